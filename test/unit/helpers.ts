@@ -1,0 +1,44 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {runCommand} from '@oclif/test'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** Runs a command through oclif as a user would (colon id), capturing output, error and exit code. */
+export async function run(args: string[]) {
+  process.exitCode = undefined
+  const r = await runCommand(args, {root: ROOT})
+  const exitCode = (r.error as {oclif?: {exit?: number}} | undefined)?.oclif?.exit ?? (process.exitCode as number | undefined) ?? 0
+  process.exitCode = undefined
+  return {...r, exitCode}
+}
+
+export function tempFile(name: string, content: string | object): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-test-'))
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+
+/** The worked example of hash-spec.md. */
+export const WORKED = {
+  brokers: [
+    {id: 1, rack: 'rack-a'},
+    {id: 2, rack: 'rack-a'},
+    {id: 3, rack: 'rack-b'},
+    {id: 4, rack: null},
+  ],
+  topics: [
+    {
+      name: 'orders',
+      topicId: 'AAECAwQFBgcICQoLDA0ODw',
+      partitions: [
+        {partition: 0, replicas: [1, 3]},
+        {partition: 1, replicas: [3, 2, 1]},
+        {partition: 2, replicas: [4]},
+      ],
+    },
+  ],
+}
