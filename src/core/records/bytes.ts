@@ -1,0 +1,201 @@
+/**
+ * Bounds-checked big-endian reader and growable writer for Kafka's wire primitives. Every length
+ * read from the input is checked against the bytes that remain before anything is allocated, so
+ * garbage input ends in a DecodeFault, never in a huge allocation or a loop.
+ */
+import {uuidFromBytes, uuidFromString, uuidToString} from '../uuid.js'
+import {DecodeFault} from './errors.js'
+
+const utf8 = new TextDecoder('utf-8') // replaces invalid sequences, as Java's decoder does
+const utf8Encoder = new TextEncoder()
+
+export class ByteReader {
+  pos: number
+  end: number
+  private readonly view: DataView
+
+  constructor(readonly buf: Uint8Array, start = 0, end = buf.length) {
+    this.pos = start
+    this.end = end
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
+  }
+
+  get remaining(): number {
+    return this.end - this.pos
+  }
+
+  fault(reason: string, at = this.pos): DecodeFault {
+    return new DecodeFault(at, reason)
+  }
+
+  need(n: number, what: string): void {
+    if (n > this.end - this.pos) throw this.fault(`${what} needs ${n} byte${n === 1 ? '' : 's'}, ${this.end - this.pos} left`)
+  }
+
+  int8(): number {
+    this.need(1, 'int8')
+    return this.view.getInt8(this.pos++)
+  }
+
+  int16(): number {
+    this.need(2, 'int16')
+    const v = this.view.getInt16(this.pos)
+    this.pos += 2
+    return v
+  }
+
+  uint16(): number {
+    this.need(2, 'uint16')
+    const v = this.view.getUint16(this.pos)
+    this.pos += 2
+    return v
+  }
+
+  int32(): number {
+    this.need(4, 'int32')
+    const v = this.view.getInt32(this.pos)
+    this.pos += 4
+    return v
+  }
+
+  int64(): bigint {
+    this.need(8, 'int64')
+    const v = this.view.getBigInt64(this.pos)
+    this.pos += 8
+    return v
+  }
+
+  bool(): boolean {
+    this.need(1, 'bool')
+    return this.buf[this.pos++] !== 0
+  }
+
+  /** Kafka's unsigned varint: at most 5 bytes, read as an unsigned 32-bit number. */
+  uvarint(): number {
+    const start = this.pos
+    let value = 0
+    let shift = 0
+    for (;;) {
+      if (this.pos >= this.end) throw this.fault('varint runs past the end', start)
+      const b = this.buf[this.pos++]
+      if (shift === 28) {
+        if (b & 0xf0) throw this.fault('varint longer than 32 bits', start)
+        return (value | (b << 28)) >>> 0
+      }
+      value |= (b & 0x7f) << shift
+      if ((b & 0x80) === 0) return value >>> 0
+      shift += 7
+    }
+  }
+
+  uuid(): string {
+    this.need(16, 'uuid')
+    const s = uuidToString(uuidFromBytes(this.buf.subarray(this.pos, this.pos + 16)))
+    this.pos += 16
+    return s
+  }
+
+  /** Raw bytes of a checked length (a copy, so records do not pin fetch buffers). */
+  raw(n: number, what: string): Uint8Array {
+    this.need(n, what)
+    const out = this.buf.slice(this.pos, this.pos + n)
+    this.pos += n
+    return out
+  }
+
+  utf8(n: number): string {
+    this.need(n, 'string')
+    const {buf} = this
+    const start = this.pos
+    const stop = start + n
+    this.pos = stop
+    // Short ASCII strings (ids, topic names) dominate; decode them without TextDecoder.
+    if (n <= 64) {
+      let s = ''
+      for (let i = start; i < stop; i++) {
+        const c = buf[i]
+        if (c >= 0x80) return utf8.decode(buf.subarray(start, stop))
+        s += String.fromCharCode(c)
+      }
+      return s
+    }
+    return utf8.decode(buf.subarray(start, stop))
+  }
+}
+
+export class ByteWriter {
+  private buf = new Uint8Array(256)
+  private view = new DataView(this.buf.buffer)
+  pos = 0
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return
+    let size = this.buf.length * 2
+    while (size < this.pos + n) size *= 2
+    const next = new Uint8Array(size)
+    next.set(this.buf.subarray(0, this.pos))
+    this.buf = next
+    this.view = new DataView(next.buffer)
+  }
+
+  int8(v: number): void {
+    this.room(1)
+    this.view.setInt8(this.pos++, v)
+  }
+
+  int16(v: number): void {
+    this.room(2)
+    this.view.setInt16(this.pos, v)
+    this.pos += 2
+  }
+
+  uint16(v: number): void {
+    this.room(2)
+    this.view.setUint16(this.pos, v)
+    this.pos += 2
+  }
+
+  int32(v: number): void {
+    this.room(4)
+    this.view.setInt32(this.pos, v)
+    this.pos += 4
+  }
+
+  int64(v: bigint): void {
+    this.room(8)
+    this.view.setBigInt64(this.pos, BigInt.asIntN(64, v))
+    this.pos += 8
+  }
+
+  bool(v: boolean): void {
+    this.int8(v ? 1 : 0)
+  }
+
+  uvarint(v: number): void {
+    let x = v >>> 0
+    this.room(5)
+    while (x >= 0x80) {
+      this.buf[this.pos++] = (x & 0x7f) | 0x80
+      x >>>= 7
+    }
+    this.buf[this.pos++] = x
+  }
+
+  uuid(text: string): void {
+    this.bytes(uuidFromString(text).bytes)
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length)
+    this.buf.set(b, this.pos)
+    this.pos += b.length
+  }
+
+  static utf8(s: string): Uint8Array {
+    return utf8Encoder.encode(s)
+  }
+
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos)
+  }
+}

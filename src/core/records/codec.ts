@@ -1,0 +1,366 @@
+/**
+ * The one generic codec: compiles a MessageSpec for one version into a field plan (cached) and
+ * reads or writes any struct from it. Flexible versions use compact lengths (unsigned varint,
+ * length+1, 0 = null) and a tagged-field section after each struct; unknown tags are kept in
+ * `_unknownTaggedFields` (Kafka's name) so they round-trip and can be reported.
+ */
+import {ByteReader, ByteWriter} from './bytes.js'
+import {DecodeFault} from './errors.js'
+import {inRange, parseVersions, type DefaultSpec, type FieldSpec, type MessageSpec, type PrimitiveType, type StructSpec} from './spec.js'
+
+export type FieldValue = number | bigint | boolean | string | Uint8Array | null | StructValue | FieldValue[]
+
+/** A decoded struct: Kafka's field names as keys. int64 is bigint, uuid the 22-char base64url form. */
+export interface StructValue {
+  [field: string]: unknown
+}
+
+export interface UnknownTaggedField {
+  readonly tag: number
+  readonly data: Uint8Array
+}
+
+export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA'
+
+const PRIMITIVES = new Set<string>(['int8', 'int16', 'int32', 'int64', 'uint16', 'bool', 'string', 'bytes', 'uuid'])
+const FIXED_SIZE: Record<string, number> = {int8: 1, int16: 2, int32: 4, int64: 8, uint16: 2, bool: 1, uuid: 16}
+
+export interface FieldPlan {
+  readonly name: string
+  readonly kind: PrimitiveType | 'struct'
+  readonly array: boolean
+  readonly nullable: boolean
+  /** Present in this version as a regular (positional) field. */
+  readonly regular: boolean
+  readonly tag: number | undefined
+  readonly struct: StructPlan | undefined
+  readonly defaultValue: () => unknown
+  /** Smallest encoding of one value (one element for arrays); guards counts against garbage. */
+  readonly minSize: number
+  readonly embedded: FieldSpec['embedded']
+  readonly spec: FieldSpec
+}
+
+export interface StructPlan {
+  readonly name: string
+  readonly version: number
+  readonly flexible: boolean
+  /** All fields in schema order (absent ones get their defaults). */
+  readonly fields: readonly FieldPlan[]
+  readonly tagged: ReadonlyMap<number, FieldPlan>
+  readonly minSize: number
+}
+
+const planCache = new WeakMap<MessageSpec, Map<number, StructPlan>>()
+
+/** The compiled plan of `spec` at `version`; throws for versions outside validVersions. */
+export function planFor(spec: MessageSpec, version: number): StructPlan {
+  let byVersion = planCache.get(spec)
+  if (!byVersion) planCache.set(spec, (byVersion = new Map()))
+  let plan = byVersion.get(version)
+  if (!plan) {
+    if (!inRange(parseVersions(spec.validVersions), version)) throw new RangeError(`${spec.name} has no version ${version}`)
+    const flexible = inRange(parseVersions(spec.flexibleVersions), version)
+    const common = new Map((spec.commonStructs ?? []).map((s) => [s.name, s]))
+    plan = compileStruct(spec.name, spec.fields, version, flexible, common)
+    byVersion.set(version, plan)
+  }
+  return plan
+}
+
+export function maxVersion(spec: MessageSpec): number {
+  return parseVersions(spec.validVersions).max
+}
+
+export function minVersion(spec: MessageSpec): number {
+  return parseVersions(spec.validVersions).min
+}
+
+function compileStruct(name: string, specs: readonly FieldSpec[], version: number, flexible: boolean, common: Map<string, StructSpec>): StructPlan {
+  const fields: FieldPlan[] = []
+  const tagged = new Map<number, FieldPlan>()
+  let minSize = flexible ? 1 : 0
+  for (const f of specs) {
+    const array = f.type.startsWith('[]')
+    const base = array ? f.type.slice(2) : f.type
+    const primitive = PRIMITIVES.has(base)
+    let struct: StructPlan | undefined
+    if (!primitive) {
+      const fieldsOf = f.fields ?? common.get(base)?.fields
+      if (!fieldsOf) throw new Error(`${name}.${f.name}: unknown type ${f.type}`)
+      struct = compileStruct(base, fieldsOf, version, flexible, common)
+    }
+    const present = inRange(parseVersions(f.versions), version)
+    const isTagged = present && f.taggedVersions !== undefined && flexible && inRange(parseVersions(f.taggedVersions), version)
+    const nullable = present && f.nullableVersions !== undefined && inRange(parseVersions(f.nullableVersions), version)
+    const kind = (primitive ? base : 'struct') as FieldPlan['kind']
+    const elementMin = primitive ? (FIXED_SIZE[base] ?? (flexible ? 1 : base === 'bytes' ? 4 : 2)) : struct!.minSize + (nullable && !array ? 1 : 0)
+    const plan: FieldPlan = {
+      name: f.name,
+      kind,
+      array,
+      nullable,
+      regular: present && !isTagged,
+      tag: isTagged ? f.tag : undefined,
+      struct,
+      defaultValue: defaultFactory(f, kind, array, struct),
+      minSize: Math.max(1, elementMin),
+      embedded: f.embedded,
+      spec: f,
+    }
+    fields.push(plan)
+    if (isTagged) {
+      if (f.tag === undefined) throw new Error(`${name}.${f.name}: tagged field without tag`)
+      tagged.set(f.tag, plan)
+    } else if (plan.regular) {
+      minSize += array ? (flexible ? 1 : 4) : kind === 'struct' ? (nullable ? 1 : struct!.minSize) : elementMin
+    }
+  }
+  return {name, version, flexible, fields, tagged, minSize}
+}
+
+function defaultFactory(f: FieldSpec, kind: FieldPlan['kind'], array: boolean, struct: StructPlan | undefined): () => unknown {
+  const d: DefaultSpec | undefined = f.default
+  if (d === null || d === 'null') return () => null
+  if (array) return () => []
+  switch (kind) {
+    case 'int64': {
+      const v = BigInt(d ?? 0)
+      return () => v
+    }
+    case 'int8': case 'int16': case 'int32': case 'uint16': {
+      const v = Number(d ?? 0)
+      return () => v
+    }
+    case 'bool': {
+      const v = d === true || d === 'true'
+      return () => v
+    }
+    case 'string': {
+      const v = typeof d === 'string' ? d : ''
+      return () => v
+    }
+    case 'bytes': return () => new Uint8Array(0)
+    case 'uuid': return () => ZERO_UUID
+    case 'struct': return () => defaultsOf(struct!)
+  }
+}
+
+/** A struct holding every field's default. */
+export function defaultsOf(plan: StructPlan): StructValue {
+  const out: StructValue = {}
+  for (const f of plan.fields) out[f.name] = f.defaultValue()
+  return out
+}
+
+// ---------------------------------------------------------------- decoding
+
+function withPath<T>(e: unknown, step: string): T {
+  if (e instanceof DecodeFault) e.path.unshift(step)
+  throw e
+}
+
+export function readStruct(r: ByteReader, plan: StructPlan): StructValue {
+  const out: StructValue = {}
+  const fields = plan.fields
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]
+    if (f.regular) {
+      try {
+        out[f.name] = readField(r, f, plan.flexible)
+      } catch (e) {
+        withPath(e, f.name)
+      }
+    } else {
+      out[f.name] = f.defaultValue()
+    }
+  }
+  if (plan.flexible) readTaggedFields(r, plan, out)
+  return out
+}
+
+function readTaggedFields(r: ByteReader, plan: StructPlan, out: StructValue): void {
+  const count = r.uvarint()
+  // Each tagged field takes at least two bytes (tag and size).
+  if (count * 2 > r.remaining) throw r.fault(`${count} tagged fields cannot fit in ${r.remaining} bytes`)
+  let unknown: UnknownTaggedField[] | undefined
+  for (let i = 0; i < count; i++) {
+    const tag = r.uvarint()
+    const size = r.uvarint()
+    r.need(size, `tagged field ${tag}`)
+    const f = plan.tagged.get(tag)
+    if (f === undefined) {
+      ;(unknown ??= []).push({tag, data: r.raw(size, `tagged field ${tag}`)})
+      continue
+    }
+    const end = r.end
+    r.end = r.pos + size
+    try {
+      out[f.name] = readField(r, f, true)
+      if (r.pos !== r.end) throw r.fault(`tagged field ${tag} declared ${size} bytes but its value used ${size - r.remaining}`)
+    } catch (e) {
+      withPath(e, f.name)
+    } finally {
+      r.end = end
+    }
+  }
+  if (unknown) out._unknownTaggedFields = unknown
+}
+
+function readLength(r: ByteReader, flexible: boolean, what: string, wide: boolean): number {
+  if (flexible) return r.uvarint() - 1
+  const n = wide ? r.int32() : r.int16()
+  if (n < -1) throw r.fault(`negative ${what} length ${n}`, r.pos - (wide ? 4 : 2))
+  return n
+}
+
+function readField(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
+  if (!f.array) return readOne(r, f, flexible)
+  const at = r.pos
+  const n = readLength(r, flexible, 'array', true)
+  if (n < 0) {
+    if (!f.nullable) throw r.fault('non-nullable array is null', at)
+    return null
+  }
+  if (n * f.minSize > r.remaining) throw r.fault(`array of ${n} cannot fit in ${r.remaining} bytes`, at)
+  const out = new Array<unknown>(n)
+  for (let i = 0; i < n; i++) {
+    try {
+      out[i] = readOne(r, f, flexible)
+    } catch (e) {
+      withPath(e, `[${i}]`)
+    }
+  }
+  return out
+}
+
+function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
+  switch (f.kind) {
+    case 'int8': return r.int8()
+    case 'int16': return r.int16()
+    case 'int32': return r.int32()
+    case 'int64': return r.int64()
+    case 'uint16': return r.uint16()
+    case 'bool': return r.bool()
+    case 'uuid': return r.uuid()
+    case 'string': {
+      const at = r.pos
+      const n = readLength(r, flexible, 'string', false)
+      if (n < 0) {
+        if (!f.nullable || f.array) throw r.fault('non-nullable string is null', at)
+        return null
+      }
+      return r.utf8(n)
+    }
+    case 'bytes': {
+      const at = r.pos
+      const n = readLength(r, flexible, 'bytes', true)
+      if (n < 0) {
+        if (!f.nullable || f.array) throw r.fault('non-nullable bytes are null', at)
+        return null
+      }
+      return r.raw(n, 'bytes')
+    }
+    case 'struct': {
+      if (f.nullable && !f.array) {
+        if (r.int8() < 0) return null
+      }
+      return readStruct(r, f.struct!)
+    }
+  }
+}
+
+// ---------------------------------------------------------------- encoding
+
+export function writeStruct(w: ByteWriter, plan: StructPlan, value: StructValue): void {
+  for (const f of plan.fields) {
+    if (!f.regular) continue
+    const v = value[f.name]
+    writeField(w, f, v === undefined ? f.defaultValue() : v, plan.flexible)
+  }
+  if (!plan.flexible) return
+  const tagged: {tag: number; data: Uint8Array}[] = []
+  for (const f of plan.fields) {
+    if (f.tag === undefined) continue
+    const v = value[f.name]
+    if (v === undefined || isDefault(f, v)) continue
+    const sub = new ByteWriter()
+    writeField(sub, f, v, true)
+    tagged.push({tag: f.tag, data: sub.finish()})
+  }
+  const unknown = value._unknownTaggedFields as UnknownTaggedField[] | undefined
+  if (unknown) for (const u of unknown) tagged.push(u)
+  tagged.sort((a, b) => a.tag - b.tag)
+  w.uvarint(tagged.length)
+  for (const t of tagged) {
+    w.uvarint(t.tag)
+    w.uvarint(t.data.length)
+    w.bytes(t.data)
+  }
+}
+
+function isDefault(f: FieldPlan, v: unknown): boolean {
+  const d = f.defaultValue()
+  if (d === null) return v === null
+  if (f.array) return Array.isArray(v) && v.length === 0
+  if (f.kind === 'int64') return BigInt(v as bigint) === d
+  if (f.kind === 'bytes') return v instanceof Uint8Array && v.length === 0
+  if (f.kind === 'struct') return false
+  return v === d
+}
+
+function writeLength(w: ByteWriter, n: number, flexible: boolean, wide: boolean): void {
+  if (flexible) w.uvarint(n + 1)
+  else if (wide) w.int32(n)
+  else w.int16(n)
+}
+
+function writeField(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): void {
+  if (!f.array) return writeOne(w, f, v, flexible)
+  if (v === null) {
+    if (!f.nullable) throw new TypeError(`${f.name}: non-nullable array is null`)
+    return writeLength(w, -1, flexible, true)
+  }
+  const items = v as unknown[]
+  writeLength(w, items.length, flexible, true)
+  for (const item of items) writeOne(w, f, item, flexible)
+}
+
+function writeOne(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): void {
+  switch (f.kind) {
+    case 'int8': return w.int8(v as number)
+    case 'int16': return w.int16(v as number)
+    case 'int32': return w.int32(v as number)
+    case 'int64': return w.int64(BigInt(v as bigint))
+    case 'uint16': return w.uint16(v as number)
+    case 'bool': return w.bool(v as boolean)
+    case 'uuid': return w.uuid(v as string)
+    case 'string': {
+      if (v === null) {
+        if (!f.nullable) throw new TypeError(`${f.name}: non-nullable string is null`)
+        return writeLength(w, -1, flexible, false)
+      }
+      const b = ByteWriter.utf8(v as string)
+      writeLength(w, b.length, flexible, false)
+      return w.bytes(b)
+    }
+    case 'bytes': {
+      if (v === null) {
+        if (!f.nullable) throw new TypeError(`${f.name}: non-nullable bytes are null`)
+        return writeLength(w, -1, flexible, true)
+      }
+      const b = v as Uint8Array
+      writeLength(w, b.length, flexible, true)
+      return w.bytes(b)
+    }
+    case 'struct': {
+      if (f.nullable && !f.array) {
+        if (v === null) return w.int8(-1)
+        w.int8(1)
+      } else if (v === null) {
+        throw new TypeError(`${f.name}: non-nullable struct is null`)
+      }
+      return writeStruct(w, f.struct!, v as StructValue)
+    }
+  }
+}

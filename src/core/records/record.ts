@@ -1,0 +1,223 @@
+/**
+ * `__consumer_offsets` records: key = int16 type + key fields (never flexible); value = int16
+ * version + value fields; a null value is a tombstone. Unknown types and newer value versions come
+ * back as UnknownRecord (the coordinator's loader skips them too); malformed bytes throw
+ * RecordDecodeError naming the log offset, the byte position and the field.
+ */
+import {ByteReader, ByteWriter} from './bytes.js'
+import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructValue} from './codec.js'
+import {EMBEDDED_SPECS} from './consumer-protocol.js'
+import {DecodeFault, RecordDecodeError} from './errors.js'
+import {RECORD_TYPE_BY_ID} from './schemas.js'
+import type {FieldSpec, MessageSpec, RecordTypeSpec} from './spec.js'
+
+export interface KnownRecord {
+  readonly kind: 'record'
+  readonly offset: bigint | undefined
+  readonly type: number
+  /** Kafka's name without Key/Value, e.g. "ConsumerGroupMetadata". */
+  readonly name: string
+  readonly group: RecordTypeSpec['group']
+  /** The group id from the key (`group` or `GroupId`). */
+  readonly groupId: string
+  readonly key: StructValue
+  /** Value version; undefined for a tombstone. */
+  readonly version: number | undefined
+  /** null = tombstone. */
+  readonly value: StructValue | null
+  /** Why a legacy type (0, 9, 18) can be in the log; such records do not affect current state. */
+  readonly legacy?: string
+  /** Set when the value matched an older incompatible layout (e.g. "4.0" share records). */
+  readonly layout?: string
+}
+
+export interface UnknownRecord {
+  readonly kind: 'unknown'
+  readonly offset: bigint | undefined
+  readonly type: number
+  /** The value's version prefix, when there is a value of at least two bytes. */
+  readonly version: number | undefined
+  readonly reason: 'unknown-type' | 'unknown-version'
+  readonly name?: string
+  /** Decoded key (known type with a newer value version) or best-effort group id. */
+  readonly key?: StructValue
+  readonly groupId?: string
+}
+
+export type DecodedRecord = KnownRecord | UnknownRecord
+
+/** The result of decoding embedded consumer-protocol bytes; failures stay on the field. */
+export type EmbeddedDecode =
+  | {readonly ok: true; readonly message: string; readonly version: number; readonly value: StructValue}
+  | {readonly ok: false; readonly message: string; readonly error: string; readonly position: number}
+
+function fail(offset: bigint | undefined, part: 'key' | 'value' | 'record', e: unknown, spec?: RecordTypeSpec, version?: number): never {
+  if (e instanceof DecodeFault) {
+    throw new RecordDecodeError({offset, part, recordType: spec?.type, recordName: spec?.name, version, position: e.position, field: e.path.join('.').replaceAll('.[', '['), reason: e.reason})
+  }
+  throw e
+}
+
+function readExactly(bytes: Uint8Array, start: number, spec: MessageSpec, version: number): StructValue {
+  const r = new ByteReader(bytes, start)
+  const value = readStruct(r, planFor(spec, version))
+  if (r.pos !== r.end) throw r.fault(`${r.end - r.pos} unread bytes after ${spec.name}`)
+  return value
+}
+
+/** The group id from a key without decoding the record: every type's first key field is the group. */
+export function groupIdOfKey(key: Uint8Array): string | undefined {
+  if (key.length < 4) return undefined
+  const r = new ByteReader(key, 2)
+  try {
+    const n = r.int16()
+    return n < 0 ? undefined : r.utf8(n)
+  } catch {
+    return undefined
+  }
+}
+
+/** The record type of a key (its int16 prefix), or undefined when the key is shorter than 2 bytes. */
+export function recordTypeOfKey(key: Uint8Array): number | undefined {
+  return key.length < 2 ? undefined : (key[0] << 24) >> 16 | key[1]
+}
+
+export function decodeRecord(key: Uint8Array | null, value: Uint8Array | null, offset?: bigint): DecodedRecord {
+  if (key === null) throw new RecordDecodeError({offset, part: 'key', position: 0, field: '', reason: 'record has no key'})
+  if (key.length < 2) fail(offset, 'key', new DecodeFault(0, `key needs 2 bytes for its type, has ${key.length}`))
+  const type = recordTypeOfKey(key)!
+  const version = value !== null && value.length >= 2 ? (value[0] << 24) >> 16 | value[1] : undefined
+  const spec = RECORD_TYPE_BY_ID.get(type)
+  if (!spec) return {kind: 'unknown', offset, type, version, reason: 'unknown-type', groupId: groupIdOfKey(key)}
+
+  let keyValue: StructValue
+  try {
+    keyValue = readExactly(key, 2, spec.key, 0)
+  } catch (e) {
+    fail(offset, 'key', e, spec)
+  }
+  const groupId = (keyValue.GroupId ?? keyValue.group) as string
+  const base = {kind: 'record' as const, offset, type, name: spec.name, group: spec.group, groupId, key: keyValue, ...(spec.legacy ? {legacy: spec.legacy} : {})}
+  if (value === null) return {...base, version: undefined, value: null}
+  if (version === undefined) fail(offset, 'value', new DecodeFault(0, `value needs 2 bytes for its version, has ${value.length}`), spec)
+  if (version > maxVersion(spec.value)) {
+    return {kind: 'unknown', offset, type, version, reason: 'unknown-version', name: spec.name, key: keyValue, groupId}
+  }
+  if (version < minVersion(spec.value)) fail(offset, 'value', new DecodeFault(0, `version ${version} is below ${spec.value.name}'s first version ${minVersion(spec.value)}`), spec, version)
+
+  let decoded: StructValue
+  let layout: string | undefined
+  try {
+    decoded = readExactly(value, 2, spec.value, version)
+  } catch (e) {
+    const older = tryOlderLayouts(spec, value, version)
+    if (!older) fail(offset, 'value', e, spec, version)
+    ;({value: decoded, release: layout} = older)
+  }
+  if (spec.type === 2 ? decoded.protocolType === 'consumer' : true) decodeEmbedded(spec.value, version, decoded)
+  return {...base, version, value: decoded, ...(layout ? {layout} : {})}
+}
+
+function tryOlderLayouts(spec: RecordTypeSpec, value: Uint8Array, version: number): {value: StructValue; release: string} | undefined {
+  for (const old of spec.olderLayouts ?? []) {
+    try {
+      return {value: readExactly(value, 2, old.value, version), release: old.release}
+    } catch (e) {
+      if (!(e instanceof DecodeFault)) throw e
+    }
+  }
+  return undefined
+}
+
+/** Decodes int16-version-prefixed consumer-protocol bytes; never throws. */
+export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): EmbeddedDecode {
+  if (bytes.length < 2) return {ok: false, message: spec.name, error: `needs 2 bytes for its version, has ${bytes.length}`, position: 0}
+  const raw = (bytes[0] << 24) >> 16 | bytes[1]
+  if (raw < minVersion(spec)) return {ok: false, message: spec.name, error: `unknown version ${raw}`, position: 0}
+  // Newer versions only append fields, so Kafka reads them with its newest layout; so do we.
+  const version = Math.min(raw, maxVersion(spec))
+  try {
+    const r = new ByteReader(bytes, 2)
+    const value = readStruct(r, planFor(spec, version))
+    return {ok: true, message: spec.name, version: raw, value}
+  } catch (e) {
+    if (!(e instanceof DecodeFault)) throw e
+    return {ok: false, message: spec.name, error: `${e.path.length ? `reading ${e.path.join('.').replaceAll('.[', '[')}: ` : ''}${e.reason}`, position: e.position}
+  }
+}
+
+/** Adds `<field>Decoded` next to every bytes field that holds an embedded consumer-protocol message. */
+function decodeEmbedded(spec: MessageSpec, version: number, value: StructValue): void {
+  const walk = (fields: readonly FieldSpec[], v: StructValue | null): void => {
+    if (!v) return
+    for (const f of fields) {
+      const x = v[f.name]
+      if (f.embedded && x instanceof Uint8Array) v[`${f.name}Decoded`] = decodeEmbeddedMessage(EMBEDDED_SPECS[f.embedded], x)
+      const sub = f.fields ?? spec.commonStructs?.find((s) => `[]${s.name}` === f.type || s.name === f.type)?.fields
+      if (!sub) continue
+      if (Array.isArray(x)) for (const item of x) walk(sub, item as StructValue)
+      else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(sub, x as StructValue)
+    }
+  }
+  if (hasEmbedded(spec)) walk(spec.fields, value)
+  void version
+}
+
+const embeddedCache = new WeakMap<MessageSpec, boolean>()
+function hasEmbedded(spec: MessageSpec): boolean {
+  let v = embeddedCache.get(spec)
+  if (v === undefined) {
+    const any = (fields: readonly FieldSpec[]): boolean => fields.some((f) => f.embedded !== undefined || (f.fields !== undefined && any(f.fields)))
+    v = any(spec.fields) || (spec.commonStructs ?? []).some((s) => any(s.fields))
+    embeddedCache.set(spec, v)
+  }
+  return v
+}
+
+// ---------------------------------------------------------------- encoding
+
+function specOf(type: number): RecordTypeSpec {
+  const spec = RECORD_TYPE_BY_ID.get(type)
+  if (!spec) throw new RangeError(`unknown coordinator record type ${type}`)
+  return spec
+}
+
+export function encodeKey(type: number, key: StructValue): Uint8Array {
+  const w = new ByteWriter()
+  w.int16(type)
+  writeStruct(w, planFor(specOf(type).key, 0), key)
+  return w.finish()
+}
+
+/** Encodes a value at `version` (default: the newest). `layout` picks an older layout, e.g. "4.0". */
+export function encodeValue(type: number, value: StructValue, version?: number, layout?: string): Uint8Array {
+  const spec = specOf(type)
+  const message = layout ? spec.olderLayouts?.find((l) => l.release === layout)?.value : spec.value
+  if (!message) throw new RangeError(`${spec.name} has no ${layout} layout`)
+  const v = version ?? maxVersion(message)
+  const w = new ByteWriter()
+  w.int16(v)
+  writeStruct(w, planFor(message, v), value)
+  return w.finish()
+}
+
+/** Encodes consumer-protocol bytes (int16 version prefix), e.g. for GroupMetadataValue members. */
+export function encodeEmbeddedMessage(spec: MessageSpec, value: StructValue, version = maxVersion(spec)): Uint8Array {
+  const w = new ByteWriter()
+  w.int16(version)
+  writeStruct(w, planFor(spec, version), value)
+  return w.finish()
+}
+
+export interface RecordToEncode {
+  readonly type: number
+  readonly key: StructValue
+  /** null = tombstone. */
+  readonly value: StructValue | null
+  readonly version?: number
+  readonly layout?: string
+}
+
+export function encodeRecord(r: RecordToEncode): {key: Uint8Array; value: Uint8Array | null} {
+  return {key: encodeKey(r.type, r.key), value: r.value === null ? null : encodeValue(r.type, r.value, r.version, r.layout)}
+}
