@@ -187,8 +187,8 @@ function readTaggedFields(r: ByteReader, plan: StructPlan, out: StructValue): vo
   for (let i = 0; i < count; i++) {
     const tag = r.uvarint()
     const size = r.uvarint()
-    r.need(size, `tagged field ${tag}`)
     const f = plan.tagged.get(tag)
+    r.need(size, f ? `tagged field ${tag} (${f.name})` : `tagged field ${tag}`)
     if (f === undefined) {
       ;(unknown ??= []).push({tag, data: r.raw(size, `tagged field ${tag}`)})
       continue
