@@ -1,0 +1,208 @@
+import {inspect} from 'node:util'
+import {describe, expect, it} from 'vitest'
+import {InputError} from '../../../src/core/errors.js'
+import {describeSettings, envNameOf, parseBootstrap, resolveConnectionSettings} from '../../../src/config/client-config.js'
+import {parseJaasConfig} from '../../../src/config/jaas.js'
+
+const CA = '-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----'
+const CERT = '-----BEGIN CERTIFICATE-----\nMIIBcert\n-----END CERTIFICATE-----'
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIIkey-secret-bytes\n-----END PRIVATE KEY-----'
+const ENC_KEY = '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIenc\n-----END ENCRYPTED PRIVATE KEY-----'
+const SCRAM = 'org.apache.kafka.common.security.scram.ScramLoginModule'
+const PLAIN = 'org.apache.kafka.common.security.plain.PlainLoginModule'
+
+function settings(props: string, opts: {env?: NodeJS.ProcessEnv; files?: Record<string, string>; bootstrap?: string} = {}) {
+  const files: Record<string, string> = {'client.properties': props, ...opts.files}
+  return resolveConnectionSettings({
+    bootstrapServer: opts.bootstrap ?? 'k1:9092',
+    commandConfig: 'client.properties',
+    env: opts.env ?? {},
+    readFile(p) {
+      if (!(p in files)) throw Object.assign(new Error('nope'), {code: 'ENOENT'})
+      return files[p]
+    },
+  })
+}
+
+function inputError(f: () => unknown): InputError {
+  try {
+    f()
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError)
+    return error as InputError
+  }
+  throw new Error('expected an InputError')
+}
+
+describe('bootstrap servers', () => {
+  it('parses host:port lists, IPv6 in brackets, and ignores empty items', () => {
+    expect(parseBootstrap('a:1, b.example.com:9092,,[::1]:9093')).toEqual([
+      {host: 'a', port: 1},
+      {host: 'b.example.com', port: 9092},
+      {host: '::1', port: 9093},
+    ])
+  })
+  it.each(['kafka', 'kafka:', 'kafka:0', 'kafka:70000', 'PLAINTEXT://kafka:9092', ''])('rejects %j with the bad value quoted', bad => {
+    const e = inputError(() => parseBootstrap(bad))
+    if (bad) expect(e.message).toContain(`"${bad.split(',')[0].trim()}"`)
+  })
+  it('--bootstrap-server wins over bootstrap.servers in the file, which is used otherwise', () => {
+    expect(settings('bootstrap.servers=f:1').bootstrap).toEqual([{host: 'k1', port: 9092}])
+    const s = resolveConnectionSettings({commandConfig: 'c', env: {}, readFile: () => 'bootstrap.servers=f:1,g:2'})
+    expect(s.bootstrap).toEqual([{host: 'f', port: 1}, {host: 'g', port: 2}])
+  })
+  it('no bootstrap at all is an InputError naming the flag and the variable', () => {
+    const e = inputError(() => resolveConnectionSettings({env: {}}))
+    expect(e.hint).toContain('--bootstrap-server')
+    expect(e.hint).toContain('KAFKA_BOOTSTRAP_SERVERS')
+  })
+})
+
+describe('security settings', () => {
+  it('defaults: PLAINTEXT, client id rebalance-doctor, 30 s', () => {
+    const s = settings('')
+    expect(s).toMatchObject({securityProtocol: 'PLAINTEXT', clientId: 'rebalance-doctor', timeoutMs: 30_000})
+    expect(s.tls).toBeUndefined()
+    expect(s.sasl).toBeUndefined()
+  })
+
+  it('SASL_SSL with SCRAM, a PEM truststore file and no host name check', () => {
+    const s = settings(
+      [
+        'security.protocol=sasl_ssl',
+        'sasl.mechanism=SCRAM-SHA-512',
+        `sasl.jaas.config=${SCRAM} required \\`,
+        '   username="alice" password="alice-\\\\"secret";',
+        'ssl.truststore.type=PEM',
+        'ssl.truststore.location=/tls/ca.pem',
+        'ssl.endpoint.identification.algorithm=',
+        'client.id=ops',
+        'linger.ms=5',
+      ].join('\n'),
+      {files: {'/tls/ca.pem': `junk\n${CA}\n`}},
+    )
+    expect(s.securityProtocol).toBe('SASL_SSL')
+    expect(s.clientId).toBe('ops')
+    expect(s.sasl?.mechanism).toBe('SCRAM-SHA-512')
+    expect(s.sasl?.username).toBe('alice')
+    expect(s.sasl?.password?.reveal()).toBe('alice-"secret')
+    expect(s.tls).toMatchObject({ca: `${CA}\n`, verifyHostname: false})
+    expect(s.ignoredKeys).toEqual(['linger.ms'])
+  })
+
+  it('SSL with a PEM keystore file (key and chain) and an encrypted key with ssl.key.password', () => {
+    const s = settings('security.protocol=SSL\nssl.keystore.type=PEM\nssl.keystore.location=/ks.pem\nssl.key.password=kp', {
+      files: {'/ks.pem': `${ENC_KEY}\n${CERT}\n${CA}\n`},
+    })
+    expect(s.tls?.cert).toBe(`${CERT}\n${CA}\n`)
+    expect(s.tls?.key?.reveal()).toBe(`${ENC_KEY}\n`)
+    expect(s.tls?.keyPassword?.reveal()).toBe('kp')
+    expect(s.tls?.verifyHostname).toBe(true)
+    expect(s.tls?.ca).toBeUndefined()
+  })
+
+  it('inline PEM: ssl.truststore.certificates, ssl.keystore.certificate.chain and ssl.keystore.key', () => {
+    const esc = (t: string) => t.replaceAll('\n', '\\n')
+    const s = settings(
+      `security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.certificates=${esc(CA)}\nssl.keystore.type=PEM\nssl.keystore.certificate.chain=${esc(CERT)}\nssl.keystore.key=${esc(KEY)}`,
+    )
+    expect(s.tls).toMatchObject({ca: `${CA}\n`, cert: `${CERT}\n`})
+    expect(s.tls?.key?.reveal()).toBe(`${KEY}\n`)
+  })
+
+  it('an encrypted key without ssl.key.password is an InputError', () => {
+    inputError(() => settings('security.protocol=SSL\nssl.keystore.location=/ks.pem', {files: {'/ks.pem': `${ENC_KEY}\n${CERT}`}}))
+  })
+
+  it.each([
+    ['ssl.truststore.type=JKS\nssl.truststore.location=/t.jks', 'keytool -exportcert'],
+    ['ssl.truststore.location=/t.jks', 'keytool -exportcert'],
+    ['ssl.truststore.type=PKCS12\nssl.truststore.location=/t.jks', 'openssl pkcs12'],
+    ['ssl.keystore.type=JKS\nssl.keystore.location=/t.jks', 'keytool -importkeystore'],
+    ['ssl.keystore.location=/t.jks', 'ssl.keystore.type=PEM'],
+  ])('a JKS/PKCS12 store (%j) is refused with how to convert it to PEM', (props, how) => {
+    const e = inputError(() => settings(`security.protocol=SSL\n${props}`, {files: {'/t.jks': '\u00fe\u00ed\u00fe\u00ed binary'}}))
+    expect(e.message).toMatch(/(JKS|PKCS12) (trust|key)stores are not supported/)
+    expect(e.hint).toContain(how)
+  })
+
+  it.each([
+    ['security.protocol=SASL_SSL', 'GSSAPI'],
+    ['security.protocol=SASL_SSL\nsasl.mechanism=GSSAPI', 'GSSAPI'],
+    ['security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;', 'Kerberos'],
+    ['sasl.kerberos.service.name=kafka', 'GSSAPI'],
+    ['security.protocol=SASL_SSL\nsasl.mechanism=AWS_MSK_IAM', 'not supported'],
+    ['security.protocol=TLS', 'not one of'],
+  ])('unsupported SASL/protocol settings (%j) give a clear InputError', (props, text) => {
+    const e = inputError(() => settings(props))
+    expect(`${e.message} ${e.hint ?? ''}`).toContain(text)
+  })
+
+  it('PLAIN needs PlainLoginModule; a mismatched module is an InputError', () => {
+    const s = settings(`security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=${PLAIN} required username=bob password=pw;`)
+    expect(s.sasl).toMatchObject({mechanism: 'PLAIN', username: 'bob'})
+    expect(s.sasl?.password?.reveal()).toBe('pw')
+    inputError(() => settings(`security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=${SCRAM} required username=bob password=pw;`))
+  })
+
+  it('environment: REBALANCE_DOCTOR_<KEY> fills keys the file lacks; the file wins; username/password variables', () => {
+    expect(envNameOf('sasl.jaas.config')).toBe('REBALANCE_DOCTOR_SASL_JAAS_CONFIG')
+    const env = {
+      REBALANCE_DOCTOR_SECURITY_PROTOCOL: 'SASL_PLAINTEXT',
+      REBALANCE_DOCTOR_SASL_MECHANISM: 'SCRAM-SHA-256',
+      REBALANCE_DOCTOR_SASL_USERNAME: 'env-user',
+      REBALANCE_DOCTOR_SASL_PASSWORD: 'env-pw',
+      REBALANCE_DOCTOR_CLIENT_ID: 'from-env',
+    }
+    const s = settings('client.id=from-file', {env})
+    expect(s).toMatchObject({securityProtocol: 'SASL_PLAINTEXT', clientId: 'from-file', sasl: {mechanism: 'SCRAM-SHA-256', username: 'env-user'}})
+    expect(s.sasl?.password?.reveal()).toBe('env-pw')
+  })
+
+  it('OAUTHBEARER: a token from the environment, a file: endpoint, or an unsecured test JWT; HTTP endpoints refused', () => {
+    const base = 'security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n'
+    expect(settings(base, {env: {REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN: 'tok '}}).sasl?.token?.reveal()).toBe('tok')
+    expect(settings(`${base}sasl.oauthbearer.token.endpoint.url=file:///t/token`, {files: {'/t/token': 'ey.file\n'}}).sasl?.token?.reveal()).toBe('ey.file')
+    const u = settings(`${base}sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="admin";`)
+    const [h, p, sig] = u.sasl!.token!.reveal().split('.')
+    expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({alg: 'none'})
+    expect(JSON.parse(Buffer.from(p, 'base64url').toString()).sub).toBe('admin')
+    expect(sig).toBe('')
+    const e = inputError(() => settings(`${base}sasl.oauthbearer.token.endpoint.url=https://idp/token`))
+    expect(e.hint).toContain('file:')
+    inputError(() => settings(base))
+  })
+
+  it('a missing file named by a setting names the key and the path', () => {
+    const e = inputError(() => settings('security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location=/nope.pem'))
+    expect(e.message).toBe('ssl.truststore.location: file /nope.pem does not exist')
+  })
+
+  it('secrets never show in describeSettings, JSON, inspect or errors', () => {
+    const s = settings(
+      `security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=${SCRAM} required username="alice" password="s3cr3t-pw";\nssl.keystore.type=PEM\nssl.keystore.location=/ks.pem\nssl.key.password=k3y-pw`,
+      {files: {'/ks.pem': `${ENC_KEY}\n${CERT}`}},
+    )
+    for (const text of [describeSettings(s), JSON.stringify(s), inspect(s, {depth: 10}), `${s.sasl?.password}`]) {
+      expect(text).not.toContain('s3cr3t-pw')
+      expect(text).not.toContain('k3y-pw')
+      expect(text).not.toContain('MIIenc')
+    }
+    expect(describeSettings(s)).toContain('sasl.username=alice')
+    // A jaas syntax error quotes no value.
+    const e = inputError(() => settings(`security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=${PLAIN} required username="u" password="s3cr3t-pw`))
+    expect(e.message).not.toContain('s3cr3t-pw')
+  })
+})
+
+describe('parseJaasConfig', () => {
+  it('reads quoted and bare values with escapes', () => {
+    const j = parseJaasConfig(`${SCRAM}  REQUIRED username=alice password="p\\"w;x" tokenauth=true ;`)
+    expect(j.loginModule).toBe(SCRAM)
+    expect(j.flag).toBe('required')
+    expect(Object.fromEntries(j.options)).toEqual({username: 'alice', password: 'p"w;x', tokenauth: 'true'})
+  })
+  it.each([`${SCRAM} required username="a"`, `${SCRAM} username="a";`, `${SCRAM} required username;`, `${SCRAM} required; other required;`])('rejects %j', t => {
+    inputError(() => parseJaasConfig(t))
+  })
+})
