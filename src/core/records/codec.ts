@@ -263,7 +263,8 @@ function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
     }
     case 'struct': {
       if (f.nullable && !f.array) {
-        if (r.int8() < 0) return null
+        // Kafka marks a nullable struct with int8 -1/1, but with an unsigned varint (0 = null) when tagged.
+        if (f.tag !== undefined ? r.uvarint() === 0 : r.int8() < 0) return null
       }
       return readStruct(r, f.struct!)
     }
