@@ -4,16 +4,19 @@ import {InputError} from '../../core/errors.js'
 import {rackSummary, type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
 import {renderTable} from '../../render/table.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
+import {connectionFlags} from '../../kafka/flags.js'
+import {wantsLive, withKafka} from '../../kafka/session.js'
 
 export default class TopicHashCompute extends BaseCommand<typeof TopicHashCompute> {
   static override summary = "Compute topic hashes and the group metadata hash exactly as the group coordinator does."
   static override description = `Each topic's hash (KIP-1101, hash format 0) and the group hash over the listed topics that exist,
-from a metadata file. With no TOPIC, every topic in the metadata. Topics that do not exist are listed as missing:
+from a metadata file or a live cluster (--bootstrap-server). With no TOPIC, every topic in the metadata (live: every non-internal topic). Topics that do not exist are listed as missing:
 the coordinator leaves them out of a group's hash. Hashes are signed 64-bit integers in decimal, as Kafka prints a long.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> orders payments --metadata-file cluster.json',
     '<%= config.bin %> <%= command.id %> --metadata-file cluster.json --json',
+    '<%= config.bin %> <%= command.id %> orders payments --bootstrap-server kafka-1:9092 --command-config client.properties',
   ]
 
   static override strict = false
@@ -24,15 +27,19 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
   static override flags = {
     'metadata-file': Flags.string({
       char: 'f',
-      description: 'metadata file (JSON, as written by `cluster snapshot`); "-" reads stdin',
+      description: 'metadata file (JSON, as written by `cluster snapshot`); "-" reads stdin. Wins over a live cluster',
       helpValue: 'FILE',
     }),
+    ...connectionFlags,
   }
 
   async run(): Promise<TopicHashReport> {
     const file = this.flags['metadata-file']
-    if (!file) throw new InputError('no metadata source given', 'Pass --metadata-file FILE (see `rebalance-doctor cluster snapshot`).', 'NO_SOURCE')
-    const md = await readMetadataFile(file)
+    const live = !file && wantsLive(this.flags)
+    if (!file && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE (see `rebalance-doctor cluster snapshot`) or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
+    const md = file
+      ? await readMetadataFile(file)
+      : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
     if (!this.jsonEnabled()) this.log(renderReport(report))
     return report

@@ -1,0 +1,532 @@
+/**
+ * The Kafka adapter: the only code that talks to a cluster. Read-only by construction — it can only send the
+ * requests encoded in ./protocol.ts (ApiVersions, Metadata, DescribeTopicPartitions, DescribeCluster,
+ * FindCoordinator, ListGroups and the three group describes); it never joins a group, commits, creates or alters.
+ *
+ * Built on @platformatic/kafka 1.35's Connection (TCP/TLS, SASL PLAIN/SCRAM/OAUTHBEARER) and createAPI; the
+ * bodies are our own codecs. The library is imported lazily on open().
+ *
+ * Every operation runs under one deadline (`settings.timeoutMs` from open()); when it passes, all sockets are
+ * destroyed and a one-line RuntimeError names the step that was waiting.
+ */
+import type {ConnectionSettings} from '../config/client-config.js'
+import {RdError, RuntimeError} from '../core/errors.js'
+import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../core/metadata.js'
+import {type Uuid, uuidFromBytes, uuidToString} from '../core/uuid.js'
+import {connectionError, oneLine, timeoutError} from './errors.js'
+import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadKafkaLibrary} from './library.js'
+import * as P from './protocol.js'
+
+export type {ConsumerGroupDescription, ShareGroupDescription, StreamsGroupDescription, ListedGroup, GroupType} from './protocol.js'
+
+export interface KafkaClientOptions {
+  /** Redacted progress lines for --debug. */
+  readonly debug?: (line: string) => void
+  /** Warnings for the user (stderr). */
+  readonly warn?: (line: string) => void
+}
+
+export type MetadataMethod = 'metadata' | 'describe-topic-partitions'
+
+export interface MetadataOptions {
+  /** Only these topics (missing ones are left out, as the coordinator does); undefined = all topics. */
+  readonly topics?: readonly string[]
+  /** With all topics: include internal topics (__consumer_offsets, …). Named topics are always returned. */
+  readonly includeInternal?: boolean
+  /** How to read topic ids and replicas; default `metadata` (Metadata v12; see bench/metadata). */
+  readonly method?: MetadataMethod
+  /** DescribeTopicPartitions page size (ResponsePartitionLimit). */
+  readonly partitionLimit?: number
+}
+
+export interface BrokersResult {
+  readonly brokers: BrokerMetadata[]
+  readonly clusterId?: string
+  /** False when the cluster lacks DescribeCluster v2: fenced brokers (and their racks) may be missing. */
+  readonly fencedIncluded: boolean
+}
+
+interface Node {
+  readonly id: number
+  readonly host: string
+  readonly port: number
+}
+
+const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
+
+export class KafkaClient {
+  readonly #lib: KafkaLibrary
+  readonly #settings: ConnectionSettings
+  readonly #opts: KafkaClientOptions
+  readonly #deadline: number
+  readonly #conns = new Map<string, Promise<KafkaConnection>>()
+  readonly #apis = new Map<string, LibraryApi>()
+  #bootstrap!: {conn: KafkaConnection; host: string; port: number}
+  #versions = new Map<number, P.ApiVersionRange>()
+  #step = 'starting'
+  #closed = false
+
+  private constructor(lib: KafkaLibrary, settings: ConnectionSettings, opts: KafkaClientOptions) {
+    this.#lib = lib
+    this.#settings = settings
+    this.#opts = opts
+    this.#deadline = Date.now() + settings.timeoutMs
+  }
+
+  /** Loads the library, connects to the first reachable bootstrap server and reads its API versions. */
+  static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaClient> {
+    const t0 = performance.now()
+    const lib = await loadKafkaLibrary()
+    opts.debug?.(`kafka library loaded in ${Math.round(performance.now() - t0)} ms`)
+    const client = new KafkaClient(lib, settings, opts)
+    try {
+      await client.#within(client.#connectBootstrap())
+    } catch (error) {
+      await client.close()
+      throw error
+    }
+    return client
+  }
+
+  get clusterAddress(): string {
+    return `${this.#bootstrap.host}:${this.#bootstrap.port}`
+  }
+
+  /** Highest version of an API the bootstrap broker supports, or undefined. */
+  apiMaxVersion(apiKey: number): number | undefined {
+    return this.#versions.get(apiKey)?.max
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    const conns = await Promise.allSettled([...this.#conns.values()])
+    await Promise.allSettled(
+      conns.map(async c => {
+        if (c.status !== 'fulfilled') return
+        const conn = c.value
+        await Promise.race([conn.close().catch(() => {}), new Promise(r => setTimeout(r, 200).unref())])
+        conn.socket?.destroy()
+      }),
+    )
+  }
+
+  // ---------------------------------------------------------------- public API
+
+  /** Brokers with racks, fenced brokers included (DescribeCluster v2 IncludeFencedBrokers=true). */
+  async brokers(): Promise<BrokersResult> {
+    return this.#within(this.#brokers())
+  }
+
+  /** Cluster metadata as the coordinator hashes it: registered brokers (fenced included), topics with ids and full replica lists. */
+  async clusterMetadata(options: MetadataOptions = {}): Promise<ClusterMetadata> {
+    return this.#within(
+      (async () => {
+        const capturedAt = new Date().toISOString()
+        const [brokers, topics] = await Promise.all([this.#brokers(), this.#topics(options)])
+        return {
+          brokers: brokers.brokers,
+          topics,
+          ...(brokers.clusterId ? {clusterId: brokers.clusterId} : {}),
+          capturedAt,
+        }
+      })(),
+    )
+  }
+
+  /** Topics only (ids, replica lists). */
+  async topics(options: MetadataOptions = {}): Promise<TopicMetadata[]> {
+    return this.#within(this.#topics(options))
+  }
+
+  /** ListGroups v5 on every live broker, all group types (classic, consumer, share, streams) unless filtered. */
+  async listGroups(filter: {types?: readonly P.GroupType[]; states?: readonly string[]} = {}): Promise<P.ListedGroup[]> {
+    return this.#within(this.#listGroups(filter))
+  }
+
+  /** ConsumerGroupDescribe (v1, or v0), each group at its coordinator. Groups come back in the requested order, errors included. */
+  async describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]> {
+    return this.#within(this.#describe(groupIds, P.API.ConsumerGroupDescribe, 1, (buf, v) => P.decodeConsumerGroupDescribe(buf, v))).then(gs =>
+      gs.map(g => ({...g, errorName: this.#errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment), targetAssignment: named(m.targetAssignment)}))})),
+    )
+  }
+
+  /** ShareGroupDescribe v1 (Kafka 4.1+), each group at its coordinator. */
+  async describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]> {
+    return this.#within(this.#describe(groupIds, P.API.ShareGroupDescribe, 1, buf => P.decodeShareGroupDescribeV1(buf), 1)).then(gs =>
+      gs.map(g => ({...g, errorName: this.#errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))})),
+    )
+  }
+
+  /** StreamsGroupDescribe (v1, or v0), each group at its coordinator. */
+  async describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
+    return this.#within(this.#describe(groupIds, P.API.StreamsGroupDescribe, 1, (buf, v) => P.decodeStreamsGroupDescribe(buf, v))).then(gs =>
+      gs.map(g => ({...g, errorName: this.#errorName(g.errorCode)})),
+    )
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #errorName(code: number): string {
+    return code === 0 ? 'NONE' : this.#lib.errorName(code)
+  }
+
+  async #within<T>(work: Promise<T>): Promise<T> {
+    const left = this.#deadline - Date.now()
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeoutError(this.#settings.timeoutMs, this.#step)), Math.max(0, left))
+    })
+    try {
+      return await Promise.race([work, timeout])
+    } catch (error) {
+      if (error instanceof RdError && (error as RdError).code === 'TIMEOUT') {
+        work.catch(() => {})
+        await this.close()
+      }
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  #debug(line: string): void {
+    this.#opts.debug?.(line)
+  }
+
+  async #connectBootstrap(): Promise<void> {
+    const failures: RdError[] = []
+    for (const {host, port} of this.#settings.bootstrap) {
+      try {
+        const conn = await this.#connect(host, port)
+        this.#bootstrap = {conn, host, port}
+        this.#step = `waiting for ApiVersions from ${host}:${port}`
+        const av = await this.#send(conn, P.API.ApiVersions, 3, P.encodeApiVersionsV3('rebalance-doctor', '0'), P.decodeApiVersionsV3, false)
+        if (av.errorCode !== 0) throw new RuntimeError(`ApiVersions failed at ${host}:${port}: ${this.#errorName(av.errorCode)}`, undefined, 'KAFKA_ERROR')
+        this.#versions = av.apis
+        this.#debug(`connected to ${host}:${port}; ${av.apis.size} APIs`)
+        return
+      } catch (error) {
+        const e = error instanceof RdError ? error : connectionError(error, {host, port, settings: this.#settings})
+        this.#debug(`bootstrap ${host}:${port} failed: ${e.message}`)
+        failures.push(e)
+      }
+    }
+    if (failures.length === 1) throw failures[0]
+    throw new RuntimeError(
+      `no bootstrap server reachable: ${failures.map(f => f.message).join('; ')}`,
+      failures[0]?.hint,
+      failures.every(f => f.code === failures[0].code) ? failures[0].code : 'NO_BROKER',
+    )
+  }
+
+  #connect(host: string, port: number): Promise<KafkaConnection> {
+    const key = `${host}:${port}`
+    let p = this.#conns.get(key)
+    if (!p) {
+      p = this.#newConnection(host, port)
+      this.#conns.set(key, p)
+      p.catch(() => this.#conns.delete(key))
+    }
+    return p
+  }
+
+  async #newConnection(host: string, port: number): Promise<KafkaConnection> {
+    const s = this.#settings
+    const left = Math.max(1, this.#deadline - Date.now())
+    const options: Record<string, unknown> = {connectTimeout: left, requestTimeout: left, maxInflights: 5}
+    if (s.tls) {
+      options.tls = {
+        ...(s.tls.ca ? {ca: s.tls.ca} : {}),
+        ...(s.tls.cert ? {cert: s.tls.cert} : {}),
+        ...(s.tls.key ? {key: s.tls.key.reveal()} : {}),
+        ...(s.tls.keyPassword ? {passphrase: s.tls.keyPassword.reveal()} : {}),
+        rejectUnauthorized: true,
+        ...(s.tls.verifyHostname ? {} : {checkServerIdentity: () => undefined}),
+      }
+    }
+    if (s.sasl) {
+      options.sasl = {
+        mechanism: s.sasl.mechanism,
+        ...(s.sasl.username ? {username: s.sasl.username} : {}),
+        ...(s.sasl.password ? {password: s.sasl.password.reveal()} : {}),
+        ...(s.sasl.token ? {token: s.sasl.token.reveal()} : {}),
+      }
+    }
+    this.#step = `connecting to ${host}:${port} (${s.securityProtocol})`
+    this.#debug(this.#step)
+    const conn = new this.#lib.Connection(s.clientId, options as never)
+    // Errors after the handshake are reported through the pending requests; keep the emitter from throwing.
+    conn.on('error', () => {})
+    try {
+      await conn.connect(host, port)
+    } catch (error) {
+      conn.socket?.destroy()
+      throw connectionError(error, {host, port, settings: s})
+    }
+    return conn
+  }
+
+  #api(apiKey: number, version: number, responseHeaderTags: boolean): LibraryApi {
+    const id = `${apiKey}/${version}/${responseHeaderTags}`
+    let api = this.#apis.get(id)
+    if (!api) {
+      api = this.#lib.createAPI(
+        apiKey,
+        version,
+        (body: Buffer) => this.#lib.writerOf(body),
+        (_c: number, _k: number, _v: number, reader: LibraryReader) => Buffer.from(reader.buffer.slice(reader.position, reader.length)),
+        true,
+        responseHeaderTags,
+      )
+      this.#apis.set(id, api)
+    }
+    return api
+  }
+
+  #send<T>(conn: KafkaConnection, apiKey: number, version: number, body: Buffer, decode: (buf: Buffer, version: number) => T, responseHeaderTags = true): Promise<T> {
+    const api = this.#api(apiKey, version, responseHeaderTags)
+    const name = `${P.API_NAMES[apiKey] ?? apiKey} v${version}`
+    return new Promise<T>((resolve, reject) => {
+      api(conn, body, (error: unknown, raw: Buffer) => {
+        if (error) {
+          reject(
+            /timed out/i.test((error as Error).message ?? '')
+              ? timeoutError(this.#settings.timeoutMs, `waiting for ${name}`)
+              : new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'),
+          )
+          return
+        }
+        try {
+          resolve(decode(raw, version))
+        } catch (error_) {
+          reject(new RuntimeError(`cannot decode the ${name} response: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR'))
+        }
+      })
+    })
+  }
+
+  /** The version to use: our highest supported that the broker supports, or undefined. */
+  #version(apiKey: number, ours: number, min = 0): number | undefined {
+    const r = this.#versions.get(apiKey)
+    if (!r) return undefined
+    const v = Math.min(ours, r.max)
+    return v >= Math.max(min, r.min) ? v : undefined
+  }
+
+  #requireVersion(apiKey: number, ours: number, min: number, what: string): number {
+    const v = this.#version(apiKey, ours, min)
+    if (v === undefined) {
+      const r = this.#versions.get(apiKey)
+      throw new RuntimeError(
+        `the broker at ${this.clusterAddress} does not support ${P.API_NAMES[apiKey]} v${min}${ours > min ? `-${ours}` : ''} (${what}); it offers ${r ? `v${r.min}-${r.max}` : 'none'}`,
+        'rebalance-doctor needs Apache Kafka 4.1 or newer for this.',
+        'UNSUPPORTED_VERSION',
+      )
+    }
+    return v
+  }
+
+  async #brokers(): Promise<BrokersResult> {
+    const v = this.#version(P.API.DescribeCluster, 2)
+    const {conn, host, port} = this.#bootstrap
+    if (v === undefined) {
+      this.#opts.warn?.(`${host}:${port} does not support DescribeCluster: taking brokers from Metadata, which omits fenced brokers; racks of fenced brokers may be missing`)
+      const md = await this.#metadata(conn, [])
+      return {brokers: md.brokers.map(b => ({id: b.id, rack: b.rack, fenced: false})), ...(md.clusterId ? {clusterId: md.clusterId} : {}), fencedIncluded: false}
+    }
+    if (v < 2) {
+      this.#opts.warn?.(`${host}:${port} supports DescribeCluster up to v${v} only (v2, Kafka 4.0+, lists fenced brokers): racks of fenced brokers may be missing`)
+    }
+    this.#step = `waiting for DescribeCluster v${v} from ${host}:${port}`
+    const r = await this.#send(conn, P.API.DescribeCluster, v, P.encodeDescribeCluster(v, true), P.decodeDescribeCluster)
+    if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, r.errorMessage, 'DescribeCluster')
+    const brokers = r.brokers.map(b => ({id: b.id, rack: b.rack, fenced: b.fenced})).sort((a, b) => a.id - b.id)
+    this.#debug(`DescribeCluster v${v}: ${brokers.length} brokers (${brokers.filter(b => b.fenced).length} fenced)`)
+    return {brokers, clusterId: r.clusterId, fencedIncluded: v >= 2}
+  }
+
+  #kafkaError(code: number, message: string | null | undefined, what: string, subject?: string): RuntimeError {
+    const name = this.#errorName(code)
+    const about = subject ? ` ${subject}` : ''
+    if (code === 29) return new RuntimeError(`not authorized to describe topic${about} (TOPIC_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the topic for your principal.', 'NOT_AUTHORIZED')
+    if (code === 30) return new RuntimeError(`not authorized to describe group${about} (GROUP_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the group for your principal.', 'NOT_AUTHORIZED')
+    if (code === 31) return new RuntimeError(`not authorized: ${what} needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the cluster resource for your principal.', 'NOT_AUTHORIZED')
+    return new RuntimeError(`${what}${about} failed: ${name}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
+  }
+
+  async #metadata(conn: KafkaConnection, topics: readonly string[] | null): Promise<P.MetadataResponse> {
+    this.#requireVersion(P.API.Metadata, 12, 12, 'topic ids')
+    this.#step = `waiting for Metadata v12 from ${this.clusterAddress}`
+    return this.#send(conn, P.API.Metadata, 12, P.encodeMetadataV12(topics), P.decodeMetadataV12)
+  }
+
+  async #topics(options: MetadataOptions): Promise<TopicMetadata[]> {
+    const named = options.topics ? [...new Set(options.topics)] : undefined
+    if (named && named.length === 0) return []
+    const method = options.method ?? 'metadata'
+    const {conn} = this.#bootstrap
+    let wire: P.WireTopic[]
+    const t0 = performance.now()
+    if (method === 'metadata') {
+      wire = (await this.#metadata(conn, named ?? null)).topics
+    } else {
+      wire = await this.#describeTopicPartitions(conn, named ?? [], options.partitionLimit ?? 2000)
+    }
+    this.#debug(`${method}: ${wire.length} topics in ${Math.round(performance.now() - t0)} ms`)
+    const out: TopicMetadata[] = []
+    for (const t of wire) {
+      if (t.errorCode === 3 || t.errorCode === 100) continue // UNKNOWN_TOPIC_OR_PARTITION / UNKNOWN_TOPIC_ID: missing
+      if (t.errorCode !== 0 && (t.errorCode === 29 || t.partitions.length === 0)) throw this.#kafkaError(t.errorCode, null, 'describing topic', t.name ?? '?')
+      if (!t.name) continue
+      if (!named && t.internal && !options.includeInternal) continue
+      const partitions = [...t.partitions].sort((a, b) => a.partition - b.partition).map(p => ({partition: p.partition, replicas: p.replicas}))
+      out.push({name: t.name, topicId: uuidFromBytes(t.topicId), partitions, ...(t.internal ? {internal: true} : {})})
+    }
+    out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return out
+  }
+
+  async #describeTopicPartitions(conn: KafkaConnection, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
+    this.#requireVersion(P.API.DescribeTopicPartitions, 0, 0, 'paged topic metadata')
+    const byName = new Map<string, P.WireTopic>()
+    const order: P.WireTopic[] = []
+    let cursor: P.TopicPartitionCursor | null = null
+    let pages = 0
+    do {
+      this.#step = `waiting for DescribeTopicPartitions (page ${pages + 1}) from ${this.clusterAddress}`
+      const page: {topics: P.WireTopic[]; nextCursor: P.TopicPartitionCursor | null} = await this.#send(conn, P.API.DescribeTopicPartitions, 0, P.encodeDescribeTopicPartitionsV0(names, limit, cursor), P.decodeDescribeTopicPartitionsV0)
+      pages++
+      for (const t of page.topics) {
+        const prev = t.name ? byName.get(t.name) : undefined
+        // A topic split across pages continues in the next page with its remaining partitions.
+        if (prev) prev.partitions.push(...t.partitions)
+        else {
+          const copy = {...t, partitions: [...t.partitions]}
+          order.push(copy)
+          if (t.name) byName.set(t.name, copy)
+        }
+      }
+      cursor = page.nextCursor
+    } while (cursor)
+    this.#debug(`DescribeTopicPartitions: ${pages} pages`)
+    return order
+  }
+
+  async #liveBrokers(): Promise<Node[]> {
+    const md = await this.#metadata(this.#bootstrap.conn, [])
+    return md.brokers.map(b => ({id: b.id, host: b.host, port: b.port}))
+  }
+
+  async #listGroups(filter: {types?: readonly P.GroupType[]; states?: readonly string[]}): Promise<P.ListedGroup[]> {
+    this.#requireVersion(P.API.ListGroups, 5, 5, 'group types')
+    const nodes = await this.#liveBrokers()
+    const results = await Promise.allSettled(
+      nodes.map(async n => {
+        const conn = await this.#connect(n.host, n.port)
+        this.#step = `waiting for ListGroups v5 from broker ${n.id} (${n.host}:${n.port})`
+        const r = await this.#send(conn, P.API.ListGroups, 5, P.encodeListGroupsV5(filter.states ?? [], filter.types ?? []), P.decodeListGroupsV5)
+        if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`)
+        return r.groups
+      }),
+    )
+    const groups = new Map<string, P.ListedGroup>()
+    const failures: string[] = []
+    results.forEach((r, i) => {
+      if (r.status === 'fulfilled') for (const g of r.value) groups.set(g.groupId, g)
+      else failures.push(`broker ${nodes[i].id}: ${(r.reason as Error).message}`)
+    })
+    if (failures.length === nodes.length && nodes.length > 0) {
+      const first = results.find(r => r.status === 'rejected') as PromiseRejectedResult
+      throw first.reason
+    }
+    if (failures.length > 0) this.#opts.warn?.(`group list may be incomplete: ${failures.join('; ')}`)
+    return [...groups.values()].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
+  }
+
+  async #findCoordinators(groupIds: readonly string[]): Promise<Map<string, Node>> {
+    const v = this.#requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
+    const out = new Map<string, Node>()
+    let pending = [...groupIds]
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      this.#step = `waiting for FindCoordinator v${v} from ${this.clusterAddress}`
+      const rs = await this.#send(this.#bootstrap.conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(pending), P.decodeFindCoordinator)
+      const retry: string[] = []
+      for (const c of rs) {
+        if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
+        else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
+        else throw this.#kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
+      }
+      pending = retry
+      if (pending.length > 0) await sleep(Math.min(1000, 100 * 2 ** attempt))
+    }
+    return out
+  }
+
+  async #describe<T extends P.DescribeError & {groupId: string}>(
+    groupIds: readonly string[],
+    apiKey: number,
+    ours: number,
+    decode: (buf: Buffer, version: number) => T[],
+    min = 0,
+  ): Promise<T[]> {
+    const ids = [...new Set(groupIds)]
+    if (ids.length === 0) return []
+    const v = this.#requireVersion(apiKey, ours, min, 'group describe')
+    const name = P.API_NAMES[apiKey]
+    const done = new Map<string, T>()
+    let pending = ids
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const coordinators = await this.#findCoordinators(pending)
+      const byNode = new Map<string, {node: Node; ids: string[]}>()
+      for (const id of pending) {
+        const node = coordinators.get(id)!
+        const key = `${node.host}:${node.port}`
+        if (!byNode.has(key)) byNode.set(key, {node, ids: []})
+        byNode.get(key)!.ids.push(id)
+      }
+      const retry: string[] = []
+      await Promise.all(
+        [...byNode.values()].map(async ({node, ids}) => {
+          const conn = await this.#connect(node.host, node.port)
+          this.#step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})`
+          const groups = await this.#send(conn, apiKey, v, P.encodeGroupDescribe(ids, v, apiKey), decode)
+          for (const g of groups) {
+            if (RETRIABLE_COORDINATOR.has(g.errorCode) && attempt < 10) retry.push(g.groupId)
+            else done.set(g.groupId, g)
+          }
+        }),
+      )
+      pending = retry
+      if (pending.length > 0) await sleep(Math.min(1000, 100 * 2 ** attempt))
+    }
+    return ids.map(id => done.get(id)!).filter(Boolean)
+  }
+}
+
+export interface NamedTopicPartitions {
+  /** Kafka's base64url form. */
+  readonly topicId: string
+  readonly topicName: string
+  readonly partitions: number[]
+}
+
+function named(tps: readonly P.TopicPartitions[]): NamedTopicPartitions[] {
+  return tps.map(tp => ({topicId: uuidToString(uuidFromBytes(tp.topicId)), topicName: tp.topicName, partitions: tp.partitions}))
+}
+
+type WithErrorName = {readonly errorName: string}
+
+export type ConsumerGroupDescribed = Omit<P.ConsumerGroupDescription, 'members'> &
+  WithErrorName & {members: Array<Omit<P.ConsumerGroupMember, 'assignment' | 'targetAssignment'> & {assignment: NamedTopicPartitions[]; targetAssignment: NamedTopicPartitions[]}>}
+
+export type ShareGroupDescribed = Omit<P.ShareGroupDescription, 'members'> &
+  WithErrorName & {members: Array<Omit<P.ShareGroupMember, 'assignment'> & {assignment: NamedTopicPartitions[]}>}
+
+export type StreamsGroupDescribed = P.StreamsGroupDescription & WithErrorName
+
+function sleep(ms: number): Promise<void> {
+  return new Promise(r => setTimeout(r, ms))
+}
+
+export type {Uuid}

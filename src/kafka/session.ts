@@ -1,0 +1,38 @@
+/**
+ * Runs a live operation for a command: resolves the connection settings (flags, --command-config, environment),
+ * opens the Kafka adapter (loaded here, lazily), runs `work`, always closes. Importing this file does not load
+ * the Kafka client.
+ */
+import {describeSettings, resolveConnectionSettings} from '../config/client-config.js'
+import type {KafkaClient} from './client.js'
+import type {ConnectionFlagValues} from './flags.js'
+
+export interface SessionIo {
+  /** --debug: redacted progress on stderr. */
+  readonly debug?: boolean
+  readonly warn?: (message: string) => void
+}
+
+/** True when the flags ask for a live cluster (a bootstrap server or a command config was given). */
+export function wantsLive(flags: ConnectionFlagValues): boolean {
+  return Boolean(flags['bootstrap-server'] || flags['command-config'])
+}
+
+export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: KafkaClient) => Promise<T>): Promise<T> {
+  const settings = resolveConnectionSettings({
+    bootstrapServer: flags['bootstrap-server'],
+    commandConfig: flags['command-config'],
+    timeoutMs: flags.timeout,
+  })
+  const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${line}\n`) : undefined
+  debug?.(`connection settings: ${describeSettings(settings)}`)
+  const t0 = performance.now()
+  const {KafkaClient} = await import('./client.js')
+  const client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${m}\n`))})
+  try {
+    return await work(client)
+  } finally {
+    await client.close()
+    debug?.(`live operation took ${Math.round(performance.now() - t0)} ms`)
+  }
+}
