@@ -1,0 +1,79 @@
+/**
+ * First-cut causes of an epoch bump, derived only from the records of the write and the state
+ * before it (reference §3–4, §8). Kinds, not sentences: `group explain` (issue 6) words them and
+ * adds what needs live metadata (which topic's partitions/racks changed).
+ */
+import type {FieldChange} from './diff.js'
+import type {EpochChange} from './replay.js'
+import type * as V from './values.js'
+
+export type BumpCause =
+  | {readonly kind: 'group-created'}
+  /** Online upgrade: the consumer group starts at the classic generation. */
+  | {readonly kind: 'converted-from-classic'; readonly generation: number | undefined}
+  /** No earlier metadata record in the log (compacted away): the history starts here. */
+  | {readonly kind: 'history-starts'}
+  | {readonly kind: 'member-joined'; readonly memberId: string; readonly instanceId: string | null; readonly subscribedTopicNames: readonly string[]; readonly subscribedTopicRegex: string | null}
+  /** Leave, static leave (-1), or fenced (session/rebalance timeout): the records look the same. */
+  | {readonly kind: 'member-left'; readonly memberId: string; readonly instanceId: string | null; readonly lastMemberEpoch: number | undefined}
+  | {readonly kind: 'subscription-changed'; readonly memberId: string; readonly added: readonly string[]; readonly removed: readonly string[]}
+  | {readonly kind: 'regex-changed'; readonly memberId: string; readonly before: string | null; readonly after: string | null}
+  | {readonly kind: 'regex-resolution-changed'; readonly regex: string; readonly added: readonly string[]; readonly removed: readonly string[]}
+  /** The hash moved while the group's topic set did not: topic metadata changed (partitions, id, racks) or a cache effect. */
+  | {readonly kind: 'metadata-hash-changed'; readonly before: bigint; readonly after: bigint; readonly topics: readonly string[]}
+  /** First recomputation after 4.0 → 4.1+: stored hash 0 (absent) becomes non-zero. */
+  | {readonly kind: 'upgrade-from-4.0'; readonly after: bigint; readonly partitionMetadataTombstoned: boolean}
+  | {readonly kind: 'assignor-changed'; readonly before: string | null; readonly after: string | null}
+  | {readonly kind: 'share-initialization'; readonly topics: readonly V.TopicPartitionsInfo[]}
+  | {readonly kind: 'streams-topology-changed'; readonly epochBefore: number | undefined; readonly epochAfter: number | undefined; readonly topicsAdded: readonly string[]; readonly topicsRemoved: readonly string[]}
+  | {readonly kind: 'streams-topology-validated'; readonly before: number; readonly after: number}
+  | {readonly kind: 'streams-assignment-configs-changed'; readonly changes: readonly FieldChange[]}
+  | {readonly kind: 'streams-member-changed'; readonly memberId: string; readonly fields: readonly string[]}
+  | {readonly kind: 'classic-rebalance'; readonly generation: number; readonly membersAdded: readonly string[]; readonly membersRemoved: readonly string[]; readonly protocol: string | null | undefined}
+  /** Nothing in the records explains the bump (e.g. the hash was recomputed to the same value). */
+  | {readonly kind: 'unexplained'}
+
+export type BumpCauseKind = BumpCause['kind']
+
+export function classifyBump(e: EpochChange): BumpCause[] {
+  const d = e.diff
+  if (e.groupType === 'classic') {
+    return [{kind: 'classic-rebalance', generation: e.epoch, membersAdded: d.classic!.members.added, membersRemoved: d.classic!.members.removed, protocol: d.classic!.protocol.after}]
+  }
+  const causes: BumpCause[] = []
+  if (e.previousEpoch === undefined) {
+    if (d.classicTombstoned || e.before.classic?.value) causes.push({kind: 'converted-from-classic', generation: e.before.classic?.value?.generation})
+    else if (e.epoch <= 2) causes.push({kind: 'group-created'})
+    else causes.push({kind: 'history-starts'})
+  }
+  for (const m of d.membersAdded) causes.push({kind: 'member-joined', ...m})
+  for (const m of d.membersRemoved) causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
+  for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
+  for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
+  for (const r of d.regexResolutions) if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
+  if (e.groupType === 'consumer' && e.previousEpoch !== undefined && d.preferredAssignor.before !== d.preferredAssignor.after) {
+    causes.push({kind: 'assignor-changed', before: d.preferredAssignor.before, after: d.preferredAssignor.after})
+  }
+  if (e.groupType === 'share' && d.shareInitializedNotInTarget?.length) causes.push({kind: 'share-initialization', topics: d.shareInitializedNotInTarget})
+  if (e.groupType === 'streams') {
+    const t = d.topology!
+    if (t.epochBefore !== t.epochAfter || t.subtopologiesAdded.length || t.subtopologiesRemoved.length || t.subtopologiesChanged.length) {
+      causes.push({kind: 'streams-topology-changed', epochBefore: t.epochBefore, epochAfter: t.epochAfter, topicsAdded: t.requiredTopics.added, topicsRemoved: t.requiredTopics.removed})
+    }
+    if (d.validatedTopologyEpoch && d.validatedTopologyEpoch.before !== d.validatedTopologyEpoch.after) causes.push({kind: 'streams-topology-validated', ...d.validatedTopologyEpoch})
+    if (d.lastAssignmentConfigs?.length) causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+    for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map((c) => c.field)})
+  }
+  const hashBefore = e.previousMetadataHash
+  const hashAfter = e.metadataHash!
+  if (hashBefore !== undefined && hashBefore !== hashAfter) {
+    const topicSetChanged = d.subscribedTopics.added.length > 0 || d.subscribedTopics.removed.length > 0
+    if (hashBefore === 0n && e.groupType === 'consumer' && (d.partitionMetadataTombstoned || (!topicSetChanged && causes.length === 0))) {
+      causes.push({kind: 'upgrade-from-4.0', after: hashAfter, partitionMetadataTombstoned: d.partitionMetadataTombstoned})
+    } else if (!topicSetChanged) {
+      causes.push({kind: 'metadata-hash-changed', before: hashBefore, after: hashAfter, topics: d.subscribedTopics.after})
+    }
+  }
+  if (causes.length === 0) causes.push({kind: 'unexplained'})
+  return causes
+}

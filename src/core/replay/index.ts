@@ -1,0 +1,13 @@
+export {GroupReplay, replayGroup, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
+export {
+  applyRecord, emptyGroupState, snapshot, groupTypeOf,
+  type GroupState, type GroupSnapshot, type GroupType, type ConsumerGroupState, type ShareGroupState, type StreamsGroupState,
+  type ClassicGroupState, type ModernGroupState, type RegexResolution, type OffsetCommitState,
+} from './state.js'
+export {
+  diffGroup, setChange, subscribedTopicsOf, requiredTopics, preferredAssignor,
+  type GroupDiff, type SetChange, type FieldChange, type MemberAdded, type MemberRemoved, type MemberChanged,
+  type SubscriptionChange, type RegexChange, type RegexResolutionChange, type TopologyDiff, type MemberTombstone,
+} from './diff.js'
+export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
+export type * from './values.js'

@@ -1,0 +1,214 @@
+/**
+ * The coordinator's per-group state as the records rebuild it (GroupMetadataManager.replay):
+ * one section per group type, because a group id can move between types (classic ⇄ consumer)
+ * and the log keeps both kinds of records. Decoded values are never mutated, so a snapshot is a
+ * copy of the maps, not of the values.
+ */
+import type {KnownRecord} from '../records/index.js'
+import type * as V from './values.js'
+
+export interface AssignmentState<T, C> {
+  targetAssignmentEpoch: number | undefined
+  /** 4.3+ (0 when absent). */
+  targetAssignmentTimestamp: bigint
+  targetAssignment: Map<string, T>
+  currentAssignment: Map<string, C>
+}
+
+export interface ModernGroupState<M, T, C> extends AssignmentState<T, C> {
+  /** undefined until a metadata record is seen, and again after its tombstone. */
+  epoch: number | undefined
+  metadataHash: bigint
+  members: Map<string, M>
+}
+
+export interface RegexResolution extends V.RegularExpressionValue {
+  readonly offset: bigint
+}
+
+export interface ConsumerGroupState extends ModernGroupState<V.ConsumerGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ConsumerCurrentMemberAssignmentValue> {
+  regexes: Map<string, RegexResolution>
+  /** The 4.0 ConsumerGroupPartitionMetadata record, until 4.1+ tombstones it. */
+  partitionMetadata: V.PartitionMetadataValue | null
+}
+
+export interface ShareGroupState extends ModernGroupState<V.ShareGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ShareCurrentMemberAssignmentValue> {
+  statePartitionMetadata: V.ShareGroupStatePartitionMetadataValue | null
+  /** 4.0 ShareGroupPartitionMetadata (type 9), kept only to report it. */
+  partitionMetadata: V.PartitionMetadataValue | null
+}
+
+export interface StreamsGroupState extends ModernGroupState<V.StreamsGroupMemberMetadataValue, V.StreamsTargetAssignmentMemberValue, V.StreamsCurrentMemberAssignmentValue> {
+  topology: V.StreamsGroupTopologyValue | null
+  validatedTopologyEpoch: number
+  lastAssignmentConfigs: readonly V.KeyValue[] | null
+  storedDescriptionTopologyEpoch: number
+  failedDescriptionTopologyEpoch: number
+}
+
+export interface ClassicGroupState {
+  value: V.GroupMetadataValue | null
+}
+
+export interface OffsetCommitState {
+  readonly topic: string
+  readonly partition: number
+  readonly value: V.OffsetCommitValue
+  readonly offset: bigint
+}
+
+export interface GroupState {
+  readonly groupId: string
+  consumer: ConsumerGroupState | null
+  share: ShareGroupState | null
+  streams: StreamsGroupState | null
+  classic: ClassicGroupState | null
+  /** Latest committed offset per `topic:partition` (not part of snapshots). */
+  readonly offsets: Map<string, OffsetCommitState>
+}
+
+export type GroupType = 'consumer' | 'share' | 'streams' | 'classic'
+
+/** The group sections without offsets; what the timeline keeps before and after each bump. */
+export type GroupSnapshot = Pick<GroupState, 'groupId' | 'consumer' | 'share' | 'streams' | 'classic'>
+
+export function emptyGroupState(groupId: string): GroupState {
+  return {groupId, consumer: null, share: null, streams: null, classic: null, offsets: new Map()}
+}
+
+function modern<M, T, C>(): ModernGroupState<M, T, C> {
+  return {epoch: undefined, metadataHash: 0n, members: new Map(), targetAssignmentEpoch: undefined, targetAssignmentTimestamp: 0n, targetAssignment: new Map(), currentAssignment: new Map()}
+}
+
+function consumer(s: GroupState): ConsumerGroupState {
+  return (s.consumer ??= {...modern(), regexes: new Map(), partitionMetadata: null})
+}
+
+function share(s: GroupState): ShareGroupState {
+  return (s.share ??= {...modern(), statePartitionMetadata: null, partitionMetadata: null})
+}
+
+function streams(s: GroupState): StreamsGroupState {
+  return (s.streams ??= {...modern(), topology: null, validatedTopologyEpoch: -1, lastAssignmentConfigs: null, storedDescriptionTopologyEpoch: -1, failedDescriptionTopologyEpoch: -1})
+}
+
+function put<K, T>(map: Map<K, T>, key: K, value: unknown): void {
+  if (value === null) map.delete(key)
+  else map.set(key, value as T)
+}
+
+function applyMetadata(g: ModernGroupState<unknown, unknown, unknown>, v: V.GroupMetadataValueLike | null): void {
+  g.epoch = v?.Epoch
+  g.metadataHash = v?.MetadataHash ?? 0n
+}
+
+function applyAssignmentMetadata(g: AssignmentState<unknown, unknown>, v: V.TargetAssignmentMetadataValue | null): void {
+  g.targetAssignmentEpoch = v?.AssignmentEpoch
+  g.targetAssignmentTimestamp = v?.AssignmentTimestamp ?? 0n
+}
+
+/** A section is gone once nothing of it is left (the coordinator deletes the group then). */
+function prune(s: GroupState): void {
+  const empty = (g: ModernGroupState<unknown, unknown, unknown> | null) =>
+    g !== null && g.epoch === undefined && g.members.size === 0 && g.targetAssignment.size === 0 && g.currentAssignment.size === 0 && g.targetAssignmentEpoch === undefined
+  if (empty(s.consumer) && s.consumer!.regexes.size === 0 && s.consumer!.partitionMetadata === null) s.consumer = null
+  if (empty(s.share) && s.share!.statePartitionMetadata === null && s.share!.partitionMetadata === null) s.share = null
+  if (empty(s.streams) && s.streams!.topology === null) s.streams = null
+  if (s.classic && s.classic.value === null) s.classic = null
+}
+
+/**
+ * Applies one record to the group's state, as the coordinator's replay does. Returns false for
+ * records that do not change coordinator state (unknown types are handled by the caller).
+ */
+export function applyRecord(s: GroupState, r: KnownRecord, logOffset: bigint): boolean {
+  const v = r.value as never
+  const memberId = r.key.MemberId as string
+  switch (r.type) {
+    case 0:
+    case 1: {
+      const topic = r.key.topic as string
+      const partition = r.key.partition as number
+      put(s.offsets, `${topic}:${partition}`, r.value === null ? null : {topic, partition, value: r.value, offset: logOffset})
+      return true
+    }
+    case 2:
+      if (r.value === null) {
+        if (s.classic) s.classic.value = null
+      } else {
+        s.classic = {value: v}
+      }
+      break
+    case 3: applyMetadata(consumer(s), v); break
+    case 4: consumer(s).partitionMetadata = v; break
+    case 5: put(consumer(s).members, memberId, v); break
+    case 6: applyAssignmentMetadata(consumer(s), v); break
+    case 7: put(consumer(s).targetAssignment, memberId, v); break
+    case 8: put(consumer(s).currentAssignment, memberId, v); break
+    case 9: share(s).partitionMetadata = v; break
+    case 10: put(share(s).members, memberId, v); break
+    case 11: {
+      // A 4.0 record (decoded with the old layout) has no hash.
+      const g = share(s)
+      g.epoch = r.value === null ? undefined : (r.value.Epoch as number)
+      g.metadataHash = (r.value?.MetadataHash as bigint | undefined) ?? 0n
+      break
+    }
+    case 12: applyAssignmentMetadata(share(s), v); break
+    case 13: put(share(s).targetAssignment, memberId, v); break
+    case 14: put(share(s).currentAssignment, memberId, v); break
+    case 15: {
+      const val = r.value as V.ShareGroupStatePartitionMetadataValue | null
+      // 4.0 layout lacks InitializingTopics.
+      share(s).statePartitionMetadata = val && {...val, InitializingTopics: val.InitializingTopics ?? []}
+      break
+    }
+    case 16: put(consumer(s).regexes, r.key.RegularExpression as string, r.value === null ? null : {...(r.value as unknown as V.RegularExpressionValue), offset: logOffset})
+      break
+    case 17: {
+      const g = streams(s)
+      const val = r.value as V.StreamsGroupMetadataValue | null
+      applyMetadata(g, val)
+      g.validatedTopologyEpoch = val?.ValidatedTopologyEpoch ?? -1
+      g.lastAssignmentConfigs = val?.LastAssignmentConfigs ?? null
+      g.storedDescriptionTopologyEpoch = val?.StoredDescriptionTopologyEpoch ?? -1
+      g.failedDescriptionTopologyEpoch = val?.FailedDescriptionTopologyEpoch ?? -1
+      break
+    }
+    case 18: return false // never released; brokers skip it
+    case 19: put(streams(s).members, memberId, v); break
+    case 20: applyAssignmentMetadata(streams(s), v); break
+    case 21: put(streams(s).targetAssignment, memberId, v); break
+    case 22: put(streams(s).currentAssignment, memberId, v); break
+    case 23: streams(s).topology = v; break
+    default: return false
+  }
+  prune(s)
+  return true
+}
+
+function copyModern<G extends ModernGroupState<unknown, unknown, unknown>>(g: G | null): G | null {
+  if (!g) return null
+  const out = {...g, members: new Map(g.members), targetAssignment: new Map(g.targetAssignment), currentAssignment: new Map(g.currentAssignment)}
+  if ('regexes' in g) (out as unknown as ConsumerGroupState).regexes = new Map((g as unknown as ConsumerGroupState).regexes)
+  return out
+}
+
+export function snapshot(s: GroupState): GroupSnapshot {
+  return {
+    groupId: s.groupId,
+    consumer: copyModern(s.consumer),
+    share: copyModern(s.share),
+    streams: copyModern(s.streams),
+    classic: s.classic && {...s.classic},
+  }
+}
+
+/** The group's current type: the modern section with an epoch, else classic. */
+export function groupTypeOf(s: GroupSnapshot): GroupType | undefined {
+  if (s.consumer?.epoch !== undefined) return 'consumer'
+  if (s.share?.epoch !== undefined) return 'share'
+  if (s.streams?.epoch !== undefined) return 'streams'
+  if (s.classic?.value) return 'classic'
+  return undefined
+}
