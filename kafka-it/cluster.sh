@@ -87,7 +87,7 @@ compile_drivers() {
 }
 
 dump_log_class() { # moved from core (Scala) to tools (Java) in 4.4 (4.2/4.3 not checked: looked up in the jar)
-  if unzip -l "$LIBS/kafka-tools-$KV.jar" 2>/dev/null | grep -q 'org/apache/kafka/tools/DumpLogSegments.class'; then
+  if unzip -Z1 "$LIBS/kafka-tools-$KV.jar" org/apache/kafka/tools/DumpLogSegments.class >/dev/null 2>&1; then
     echo org.apache.kafka.tools.DumpLogSegments
   else
     echo kafka.tools.DumpLogSegments

@@ -1,0 +1,76 @@
+/**
+ * Helpers of the adapter and security integration tests: run the built CLI as a user would (a child process:
+ * real exit codes, stdout/stderr, elapsed time), and take an independent picture of what a read-only tool must
+ * not change (groups, committed offsets, topics, configs), read with Kafka's own Java tools.
+ */
+import {execFile, spawn} from 'node:child_process'
+import {existsSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {promisify} from 'node:util'
+import {type ClusterEnv, clusterSh, REPO_ROOT} from './lib/cluster.js'
+
+const exec = promisify(execFile)
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+/** Compiles src → dist once per test file (the CLI runs from dist with the committed oclif manifest). */
+export async function buildOnce(): Promise<void> {
+  // tsc emits even when some file has type errors (e.g. another module mid-edit); what we run must exist.
+  await exec('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: REPO_ROOT, timeout: 180_000}).catch((error: {stdout?: string}) => {
+    if (!existsSync(join(REPO_ROOT, 'dist', 'commands', 'cluster', 'snapshot.js'))) throw new Error(`build failed: ${error.stdout ?? error}`)
+  })
+}
+
+/** Runs `node bin/run.js ARGS` with a clean connection environment plus `env`. */
+export function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'KAFKA_BOOTSTRAP_SERVERS' && k !== 'DEBUG'),
+  )
+  const t0 = performance.now()
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env: {...clean, ...env}, cwd: REPO_ROOT})
+    let stdout = ''
+    let stderr = ''
+    p.stdout.on('data', d => (stdout += d))
+    p.stderr.on('data', d => (stderr += d))
+    p.on('error', reject)
+    p.on('close', code => resolve({code: code ?? -1, stdout, stderr, ms: performance.now() - t0}))
+  })
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'rd-it-'))
+}
+
+export function writeProps(dir: string, name: string, lines: string[]): string {
+  const path = join(dir, name)
+  writeFileSync(path, `${lines.join('\n')}\n`)
+  return path
+}
+
+/** The error line of a failed command (oclif prints " ›   Error: message" and a "Try this" line). */
+export function errorLine(stderr: string): string {
+  const line = stderr.split('\n').find(l => /Error:/.test(l)) ?? ''
+  return line.replace(/^.*?Error:\s*/, '').trim()
+}
+
+/** What read-only commands must leave unchanged, read with Kafka's own tools (not our client). */
+export async function clusterState(env: ClusterEnv): Promise<Record<string, string>> {
+  const tool = (...args: string[]) => clusterSh(env, 'tool', ...args)
+  const bs = env.bootstrap
+  const [groups, offsets, topicConfigs, brokerConfigs, topics] = await Promise.all([
+    tool('org.apache.kafka.tools.GroupsCommand', '--bootstrap-server', bs, '--list'),
+    tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic', '__consumer_offsets'),
+    tool('org.apache.kafka.tools.ConfigCommand', '--bootstrap-server', bs, '--describe', '--entity-type', 'topics'),
+    tool('org.apache.kafka.tools.ConfigCommand', '--bootstrap-server', bs, '--describe', '--entity-type', 'brokers', '--entity-default'),
+    tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic-partitions', '.*', '--exclude-internal-topics'),
+  ])
+  const sorted = (s: string) => s.split('\n').map(l => l.trimEnd()).filter(Boolean).sort().join('\n')
+  return {groups: sorted(groups), consumerOffsetsEnd: sorted(offsets), topicConfigs: sorted(topicConfigs), brokerConfigs: sorted(brokerConfigs), topicPartitions: sorted(topics)}
+}
