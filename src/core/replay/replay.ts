@@ -121,7 +121,7 @@ export class GroupReplay {
       return {type, epoch: currentEpoch(this.state, type), hash: currentHash(this.state, type)}
     })
     for (const lr of write) this.apply(lr)
-    if (!before) return
+    if (!before) return this.matchAssignments(write)
     const after = snapshot(this.state)
     const info: WriteInfo = {
       firstOffset: write[0].offset,
