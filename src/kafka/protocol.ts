@@ -288,7 +288,7 @@ export interface ConsumerGroupMember {
   readonly subscribedTopicRegex: string | null
   readonly assignment: TopicPartitions[]
   readonly targetAssignment: TopicPartitions[]
-  /** v1+: 0 = consumer protocol, 1 = classic protocol member in a consumer group; -1 unknown. */
+  /** v1+ (KIP-1099): 1 = consumer-protocol member, 0 = classic-protocol member of a consumer group, -1 unknown (v0). */
   readonly memberType: number
 }
 
@@ -337,7 +337,8 @@ export function decodeConsumerGroupDescribe(buf: Buffer, version: number): Consu
         clientId: r.compactString(),
         clientHost: r.compactString(),
         subscribedTopicNames: r.compactArray(str),
-        subscribedTopicRegex: r.compactNullableString(),
+        // Brokers send "" for "no regex"; both read as null.
+        subscribedTopicRegex: r.compactNullableString() || null,
         assignment: readAssignment(r),
         targetAssignment: readAssignment(r),
         memberType: version >= 1 ? r.int8() : -1,
