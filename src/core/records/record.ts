@@ -5,7 +5,7 @@
  * RecordDecodeError naming the log offset, the byte position and the field.
  */
 import {ByteReader, ByteWriter} from './bytes.js'
-import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructValue} from './codec.js'
+import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructPlan, type StructValue} from './codec.js'
 import {EMBEDDED_SPECS} from './consumer-protocol.js'
 import {DecodeFault, RecordDecodeError} from './errors.js'
 import {RECORD_TYPE_BY_ID} from './schemas.js'
@@ -58,12 +58,6 @@ function fail(offset: bigint | undefined, part: 'key' | 'value' | 'record', e: u
   throw e
 }
 
-function readExactly(bytes: Uint8Array, start: number, spec: MessageSpec, version: number): StructValue {
-  const r = new ByteReader(bytes, start)
-  const value = readStruct(r, planFor(spec, version))
-  if (r.pos !== r.end) throw r.fault(`${r.end - r.pos} unread bytes after ${spec.name}`)
-  return value
-}
 
 /** The group id from a key without decoding the record: every type's first key field is the group. */
 export function groupIdOfKey(key: Uint8Array): string | undefined {
@@ -82,46 +76,79 @@ export function recordTypeOfKey(key: Uint8Array): number | undefined {
   return key.length < 2 ? undefined : (key[0] << 24) >> 16 | key[1]
 }
 
+/** Per-type facts the decode loop needs, computed once (plans, version bounds, embedded bytes). */
+interface TypeInfo {
+  readonly spec: RecordTypeSpec
+  readonly keyPlan: StructPlan
+  readonly minVersion: number
+  readonly maxVersion: number
+  readonly valuePlans: StructPlan[]
+  readonly embedded: boolean
+}
+
+const typeInfo: (TypeInfo | undefined)[] = []
+for (const spec of RECORD_TYPE_BY_ID.values()) {
+  const min = minVersion(spec.value)
+  const max = maxVersion(spec.value)
+  const valuePlans: StructPlan[] = []
+  for (let v = min; v <= max; v++) valuePlans[v] = planFor(spec.value, v)
+  typeInfo[spec.type] = {spec, keyPlan: planFor(spec.key, 0), minVersion: min, maxVersion: max, valuePlans, embedded: hasEmbedded(spec.value)}
+}
+
+function readExactlyWith(bytes: Uint8Array, plan: StructPlan, name: string): StructValue {
+  const r = new ByteReader(bytes, 2)
+  const value = readStruct(r, plan)
+  if (r.pos !== r.end) throw r.fault(`${r.end - r.pos} unread bytes after ${name}`)
+  return value
+}
+
 export function decodeRecord(key: Uint8Array | null, value: Uint8Array | null, offset?: bigint): DecodedRecord {
   if (key === null) throw new RecordDecodeError({offset, part: 'key', position: 0, field: '', reason: 'record has no key'})
   if (key.length < 2) fail(offset, 'key', new DecodeFault(0, `key needs 2 bytes for its type, has ${key.length}`))
-  const type = recordTypeOfKey(key)!
-  const version = value !== null && value.length >= 2 ? (value[0] << 24) >> 16 | value[1] : undefined
-  const spec = RECORD_TYPE_BY_ID.get(type)
-  if (!spec) return {kind: 'unknown', offset, type, version, reason: 'unknown-type', groupId: groupIdOfKey(key)}
+  const type = ((key[0] << 24) >> 16) | key[1]
+  const version = value !== null && value.length >= 2 ? ((value[0] << 24) >> 16) | value[1] : undefined
+  const info = type >= 0 ? typeInfo[type] : undefined
+  if (info === undefined) return {kind: 'unknown', offset, type, version, reason: 'unknown-type', groupId: groupIdOfKey(key)}
+  const spec = info.spec
 
   let keyValue: StructValue
   try {
-    keyValue = readExactly(key, 2, spec.key, 0)
+    keyValue = readExactlyWith(key, info.keyPlan, spec.key.name)
   } catch (e) {
     fail(offset, 'key', e, spec)
   }
   const groupId = (keyValue.GroupId ?? keyValue.group) as string
-  const base = {kind: 'record' as const, offset, type, name: spec.name, group: spec.group, groupId, key: keyValue, ...(spec.legacy ? {legacy: spec.legacy} : {})}
-  if (value === null) return {...base, version: undefined, value: null}
+  if (value === null) return known(offset, spec, groupId, keyValue, undefined, null, undefined)
   if (version === undefined) fail(offset, 'value', new DecodeFault(0, `value needs 2 bytes for its version, has ${value.length}`), spec)
-  if (version > maxVersion(spec.value)) {
+  if (version > info.maxVersion) {
     return {kind: 'unknown', offset, type, version, reason: 'unknown-version', name: spec.name, key: keyValue, groupId}
   }
-  if (version < minVersion(spec.value)) fail(offset, 'value', new DecodeFault(0, `version ${version} is below ${spec.value.name}'s first version ${minVersion(spec.value)}`), spec, version)
+  if (version < info.minVersion) fail(offset, 'value', new DecodeFault(0, `version ${version} is below ${spec.value.name}'s first version ${info.minVersion}`), spec, version)
 
   let decoded: StructValue
   let layout: string | undefined
   try {
-    decoded = readExactly(value, 2, spec.value, version)
+    decoded = readExactlyWith(value, info.valuePlans[version], spec.value.name)
   } catch (e) {
     const older = tryOlderLayouts(spec, value, version)
     if (!older) fail(offset, 'value', e, spec, version)
     ;({value: decoded, release: layout} = older)
   }
-  if (spec.type === 2 ? decoded.protocolType === 'consumer' : true) decodeEmbedded(spec.value, version, decoded)
-  return {...base, version, value: decoded, ...(layout ? {layout} : {})}
+  if (info.embedded && (type !== 2 || decoded.protocolType === 'consumer')) decodeEmbedded(spec.value, decoded)
+  return known(offset, spec, groupId, keyValue, version, decoded, layout)
+}
+
+function known(offset: bigint | undefined, spec: RecordTypeSpec, groupId: string, key: StructValue, version: number | undefined, value: StructValue | null, layout: string | undefined): KnownRecord {
+  const r: {-readonly [K in keyof KnownRecord]: KnownRecord[K]} = {kind: 'record', offset, type: spec.type, name: spec.name, group: spec.group, groupId, key, version, value}
+  if (spec.legacy) r.legacy = spec.legacy
+  if (layout) r.layout = layout
+  return r
 }
 
 function tryOlderLayouts(spec: RecordTypeSpec, value: Uint8Array, version: number): {value: StructValue; release: string} | undefined {
   for (const old of spec.olderLayouts ?? []) {
     try {
-      return {value: readExactly(value, 2, old.value, version), release: old.release}
+      return {value: readExactlyWith(value, planFor(old.value, version), old.value.name), release: old.release}
     } catch (e) {
       if (!(e instanceof DecodeFault)) throw e
     }
@@ -147,7 +174,7 @@ export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): Emb
 }
 
 /** Adds `<field>Decoded` next to every bytes field that holds an embedded consumer-protocol message. */
-function decodeEmbedded(spec: MessageSpec, version: number, value: StructValue): void {
+function decodeEmbedded(spec: MessageSpec, value: StructValue): void {
   const walk = (fields: readonly FieldSpec[], v: StructValue | null): void => {
     if (!v) return
     for (const f of fields) {
@@ -159,19 +186,12 @@ function decodeEmbedded(spec: MessageSpec, version: number, value: StructValue):
       else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(sub, x as StructValue)
     }
   }
-  if (hasEmbedded(spec)) walk(spec.fields, value)
-  void version
+  walk(spec.fields, value)
 }
 
-const embeddedCache = new WeakMap<MessageSpec, boolean>()
 function hasEmbedded(spec: MessageSpec): boolean {
-  let v = embeddedCache.get(spec)
-  if (v === undefined) {
-    const any = (fields: readonly FieldSpec[]): boolean => fields.some((f) => f.embedded !== undefined || (f.fields !== undefined && any(f.fields)))
-    v = any(spec.fields) || (spec.commonStructs ?? []).some((s) => any(s.fields))
-    embeddedCache.set(spec, v)
-  }
-  return v
+  const any = (fields: readonly FieldSpec[]): boolean => fields.some((f) => f.embedded !== undefined || (f.fields !== undefined && any(f.fields)))
+  return any(spec.fields) || (spec.commonStructs ?? []).some((s) => any(s.fields))
 }
 
 // ---------------------------------------------------------------- encoding
