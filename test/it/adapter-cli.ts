@@ -54,10 +54,21 @@ export function writeProps(dir: string, name: string, lines: string[]): string {
   return path
 }
 
-/** The error line of a failed command (oclif prints " ›   Error: message" and a "Try this" line). */
+/**
+ * The message of a failed command. oclif prints "Error: message" and wraps it at 80 columns when stderr is not a
+ * terminal (indented continuation lines), then a "Try this:" and a "Code:" line; --debug prints the stack instead.
+ * Returns the message joined back into its one line.
+ */
 export function errorLine(stderr: string): string {
-  const line = stderr.split('\n').find(l => /Error:/.test(l)) ?? ''
-  return line.replace(/^.*?Error:\s*/, '').trim()
+  const lines = stderr.split('\n')
+  const i = lines.findIndex(l => /Error:/.test(l))
+  if (i < 0) return ''
+  const parts = [lines[i].replace(/^.*?Error:\s*/, '')]
+  for (const l of lines.slice(i + 1)) {
+    if (!/^\s{4,}\S/.test(l) || /^\s*(Try this:|Code:|at |Reference:)/.test(l)) break
+    parts.push(l.trim())
+  }
+  return parts.join(' ').replaceAll(/\s+/g, ' ').trim()
 }
 
 /** What read-only commands must leave unchanged, read with Kafka's own tools (not our client). */

@@ -1,0 +1,71 @@
+/**
+ * A broker killed (kill -9) and fenced: fencing alone does not bump the group epoch, the coordinator keeps counting
+ * the fenced broker's rack (it stays registered), and so does our core; dropping fenced brokers would differ.
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {TopicHasher} from '../../src/core/hash.js'
+import type {ClusterMetadata} from '../../src/core/metadata.js'
+import {killBroker, sleep, startBroker} from './lib/cluster.js'
+import {groupAwayFrom, Probe} from './lib/probe.js'
+
+let probe: Probe
+
+beforeAll(async () => {
+  probe = await Probe.start('fencing')
+})
+afterAll(async () => {
+  await probe?.close()
+})
+
+const withoutFenced = (md: ClusterMetadata): ClusterMetadata => ({...md, brokers: md.brokers.filter(b => !b.fenced)})
+
+describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('kill -9 broker 3 (rack-b): no epoch bump from fencing, stored hash still counts its rack', async () => {
+    const d = probe.driver
+    const env = probe.env
+    // every partition has a replica on broker 3, the only rack-b broker
+    await d.cmd('create-topic f-main --assign 1:3,3:2,2:3')
+    // hashed for the first time only after broker 3 is fenced (no group subscribes to it before)
+    await d.cmd('create-topic f-late --assign 3:1,2:3')
+    // a group whose coordinator is not on broker 3, so the kill is a fencing and not a coordinator fail-over
+    const g = await groupAwayFrom(probe, 'it-fence', 3)
+    await d.cmd(`consumer f1 ${g} names f-main`)
+    const before = await probe.settled(g, 'consumer')
+    expect(await probe.ourGroupHash(['f-main'])).toBe(before.metadataHash)
+
+    let killed = false
+    try {
+      await killBroker(env, 3)
+      killed = true
+      const fenced = await d.cmd('wait-broker 3 fenced 60000')
+      expect(fenced.brokers).toContainEqual({id: 3, rack: 'rack-b', fenced: true})
+      await sleep(5000) // several heartbeats of the member (1 s) after fencing
+
+      const after = await probe.settled(g, 'consumer', 4000)
+      expect(after.epoch).toBe(before.epoch)
+      expect(after.metadataHash).toBe(before.metadataHash)
+
+      const {md} = await probe.metadata()
+      expect(md.brokers).toContainEqual({id: 3, rack: 'rack-b', fenced: true})
+      expect(new TopicHasher(md).groupHash(['f-main'])).toBe(after.metadataHash)
+      // a computation that takes racks only from unfenced brokers (e.g. the Metadata API) differs
+      expect(new TopicHasher(withoutFenced(md)).groupHash(['f-main'])).not.toBe(after.metadataHash)
+
+      // a hash the coordinator computes for the first time while broker 3 is fenced counts rack-b too
+      const g2 = 'it-fence-fresh'
+      await d.cmd(`consumer f2 ${g2} names f-late`)
+      const fresh = await probe.settled(g2, 'consumer')
+      const md2 = (await probe.metadata()).md
+      expect(md2.brokers).toContainEqual({id: 3, rack: 'rack-b', fenced: true})
+      expect(new TopicHasher(md2).groupHash(['f-late'])).toBe(fresh.metadataHash)
+      expect(new TopicHasher(withoutFenced(md2)).groupHash(['f-late'])).not.toBe(fresh.metadataHash)
+      await d.cmd('stop f2')
+      await d.cmd('stop f1')
+    } finally {
+      if (killed) {
+        await startBroker(env, 3)
+        await d.cmd('wait-broker 3 unfenced 60000')
+      }
+    }
+  })
+})

@@ -1,0 +1,208 @@
+/**
+ * Security settings against the real brokers' SASL_SSL (SCRAM) and SSL (mTLS) listeners, with the test CA made at
+ * cluster start: the right settings work and give the same hashes as PLAINTEXT; every failure (wrong password,
+ * unknown host, closed port, a topic the principal may not describe, untrusted CA, a timeout) is one line naming
+ * the cause, a non-zero exit, within the timeout; secrets never appear in any output, --debug included.
+ */
+import {createServer, type Server, type Socket} from 'node:net'
+import {readFileSync} from 'node:fs'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildOnce, cli, type CliResult, errorLine, tempDir, writeProps} from './adapter-cli.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+let dir: string
+let env: Record<string, string>
+const R = `rds${Date.now().toString(36)}`
+const SCRAM = 'org.apache.kafka.common.security.scram.ScramLoginModule'
+
+/** The secrets of the test cluster: none of them may ever be printed. */
+const secrets = () => [env.SCRAM_PASSWORD, env.SCRAM_RESTRICTED_PASSWORD, 'wrong-s3cret-pw', 'BEGIN PRIVATE KEY']
+
+function scramProps(name: string, user: string, password: string, mechanism = 'SCRAM-SHA-512', extra: string[] = []): string {
+  return writeProps(dir, name, [
+    'security.protocol=SASL_SSL',
+    `sasl.mechanism=${mechanism}`,
+    `sasl.jaas.config=${SCRAM} required \\`,
+    `    username="${user}" password="${password}";`,
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.location=${env.CA_PEM}`,
+    ...extra,
+  ])
+}
+
+function expectNoSecrets(r: CliResult): void {
+  for (const s of secrets()) {
+    expect(r.stdout).not.toContain(s)
+    expect(r.stderr).not.toContain(s)
+  }
+}
+
+/** A failed command: exit code, exactly one error line naming the cause, within the deadline, no secrets. */
+function expectFailure(r: CliResult, code: number, cause: RegExp, withinMs?: number): void {
+  expect(r.code, r.stderr).toBe(code)
+  expect(r.stdout).toBe('')
+  expect(errorLine(r.stderr)).toMatch(cause)
+  expect(r.stderr.split('\n').filter(l => /Error:/.test(l))).toHaveLength(1)
+  if (withinMs !== undefined) expect(r.ms).toBeLessThan(withinMs)
+  expectNoSecrets(r)
+}
+
+beforeAll(async () => {
+  dir = tempDir()
+  const [p] = await Promise.all([Probe.start('security'), buildOnce()])
+  probe = p
+  env = probe.env.raw as Record<string, string>
+  await probe.driver.cmd(`create-topic ${R}-open --assign 1:2,2:3,3:1`)
+  await probe.driver.cmd(`create-topic ${env.RESTRICTED_TOPIC_PREFIX}${R} 2 2`)
+})
+
+afterAll(async () => {
+  await probe?.close()
+})
+
+describe('SASL_SSL with SCRAM', () => {
+  it.each(['SCRAM-SHA-512', 'SCRAM-SHA-256'])('%s with the right credentials gives the same hashes as PLAINTEXT', async mech => {
+    const props = scramProps(`alice-${mech}.properties`, env.SCRAM_USER, env.SCRAM_PASSWORD, mech)
+    const secure = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json'])
+    expect(secure.code, secure.stderr).toBe(0)
+    const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
+    expect(JSON.parse(secure.stdout)).toEqual(JSON.parse(plain.stdout))
+    expectNoSecrets(secure)
+  })
+
+  it('settings from the environment only (no file), bootstrap from KAFKA_BOOTSTRAP_SERVERS', async () => {
+    const r = await cli(['cluster', 'snapshot', '--json'], {
+      KAFKA_BOOTSTRAP_SERVERS: env.BOOTSTRAP_SASL_SSL,
+      REBALANCE_DOCTOR_SECURITY_PROTOCOL: 'SASL_SSL',
+      REBALANCE_DOCTOR_SASL_MECHANISM: 'SCRAM-SHA-256',
+      REBALANCE_DOCTOR_SASL_USERNAME: env.SCRAM_USER,
+      REBALANCE_DOCTOR_SASL_PASSWORD: env.SCRAM_PASSWORD,
+      REBALANCE_DOCTOR_SSL_TRUSTSTORE_LOCATION: env.CA_PEM,
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).topics.map((t: {name: string}) => t.name)).toContain(`${R}-open`)
+    expectNoSecrets(r)
+  })
+
+  it('wrong password: one line naming SASL authentication and the user, exit 1, no secret even with --debug', async () => {
+    const props = scramProps('wrong.properties', env.SCRAM_USER, 'wrong-s3cret-pw')
+    const r = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--timeout', '10000', '--debug'])
+    expectFailure(r, 1, new RegExp(`^SASL authentication failed for user "${env.SCRAM_USER}" \\(SCRAM-SHA-512\\) at 127\\.0\\.0\\.1:\\d+`), 10_000)
+    expect(r.stderr).toContain('[debug] connection settings:')
+    expect(r.stderr).toContain('sasl.password=(set)')
+  })
+
+  it('a topic the principal may not describe: one line naming the topic and the missing permission', async () => {
+    const props = scramProps('bob.properties', env.SCRAM_RESTRICTED_USER, env.SCRAM_RESTRICTED_PASSWORD)
+    const topic = `${env.RESTRICTED_TOPIC_PREFIX}${R}`
+    const r = await cli(['topic-hash', 'compute', topic, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--timeout', '10000'])
+    expectFailure(r, 1, new RegExp(`^not authorized to describe topic ${topic} \\(TOPIC_AUTHORIZATION_FAILED\\)`), 10_000)
+    // the same user may describe other topics
+    const ok = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json'])
+    expect(ok.code, ok.stderr).toBe(0)
+  })
+
+  it('no truststore: the broker certificate is not trusted (named), with what to set', async () => {
+    const props = writeProps(dir, 'notrust.properties', ['security.protocol=SASL_SSL', 'sasl.mechanism=SCRAM-SHA-512', `sasl.jaas.config=${SCRAM} required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`])
+    const r = await cli(['cluster', 'snapshot', '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--timeout', '10000'])
+    expectFailure(r, 1, /^TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)$/, 10_000)
+    expect(r.stderr).toContain('ssl.truststore.location')
+  })
+
+  it('SASL_SSL settings against the PLAINTEXT port fail fast with a named cause', async () => {
+    const props = scramProps('alice.properties', env.SCRAM_USER, env.SCRAM_PASSWORD)
+    const r = await cli(['cluster', 'snapshot', '-b', env.BOOTSTRAP.split(',')[0], '--command-config', props, '--timeout', '5000'])
+    expectFailure(r, 1, /127\.0\.0\.1:\d+/, 6500)
+  })
+})
+
+describe('connection failures', () => {
+  let silent: Server
+  const held: Socket[] = []
+  beforeAll(async () => {
+    // accepts TCP connections and never answers: a broker that hangs
+    silent = createServer(s => held.push(s))
+    await new Promise<void>(r => silent.listen(0, '127.0.0.1', r))
+  })
+  afterAll(async () => {
+    for (const s of held) s.destroy()
+    await new Promise(r => silent.close(r))
+  })
+
+  it('unknown host', async () => {
+    const r = await cli(['topic-hash', 'compute', 'x', '-b', 'no-such-host.invalid:9092', '--timeout', '10000'])
+    expectFailure(r, 1, /^cannot resolve host "no-such-host\.invalid"/, 10_000)
+  })
+
+  it('closed port', async () => {
+    const r = await cli(['topic-hash', 'compute', 'x', '-b', '127.0.0.1:1', '--timeout', '10000'])
+    expectFailure(r, 1, /^connection refused by 127\.0\.0\.1:1/, 10_000)
+  })
+
+  it.each([
+    ['PLAINTEXT', []],
+    ['SASL_SSL', ['security.protocol=SASL_SSL', 'sasl.mechanism=SCRAM-SHA-512', `sasl.jaas.config=${SCRAM} required username="u" password="wrong-s3cret-pw";`]],
+  ])('a timeout (%s to a silent server): one line, exit 1, within the timeout', async (proto, lines) => {
+    const port = (silent.address() as {port: number}).port
+    const args = ['cluster', 'snapshot', '-b', `127.0.0.1:${port}`, '--timeout', '1500']
+    if ((lines as string[]).length > 0) args.push('--command-config', writeProps(dir, `silent-${proto}.properties`, lines as string[]))
+    const r = await cli(args)
+    // 1.5 s deadline + the CLI's own start (~0.3 s) and exit
+    // PLAINTEXT: TCP connects, then the first request (ApiVersions) gets no answer; SASL_SSL: the TLS handshake hangs
+    const step = proto === 'PLAINTEXT' ? 'waiting for ApiVersions v3 from' : 'connecting to'
+    expectFailure(r, 1, new RegExp(`^timed out after 1500 ms ${step} 127\\.0\\.0\\.1:${port}`), 1500 + 1500)
+  })
+
+  it('bad settings are usage errors (exit 2) before any connection: JKS truststore, GSSAPI', async () => {
+    const jks = writeProps(dir, 'jks.properties', ['security.protocol=SSL', 'ssl.truststore.location=/etc/kafka/truststore.jks', 'ssl.truststore.type=JKS', 'ssl.truststore.password=wrong-s3cret-pw'])
+    const r1 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', jks])
+    expectFailure(r1, 2, /^JKS truststores are not supported/)
+    expect(r1.stderr).toContain('keytool')
+    const gss = writeProps(dir, 'gss.properties', ['security.protocol=SASL_SSL', 'sasl.mechanism=GSSAPI'])
+    const r2 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', gss])
+    expectFailure(r2, 2, /GSSAPI \(Kerberos\)/)
+  })
+})
+
+describe('SSL with a client certificate (mTLS)', () => {
+  it('a PEM keystore file works; the JSON equals PLAINTEXT', async () => {
+    const props = writeProps(dir, 'mtls.properties', [
+      'security.protocol=SSL',
+      'ssl.truststore.type=PEM',
+      `ssl.truststore.location=${env.CA_PEM}`,
+      'ssl.keystore.type=PEM',
+      `ssl.keystore.location=${env.CLIENT_KEYSTORE_PEM}`,
+    ])
+    const r = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SSL, '--command-config', props, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(plain.stdout))
+    expectNoSecrets(r)
+  })
+
+  it('without a client certificate the listener rejects the handshake: named, with what to set', async () => {
+    const props = writeProps(dir, 'nocert.properties', ['security.protocol=SSL', 'ssl.truststore.type=PEM', `ssl.truststore.location=${env.CA_PEM}`])
+    const r = await cli(['cluster', 'snapshot', '-b', env.BOOTSTRAP_SSL, '--command-config', props, '--timeout', '10000'])
+    expectFailure(r, 1, /^127\.0\.0\.1:\d+ closed the connection during the SSL handshake \(no client certificate was sent\)/, 10_000)
+    expect(r.stderr).toContain('ssl.keystore.location')
+  })
+
+  it('host name check: the certificate names 127.0.0.1 and localhost, so "localhost" passes', async () => {
+    const port = env.BROKER_1_SSL_PORT
+    const props = writeProps(dir, 'mtls-localhost.properties', [
+      'security.protocol=SSL',
+      'ssl.truststore.type=PEM',
+      `ssl.truststore.location=${env.CA_PEM}`,
+      `ssl.keystore.certificate.chain=${readPem(env.CLIENT_CERT_PEM)}`,
+      `ssl.keystore.key=${readPem(env.CLIENT_KEY_PEM)}`,
+    ])
+    const r = await cli(['cluster', 'snapshot', '-b', `localhost:${port}`, '--command-config', props, '--json', '--timeout', '10000'])
+    expect(r.code, r.stderr).toBe(0)
+  })
+})
+
+/** PEM text for an inline property value: newlines escaped as \n. */
+function readPem(path: string): string {
+  return readFileSync(path, 'utf8').trim().replaceAll('\n', '\\n')
+}
