@@ -90,7 +90,8 @@ function compileStruct(name: string, specs: readonly FieldSpec[], version: numbe
       if (!fieldsOf) throw new Error(`${name}.${f.name}: unknown type ${f.type}`)
       struct = compileStruct(base, fieldsOf, version, flexible, common)
     }
-    const present = inRange(parseVersions(f.versions), version)
+    // Like Kafka's FieldSpec: a field without "versions" exists in its taggedVersions.
+    const present = inRange(parseVersions(f.versions ?? f.taggedVersions), version)
     const isTagged = present && f.taggedVersions !== undefined && flexible && inRange(parseVersions(f.taggedVersions), version)
     const nullable = present && f.nullableVersions !== undefined && inRange(parseVersions(f.nullableVersions), version)
     const kind = (primitive ? base : 'struct') as FieldPlan['kind']

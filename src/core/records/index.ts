@@ -10,3 +10,4 @@ export {
   type DecodedRecord, type KnownRecord, type UnknownRecord, type EmbeddedDecode, type RecordToEncode,
 } from './record.js'
 export {partitionForGroup, javaStringHashCode, kafkaAbs} from './partition.js'
+export {toJsonSafe} from './json.js'

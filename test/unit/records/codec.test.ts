@@ -274,3 +274,21 @@ describe('malformed bytes throw RecordDecodeError with offset, position and fiel
     expect(decodeError(() => decodeRecord(key, bytes('0000 00000001 ffffffffff'))).details.reason).toMatch(/varint/)
   })
 })
+
+describe('uuid and JSON forms', () => {
+  it('uuids decode to the same 22-char string as uuidToString', async () => {
+    const {uuidFromHex, uuidToString} = await import('../../../src/core/uuid.js')
+    for (const h of ['00000000000000000000000000000000', 'ffffffffffffffffffffffffffffffff', '0123456789abcdeffedcba9876543210', 'fbfffefdfcfbfaf9f8f7f6f5f4f3f2f1']) {
+      const dec = known(decodeRecord(encodeKey(7, {GroupId: 'g', MemberId: 'm'}), bytes(`0000 02 ${h} 01 00 00`)))
+      expect((dec.value!.TopicPartitions as {TopicId: string}[])[0].TopicId).toBe(uuidToString(uuidFromHex(h)))
+    }
+  })
+
+  it('toJsonSafe: bigint as decimal strings, bytes as base64, Maps as objects', async () => {
+    const {toJsonSafe} = await import('../../../src/core/records/index.js')
+    const dec = decodeRecord(bytes('0003 0001 67'), bytes('0000 0000002a 01 00 08 b3cd3890376830ea'), 9n)
+    expect(JSON.parse(JSON.stringify(toJsonSafe(dec)))).toEqual({kind: 'record', offset: '9', type: 3, name: 'ConsumerGroupMetadata', group: 'consumer', groupId: 'g',
+      key: {GroupId: 'g'}, version: 0, value: {Epoch: 42, MetadataHash: '-5490670178638745366'}})
+    expect(toJsonSafe({m: new Map([['a', new Uint8Array([1, 2])]]), s: new Set([1n])})).toEqual({m: {a: 'AQI='}, s: ['1']})
+  })
+})
