@@ -9,5 +9,6 @@ export {
   type GroupDiff, type SetChange, type FieldChange, type MemberAdded, type MemberRemoved, type MemberChanged,
   type SubscriptionChange, type RegexChange, type RegexResolutionChange, type TopologyDiff, type MemberTombstone,
 } from './diff.js'
+export {decodeBatch, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
 export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
 export type * from './values.js'
