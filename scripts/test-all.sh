@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# npm test: the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
+# Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
+# first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
+# "N passed, N failed" line.
+#   KAFKA_VERSIONS="4.4.0" npm test
+#   KAFKA_IT_PORT_BASE=19400 npm test     (another port range; the suite's default is 19300..19323)
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+VERSIONS=${KAFKA_VERSIONS-"4.4.0 4.1.2"}
+OUT=$ROOT/.kafka-run/test-all
+mkdir -p "$OUT"
+t_all=$(date +%s)
+summary=()
+total_pass=0
+total_fail=0
+rc=0
+
+# $1 = suite name, $2 = json report, $3 = exit code, $4 = seconds
+record() {
+  local name=$1 json=$2 code=$3 secs=$4 p=0 f=0 s=0
+  if [[ -s $json ]]; then
+    read -r p f s < <(node -e '
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
+      console.log(r.numPassedTests ?? 0, r.numFailedTests ?? 0, (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0))' "$json" 2>/dev/null || echo "0 0 0")
+  fi
+  if [[ $code -ne 0 && $f -eq 0 ]]; then f=1; fi # a failed setup (no cluster, no jars) counts as a failure
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+  local verdict=PASS
+  [[ $code -eq 0 ]] || { verdict=FAIL; rc=1; }
+  summary+=("$(printf '%-28s %s  %3d passed, %d failed, %d skipped  (%d s)' "$name" "$verdict" "$p" "$f" "$s" "$secs")")
+}
+
+# ---- unit tests
+t0=$(date +%s)
+rm -f "$OUT/unit.json"
+npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
+record "unit" "$OUT/unit.json" $? $(($(date +%s) - t0))
+
+# ---- integration tests, one real cluster per Kafka version
+for v in $VERSIONS; do
+  t0=$(date +%s)
+  json="$OUT/it-$v.json"
+  rm -f "$json" "$ROOT/.kafka-run/it-summary-$v.json"
+  echo "=== integration tests on Kafka $v ==="
+  if ! KAFKA_VERSION=$v bash kafka-it/cluster.sh libs; then
+    echo "resolving Kafka $v jars (Maven) or compiling the drivers failed" >&2
+    record "integration Kafka $v" "$json" 1 $(($(date +%s) - t0))
+    continue
+  fi
+  KAFKA_VERSION=$v npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$json"
+  record "integration Kafka $v" "$json" $? $(($(date +%s) - t0))
+done
+
+echo
+echo "=== summary ($(($(date +%s) - t_all)) s) ==="
+for line in "${summary[@]}"; do echo "$line"; done
+for v in $VERSIONS; do
+  f=$ROOT/.kafka-run/it-summary-$v.json
+  [[ -f $f ]] && echo "cluster $v: $(tr -d '\n ' <"$f")"
+done
+echo "$total_pass passed, $total_fail failed"
+exit $rc
