@@ -54,6 +54,9 @@ interface Node {
 
 const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
 
+/** Connection failures that another bootstrap server would repeat. */
+const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS_UNTRUSTED', 'TLS_HOSTNAME', 'TLS_CERT_DATE', 'TLS_CLIENT_KEY', 'TLS_REJECTED', 'TLS_HANDSHAKE', 'TIMEOUT'])
+
 export class KafkaClient {
   readonly #lib: KafkaLibrary
   readonly #settings: ConnectionSettings
@@ -61,6 +64,7 @@ export class KafkaClient {
   readonly #deadline: number
   readonly #conns = new Map<string, Promise<KafkaConnection>>()
   readonly #apis = new Map<string, LibraryApi>()
+  readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
   #bootstrap!: {conn: KafkaConnection; host: string; port: number}
   #versions = new Map<number, P.ApiVersionRange>()
   #step = 'starting'
@@ -209,15 +213,17 @@ export class KafkaClient {
       } catch (error) {
         const e = error instanceof RdError ? error : connectionError(error, {host, port, settings: this.#settings})
         this.#debug(`bootstrap ${host}:${port} failed: ${e.message}`)
+        // Credentials, certificates and the deadline are the same for every broker: do not try the others.
+        if (SAME_FOR_ALL_BROKERS.has(e.code)) throw e
         failures.push(e)
       }
     }
-    if (failures.length === 1) throw failures[0]
-    throw new RuntimeError(
-      `no bootstrap server reachable: ${failures.map(f => f.message).join('; ')}`,
-      failures[0]?.hint,
-      failures.every(f => f.code === failures[0].code) ? failures[0].code : 'NO_BROKER',
-    )
+    const [first] = failures
+    if (failures.length === 1) throw first
+    if (failures.every(f => f.code === first.code)) {
+      throw new RuntimeError(`${first.message} (and ${failures.length - 1} more bootstrap server${failures.length > 2 ? 's' : ''} alike)`, first.hint, first.code)
+    }
+    throw new RuntimeError(`no bootstrap server reachable: ${failures.map(f => f.message).join('; ')}`, first.hint, 'NO_BROKER')
   }
 
   #connect(host: string, port: number): Promise<KafkaConnection> {
@@ -264,6 +270,7 @@ export class KafkaClient {
       conn.socket?.destroy()
       throw connectionError(error, {host, port, settings: s})
     }
+    this.#addresses.set(conn, {host, port})
     return conn
   }
 
@@ -290,11 +297,10 @@ export class KafkaClient {
     return new Promise<T>((resolve, reject) => {
       api(conn, body, (error: unknown, raw: Buffer) => {
         if (error) {
-          reject(
-            /timed out/i.test((error as Error).message ?? '')
-              ? timeoutError(this.#settings.timeoutMs, `waiting for ${name}`)
-              : new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'),
-          )
+          const at = this.#addresses.get(conn)
+          if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.#settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
+          else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.#settings}))
+          else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
           return
         }
         try {

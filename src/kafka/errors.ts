@@ -124,9 +124,12 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
     )
   }
   if (has('ECONNRESET') || has('EPIPE') || errors.some(e => /Connection closed|socket hang up/i.test(e.message ?? ''))) {
+    const noClientCert = ctx.settings.tls && !ctx.settings.tls.cert
     return new RuntimeError(
-      `${at} closed the connection during the ${proto} handshake`,
-      `Check that ${at} is a ${proto} listener (security.protocol must match the listener).`,
+      `${at} closed the connection during the ${proto} handshake${noClientCert ? ' (no client certificate was sent)' : ''}`,
+      noClientCert
+        ? 'If the listener requires a client certificate (mTLS), set ssl.keystore.type=PEM and ssl.keystore.location (key and chain); also check that security.protocol matches the listener.'
+        : `Check that ${at} is a ${proto} listener (security.protocol must match the listener).`,
       'CONNECTION_CLOSED',
     )
   }

@@ -60,12 +60,12 @@ export function writeProps(dir: string, name: string, lines: string[]): string {
  * Returns the message joined back into its one line.
  */
 export function errorLine(stderr: string): string {
-  const lines = stderr.split('\n')
-  const i = lines.findIndex(l => /Error:/.test(l))
+  const lines = stderr.split('\n').map(l => l.replace(/^\s*›\s*/, ''))
+  const i = lines.findIndex(l => /^\w*Error: /.test(l))
   if (i < 0) return ''
-  const parts = [lines[i].replace(/^.*?Error:\s*/, '')]
+  const parts = [lines[i].replace(/^\w*Error:\s*/, '')]
   for (const l of lines.slice(i + 1)) {
-    if (!/^\s{4,}\S/.test(l) || /^\s*(Try this:|Code:|at |Reference:)/.test(l)) break
+    if (!l.trim() || /^\s*(Try this:|Code:|at |Reference:)/.test(l)) break
     parts.push(l.trim())
   }
   return parts.join(' ').replaceAll(/\s+/g, ' ').trim()

@@ -43,7 +43,7 @@ function expectFailure(r: CliResult, code: number, cause: RegExp, withinMs?: num
   expect(r.code, r.stderr).toBe(code)
   expect(r.stdout).toBe('')
   expect(errorLine(r.stderr)).toMatch(cause)
-  expect(r.stderr.split('\n').filter(l => /Error:/.test(l))).toHaveLength(1)
+  expect(r.stderr.split('\n').filter(l => /\wError: |Error: /.test(l))).toHaveLength(1)
   if (withinMs !== undefined) expect(r.ms).toBeLessThan(withinMs)
   expectNoSecrets(r)
 }
@@ -148,10 +148,10 @@ describe('connection failures', () => {
     const args = ['cluster', 'snapshot', '-b', `127.0.0.1:${port}`, '--timeout', '1500']
     if ((lines as string[]).length > 0) args.push('--command-config', writeProps(dir, `silent-${proto}.properties`, lines as string[]))
     const r = await cli(args)
-    // 1.5 s deadline + the CLI's own start (~0.3 s) and exit
+    // the 1.5 s deadline + the CLI's own start and exit (0.6-0.9 s here, more on a loaded machine)
     // PLAINTEXT: TCP connects, then the first request (ApiVersions) gets no answer; SASL_SSL: the TLS handshake hangs
-    const step = proto === 'PLAINTEXT' ? 'waiting for ApiVersions v3 from' : 'connecting to'
-    expectFailure(r, 1, new RegExp(`^timed out after 1500 ms ${step} 127\\.0\\.0\\.1:${port}`), 1500 + 1500)
+    const step = proto === 'PLAINTEXT' ? 'waiting for ApiVersions from' : 'connecting to'
+    expectFailure(r, 1, new RegExp(`^timed out after 1500 ms ${step} 127\\.0\\.0\\.1:${port}`), 1500 + 3000)
   })
 
   it('bad settings are usage errors (exit 2) before any connection: JKS truststore, GSSAPI', async () => {
