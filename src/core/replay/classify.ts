@@ -61,7 +61,8 @@ export function classifyBump(e: EpochChange): BumpCause[] {
       causes.push({kind: 'streams-topology-changed', epochBefore: t.epochBefore, epochAfter: t.epochAfter, topicsAdded: t.requiredTopics.added, topicsRemoved: t.requiredTopics.removed})
     }
     if (d.validatedTopologyEpoch && d.validatedTopologyEpoch.before !== d.validatedTopologyEpoch.after) causes.push({kind: 'streams-topology-validated', ...d.validatedTopologyEpoch})
-    if (d.lastAssignmentConfigs?.length) causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+    // At creation the configs are recorded for the first time: not a change.
+    if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined) causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
     for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map((c) => c.field)})
   }
   const hashBefore = e.previousMetadataHash

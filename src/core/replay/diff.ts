@@ -155,8 +155,9 @@ function names(m: object): readonly string[] {
   return ((m as {SubscribedTopicNames?: readonly string[]}).SubscribedTopicNames) ?? []
 }
 
+/** The member's regex; brokers write "" for none (seen on 4.4.0), which means the same as null. */
 function regexOf(m: object | undefined): string | null {
-  return (m as {SubscribedTopicRegex?: string | null} | undefined)?.SubscribedTopicRegex ?? null
+  return (m as {SubscribedTopicRegex?: string | null} | undefined)?.SubscribedTopicRegex || null
 }
 
 function instanceOf(m: object | undefined): string | null {
@@ -172,7 +173,7 @@ export function subscribedTopicsOf(type: GroupType, snap: GroupSnapshot): string
   for (const m of g.members.values()) for (const t of names(m)) out.add(t)
   if (type === 'consumer') {
     const c = g as unknown as ConsumerGroupState
-    const subscribed = new Set([...c.members.values()].map(regexOf).filter((r): r is string => r !== null && r !== ''))
+    const subscribed = new Set([...c.members.values()].map(regexOf).filter((r): r is string => r !== null))
     for (const [regex, res] of c.regexes) if (subscribed.has(regex)) for (const t of res.Topics) out.add(t)
   }
   return [...out].sort()
