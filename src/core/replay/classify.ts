@@ -14,7 +14,10 @@ export type BumpCause =
   /** No earlier metadata record in the log (compacted away): the history starts here. */
   | {readonly kind: 'history-starts'}
   | {readonly kind: 'member-joined'; readonly memberId: string; readonly instanceId: string | null; readonly subscribedTopicNames: readonly string[]; readonly subscribedTopicRegex: string | null}
-  /** Leave, static leave (-1), or fenced (session/rebalance timeout): the records look the same. */
+  /**
+   * Leave, static leave (-1), or fenced (session/rebalance timeout): the records look the same.
+   * lastMemberEpoch -2 means a static member had left temporarily and did not come back in time.
+   */
   | {readonly kind: 'member-left'; readonly memberId: string; readonly instanceId: string | null; readonly lastMemberEpoch: number | undefined}
   | {readonly kind: 'subscription-changed'; readonly memberId: string; readonly added: readonly string[]; readonly removed: readonly string[]}
   | {readonly kind: 'regex-changed'; readonly memberId: string; readonly before: string | null; readonly after: string | null}
@@ -29,7 +32,11 @@ export type BumpCause =
   | {readonly kind: 'streams-topology-validated'; readonly before: number; readonly after: number}
   | {readonly kind: 'streams-assignment-configs-changed'; readonly changes: readonly FieldChange[]}
   | {readonly kind: 'streams-member-changed'; readonly memberId: string; readonly fields: readonly string[]}
+  /** A new member id took over a static member's instance id in the same write. */
+  | {readonly kind: 'static-member-replaced'; readonly instanceId: string; readonly previousMemberId: string; readonly memberId: string}
   | {readonly kind: 'classic-rebalance'; readonly generation: number; readonly membersAdded: readonly string[]; readonly membersRemoved: readonly string[]; readonly protocol: string | null | undefined}
+  /** Online downgrade: the consumer group's records were tombstoned in the write that stored the classic group. */
+  | {readonly kind: 'converted-from-consumer'}
   /** Nothing in the records explains the bump (e.g. the hash was recomputed to the same value). */
   | {readonly kind: 'unexplained'}
 
@@ -38,7 +45,11 @@ export type BumpCauseKind = BumpCause['kind']
 export function classifyBump(e: EpochChange): BumpCause[] {
   const d = e.diff
   if (e.groupType === 'classic') {
-    return [{kind: 'classic-rebalance', generation: e.epoch, membersAdded: d.classic!.members.added, membersRemoved: d.classic!.members.removed, protocol: d.classic!.protocol.after}]
+    const downgraded = e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === 3 && r.value === null)
+    return [
+      ...(downgraded ? [{kind: 'converted-from-consumer'} as const] : []),
+      {kind: 'classic-rebalance', generation: e.epoch, membersAdded: d.classic!.members.added, membersRemoved: d.classic!.members.removed, protocol: d.classic!.protocol.after},
+    ]
   }
   const causes: BumpCause[] = []
   if (e.previousEpoch === undefined) {
@@ -46,8 +57,16 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     else if (e.epoch <= 2) causes.push({kind: 'group-created'})
     else causes.push({kind: 'history-starts'})
   }
-  for (const m of d.membersAdded) causes.push({kind: 'member-joined', ...m})
-  for (const m of d.membersRemoved) causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
+  // A static member rejoining under a new member id replaces the old one (same instance id).
+  const replaced = new Map<string, string>()
+  for (const m of d.membersRemoved) if (m.instanceId !== null && d.membersAdded.some((a) => a.instanceId === m.instanceId)) replaced.set(m.instanceId, m.memberId)
+  for (const m of d.membersAdded) {
+    const previous = m.instanceId === null ? undefined : replaced.get(m.instanceId)
+    causes.push(previous === undefined ? {kind: 'member-joined', ...m} : {kind: 'static-member-replaced', instanceId: m.instanceId!, previousMemberId: previous, memberId: m.memberId})
+  }
+  for (const m of d.membersRemoved) {
+    if (m.instanceId === null || !replaced.has(m.instanceId)) causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
+  }
   for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
   for (const r of d.regexResolutions) if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})

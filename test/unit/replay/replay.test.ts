@@ -238,7 +238,31 @@ describe('streams groups', () => {
   })
 })
 
+describe('static members', () => {
+  it('a static member rejoining under a new member id is a replacement, not a join and a leave', () => {
+    const log = new Log()
+    log.write([c.member(G, 'm1', {names: ['a'], instanceId: 'host-1'}), c.member(G, 'm2', {names: ['a']}), c.metadata(G, 1, H1)])
+    log.write([c.current(G, 'm1', -2)]) // temporary leave: epoch -2, no bump
+    log.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.member(G, 'm9', {names: ['a', 'b'], instanceId: 'host-1'}), c.metadata(G, 2, H2)])
+    log.write([c.currentTombstone(G, 'm2'), c.targetTombstone(G, 'm2'), c.memberTombstone(G, 'm2'), c.metadata(G, 3, H2)])
+    const {timeline} = replayGroup(G, log.records)
+    expect(timeline).toHaveLength(3)
+    expect(classifyBump(timeline[1])).toEqual([{kind: 'static-member-replaced', instanceId: 'host-1', previousMemberId: 'm1', memberId: 'm9'}])
+    expect(timeline[1].diff.membersRemoved[0].lastMemberEpoch).toBe(-2)
+    expect(classifyBump(timeline[2])).toEqual([{kind: 'member-left', memberId: 'm2', instanceId: null, lastMemberEpoch: undefined}])
+  })
+})
+
 describe('classic groups and conversion', () => {
+  it('online downgrade: consumer records tombstoned in the write that stores the classic group', () => {
+    const log = new Log()
+    log.write([c.member(G, 'a', {names: ['t']}), c.metadata(G, 5, H1)])
+    log.write([c.memberTombstone(G, 'a'), c.metadataTombstone(G), classic.group(G, 6, ['a'])])
+    const {timeline, state} = replayGroup(G, log.records)
+    expect(kinds(timeline[1])).toEqual(['converted-from-consumer', 'classic-rebalance'])
+    expect(groupTypeOf(state)).toBe('classic')
+  })
+
   it('generations are timeline entries; online upgrade converts at the generation', () => {
     const log = new Log()
     log.write([classic.group(G, 1, ['a'])])
