@@ -1,0 +1,42 @@
+/**
+ * Read-only by construction: the adapter can only send the requests protocol.ts encodes, and those are all
+ * describe/list/fetch APIs. A new API key must be added here on purpose (and must not write).
+ */
+import {readFileSync} from 'node:fs'
+import {describe, expect, it} from 'vitest'
+import {API} from '../../../src/kafka/protocol.js'
+
+const READ_ONLY = new Map([
+  [1, 'Fetch'], [2, 'ListOffsets'], [3, 'Metadata'], [10, 'FindCoordinator'], [16, 'ListGroups'], [18, 'ApiVersions'],
+  [60, 'DescribeCluster'], [69, 'ConsumerGroupDescribe'], [75, 'DescribeTopicPartitions'], [77, 'ShareGroupDescribe'], [89, 'StreamsGroupDescribe'],
+])
+
+describe('the Kafka adapter is read-only', () => {
+  it('knows only read-only API keys', () => {
+    for (const [name, key] of Object.entries(API)) expect(READ_ONLY.get(key), `${name} (${key})`).toBe(name)
+  })
+
+  it('sends only API.* keys, and never through the library clients (Admin, Consumer, Producer)', () => {
+    const client = readFileSync(new URL('../../../src/kafka/client.ts', import.meta.url), 'utf8')
+    for (const m of client.matchAll(/#send\([^,]+,\s*([^,]+),/g)) expect(m[1].trim()).toMatch(/^(P\.API\.\w+|apiKey)$/)
+    const all = ['client.ts', 'library.ts', 'session.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8')).join('\n')
+    expect(all).not.toMatch(/\b(Admin|Consumer|Producer)\b\s*\(|new (Admin|Consumer|Producer)\b|joinGroup|offsetCommit|createTopics|alterConfigs/)
+  })
+
+  it('Metadata never asks the broker to auto-create topics', () => {
+    const protocol = readFileSync(new URL('../../../src/kafka/protocol.ts', import.meta.url), 'utf8')
+    expect(protocol).toMatch(/\.bool\(false\) \/\/ AllowAutoTopicCreation: never/)
+  })
+})
+
+describe('offline commands do not load the Kafka client', () => {
+  it('no static import of @platformatic/kafka or the adapter from commands, flags or config', () => {
+    const files = ['commands/topic-hash/compute.ts', 'commands/cluster/snapshot.ts', 'kafka/flags.ts', 'kafka/session.ts', 'config/client-config.ts']
+    for (const f of files) {
+      const text = readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')
+      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]@platformatic\/kafka/m)
+      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"][./]*kafka\/(client|library)\.js['"]/m)
+      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]\.\/(client|library)\.js['"]/m)
+    }
+  })
+})
