@@ -161,16 +161,24 @@ public final class TopicHashBench {
 
     for (int w = 0; w < warmup; w++) pass(null);
     double[] secs = new double[Math.max(1, rounds)];
+    double[] cpu = new double[secs.length];
     long checksum = 0;
     long[] hashes = new long[topics.size()];
+    // wall time, and this thread's CPU time: on a loaded machine the CPU time is the steadier measure
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     for (int r = 0; r < secs.length; r++) {
+      long c0 = threads.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       checksum = pass(hashes);
       secs[r] = (System.nanoTime() - t0) / 1e9;
+      cpu[r] = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
     }
     double[] sorted = secs.clone();
     Arrays.sort(sorted);
     double median = sorted[sorted.length / 2];
+    double[] cpuSorted = cpu.clone();
+    Arrays.sort(cpuSorted);
+    double cpuMedian = cpuSorted[cpuSorted.length / 2];
 
     StringBuilder sb = new StringBuilder();
     sb.append('{');
@@ -185,6 +193,8 @@ public final class TopicHashBench {
     sb.append(",\"secondsPerRound\":").append(Arrays.toString(secs).replace(" ", ""));
     sb.append(",\"topicHashesPerSecond\":").append(Math.round(topics.size() / median));
     sb.append(",\"partitionsPerSecond\":").append(Math.round(partitions / median));
+    sb.append(",\"cpuSecondsMedian\":").append(cpuMedian);
+    sb.append(",\"partitionsPerCpuSecond\":").append(Math.round(partitions / cpuMedian));
     sb.append(",\"checksum\":\"").append(checksum).append('"');
     if (group != null) {
       Map<String, Long> byName = new HashMap<>();
