@@ -121,8 +121,8 @@ function compileStruct(name: string, specs: readonly FieldSpec[], version: numbe
 }
 
 function defaultFactory(f: FieldSpec, kind: FieldPlan['kind'], array: boolean, struct: StructPlan | undefined): () => unknown {
-  const d: DefaultSpec | undefined = f.default
-  if (d === null || d === 'null') return () => null
+  const d: DefaultSpec | undefined = f.default ?? undefined
+  if (d === 'null') return () => null
   if (array) return () => []
   switch (kind) {
     case 'int64': {
@@ -301,14 +301,28 @@ export function writeStruct(w: ByteWriter, plan: StructPlan, value: StructValue)
   }
 }
 
+/** Kafka writes a tagged field only when it differs from its default (null differs from an empty default). */
 function isDefault(f: FieldPlan, v: unknown): boolean {
   const d = f.defaultValue()
-  if (d === null) return v === null
+  if (d === null || v === null) return v === d
   if (f.array) return Array.isArray(v) && v.length === 0
   if (f.kind === 'int64') return BigInt(v as bigint) === d
   if (f.kind === 'bytes') return v instanceof Uint8Array && v.length === 0
-  if (f.kind === 'struct') return false
+  if (f.kind === 'struct') return sameValue(v, d)
   return v === d
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a === 'bigint' || typeof b === 'bigint') return typeof a === typeof b && a === b
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = (o: object) => Object.keys(o).filter((k) => !k.endsWith('Decoded') && k !== '_unknownTaggedFields')
+    const ka = keys(a)
+    return ka.length === keys(b).length && ka.every((k) => sameValue((a as StructValue)[k], (b as StructValue)[k]))
+  }
+  return false
 }
 
 function writeLength(w: ByteWriter, n: number, flexible: boolean, wide: boolean): void {
@@ -357,7 +371,8 @@ function writeOne(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): v
     }
     case 'struct': {
       if (f.nullable && !f.array) {
-        if (v === null) return w.int8(-1)
+        // The null marker is an int8 (-1/1), but an unsigned varint (0/1) in a tagged field.
+        if (v === null) return f.tag !== undefined ? w.uvarint(0) : w.int8(-1)
         w.int8(1)
       } else if (v === null) {
         throw new TypeError(`${f.name}: non-nullable struct is null`)

@@ -18,10 +18,10 @@ export const ConsumerProtocolSubscription: MessageSpec = {
   flexibleVersions: 'none',
   fields: [
     {name: 'Topics', type: '[]string', versions: '0+'},
-    {name: 'UserData', type: 'bytes', versions: '0+', nullableVersions: '0+', default: null},
+    {name: 'UserData', type: 'bytes', versions: '0+', nullableVersions: '0+', default: 'null'},
     {name: 'OwnedPartitions', type: '[]TopicPartition', versions: '1+', fields: TopicPartition('1+')},
     {name: 'GenerationId', type: 'int32', versions: '2+', default: -1},
-    {name: 'RackId', type: 'string', versions: '3+', nullableVersions: '3+', default: null},
+    {name: 'RackId', type: 'string', versions: '3+', nullableVersions: '3+', default: 'null'},
   ],
 }
 
@@ -31,7 +31,7 @@ export const ConsumerProtocolAssignment: MessageSpec = {
   flexibleVersions: 'none',
   fields: [
     {name: 'AssignedPartitions', type: '[]TopicPartition', versions: '0+', fields: TopicPartition('0+')},
-    {name: 'UserData', type: 'bytes', versions: '0+', nullableVersions: '0+', default: null},
+    {name: 'UserData', type: 'bytes', versions: '0+', nullableVersions: '0+', default: 'null'},
   ],
 }
 

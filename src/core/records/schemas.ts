@@ -134,7 +134,7 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
       {name: 'members', type: '[]MemberMetadata', versions: '0+'},
     ], {validVersions: '0-4', flexibleVersions: '4+', commonStructs: [{name: 'MemberMetadata', fields: [
       {name: 'memberId', type: 'string', versions: '0+'},
-      {name: 'groupInstanceId', type: 'string', versions: '3+', nullableVersions: '3+', default: null},
+      {name: 'groupInstanceId', type: 'string', versions: '3+', nullableVersions: '3+', default: 'null'},
       {name: 'clientId', type: 'string', versions: '0+'},
       {name: 'clientHost', type: 'string', versions: '0+'},
       {name: 'rebalanceTimeout', type: 'int32', versions: '1+', default: -1},
@@ -304,7 +304,7 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
       {name: 'RebalanceTimeoutMs', type: 'int32', versions: '0+', default: -1},
       {name: 'TopologyEpoch', type: 'int32', versions: '0+'},
       {name: 'ProcessId', type: 'string', versions: '0+'},
-      {name: 'UserEndpoint', type: 'Endpoint', versions: '0+', nullableVersions: '0+', default: null},
+      {name: 'UserEndpoint', type: 'Endpoint', versions: '0+', nullableVersions: '0+', default: 'null'},
       {name: 'ClientTags', type: '[]KeyValue', versions: '0+'},
     ], {commonStructs: [{name: 'Endpoint', fields: [
       {name: 'Host', type: 'string', versions: '0+'},

@@ -8,7 +8,13 @@
 /** Kafka's primitive field types that coordinator records use. */
 export type PrimitiveType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint16' | 'bool' | 'string' | 'bytes' | 'uuid'
 
-/** A default as written in Kafka's JSON (int64 defaults are given as numbers and read as bigint). */
+/**
+ * A default as written in Kafka's JSON (int64 defaults are given as numbers and read as bigint).
+ * As in Kafka's FieldSpec, the *string* "null" makes the default null, while a JSON null means "no
+ * default": the type's empty value (0, "", [], an empty struct). The difference is visible on the
+ * wire: a tagged field whose default is not "null" is written with an explicit null marker when
+ * null, and reads as the empty value when absent (e.g. ClassicMemberMetadata, AssignmentEpochs).
+ */
 export type DefaultSpec = number | string | boolean | null
 
 export interface FieldSpec {

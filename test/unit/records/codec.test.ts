@@ -203,6 +203,25 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     expect(cmm.SupportedProtocols[0].MetadataDecoded).toMatchObject({ok: true, version: 3, value: {Topics: ['t'], GenerationId: 3, RackId: 'r1'}})
   })
 
+  it('JSON-null defaults: an explicit null marker reads null, an absent tag reads the empty value (as Kafka)', () => {
+    const k = encodeKey(5, {GroupId: 'g', MemberId: 'm'})
+    // InstanceId null, RackId null, ClientId "c", ClientHost "h", [] names, regex null, timeout -1, assignor null.
+    const head = '0000 | 00 | 00 | 02 63 | 02 68 | 01 | 00 | ffffffff | 00'
+    // A 4.4.0 broker writes ClassicMemberMetadata = null as tag 0, size 1, varint 0.
+    const explicitNull = known(decodeRecord(k, bytes(`${head} | 01 00 01 00`)))
+    expect(explicitNull.value!.ClassicMemberMetadata).toBeNull()
+    expect(hex(encodeValue(5, explicitNull.value!))).toBe(hex(bytes(`${head} | 01 00 01 00`)))
+    const absent = known(decodeRecord(k, bytes(`${head} | 00`)))
+    expect(absent.value!.ClassicMemberMetadata).toEqual({SessionTimeoutMs: 0, SupportedProtocols: []})
+    expect(hex(encodeValue(5, absent.value!))).toBe(hex(bytes(`${head} | 00`)))
+    // AssignmentEpochs (4.3+): absent (4.1/4.2 records) = [], explicit null = null.
+    const k8 = encodeKey(8, {GroupId: 'g', MemberId: 'm'})
+    const tp = (tags: string) => `0000 | 00000001 | 00000000 | 00 | 02 ${'11'.repeat(16)} 02 00000000 ${tags} | 01 | 00`
+    expect((known(decodeRecord(k8, bytes(tp('00')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toEqual([])
+    expect((known(decodeRecord(k8, bytes(tp('01 00 01 00')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toBeNull()
+    expect((known(decodeRecord(k8, bytes(tp('01 00 05 02 00000003')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toEqual([3])
+  })
+
   it('4.0 share records decode with their old layout and say so', () => {
     // ShareGroupMetadataValue 4.0: Epoch only.
     const dec = known(decodeRecord(encodeKey(11, {GroupId: 's'}), bytes('0000 | 00000003 | 00')))
