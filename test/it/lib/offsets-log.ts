@@ -10,7 +10,7 @@
  * kafka-tools) in 4.4: cluster.env names it as DUMP_LOG_SEGMENTS_CLASS.
  */
 import {execFile} from 'node:child_process'
-import {readdirSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import type {ClusterEnv} from './cluster.js'
@@ -130,6 +130,32 @@ export async function dumpOffsetsPartition(env: ClusterEnv, brokerId: number, pa
   )
   return parseDumpLogSegments(stdout)
 }
+
+/**
+ * The same decoder run inside the driver JVM (no JVM start per read: the tests poll). `KAFKA_IT_DUMP=process`
+ * switches back to a DumpLogSegments process per read.
+ */
+export async function dumpOffsetsPartitionInDriver(
+  env: ClusterEnv,
+  driver: {cmd(line: string): Promise<unknown>},
+  brokerId: number,
+  partition: number,
+): Promise<OffsetsRecord[]> {
+  if (process.env.KAFKA_IT_DUMP === 'process') return dumpOffsetsPartition(env, brokerId, partition)
+  const dir = join(env.brokerLogDir(brokerId), `__consumer_offsets-${partition}`)
+  const segments = readdirSync(dir).filter(f => f.endsWith('.log')).sort().map(f => join(dir, f))
+  if (segments.length === 0) return []
+  const out = join(env.runDir, 'dumps', `dump-${process.pid}-${dumpSeq++}.txt`)
+  mkdirSync(join(env.runDir, 'dumps'), {recursive: true})
+  await driver.cmd(`dump-log ${out} ${segments.join(' ')}`)
+  try {
+    return parseDumpLogSegments(readFileSync(out, 'utf8'))
+  } finally {
+    rmSync(out, {force: true})
+  }
+}
+
+let dumpSeq = 0
 
 export function groupRecords(records: readonly OffsetsRecord[], groupId: string): OffsetsRecord[] {
   return records.filter(r => r.key.groupId === groupId || r.key.group === groupId)

@@ -10,7 +10,7 @@ import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/met
 import {type ClusterEnv, readClusterEnv, sleep, waitFor} from './cluster.js'
 import {Driver} from './driver.js'
 import {
-  dumpOffsetsPartition, type GroupKind, type GroupMetadataRecord, groupRecords, metadataRecords,
+  dumpOffsetsPartitionInDriver, type GroupKind, type GroupMetadataRecord, groupRecords, metadataRecords,
   offsetsPartitionFor, type OffsetsRecord,
 } from './offsets-log.js'
 
@@ -55,7 +55,7 @@ export class Probe {
   async records(groupId: string): Promise<OffsetsRecord[]> {
     const leader = await this.coordinator(groupId)
     if (leader < 0) throw new Error(`__consumer_offsets-${this.offsetsPartition(groupId)} has no leader`)
-    return groupRecords(await dumpOffsetsPartition(this.env, leader, this.offsetsPartition(groupId)), groupId)
+    return groupRecords(await dumpOffsetsPartitionInDriver(this.env, this.driver, leader, this.offsetsPartition(groupId)), groupId)
   }
 
   async history(groupId: string, kind: GroupKind): Promise<GroupMetadataRecord[]> {
