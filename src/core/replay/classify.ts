@@ -60,6 +60,14 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   // A static member rejoining under a new member id replaces the old one (same instance id).
   const replaced = new Map<string, string>()
   for (const m of d.membersRemoved) if (m.instanceId !== null && d.membersAdded.some((a) => a.instanceId === m.instanceId)) replaced.set(m.instanceId, m.memberId)
+  // At creation, members written before the first epoch record (a new regex member waits for its
+  // resolution; 4.3+ groups start at epoch 1 in memory) joined too.
+  const created = causes.some((c) => c.kind === 'group-created')
+  const early = created ? [...((e.before[e.groupType]?.members ?? new Map()) as Map<string, {InstanceId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>)] : []
+  for (const [memberId, m] of early) {
+    if (!e.after[e.groupType]?.members.has(memberId)) continue
+    causes.push({kind: 'member-joined', memberId, instanceId: m.InstanceId ?? null, subscribedTopicNames: [...(m.SubscribedTopicNames ?? [])].sort(), subscribedTopicRegex: m.SubscribedTopicRegex || null})
+  }
   for (const m of d.membersAdded) {
     const previous = m.instanceId === null ? undefined : replaced.get(m.instanceId)
     causes.push(previous === undefined ? {kind: 'member-joined', ...m} : {kind: 'static-member-replaced', instanceId: m.instanceId!, previousMemberId: previous, memberId: m.memberId})

@@ -1,8 +1,10 @@
 /**
  * Replays one group's records in log order into its coordinator state and an epoch timeline.
- * Records of one coordinator write (a CoordinatorResult) share a record batch, so the unit of
- * replay is the write: the state is snapshotted before and after any write that changes a group
- * epoch (or a classic generation), and the records of that write travel with the timeline entry.
+ * The unit of replay is the coordinator write (a CoordinatorResult): its records share a batch and
+ * a timestamp. A batch can hold several writes (group.coordinator.append.linger.ms: 5 ms in 4.1,
+ * adaptive later), which then differ in timestamp, or, within one millisecond, show up as a second
+ * epoch record of the same group (splitWrites). The state is snapshotted before and after any write
+ * that changes a group epoch (or classic generation); the write's records travel with the entry.
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord} from '../records/index.js'
@@ -22,8 +24,12 @@ export interface WriteInfo {
   readonly firstOffset: bigint
   readonly lastOffset: bigint
   readonly batchBaseOffset: bigint | undefined
-  /** How records were grouped into the write: by batch, or (no batch info) same timestamp and adjacent offsets. */
-  readonly grouping: 'batch' | 'timestamp-and-adjacent-offsets'
+  /**
+   * How the write was delimited: same batch and timestamp; same timestamp and adjacent offsets (no
+   * batch info); or split heuristically inside one millisecond of a batch (record kinds that start a
+   * write, such as member metadata or tombstones, after the previous write's epoch record).
+   */
+  readonly grouping: 'batch' | 'timestamp-and-adjacent-offsets' | 'split-within-batch'
 }
 
 export interface EpochChange {
@@ -108,9 +114,14 @@ export class GroupReplay {
   }
 
   private flush(): void {
-    const write = this.pending
-    if (write.length === 0) return
+    const pending = this.pending
+    if (pending.length === 0) return
     this.pending = []
+    const writes = splitWrites(pending)
+    for (const write of writes) this.flushWrite(write, writes.length > 1)
+  }
+
+  private flushWrite(write: LoggedRecord[], split: boolean): void {
     const bumps = write.filter(({record: r}) => {
       if (r.kind !== 'record' || !EPOCH_TYPES.has(r.type) || r.value === null) return false
       return epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!)
@@ -127,7 +138,7 @@ export class GroupReplay {
       firstOffset: write[0].offset,
       lastOffset: write[write.length - 1].offset,
       batchBaseOffset: write[0].batchBaseOffset,
-      grouping: write[0].batchBaseOffset === undefined ? 'timestamp-and-adjacent-offsets' : 'batch',
+      grouping: split ? 'split-within-batch' : write[0].batchBaseOffset === undefined ? 'timestamp-and-adjacent-offsets' : 'batch',
     }
     bumps.forEach((lr, i) => {
       const r = lr.record as KnownRecord
@@ -182,8 +193,42 @@ export class GroupReplay {
 }
 
 function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
+  if (a.timestamp !== b.timestamp) return false
   if (a.batchBaseOffset !== undefined && b.batchBaseOffset !== undefined) return a.batchBaseOffset === b.batchBaseOffset
-  return a.timestamp === b.timestamp && b.offset === a.offset + 1n
+  return b.offset === a.offset + 1n
+}
+
+/**
+ * Records that open a write: member metadata (upsert or tombstone), regex records, tombstones of
+ * assignments (fencing), a classic tombstone (conversion), a topology. Target-assignment and
+ * current-assignment upserts follow the epoch record in the same write (GroupMetadataManager).
+ */
+function opensWrite(r: DecodedRecord): boolean {
+  if (r.kind !== 'record') return false
+  switch (r.type) {
+    case 2: case 5: case 10: case 16: case 19: case 23: return true
+    case 7: case 8: case 13: case 14: case 21: case 22: return r.value === null
+    default: return false
+  }
+}
+
+/** Splits records of one batch and millisecond into writes, so that each write has at most one epoch change per group type. */
+function splitWrites(records: LoggedRecord[]): LoggedRecord[][] {
+  const epochRecords = records.filter(({record: r}) => r.kind === 'record' && EPOCH_TYPES.has(r.type) && r.value !== null)
+  if (epochRecords.length < 2) return [records]
+  const out: LoggedRecord[][] = [[]]
+  let afterEpoch = false
+  for (const lr of records) {
+    const r = lr.record
+    const isEpoch = r.kind === 'record' && EPOCH_TYPES.has(r.type) && r.value !== null
+    if (afterEpoch && (isEpoch || opensWrite(r))) {
+      out.push([])
+      afterEpoch = false
+    }
+    out[out.length - 1].push(lr)
+    if (isEpoch) afterEpoch = true
+  }
+  return out
 }
 
 /** Replays `records` (any order-preserving iterable, e.g. a partition read) for one group. */

@@ -156,8 +156,12 @@ describe('causes on the 4.4.0 broker log', () => {
     expect(t.map((e) => e.epoch)).toEqual([2, 3]) // 4.3+: new groups persist epoch 2 first
   })
 
-  it('regex group: the member record came first (no bump), the resolution bumped', () => {
-    expect(kinds(find('yrt-regex'))).toEqual([['group-created', 'regex-resolution-changed'], ['member-left', 'regex-resolution-changed']])
+  it('regex group: the member record came first (no bump), the resolution bumped; one batch, two writes', () => {
+    const t = find('dop-regex')
+    expect(kinds(t)).toEqual([['group-created', 'member-joined', 'regex-resolution-changed'], ['member-left', 'regex-resolution-changed']])
+    // The broker put both writes in one batch (append linger), a millisecond apart.
+    expect(t[0].write.batchBaseOffset).toBe(0n)
+    expect(t[0].records.map((r) => r.record.type)).toEqual([16, 3])
   })
 
   it('share group: initialization bump after the state record', () => {

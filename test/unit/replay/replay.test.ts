@@ -172,6 +172,22 @@ describe('write grouping', () => {
     expect(kinds(timeline[1])).toEqual(['unexplained'])
   })
 
+  it('one batch holding several writes: split by timestamp, and within one millisecond by record kind', () => {
+    const log = new Log()
+    log.write([c.member(G, 'm1', {names: ['a']}), c.metadata(G, 1, H1), c.targetMetadata(G, 1)])
+    // Three writes in one batch: the first two in the same millisecond.
+    const base = log.write([
+      c.member(G, 'm2', {names: ['a']}), c.metadata(G, 2, H1), c.target(G, 'm2', [[T1, [0]]]), c.targetMetadata(G, 2),
+      c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.metadata(G, 3, H1), c.targetMetadata(G, 3),
+    ])
+    log.records.push({...log.records.at(-1)!, offset: base + 9n, timestamp: log.time + 2, record: log.records.at(-1)!.record}) // a later ms, same batch
+    const {timeline} = replayGroup(G, log.records)
+    expect(timeline.map((e) => [e.epoch, e.write.grouping, e.records.length])).toEqual([[1, 'batch', 3], [2, 'split-within-batch', 4], [3, 'split-within-batch', 5]])
+    expect(kinds(timeline[1])).toEqual(['member-joined'])
+    expect(kinds(timeline[2])).toEqual(['member-left'])
+    expect(timeline[2].before.consumer?.members.has('m2')).toBe(true)
+  })
+
   it('ignores other groups and reports unknown and legacy records', () => {
     const log = new Log()
     log.write([c.member(G, 'm1', {names: ['a']}), c.member('other', 'x', {names: ['q']}), c.metadata('other', 9), c.metadata(G, 1, H1)])
