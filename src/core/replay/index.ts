@@ -2,7 +2,7 @@ export {GroupReplay, replayGroup, type LoggedRecord, type EpochChange, type Writ
 export {
   applyRecord, emptyGroupState, snapshot, groupTypeOf,
   type GroupState, type GroupSnapshot, type GroupType, type ConsumerGroupState, type ShareGroupState, type StreamsGroupState,
-  type ClassicGroupState, type ModernGroupState, type RegexResolution, type OffsetCommitState,
+  type ClassicGroupState, type ModernGroupState, type RegexResolution, type OffsetCommitState, type RecordAt, type MemberWrites,
 } from './state.js'
 export {
   diffGroup, setChange, subscribedTopicsOf, requiredTopics, preferredAssignor,

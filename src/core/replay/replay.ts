@@ -186,7 +186,7 @@ export class GroupReplay {
       // Types 9 and 18: the coordinator skips them on load; type 0 offsets still count.
       this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
     } else {
-      applyRecord(this.state, r, lr.offset)
+      applyRecord(this.state, r, {offset: lr.offset, timestamp: lr.timestamp})
     }
     this.options.onRecord?.(lr, this.state)
   }

@@ -15,11 +15,28 @@ export interface AssignmentState<T, C> {
   currentAssignment: Map<string, C>
 }
 
+/** Where a record was written: for "since when" questions (e.g. a member reconciling since). */
+export interface RecordAt {
+  readonly offset: bigint
+  readonly timestamp: number
+}
+
+export interface MemberWrites {
+  metadata?: RecordAt
+  targetAssignment?: RecordAt
+  currentAssignment?: RecordAt
+}
+
 export interface ModernGroupState<M, T, C> extends AssignmentState<T, C> {
   /** undefined until a metadata record is seen, and again after its tombstone. */
   epoch: number | undefined
   metadataHash: bigint
   members: Map<string, M>
+  /** The last metadata record (epoch and hash) and target-assignment metadata record. */
+  epochAt: RecordAt | undefined
+  targetAssignmentAt: RecordAt | undefined
+  /** Per member, the last record of each kind (dropped when all three are tombstoned). */
+  memberWrites: Map<string, MemberWrites>
 }
 
 export interface RegexResolution extends V.RegularExpressionValue {
@@ -77,7 +94,29 @@ export function emptyGroupState(groupId: string): GroupState {
 }
 
 function modern<M, T, C>(): ModernGroupState<M, T, C> {
-  return {epoch: undefined, metadataHash: 0n, members: new Map(), targetAssignmentEpoch: undefined, targetAssignmentTimestamp: 0n, targetAssignment: new Map(), currentAssignment: new Map()}
+  return {
+    epoch: undefined, metadataHash: 0n, members: new Map(), targetAssignmentEpoch: undefined, targetAssignmentTimestamp: 0n,
+    targetAssignment: new Map(), currentAssignment: new Map(), epochAt: undefined, targetAssignmentAt: undefined, memberWrites: new Map(),
+  }
+}
+
+const MEMBER_RECORD: Record<number, keyof MemberWrites> = {
+  5: 'metadata', 7: 'targetAssignment', 8: 'currentAssignment',
+  10: 'metadata', 13: 'targetAssignment', 14: 'currentAssignment',
+  19: 'metadata', 21: 'targetAssignment', 22: 'currentAssignment',
+}
+
+function noteWrite(g: ModernGroupState<unknown, unknown, unknown>, r: KnownRecord, at: RecordAt): void {
+  if (r.type === 3 || r.type === 11 || r.type === 17) g.epochAt = r.value === null ? undefined : at
+  else if (r.type === 6 || r.type === 12 || r.type === 20) g.targetAssignmentAt = r.value === null ? undefined : at
+  const kind = MEMBER_RECORD[r.type]
+  if (!kind) return
+  const id = r.key.MemberId as string
+  const w = {...g.memberWrites.get(id)}
+  if (r.value === null) delete w[kind]
+  else w[kind] = at
+  if (w.metadata || w.targetAssignment || w.currentAssignment) g.memberWrites.set(id, w)
+  else g.memberWrites.delete(id)
 }
 
 function consumer(s: GroupState): ConsumerGroupState {
@@ -110,7 +149,7 @@ function applyAssignmentMetadata(g: AssignmentState<unknown, unknown>, v: V.Targ
 /** A section is gone once nothing of it is left (the coordinator deletes the group then). */
 function prune(s: GroupState): void {
   const empty = (g: ModernGroupState<unknown, unknown, unknown> | null) =>
-    g !== null && g.epoch === undefined && g.members.size === 0 && g.targetAssignment.size === 0 && g.currentAssignment.size === 0 && g.targetAssignmentEpoch === undefined
+    g !== null && g.epoch === undefined && g.members.size === 0 && g.targetAssignment.size === 0 && g.currentAssignment.size === 0 && g.targetAssignmentEpoch === undefined && g.memberWrites.size === 0
   if (empty(s.consumer) && s.consumer!.regexes.size === 0 && s.consumer!.partitionMetadata === null) s.consumer = null
   if (empty(s.share) && s.share!.statePartitionMetadata === null && s.share!.partitionMetadata === null) s.share = null
   if (empty(s.streams) && s.streams!.topology === null) s.streams = null
@@ -121,7 +160,8 @@ function prune(s: GroupState): void {
  * Applies one record to the group's state, as the coordinator's replay does. Returns false for
  * records that do not change coordinator state (unknown types are handled by the caller).
  */
-export function applyRecord(s: GroupState, r: KnownRecord, logOffset: bigint): boolean {
+export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolean {
+  const logOffset = at.offset
   const v = r.value as never
   const memberId = r.key.MemberId as string
   switch (r.type) {
@@ -183,13 +223,15 @@ export function applyRecord(s: GroupState, r: KnownRecord, logOffset: bigint): b
     case 23: streams(s).topology = v; break
     default: return false
   }
+  const section = r.group === 'consumer' ? s.consumer : r.group === 'share' ? s.share : r.group === 'streams' ? s.streams : null
+  if (section) noteWrite(section, r, at)
   prune(s)
   return true
 }
 
 function copyModern<G extends ModernGroupState<unknown, unknown, unknown>>(g: G | null): G | null {
   if (!g) return null
-  const out = {...g, members: new Map(g.members), targetAssignment: new Map(g.targetAssignment), currentAssignment: new Map(g.currentAssignment)}
+  const out = {...g, members: new Map(g.members), targetAssignment: new Map(g.targetAssignment), currentAssignment: new Map(g.currentAssignment), memberWrites: new Map(g.memberWrites)}
   if ('regexes' in g) (out as unknown as ConsumerGroupState).regexes = new Map((g as unknown as ConsumerGroupState).regexes)
   return out
 }

@@ -29,6 +29,11 @@ describe('consumer group replay', () => {
     expect([...state.consumer!.members.keys()]).toEqual(['m1', 'm2'])
     expect(state.consumer!.currentAssignment.get('m2')).toMatchObject({MemberEpoch: 2, AssignedPartitions: [{TopicId: T1, Partitions: [1]}, {TopicId: T2, Partitions: [0]}]})
     expect(state.offsets.get('a:0')?.value.offset).toBe(42n)
+    // "Since when": where each member's records were last written.
+    const last = consumerLog().records.at(-1)!
+    expect(state.consumer!.memberWrites.get('m2')).toEqual({metadata: {offset: 105n, timestamp: expect.any(Number)}, targetAssignment: {offset: 108n, timestamp: expect.any(Number)}, currentAssignment: {offset: last.offset, timestamp: last.timestamp}})
+    expect(state.consumer!.epochAt?.offset).toBe(106n)
+    expect(state.consumer!.targetAssignmentAt?.offset).toBe(109n)
     expect(timeline.map((e) => [e.previousEpoch, e.epoch])).toEqual([[undefined, 1], [1, 2]])
     expect(skipped).toEqual([])
   })
@@ -66,6 +71,7 @@ describe('consumer group replay', () => {
     expect(leave.diff.membersRemoved[0].tombstones).toEqual(['current-assignment', 'target-assignment', 'member-metadata'])
     expect(state.consumer!.members.has('m2')).toBe(false)
     expect(state.consumer!.targetAssignment.has('m2')).toBe(false)
+    expect(state.consumer!.memberWrites.has('m2')).toBe(false)
   })
 
   it('member-field changes alone write records but no bump', () => {
