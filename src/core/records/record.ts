@@ -25,7 +25,7 @@ export interface KnownRecord {
   readonly version: number | undefined
   /** null = tombstone. */
   readonly value: StructValue | null
-  /** Why a legacy type (0, 9, 18) can be in the log; such records do not affect current state. */
+  /** Why a legacy type (0, 9, 18) can be in the log; replay counts type 0 offsets and skips 9 and 18. */
   readonly legacy?: string
   /** Set when the value matched an older incompatible layout (e.g. "4.0" share records). */
   readonly layout?: string
@@ -57,7 +57,6 @@ function fail(offset: bigint | undefined, part: 'key' | 'value' | 'record', e: u
   }
   throw e
 }
-
 
 /** The group id from a key without decoding the record: every type's first key field is the group. */
 export function groupIdOfKey(key: Uint8Array): string | undefined {
