@@ -14,9 +14,12 @@ import {RdError, RuntimeError} from '../core/errors.js'
 import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import {type Uuid, uuidFromBytes, uuidToString} from '../core/uuid.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
-import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadKafkaLibrary} from './library.js'
+import type {AbortedTransaction} from '../core/log/batch.js'
+import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadDecompressor, loadKafkaLibrary} from './library.js'
 import * as P from './protocol.js'
+import {parseRecordBatches, type RawRecordBatch} from './record-batch.js'
 
+export type {RawRecordBatch, RawRecord} from './record-batch.js'
 export type {ConsumerGroupDescription, ShareGroupDescription, StreamsGroupDescription, ListedGroup, GroupType} from './protocol.js'
 
 export interface KafkaClientOptions {
@@ -37,6 +40,34 @@ export interface MetadataOptions {
   readonly method?: MetadataMethod
   /** DescribeTopicPartitions page size (ResponsePartitionLimit). */
   readonly partitionLimit?: number
+}
+
+export interface PartitionReadOptions {
+  /** Default `__consumer_offsets`. */
+  readonly topic?: string
+  readonly partition: number
+  /** Default: the log start offset. */
+  readonly fromOffset?: bigint
+  /** Default read_committed: up to the last stable offset, with the aborted transactions to filter. */
+  readonly isolation?: 'read_committed' | 'read_uncommitted'
+  /** Per Fetch request; doubled when a single batch is larger. Default 8 MiB. */
+  readonly maxBytes?: number
+  /** Streaming: called for each batch in offset order; the result then holds no batches. */
+  readonly onBatch?: (batch: RawRecordBatch) => void
+}
+
+export interface PartitionRead {
+  readonly topic: string
+  readonly partition: number
+  /** The partition leader the batches were read from. */
+  readonly leader: number
+  readonly logStartOffset: bigint
+  /** Where the read stopped: the last stable offset (read_committed) or high watermark when it started. */
+  readonly endOffset: bigint
+  readonly batches: RawRecordBatch[]
+  /** Aborted transactions reported by the fetches (for src/core/log's CommittedFilter). */
+  readonly abortedTransactions: AbortedTransaction[]
+  readonly fetches: number
 }
 
 export interface BrokersResult {
@@ -169,7 +200,104 @@ export class KafkaClient {
     )
   }
 
+  /**
+   * Reads one partition (by default of `__consumer_offsets`) from the log start (or `fromOffset`) to the last
+   * stable offset, as raw record batches plus the aborted-transaction list. ListOffsets and Fetch only, to the
+   * partition leader, with no group id: no group is joined, nothing is committed.
+   */
+  async readPartition(options: PartitionReadOptions): Promise<PartitionRead> {
+    return this.#within(this.#readPartition(options))
+  }
+
   // ---------------------------------------------------------------- internals
+
+  async #readPartition(o: PartitionReadOptions): Promise<PartitionRead> {
+    const topic = o.topic ?? '__consumer_offsets'
+    const isolation = o.isolation === 'read_uncommitted' ? 0 : 1
+    this.#requireVersion(P.API.Fetch, 12, 12, 'partition read')
+    this.#requireVersion(P.API.ListOffsets, 7, 7, 'partition read')
+    const decompress = await loadDecompressor()
+    const batches: RawRecordBatch[] = []
+    const aborted = new Map<string, AbortedTransaction>()
+    let maxBytes = o.maxBytes ?? 8 << 20
+    let fetches = 0
+    let resume = o.fromOffset // where a retry after a leader change continues
+    for (let attempt = 0; ; attempt++) {
+      const md = await this.#metadata(this.#bootstrap.conn, [topic])
+      const t = md.topics.find(x => x.name === topic)
+      if (!t || t.errorCode === 3) throw new RuntimeError(`topic ${topic} does not exist`, undefined, 'NO_TOPIC')
+      if (t.errorCode !== 0) throw this.#kafkaError(t.errorCode, null, 'describing topic', topic)
+      const p = t.partitions.find(x => x.partition === o.partition)
+      if (!p) throw new RuntimeError(`${topic} has no partition ${o.partition} (it has ${t.partitions.length})`, undefined, 'NO_PARTITION')
+      const leader = md.brokers.find(b => b.id === p.leaderId)
+      if (!leader) {
+        if (attempt < 10) {
+          await sleep(500)
+          continue
+        }
+        throw new RuntimeError(`${topic}-${o.partition} has no leader`, 'Wait until a replica is back, and retry.', 'NO_LEADER')
+      }
+      const conn = await this.#connect(leader.host, leader.port)
+      const listOffset = async (ts: bigint) => {
+        this.#step = `waiting for ListOffsets v7 from broker ${leader.id} (${leader.host}:${leader.port})`
+        return this.#send(conn, P.API.ListOffsets, 7, P.encodeListOffsetsV7(topic, o.partition, ts, isolation), P.decodeListOffsetsV7)
+      }
+      const [start, end] = await Promise.all([listOffset(P.EARLIEST_TIMESTAMP), listOffset(P.LATEST_TIMESTAMP)])
+      const err = start.errorCode || end.errorCode
+      if (err === 6 || err === 74 || err === 75) {
+        // the leader moved (NOT_LEADER_OR_FOLLOWER, FENCED/UNKNOWN_LEADER_EPOCH): look it up again
+        if (attempt < 10) continue
+      }
+      if (err !== 0) throw this.#kafkaError(err, null, `ListOffsets on ${topic}-${o.partition}`)
+      let offset = resume !== undefined && resume > start.offset ? resume : start.offset
+      let moved = false
+      while (offset < end.offset) {
+        this.#step = `waiting for Fetch v12 of ${topic}-${o.partition} at offset ${offset} from broker ${leader.id} (${leader.host}:${leader.port})`
+        const r = await this.#send(conn, P.API.Fetch, 12, P.encodeFetchV12(topic, o.partition, offset, maxBytes, isolation), P.decodeFetchV12)
+        fetches++
+        const fp = r.partition
+        const code = r.errorCode || fp?.errorCode || 0
+        if (code === 6 || code === 74 || code === 75) {
+          moved = true
+          resume = offset
+          break
+        }
+        if (code === 1 && fp) {
+          // OFFSET_OUT_OF_RANGE: the log start moved (retention, compaction of the head); continue from it
+          offset = fp.logStartOffset > offset ? fp.logStartOffset : (await listOffset(P.EARLIEST_TIMESTAMP)).offset
+          continue
+        }
+        if (code !== 0 || !fp) throw this.#kafkaError(code, null, `Fetch of ${topic}-${o.partition}`)
+        for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
+        const {batches: got, nextOffset} = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress as never)
+        if (got.length === 0) {
+          if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
+            maxBytes *= 2 // one batch is larger than maxBytes
+            continue
+          }
+          break // nothing more below the end offset (e.g. only removed records)
+        }
+        for (const b of got) {
+          if (b.lastOffset < offset) continue // a compressed batch may start before the fetch offset
+          if (o.onBatch) o.onBatch(b)
+          else batches.push(b)
+        }
+        offset = nextOffset!
+      }
+      if (moved && attempt < 10) continue
+      this.#debug(`read ${topic}-${o.partition} from broker ${leader.id}: ${start.offset}..${end.offset}, ${fetches} fetches`)
+      return {
+        topic,
+        partition: o.partition,
+        leader: leader.id,
+        logStartOffset: start.offset,
+        endOffset: end.offset,
+        batches,
+        abortedTransactions: [...aborted.values()].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0)),
+        fetches,
+      }
+    }
+  }
 
   #errorName(code: number): string {
     return code === 0 ? 'NONE' : this.#lib.errorName(code)

@@ -43,14 +43,27 @@ export interface LibraryApi {
 
 let loading: Promise<KafkaLibrary> | undefined
 
+function libraryFile(rel: string): string {
+  return new URL(rel, pathToFileURL(createRequire(import.meta.url).resolve('@platformatic/kafka'))).href
+}
+
+/** Batch decompression (gzip, snappy, lz4 from the library's WebAssembly module, zstd when Node has it). */
+export async function loadDecompressor(): Promise<(codec: string, data: Buffer) => Buffer> {
+  const {compressionsAlgorithms} = await import(libraryFile('./protocol/compression.js'))
+  return (codec, data) => {
+    const algo = compressionsAlgorithms[codec]
+    if (!algo?.available) throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
+    return Buffer.from(algo.decompressSync(data))
+  }
+}
+
 export function loadKafkaLibrary(): Promise<KafkaLibrary> {
   loading ??= load()
   return loading
 }
 
 async function load(): Promise<KafkaLibrary> {
-  const index = createRequire(import.meta.url).resolve('@platformatic/kafka')
-  const url = (rel: string) => new URL(rel, pathToFileURL(index)).href
+  const url = libraryFile
   const [connection, definitions, writer, errors, utils] = await Promise.all([
     import(url('./network/connection.js')),
     import(url('./apis/definitions.js')),

@@ -594,3 +594,105 @@ export function decodeStreamsGroupDescribe(buf: Buffer, version: number): Stream
   r.tags()
   return groups
 }
+
+// ---------------------------------------------------------------- ListOffsets v7 (flexible)
+export const EARLIEST_TIMESTAMP = -2n
+export const LATEST_TIMESTAMP = -1n
+
+/** isolation 1 = read_committed: LATEST then answers the last stable offset. */
+export function encodeListOffsetsV7(topic: string, partition: number, timestamp: bigint, isolation: 0 | 1): Buffer {
+  return new ByteWriter()
+    .int32(-1) // ReplicaId: a consumer
+    .int8(isolation)
+    .compactArray([topic], (w, t) =>
+      w.compactString(t).compactArray([partition], (w, p) => w.int32(p).int32(-1).int64(timestamp).tags()).tags(),
+    )
+    .tags()
+    .toBuffer()
+}
+
+export function decodeListOffsetsV7(buf: Buffer): {errorCode: number; offset: bigint} {
+  const r = new ByteReader(buf)
+  r.int32()
+  let out = {errorCode: -1, offset: -1n}
+  r.compactArray(r => {
+    r.compactString()
+    r.compactArray(r => {
+      r.int32()
+      const errorCode = r.int16()
+      r.int64() // timestamp
+      const offset = r.int64()
+      r.int32() // leader epoch
+      r.tags()
+      out = {errorCode, offset}
+    })
+    r.tags()
+  })
+  r.tags()
+  return out
+}
+
+// ---------------------------------------------------------------- Fetch v12 (flexible, topics by name, no session)
+export interface FetchPartitionResponse {
+  readonly errorCode: number
+  readonly highWatermark: bigint
+  readonly lastStableOffset: bigint
+  readonly logStartOffset: bigint
+  readonly abortedTransactions: Array<{producerId: bigint; firstOffset: bigint}>
+  readonly records: Buffer | null
+}
+
+/** A one-partition full fetch without a fetch session and without a group: what a read-only reader needs. */
+export function encodeFetchV12(topic: string, partition: number, offset: bigint, maxBytes: number, isolation: 0 | 1, maxWaitMs = 0): Buffer {
+  return new ByteWriter()
+    .int32(-1) // ReplicaId: a consumer
+    .int32(maxWaitMs)
+    .int32(1) // MinBytes
+    .int32(maxBytes)
+    .int8(isolation)
+    .int32(0) // SessionId: none
+    .int32(-1) // SessionEpoch: full fetch, no session
+    .compactArray([topic], (w, t) =>
+      w
+        .compactString(t)
+        .compactArray([partition], (w, p) => w.int32(p).int32(-1).int64(offset).int32(-1).int64(-1n).int32(maxBytes).tags())
+        .tags(),
+    )
+    .compactArray([], () => {}) // ForgottenTopicsData
+    .compactString('') // RackId
+    .tags()
+    .toBuffer()
+}
+
+export function decodeFetchV12(buf: Buffer): {errorCode: number; partition: FetchPartitionResponse | undefined} {
+  const r = new ByteReader(buf)
+  r.int32()
+  const errorCode = r.int16()
+  r.int32() // session id
+  let partition: FetchPartitionResponse | undefined
+  r.compactArray(r => {
+    r.compactString()
+    r.compactArray(r => {
+      r.int32()
+      const p = {
+        errorCode: r.int16(),
+        highWatermark: r.int64(),
+        lastStableOffset: r.int64(),
+        logStartOffset: r.int64(),
+        abortedTransactions:
+          r.compactNullableArray(r => {
+            const t = {producerId: r.int64(), firstOffset: r.int64()}
+            r.tags()
+            return t
+          }) ?? [],
+      }
+      r.int32() // preferred read replica
+      const records = r.compactNullableBytes()
+      r.tags()
+      partition = {...p, records: records ? Buffer.from(records) : null}
+    })
+    r.tags()
+  })
+  r.tags()
+  return {errorCode, partition}
+}

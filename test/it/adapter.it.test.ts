@@ -15,6 +15,7 @@ import {parseMetadataJson} from '../../src/core/metadata.js'
 import type {KafkaClient} from '../../src/kafka/client.js'
 import {buildOnce, cli, clusterState, tempDir} from './adapter-cli.js'
 import {killBroker, startBroker, waitFor} from './lib/cluster.js'
+import {dumpOffsetsPartition} from './lib/offsets-log.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -191,7 +192,11 @@ describe('groups', () => {
         expect(assigned(regex.members[0].assignment)).toEqual([`${R}-payments:0,1,2`])
         expect(missing).toMatchObject({groupId: `${R}-nope`, errorName: 'GROUP_ID_NOT_FOUND'})
 
-        const [share] = await c.describeShareGroups([`${R}-share`])
+        // a share group assigns once its share partitions are initialized, which can lag "Stable"
+        const share = await waitFor('the share member assigned', async () => {
+          const [sg] = await c.describeShareGroups([`${R}-share`])
+          return sg.members[0]?.assignment.length ? sg : undefined
+        }, {timeoutMs: 60_000, intervalMs: 500})
         expect(share).toMatchObject({groupId: `${R}-share`, errorCode: 0, state: 'Stable'})
         expect(share.groupEpoch).toBeGreaterThan(0)
         expect(share.members[0]).toMatchObject({clientId: 'rds1', subscribedTopicNames: [`${R}-orders`]})
@@ -220,6 +225,34 @@ describe('groups', () => {
   })
 })
 
+describe('partition read (for group records)', () => {
+  it('reads a __consumer_offsets partition from log start to the end with no group: the records DumpLogSegments sees', async () => {
+    const g = `${R}-consumer`
+    const partition = probe.offsetsPartition(g)
+    const leader = await probe.coordinator(g)
+    const read = await withClient(c => c.readPartition({partition}))
+    expect(read).toMatchObject({topic: '__consumer_offsets', partition, leader, logStartOffset: 0n})
+    expect(read.endOffset).toBeGreaterThan(0n)
+    const data = read.batches.filter(b => !b.isControl).flatMap(b => b.records)
+    const dump = (await dumpOffsetsPartition(probe.env, leader, partition)).filter(r => BigInt(r.offset) < read.endOffset)
+    expect(data.map(r => Number(r.offset))).toEqual(dump.map(r => r.offset))
+    // the key's int16 prefix is the record type DumpLogSegments decoded; tombstones agree too
+    expect(data.map(r => Buffer.from(r.key!).readInt16BE(0))).toEqual(dump.map(r => r.type))
+    expect(data.map(r => r.value === null)).toEqual(dump.map(r => r.value === null))
+    // offsets strictly increase, batches are contiguous in offset order
+    for (let i = 1; i < read.batches.length; i++) expect(read.batches[i].baseOffset).toBeGreaterThan(read.batches[i - 1].lastOffset)
+    // our group's records are there
+    expect(data.some(r => Buffer.from(r.key!).includes(Buffer.from(g)))).toBe(true)
+
+    // from an offset, and streaming
+    const mid = data[Math.floor(data.length / 2)].offset
+    const seen: bigint[] = []
+    const tail = await withClient(c => c.readPartition({partition, fromOffset: mid, onBatch: b => seen.push(...b.records.map(r => r.offset))}))
+    expect(tail.batches).toEqual([])
+    expect(seen.filter(o => o >= mid)).toEqual(data.filter(r => r.offset >= mid).map(r => r.offset))
+  })
+})
+
 describe('read-only', () => {
   it('live commands leave groups, committed offsets, topics and configs as they were', async () => {
     const B = probe.env.bootstrap
@@ -238,6 +271,7 @@ describe('read-only', () => {
       await c.describeShareGroups(groups.filter(g => g.type === 'share').map(g => g.groupId))
       await c.describeStreamsGroups(groups.filter(g => g.type === 'streams').map(g => g.groupId))
       await c.describeConsumerGroups([`${R}-never-existed`])
+      for (let p = 0; p < probe.env.offsetsPartitions; p++) await c.readPartition({partition: p})
     })
     const after = await clusterState(probe.env)
     expect(after).toEqual(before)

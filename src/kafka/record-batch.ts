@@ -1,0 +1,102 @@
+/**
+ * Record batches (magic v2) from a Fetch response's Records bytes, as raw as replay needs them: batch header
+ * (offsets, attributes with the transactional and control flags, producer id/epoch, timestamps) and each record's
+ * offset, timestamp, key and value bytes, headers. Pure; decompression is passed in (gzip, snappy, lz4, zstd).
+ * A trailing partial batch (the broker cuts the response at max bytes) is not returned; `nextOffset` says where
+ * to fetch next.
+ */
+import type {LogBatch, LogRecord} from '../core/log/batch.js'
+import {ByteReader, ProtocolDecodeError} from './wire.js'
+
+export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd'
+export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
+
+export interface RawRecord extends LogRecord {
+  readonly headers: Array<{key: string; value: Uint8Array | null}>
+}
+
+export interface RawRecordBatch extends LogBatch {
+  readonly partitionLeaderEpoch: number
+  readonly magic: number
+  readonly attributes: number
+  readonly compression: Compression
+  readonly producerEpoch: number
+  readonly baseSequence: number
+  readonly baseTimestamp: bigint
+  readonly maxTimestamp: bigint
+  readonly records: RawRecord[]
+}
+
+export type Decompress = (codec: Compression, data: Buffer) => Buffer
+
+const HEADER = 61 // bytes from baseOffset to the first record
+
+export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
+  const batches: RawRecordBatch[] = []
+  let pos = 0
+  let nextOffset: bigint | undefined
+  while (bytes.length - pos >= 12) {
+    const batchLength = bytes.readInt32BE(pos + 8)
+    const end = pos + 12 + batchLength
+    if (end > bytes.length) break // partial batch at the end of the response
+    const r = new ByteReader(bytes.subarray(pos, end))
+    const baseOffset = r.int64()
+    r.int32() // batch length
+    const partitionLeaderEpoch = r.int32()
+    const magic = r.int8()
+    if (magic !== 2) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has magic ${magic}; only v2 batches are supported`)
+    r.uint32() // crc (the broker validated it when it was written)
+    const attributes = r.int16()
+    const lastOffsetDelta = r.int32()
+    const baseTimestamp = r.int64()
+    const maxTimestamp = r.int64()
+    const producerId = r.int64()
+    const producerEpoch = r.int16()
+    const baseSequence = r.int32()
+    const count = r.int32()
+    const compression = COMPRESSIONS[attributes & 0x07]
+    if (!compression) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has unknown compression ${attributes & 0x07}`)
+    let body = bytes.subarray(pos + HEADER, end)
+    if (compression !== 'none') body = decompress(compression, body)
+    const rr = new ByteReader(body)
+    const records: RawRecord[] = []
+    for (let i = 0; i < count; i++) {
+      rr.varint() // record length
+      rr.int8() // attributes (unused)
+      const timestampDelta = rr.varlong()
+      const offsetDelta = rr.varint()
+      const keyLength = rr.varint()
+      const key = keyLength < 0 ? null : new Uint8Array(rr.raw(keyLength))
+      const valueLength = rr.varint()
+      const value = valueLength < 0 ? null : new Uint8Array(rr.raw(valueLength))
+      const headers: RawRecord['headers'] = []
+      const headerCount = rr.varint()
+      for (let h = 0; h < headerCount; h++) {
+        const hk = rr.raw(rr.varint()).toString('utf8')
+        const hl = rr.varint()
+        headers.push({key: hk, value: hl < 0 ? null : new Uint8Array(rr.raw(hl))})
+      }
+      records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
+    }
+    const lastOffset = baseOffset + BigInt(lastOffsetDelta)
+    batches.push({
+      baseOffset,
+      lastOffset,
+      partitionLeaderEpoch,
+      magic,
+      attributes,
+      compression,
+      isTransactional: (attributes & 0x10) !== 0,
+      isControl: (attributes & 0x20) !== 0,
+      producerId,
+      producerEpoch,
+      baseSequence,
+      baseTimestamp,
+      maxTimestamp,
+      records,
+    })
+    nextOffset = lastOffset + 1n
+    pos = end
+  }
+  return {batches, nextOffset}
+}
