@@ -1,4 +1,12 @@
-export {GroupReplay, replayGroup, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
+/**
+ * Replay of one group's `__consumer_offsets` records into coordinator state and an epoch timeline.
+ *
+ *   fetched batches ─ decodeBatch(batch, {groupId}) ─▶ LoggedRecord[] ─ GroupReplay.push() … finish()
+ *     ─▶ {state, timeline: EpochChange[], skipped} ─ classifyBump(entry) ─▶ BumpCause[]
+ *
+ * PartitionReplay does the same for every group of a partition in one pass.
+ */
+export {GroupReplay, PartitionReplay, replayGroup, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
 export {
   applyRecord, emptyGroupState, snapshot, groupTypeOf,
   type GroupState, type GroupSnapshot, type GroupType, type ConsumerGroupState, type ShareGroupState, type StreamsGroupState,

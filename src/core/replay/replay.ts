@@ -100,8 +100,7 @@ export class GroupReplay {
 
   /** Feeds the next record in log order; records of other groups are ignored. */
   push(r: LoggedRecord): void {
-    const groupId = r.record.kind === 'record' ? r.record.groupId : r.record.groupId
-    if (groupId !== this.groupId) return
+    if (r.record.groupId !== this.groupId) return
     const last = this.pending[this.pending.length - 1]
     if (last && !sameWrite(last, r)) this.flush()
     this.pending.push(r)
@@ -236,4 +235,26 @@ export function replayGroup(groupId: string, records: Iterable<LoggedRecord>, op
   const replay = new GroupReplay(groupId, options)
   for (const r of records) replay.push(r)
   return replay.finish()
+}
+
+/**
+ * Every group of a `__consumer_offsets` partition in one pass (audit): records are routed to one
+ * GroupReplay per group id. Options apply to each group.
+ */
+export class PartitionReplay {
+  readonly groups = new Map<string, GroupReplay>()
+
+  constructor(private readonly options: ReplayOptions = {}) {}
+
+  push(r: LoggedRecord): void {
+    const groupId = r.record.groupId
+    if (groupId === undefined) return
+    let g = this.groups.get(groupId)
+    if (!g) this.groups.set(groupId, (g = new GroupReplay(groupId, this.options)))
+    g.push(r)
+  }
+
+  finish(): Map<string, ReplayResult> {
+    return new Map([...this.groups].map(([id, g]) => [id, g.finish()]))
+  }
 }

@@ -213,6 +213,18 @@ describe('write grouping', () => {
     expect(seen).toEqual([100n, 103n, 104n, 105n, 106n])
   })
 
+  it('PartitionReplay: every group of a partition in one pass', async () => {
+    const {PartitionReplay} = await import('../../../src/core/replay/index.js')
+    const log = consumerLog()
+    log.write([c.member('g2', 'x', {names: ['q']}), c.metadata('g2', 1, H3)])
+    const p = new PartitionReplay()
+    for (const r of log.records) p.push(r)
+    const results = p.finish()
+    expect([...results.keys()]).toEqual([G, 'g2'])
+    expect(results.get(G)!.timeline).toHaveLength(2)
+    expect(results.get('g2')!.state.consumer?.epoch).toBe(1)
+  })
+
   it('streams records in incrementally; finish() flushes the last write', () => {
     const r = new GroupReplay(G)
     for (const x of consumerLog().records) r.push(x)
