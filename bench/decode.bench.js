@@ -11,6 +11,7 @@ const distArg = process.argv.find((a) => a.startsWith('--dist='))?.slice(7)
 const dist = distArg ? pathToFileURL(`${distArg}/core/records/index.js`) : new URL('../dist/core/records/index.js', import.meta.url)
 const useSrc = process.argv.includes('--src') || !existsSync(dist)
 const mod = await import(useSrc ? '../src/core/records/index.ts' : dist.href)
+const replayMod = await import(useSrc ? '../src/core/replay/index.ts' : new URL('../replay/index.js', dist).href)
 const {encodeRecord, decodeRecord, groupIdOfKey} = mod
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
@@ -81,6 +82,40 @@ const filterPerSec = run((i) => {
   sink += groupIdOfKey(keys[i]).length
 })
 
+// Replay: one busy consumer group, a bump every few writes, offset commits in between.
+const group = 'service-0-consumer'
+const members = Array.from({length: 50}, memberId)
+const log = []
+let offset = 0n
+for (let w = 0; w < 20_000; w++) {
+  const write = []
+  if (w % 10 === 0) {
+    const m = pick(members)
+    write.push({type: 5, key: {GroupId: group, MemberId: m}, value: {InstanceId: null, RackId: null, ClientId: 'c', ClientHost: '/10.0.0.1', SubscribedTopicNames: [pick(topics).name], SubscribedTopicRegex: null, RebalanceTimeoutMs: 300000, ServerAssignor: null}})
+    write.push({type: 3, key: {GroupId: group}, value: {Epoch: w, MetadataHash: BigInt(w)}})
+    write.push({type: 7, key: {GroupId: group, MemberId: m}, value: {TopicPartitions: assignment()}})
+    write.push({type: 6, key: {GroupId: group}, value: {AssignmentEpoch: w}})
+  } else if (w % 3 === 0) {
+    write.push({type: 8, key: {GroupId: group, MemberId: pick(members)}, value: {MemberEpoch: w, PreviousMemberEpoch: w - 1, State: 0, AssignedPartitions: assignment(), PartitionsPendingRevocation: []}})
+  } else {
+    for (let i = 0; i < 8; i++) write.push({type: 1, version: 4, key: {group, topic: pick(topics).name, partition: i}, value: {offset: BigInt(w), leaderEpoch: 0, metadata: '', commitTimestamp: 1n}})
+  }
+  const base = offset
+  for (const r of write) {
+    const e = encodeRecord(r)
+    log.push({offset, timestamp: w, batchBaseOffset: base, record: decodeRecord(e.key, e.value, offset)})
+    offset++
+  }
+}
+let timelineEntries = 0
+const t0 = performance.now()
+let replays = 0
+while (performance.now() - t0 < seconds * 1000) {
+  timelineEntries = replayMod.replayGroup(group, log).timeline.length
+  replays++
+}
+const replayPerSec = (replays * log.length) / ((performance.now() - t0) / 1000)
+
 console.log(JSON.stringify({
   bench: 'decode',
   source: useSrc ? 'src (tsx)' : distArg ?? 'dist',
@@ -91,6 +126,8 @@ console.log(JSON.stringify({
   decodeRecordsPerSec: Math.round(decodePerSec),
   decodeMBPerSec: Number(((decodePerSec * bytes) / N / 1e6).toFixed(1)),
   groupIdOfKeyPerSec: Math.round(filterPerSec),
+  replayRecordsPerSec: Math.round(replayPerSec),
+  replayLog: {records: log.length, members: members.length, timelineEntries},
   seconds,
   sink: sink > 0,
 }))
