@@ -78,7 +78,10 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
   for (const r of d.regexResolutions) if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
-  if (e.groupType === 'consumer' && e.previousEpoch !== undefined && d.preferredAssignor.before !== d.preferredAssignor.after) {
+  // 4.4+ bumps when an existing member's ServerAssignor change moves the group's preferred assignor;
+  // a join or leave that moves it is already explained by the join or leave.
+  const assignorEdited = d.membersChanged.some((m) => m.changes.some((c) => c.field === 'ServerAssignor'))
+  if (e.groupType === 'consumer' && e.previousEpoch !== undefined && assignorEdited && d.preferredAssignor.before !== d.preferredAssignor.after) {
     causes.push({kind: 'assignor-changed', before: d.preferredAssignor.before, after: d.preferredAssignor.after})
   }
   if (e.groupType === 'share' && d.shareInitializedNotInTarget?.length) causes.push({kind: 'share-initialization', topics: d.shareInitializedNotInTarget})

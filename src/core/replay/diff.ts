@@ -89,6 +89,8 @@ export interface GroupDiff {
    */
   readonly subscribedTopics: SetChange
   readonly targetAssignmentTopicIds: SetChange
+  /** Streams: subtopologies with active, standby or warm-up tasks in the target assignment. */
+  readonly targetAssignmentSubtopologies?: SetChange
   readonly targetAssignmentEpoch: {readonly before: number | undefined; readonly after: number | undefined}
   /** Most requested ServerAssignor among members (null = broker default); consumer groups. */
   readonly preferredAssignor: {readonly before: string | null; readonly after: string | null}
@@ -328,8 +330,11 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
     const bc = new Map((bs?.lastAssignmentConfigs ?? []).map((c) => [c.Key, c.Value]))
     const ac = new Map((as?.lastAssignmentConfigs ?? []).map((c) => [c.Key, c.Value]))
     const configs = [...new Set([...bc.keys(), ...ac.keys()])].filter((k) => bc.get(k) !== ac.get(k)).sort().map((k) => ({field: k, before: bc.get(k), after: ac.get(k)}))
+    const subtopologies = (g: StreamsGroupState | null) => [...(g?.targetAssignment.values() ?? [])].flatMap((t) =>
+      [...t.ActiveTasks, ...t.StandbyTasks, ...t.WarmupTasks].map((x) => x.SubtopologyId))
     return {
       ...diff,
+      targetAssignmentSubtopologies: setChange(subtopologies(bs), subtopologies(as)),
       topology: topologyDiff(bs?.topology ?? null, as?.topology ?? null),
       validatedTopologyEpoch: {before: bs?.validatedTopologyEpoch ?? -1, after: as?.validatedTopologyEpoch ?? -1},
       lastAssignmentConfigs: configs,

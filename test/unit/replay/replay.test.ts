@@ -128,6 +128,12 @@ describe('consumer group replay', () => {
     expect(causes).toEqual([{kind: 'assignor-changed', before: null, after: 'range'}])
   })
 
+  it('a joining member that moves the preferred assignor is a join, not an assignor change', () => {
+    const log = consumerLog()
+    log.write([c.member(G, 'm3', {names: ['a'], assignor: 'range'}), c.metadata(G, 3, H2)])
+    expect(kinds(replayGroup(G, log.records).timeline[2])).toEqual(['member-joined'])
+  })
+
   it('4.3+: the target assignment may come in a later write', () => {
     const log = consumerLog()
     log.write([c.metadata(G, 3, H3)])
