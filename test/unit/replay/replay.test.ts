@@ -121,6 +121,13 @@ describe('consumer group replay', () => {
     expect(state.consumer!.partitionMetadata).toBeNull()
   })
 
+  it('hash 0 → non-zero without a 4.0 record is a topic coming into existence, not an upgrade', () => {
+    const log = new Log()
+    log.write([c.member(G, 'm1', {names: ['not-yet']}), c.metadata(G, 1, 0n)])
+    log.write([c.metadata(G, 2, H1)])
+    expect(classifyBump(replayGroup(G, log.records).timeline[1])).toEqual([{kind: 'metadata-hash-changed', before: 0n, after: H1, topics: ['not-yet']}])
+  })
+
   it('preferred assignor changed (4.4+ bump rule)', () => {
     const log = consumerLog()
     log.write([c.member(G, 'm1', {names: ['a'], assignor: 'range'}), c.member(G, 'm2', {names: ['a', 'b'], assignor: 'range'}), c.metadata(G, 3, H2)])
