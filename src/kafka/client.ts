@@ -510,7 +510,8 @@ export class KafkaClient {
     this.#debug(`${method}: ${wire.length} topics in ${Math.round(performance.now() - t0)} ms`)
     const out: TopicMetadata[] = []
     for (const t of wire) {
-      if (t.errorCode === 3 || t.errorCode === 100) continue // UNKNOWN_TOPIC_OR_PARTITION / UNKNOWN_TOPIC_ID: missing
+      // UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_ID, INVALID_TOPIC_EXCEPTION (a name no topic can have): missing
+      if (t.errorCode === 3 || t.errorCode === 100 || t.errorCode === 17) continue
       if (t.errorCode !== 0 && (t.errorCode === 29 || t.partitions.length === 0)) throw this.#kafkaError(t.errorCode, null, 'describing topic', t.name ?? '?')
       if (!t.name) continue
       if (!named && t.internal && !options.includeInternal) continue

@@ -75,11 +75,17 @@ export function errorLine(stderr: string): string {
 export async function clusterState(env: ClusterEnv): Promise<Record<string, string>> {
   const tool = (...args: string[]) => clusterSh(env, 'tool', ...args)
   const bs = env.bootstrap
+  // ConfigCommand is kafka.admin.ConfigCommand (Scala, core) in 4.1 and org.apache.kafka.tools.ConfigCommand later
+  const configs = (...args: string[]) =>
+    tool('org.apache.kafka.tools.ConfigCommand', ...args).catch((error: Error) => {
+      if (!/ClassNotFoundException/.test(error.message)) throw error
+      return tool('kafka.admin.ConfigCommand', ...args)
+    })
   const [groups, offsets, topicConfigs, brokerConfigs, topics] = await Promise.all([
     tool('org.apache.kafka.tools.GroupsCommand', '--bootstrap-server', bs, '--list'),
     tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic', '__consumer_offsets'),
-    tool('org.apache.kafka.tools.ConfigCommand', '--bootstrap-server', bs, '--describe', '--entity-type', 'topics'),
-    tool('org.apache.kafka.tools.ConfigCommand', '--bootstrap-server', bs, '--describe', '--entity-type', 'brokers', '--entity-default'),
+    configs( '--bootstrap-server', bs, '--describe', '--entity-type', 'topics'),
+    configs( '--bootstrap-server', bs, '--describe', '--entity-type', 'brokers', '--entity-default'),
     tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic-partitions', '.*', '--exclude-internal-topics'),
   ])
   const sorted = (s: string) => s.split('\n').map(l => l.trimEnd()).filter(Boolean).sort().join('\n')

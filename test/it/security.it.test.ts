@@ -64,10 +64,11 @@ afterAll(async () => {
 describe('SASL_SSL with SCRAM', () => {
   it.each(['SCRAM-SHA-512', 'SCRAM-SHA-256'])('%s with the right credentials gives the same hashes as PLAINTEXT', async mech => {
     const props = scramProps(`alice-${mech}.properties`, env.SCRAM_USER, env.SCRAM_PASSWORD, mech)
-    const secure = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json'])
+    const secure = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json', '--debug'])
     expect(secure.code, secure.stderr).toBe(0)
     const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
     expect(JSON.parse(secure.stdout)).toEqual(JSON.parse(plain.stdout))
+    expect(secure.stderr).toContain(`[debug] connection settings:`)
     expectNoSecrets(secure)
   })
 
