@@ -54,6 +54,8 @@ export interface PartitionReadOptions {
   readonly maxBytes?: number
   /** Streaming: called for each batch in offset order; the result then holds no batches. */
   readonly onBatch?: (batch: RawRecordBatch) => void
+  /** Streaming: each fetch's aborted transactions, before that fetch's batches reach onBatch. */
+  readonly onAborted?: (aborted: readonly AbortedTransaction[]) => void
 }
 
 export interface PartitionRead {
@@ -96,6 +98,7 @@ export class KafkaClient {
   readonly #conns = new Map<string, Promise<KafkaConnection>>()
   readonly #apis = new Map<string, LibraryApi>()
   readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
+  readonly #all = new Set<KafkaConnection>()
   #bootstrap!: {conn: KafkaConnection; host: string; port: number}
   #versions = new Map<number, P.ApiVersionRange>()
   #step = 'starting'
@@ -135,11 +138,10 @@ export class KafkaClient {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    const conns = await Promise.allSettled([...this.#conns.values()])
+    // Every connection made, connected or still connecting (a timeout can leave a handshake pending): close
+    // politely for at most 200 ms, then destroy the socket so nothing keeps the process alive.
     await Promise.allSettled(
-      conns.map(async c => {
-        if (c.status !== 'fulfilled') return
-        const conn = c.value
+      [...this.#all].map(async conn => {
         await Promise.race([conn.close().catch(() => {}), new Promise(r => setTimeout(r, 200).unref())])
         conn.socket?.destroy()
       }),
@@ -269,6 +271,7 @@ export class KafkaClient {
         }
         if (code !== 0 || !fp) throw this.#kafkaError(code, null, `Fetch of ${topic}-${o.partition}`)
         for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
+        if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
         const {batches: got, nextOffset} = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress as never)
         if (got.length === 0) {
           if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
@@ -389,7 +392,9 @@ export class KafkaClient {
     }
     this.#step = `connecting to ${host}:${port} (${s.securityProtocol})`
     this.#debug(this.#step)
+    if (this.#closed) throw new RuntimeError('the Kafka client is closed', undefined, 'CLOSED')
     const conn = new this.#lib.Connection(s.clientId, options as never)
+    this.#all.add(conn)
     // Errors after the handshake are reported through the pending requests; keep the emitter from throwing.
     conn.on('error', () => {})
     try {

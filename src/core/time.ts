@@ -1,0 +1,21 @@
+/** Time arguments: an ISO-8601 instant, or a duration ago ("30s", "15m", "2h", "7d"). */
+import {InputError} from './errors.js'
+
+const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000}
+
+export function parseTimeSpec(text: string, flag: string, now = Date.now()): number {
+  const d = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(text.trim())
+  if (d) return now - Number(d[1]) * UNIT_MS[d[2]]
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    const t = Date.parse(text)
+    if (!Number.isNaN(t)) return t
+  }
+  throw new InputError(
+    `--${flag} "${text}" is neither an ISO-8601 time nor a duration`,
+    'Use e.g. 2026-11-30T10:00:00Z, 2026-11-30 (midnight UTC), or a duration ago: 90s, 15m, 2h, 7d.',
+  )
+}
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString()
+}

@@ -1,0 +1,86 @@
+/**
+ * A group's records from the live `__consumer_offsets`: finds the group's partition (Java String.hashCode,
+ * Kafka's Utils.abs, modulo the topic's real partition count), streams that partition from its log start to the
+ * last stable offset (ListOffsets + Fetch only: no group joined, nothing committed), drops aborted transactions
+ * and control batches, and keeps only the group's records, so memory follows the group, not the partition.
+ */
+import {RuntimeError} from '../core/errors.js'
+import {CommittedFilter} from '../core/log/committed.js'
+import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
+import {decodeBatch, type LoggedRecord} from '../core/replay/index.js'
+import type {KafkaClient} from '../kafka/client.js'
+
+export const OFFSETS_TOPIC = '__consumer_offsets'
+
+export interface GroupLog {
+  groupId: string
+  partition: number
+  partitionCount: number
+  leader: number
+  logStartOffset: bigint
+  endOffset: bigint
+  /** The group's committed records in log order, decoded (known, unknown or legacy types). */
+  records: LoggedRecord[]
+  /** Records of the partition looked at (all groups), committed or not. */
+  recordsScanned: number
+  batches: number
+  aborted: {batches: number; records: number}
+  /** Malformed records of the group: reported and skipped. */
+  decodeErrors: RecordDecodeError[]
+}
+
+export interface GroupLogOptions {
+  /** Progress: records scanned so far and the offset reached. */
+  onProgress?: (scanned: number, offset: bigint, endOffset: bigint | undefined) => void
+}
+
+export async function offsetsPartitionCount(client: KafkaClient): Promise<number> {
+  const topics = await client.topics({topics: [OFFSETS_TOPIC]})
+  const t = topics.find(x => x.name === OFFSETS_TOPIC)
+  if (!t) {
+    throw new RuntimeError(
+      `the cluster has no ${OFFSETS_TOPIC} topic yet`,
+      'The broker creates it when the first group finds its coordinator; no group has stored anything.',
+      'NO_OFFSETS_TOPIC',
+    )
+  }
+  return t.partitions.length
+}
+
+export async function readGroupLog(client: KafkaClient, groupId: string, options: GroupLogOptions = {}): Promise<GroupLog> {
+  const partitionCount = await offsetsPartitionCount(client)
+  const partition = partitionForGroup(groupId, partitionCount)
+  const filter = new CommittedFilter()
+  const records: LoggedRecord[] = []
+  const decodeErrors: RecordDecodeError[] = []
+  let recordsScanned = 0
+  let batches = 0
+  const read = await client.readPartition({
+    topic: OFFSETS_TOPIC,
+    partition,
+    isolation: 'read_committed',
+    onAborted: list => filter.addAborted(list),
+    onBatch: batch => {
+      batches++
+      recordsScanned += batch.records.length
+      const committed = filter.accept(batch)
+      if (committed.length > 0) {
+        for (const r of decodeBatch({baseOffset: batch.baseOffset, records: committed}, {groupId, errors: decodeErrors})) records.push(r)
+      }
+      options.onProgress?.(recordsScanned, batch.lastOffset, undefined)
+    },
+  })
+  return {
+    groupId,
+    partition,
+    partitionCount,
+    leader: read.leader,
+    logStartOffset: read.logStartOffset,
+    endOffset: read.endOffset,
+    records,
+    recordsScanned,
+    batches,
+    aborted: {batches: filter.stats.abortedBatches, records: filter.stats.abortedRecords},
+    decodeErrors,
+  }
+}
