@@ -153,3 +153,26 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   }
   return result
 }
+
+/** The metadata as it was if the hypothesis holds (the inverse of the change it names). */
+export function applyHypothesis(md: ClusterMetadata, h: Hypothesis): ClusterMetadata {
+  switch (h.kind) {
+    case 'partition-count':
+      return {...md, topics: md.topics.map(t => (t.name === h.topic ? {...t, partitions: t.partitions.slice(0, Number(h.then))} : t))}
+    case 'topic-absent':
+      return {...md, topics: md.topics.filter(t => t.name !== h.topic)}
+    case 'topic-id':
+      return {...md, topics: md.topics.map(t => (t.name === h.topic ? {...t, topicId: uuidFromString(h.then)} : t))}
+    case 'broker-rack':
+      return {...md, brokers: md.brokers.map(b => (b.id === h.broker ? {...b, rack: h.then === 'no rack' ? null : h.then} : b))}
+    case 'broker-unregistered':
+      return {...md, brokers: md.brokers.filter(b => b.id !== h.broker)}
+    case 'broker-registered':
+      return {...md, brokers: [...md.brokers, {id: h.broker!, rack: h.then.replace(/^registered, rack /, ''), fenced: false}]}
+  }
+}
+
+/** Topic-level changes make the coordinator recompute on the next heartbeat; broker-level ones do not. */
+export function isBrokerChange(h: Hypothesis): boolean {
+  return h.kind === 'broker-rack' || h.kind === 'broker-unregistered' || h.kind === 'broker-registered'
+}

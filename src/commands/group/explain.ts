@@ -1,0 +1,70 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand, EXIT} from '../../base-command.js'
+import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
+import {replayGroup, subscribedTopicsOf} from '../../core/replay/index.js'
+import {parseTimeSpec} from '../../core/time.js'
+import {connectionFlags} from '../../kafka/flags.js'
+import {withKafka} from '../../kafka/session.js'
+import {startProgress} from '../../render/progress.js'
+import {renderExplain} from '../../render/explain.js'
+import {readGroupLog} from '../../sources/group-log.js'
+
+export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
+  static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
+  static override description = `Reads the group's records from __consumer_offsets (read-only), replays them as the group coordinator does,
+and names the cause of every group epoch bump: members joining or leaving, subscription or regex changes, streams
+topology changes, and metadata changes attributed to a topic (partitions added, topic created or recreated) or a
+broker (rack changed, unregistered) by testing which single change to today's metadata reproduces the stored hash.
+The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
+the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
+reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
+
+--json prints {group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
+verdict: {code, message, pending}, findings: [{code, message, details}], topics, members,
+timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
+causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are decimal strings.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
+    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
+    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --fail-on-pending --json',
+  ]
+
+  static override args = {
+    group: Args.string({description: 'group id', required: true}),
+  }
+
+  static override flags = {
+    ...connectionFlags,
+    since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
+    'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
+    'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+  }
+
+  async run(): Promise<ExplainReport> {
+    const {flags} = this
+    const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
+    const now = Date.now()
+    const stuckAfterMs = now - parseTimeSpec(flags['stuck-after'], 'stuck-after', now)
+    const group = this.args.group
+    const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
+    const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      const log = await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`)})
+      const replay = replayGroup(group, log.records)
+      // every topic the group used at any epoch: the attribution walks back through them
+      const topics = new Set<string>()
+      for (const e of replay.timeline) for (const s of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
+      for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
+      progress.update('reading live metadata')
+      const live = await client.clusterMetadata({topics: [...topics]})
+      return explainGroup(group, replay, {live, now, stuckAfterMs})
+    }).finally(() => progress.stop())
+
+    if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
+    if (flags.last) report.timeline = report.timeline.slice(-flags.last)
+    if (!this.jsonEnabled()) this.log(renderExplain(report))
+    if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
+    return report
+  }
+}

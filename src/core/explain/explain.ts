@@ -1,0 +1,381 @@
+/**
+ * `group explain`: the epoch timeline with a cause for every bump, metadata changes attributed to a topic or a
+ * broker where the hashes allow it, and a verdict for now (stored vs live metadata hash, pending assignment,
+ * members still reconciling). Pure: the replayed log and the live metadata come in, a report goes out.
+ */
+import {TopicHasher} from '../hash.js'
+import type {ClusterMetadata} from '../metadata.js'
+import {type BumpCause, classifyBump, type EpochChange, type GroupState, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {isoTime} from '../time.js'
+import {uuidToString} from '../uuid.js'
+import {type CauseView, causeView} from './causes.js'
+import {applyHypothesis, type Hypothesis, isBrokerChange, searchHypotheses} from './hypotheses.js'
+
+export type VerdictCode =
+  | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
+  | 'REBALANCE_PENDING' // live metadata changed: the next heartbeat bumps the epoch
+  | 'STALE_COORDINATOR_CACHE' // a broker change the coordinator's topic-hash cache has not seen
+  | 'HASH_DIFFERS' // stored ≠ live, no single change explains it
+  | 'ASSIGNMENT_PENDING' // group epoch ahead of the target assignment epoch
+  | 'RECONCILING' // members have not caught up with the target assignment
+  | 'EMPTY_GROUP' // no members: nothing rebalances until one joins
+  | 'CLASSIC_GROUP' // no metadata hash in the classic protocol
+  | 'GROUP_DELETED' // the group's metadata record was tombstoned
+  | 'NOT_FOUND' // no record of the group in its __consumer_offsets partition
+  | 'NO_LIVE_METADATA' // explained from records only
+
+export interface Verdict {
+  code: VerdictCode
+  message: string
+  /** A rebalance is pending or in progress (what --fail-on-pending tests). */
+  pending: boolean
+}
+
+export interface Finding {
+  code: 'ASSIGNMENT_PENDING' | 'MEMBER_RECONCILING' | 'MISSING_TOPICS' | 'UNKNOWN_RECORDS' | 'HASH_DIFFERS' | 'STALE_COORDINATOR_CACHE' | 'REBALANCE_PENDING'
+  message: string
+  details: Record<string, unknown>
+}
+
+export interface TimelineEntry {
+  epoch: number
+  previousEpoch: number | null
+  timestamp: number
+  time: string
+  /** Offset of the epoch record in __consumer_offsets. */
+  offset: string
+  metadataHash: string | null
+  previousMetadataHash: string | null
+  /** The target assignment epoch that first covered this epoch, when seen. */
+  assignmentEpoch: number | null
+  causes: CauseView[]
+}
+
+export interface TopicStatus {
+  name: string
+  exists: boolean
+  topicId?: string
+  partitions?: number
+  hash?: string
+}
+
+export interface MemberStatus {
+  memberId: string
+  instanceId: string | null
+  memberEpoch: number | null
+  /** STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS (streams: …_TASKS), UNKNOWN. */
+  state: string | null
+  subscribedTopicNames: string[]
+  subscribedTopicRegex: string | null
+  rackId: string | null
+  reconciling: boolean
+  /** When the member's epoch fell behind the group's (the bump it has not caught up with). */
+  reconcilingSince: string | null
+}
+
+export interface ExplainReport {
+  group: string
+  type: GroupType | null
+  groupEpoch: number | null
+  assignmentEpoch: number | null
+  storedMetadataHash: string | null
+  liveMetadataHash: string | null
+  inSync: boolean | null
+  verdict: Verdict
+  findings: Finding[]
+  topics: TopicStatus[]
+  members: MemberStatus[]
+  timeline: TimelineEntry[]
+  /** Records of unknown types or newer versions, reported and skipped. */
+  skippedRecords: Array<{offset: string; type: number; version: number | null; reason: string}>
+}
+
+export interface ExplainOptions {
+  /** Live cluster metadata; without it the verdict is NO_LIVE_METADATA and no hash is attributed. */
+  live?: ClusterMetadata
+  now?: number
+  /** A member reconciling longer than this is reported as stuck (ms, default 5 minutes). */
+  stuckAfterMs?: number
+}
+
+const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, string>> = {
+  consumer: {0: 'STABLE', 1: 'UNREVOKED_PARTITIONS', 2: 'UNRELEASED_PARTITIONS', 127: 'UNKNOWN'},
+  share: {0: 'STABLE', 1: 'UNREVOKED_PARTITIONS', 2: 'UNRELEASED_PARTITIONS', 127: 'UNKNOWN'},
+  streams: {1: 'STABLE', 2: 'UNREVOKED_TASKS', 3: 'UNRELEASED_TASKS', 127: 'UNKNOWN'},
+}
+
+/** The group's current type: the modern section with the latest epoch record, else classic. */
+export function groupTypeOf(state: GroupState): GroupType | null {
+  let best: {type: GroupType; offset: bigint} | undefined
+  for (const type of ['consumer', 'share', 'streams'] as const) {
+    const g = state[type]
+    if (g?.epoch !== undefined && g.epochAt && (!best || g.epochAt.offset > best.offset)) best = {type, offset: g.epochAt.offset}
+  }
+  if (best) return best.type
+  if (state.classic?.value) return 'classic'
+  for (const type of ['consumer', 'share', 'streams'] as const) if (state[type]) return type
+  return null
+}
+
+export function explainGroup(groupId: string, replay: ReplayResult, options: ExplainOptions = {}): ExplainReport {
+  const now = options.now ?? Date.now()
+  const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
+  const {state} = replay
+  const type = groupTypeOf(state)
+  const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
+  const timelineOfType = replay.timeline.filter(e => e.groupType === type)
+  const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay) : new Map()
+  const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
+  const base: ExplainReport = {
+    group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
+    verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
+  }
+  if (skippedRecords.length > 0) {
+    base.findings.push({code: 'UNKNOWN_RECORDS', message: `${skippedRecords.length} record(s) of unknown types or newer versions were skipped`, details: {records: skippedRecords}})
+  }
+  if (type === null) {
+    base.verdict = {code: 'NOT_FOUND', message: `no record of group ${groupId} in its __consumer_offsets partition: it does not exist, or its records were deleted`, pending: false}
+    return base
+  }
+  if (type === 'classic') {
+    const v = state.classic?.value
+    base.groupEpoch = v?.generation ?? null
+    base.verdict = {code: 'CLASSIC_GROUP', message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`, pending: false}
+    return base
+  }
+
+  const g = state[type]!
+  base.groupEpoch = g.epoch ?? null
+  base.assignmentEpoch = g.targetAssignmentEpoch ?? null
+  if (g.epoch === undefined) {
+    base.verdict = {code: 'GROUP_DELETED', message: `the ${type} group's metadata record was deleted (tombstone): the group was deleted or converted`, pending: false}
+    return base
+  }
+  base.storedMetadataHash = g.metadataHash.toString()
+  const topics = subscribedTopicsOf(type, state)
+  base.members = membersOf(type, state, replay.timeline)
+
+  // Assignment and reconciliation: true whatever the metadata says.
+  const assignmentPending = g.targetAssignmentEpoch !== undefined && g.targetAssignmentEpoch < g.epoch
+  if (assignmentPending) {
+    const since = replay.timeline.find(e => e.groupType === type && e.epoch > (g.targetAssignmentEpoch ?? 0))
+    base.findings.push({
+      code: 'ASSIGNMENT_PENDING',
+      message: `the target assignment is at epoch ${g.targetAssignmentEpoch}, behind group epoch ${g.epoch}${since ? ` since ${isoTime(since.timestamp)}` : ''}: the coordinator has not computed the new assignment yet`,
+      details: {groupEpoch: g.epoch, assignmentEpoch: g.targetAssignmentEpoch, since: since ? isoTime(since.timestamp) : null},
+    })
+  }
+  for (const m of base.members.filter(x => x.reconciling)) {
+    const stuck = m.reconcilingSince !== null && now - Date.parse(m.reconcilingSince) > stuckAfter
+    base.findings.push({
+      code: 'MEMBER_RECONCILING',
+      message: `member ${m.memberId} is ${stuck ? 'stuck ' : ''}reconciling: member epoch ${m.memberEpoch ?? '-'}, state ${m.state ?? '-'}${m.reconcilingSince ? `, since ${m.reconcilingSince}` : ''}`,
+      details: {memberId: m.memberId, memberEpoch: m.memberEpoch, state: m.state, since: m.reconcilingSince, stuck},
+    })
+  }
+
+  if (!options.live) {
+    base.verdict = {
+      code: 'NO_LIVE_METADATA',
+      message: 'explained from the records only: without live metadata the stored hash cannot be compared',
+      pending: assignmentPending || base.members.some(m => m.reconciling),
+    }
+    return base
+  }
+
+  const hasher = new TopicHasher(options.live)
+  const detail = hasher.groupHashDetail(topics)
+  base.liveMetadataHash = detail.hash.toString()
+  base.inSync = detail.hash === g.metadataHash
+  base.topics = topics.map(name => {
+    const t = hasher.topic(name)
+    return t ? {name, exists: true, topicId: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(name).toString()} : {name, exists: false}
+  })
+  if (detail.missing.length > 0) {
+    const who = base.members.filter(m => m.subscribedTopicNames.some(t => detail.missing.includes(t))).map(m => m.memberId)
+    base.findings.push({
+      code: 'MISSING_TOPICS',
+      message: `subscribed topics that do not exist: ${detail.missing.join(', ')}${who.length ? ` (members ${who.join(', ')})` : ''}; creating one will change the hash and rebalance the group`,
+      details: {topics: detail.missing, members: who},
+    })
+  }
+  const reconciling = base.members.some(m => m.reconciling)
+  const empty = g.members.size === 0
+
+  if (base.inSync) {
+    base.verdict = empty
+      ? {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
+      : assignmentPending
+      ? {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${g.epoch} is pending`, pending: true}
+      : reconciling
+        ? {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${base.members.filter(m => m.reconciling).length} member(s) still reconciling to epoch ${g.epoch}`, pending: true}
+        : {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${topics.length} topic${topics.length === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+    return base
+  }
+
+  // Stored ≠ live: which change to today's metadata reproduces the stored hash?
+  const search = searchHypotheses({target: g.metadataHash, topics, metadata: options.live, knownTopicIds: knownTopicIds(replay, options.live, topics), extraRacks: memberRacks(replay)})
+  const described = search.matches.map(m => m.description)
+  const details = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, candidatesTried: search.tried}
+  if (empty) {
+    base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: the stored hash differs from live metadata${described.length ? ` (${described.join('; ')})` : ''}, which matters only when a member joins`, pending: false}
+  } else if (search.matches.length > 0 && search.matches.every(isBrokerChange)) {
+    base.verdict = {
+      code: 'STALE_COORDINATOR_CACHE',
+      message: `the stored hash is stale in the coordinator's topic-hash cache: ${described.join('; ')}. Broker changes do not evict that cache, so no rebalance happens until a change to one of the group's topics (even a leader or ISR change), the last group on the coordinator dropping the topic, or a coordinator reload (a leader move of the group's __consumer_offsets partition); then the epoch bumps`,
+      pending: assignmentPending || reconciling,
+    }
+    base.findings.push({code: 'STALE_COORDINATOR_CACHE', message: base.verdict.message, details})
+  } else if (search.matches.length > 0) {
+    base.verdict = {
+      code: 'REBALANCE_PENDING',
+      message: `a rebalance is coming: ${described.join('; ')}. The coordinator recomputes the hash on the group's next heartbeat and bumps the epoch`,
+      pending: true,
+    }
+    base.findings.push({code: 'REBALANCE_PENDING', message: base.verdict.message, details})
+  } else {
+    base.verdict = {
+      code: 'HASH_DIFFERS',
+      message: `the stored hash (${g.metadataHash}) differs from the live one (${detail.hash}) and no single topic or broker change explains it (${search.tried} candidates tried). Expect a bump on a heartbeat that recomputes the hash; several changes at once, a rack no broker has today, or a coordinator cache that predates several changes would explain it — recorded history (audit) pins it down`,
+      pending: true,
+    }
+    base.findings.push({code: 'HASH_DIFFERS', message: base.verdict.message, details})
+  }
+  return base
+}
+
+function timelineEntry(e: EpochChange, attribution: Attribution | undefined): TimelineEntry {
+  const causes = classifyBump(e).map(c => {
+    const view = causeView(c)
+    if (c.kind === 'metadata-hash-changed' && attribution) {
+      view.details.changes = attribution.matches
+      view.message = attribution.matches.length > 0
+        ? `metadata changed: ${attribution.matches.map(m => m.description).join('; ')}`
+        : `${view.message}; ${attribution.note}`
+    }
+    return view
+  })
+  return {
+    epoch: e.epoch,
+    previousEpoch: e.previousEpoch ?? null,
+    timestamp: e.timestamp,
+    time: isoTime(e.timestamp),
+    offset: e.offset.toString(),
+    metadataHash: e.metadataHash === undefined ? null : e.metadataHash.toString(),
+    previousMetadataHash: e.previousMetadataHash === undefined ? null : e.previousMetadataHash.toString(),
+    assignmentEpoch: e.assignment?.assignmentEpoch ?? null,
+    causes,
+  }
+}
+
+interface Attribution {
+  matches: Hypothesis[]
+  note: string
+}
+
+/**
+ * Walks the timeline backwards from today's metadata: at each bump whose hash changed with the same topic set,
+ * finds the single change that turns the metadata after the bump into the metadata before it, and carries that
+ * reconstructed metadata to the older bumps. Stops attributing where no single change fits.
+ */
+function attributeMetadataChanges(timeline: readonly EpochChange[], live: ClusterMetadata, replay: ReplayResult): Map<EpochChange, Attribution> {
+  const out = new Map<EpochChange, Attribution>()
+  let md: ClusterMetadata | undefined = live
+  const extraRacks = memberRacks(replay)
+  for (let i = timeline.length - 1; i >= 0; i--) {
+    const e = timeline[i]
+    if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
+    const causes = classifyBump(e)
+    if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
+    if (!md) {
+      out.set(e, {matches: [], note: 'an earlier metadata change could not be reconstructed, so this one cannot be attributed from live metadata; recorded history (audit) would pin it down'})
+      continue
+    }
+    const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
+    const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
+    const ids = knownTopicIds(replay, live, topicsBefore)
+    // Bring md to "just after this bump" if a later, unrecorded change happened since.
+    if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
+      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks})
+      md = later.matches.length === 1 ? applyHypothesis(md, later.matches[0]) : undefined
+      if (!md) {
+        out.set(e, {matches: [], note: 'the metadata changed again later in ways the hashes cannot separate; recorded history (audit) would pin it down'})
+        continue
+      }
+    }
+    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks})
+    if (r.matches.length === 0) {
+      out.set(e, {matches: [], note: `no single topic or broker change reproduces the previous hash (${r.tried} candidates tried): several things changed, or the coordinator's cache was stale (a coordinator reload recomputes every topic); recorded history (audit) would pin it down`})
+      md = undefined
+      continue
+    }
+    out.set(e, {matches: r.matches, note: ''})
+    md = r.matches.length === 1 ? applyHypothesis(md, r.matches[0]) : undefined
+  }
+  return out
+}
+
+/** Topic ids the group's assignment records mention that are not live topic ids: ids of deleted topics. */
+function knownTopicIds(replay: ReplayResult, live: ClusterMetadata, topics: readonly string[]): Map<string, string[]> {
+  const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
+  const seen = new Set<string>()
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk)
+    else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'TopicId' && typeof x === 'string') seen.add(x)
+        else walk(x)
+      }
+    }
+  }
+  for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) walk(r.record.value)
+  for (const type of ['consumer', 'share'] as const) {
+    const g = replay.state[type]
+    if (g) for (const m of [...g.targetAssignment.values(), ...g.currentAssignment.values()]) walk(m)
+  }
+  const dead = [...seen].filter(id => !liveIds.has(id))
+  return new Map(topics.map(t => [t, dead]))
+}
+
+/** Rack ids members reported: names of racks that may no longer exist on any broker. */
+function memberRacks(replay: ReplayResult): string[] {
+  const racks = new Set<string>()
+  for (const e of replay.timeline) {
+    for (const s of [e.before, e.after]) {
+      for (const type of ['consumer', 'share', 'streams'] as const) {
+        for (const m of (s[type]?.members.values() ?? []) as Iterable<{RackId?: string | null}>) if (m.RackId) racks.add(m.RackId)
+      }
+    }
+  }
+  return [...racks]
+}
+
+function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochChange[]): MemberStatus[] {
+  const g = state[type]!
+  const stable = type === 'streams' ? 1 : 0
+  const out: MemberStatus[] = []
+  for (const [memberId, m] of g.members as Map<string, {InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
+    const cur = g.currentAssignment.get(memberId) as {MemberEpoch: number; State: number} | undefined
+    const target = g.targetAssignmentEpoch
+    const behind = cur !== undefined && target !== undefined && cur.MemberEpoch < target
+    const reconciling = cur === undefined || behind || cur.State !== stable
+    let since: string | null = null
+    if (reconciling) {
+      const from = cur?.MemberEpoch ?? -1
+      const bump = timeline.find(e => e.groupType === type && e.epoch > from)
+      since = bump ? isoTime(bump.timestamp) : null
+    }
+    out.push({
+      memberId,
+      instanceId: m.InstanceId ?? null,
+      memberEpoch: cur?.MemberEpoch ?? null,
+      state: cur ? (STATE_NAMES[type][cur.State] ?? String(cur.State)) : null,
+      subscribedTopicNames: [...(m.SubscribedTopicNames ?? [])].sort(),
+      subscribedTopicRegex: m.SubscribedTopicRegex || null,
+      rackId: m.RackId ?? null,
+      reconciling,
+      reconcilingSince: since,
+    })
+  }
+  return out
+}

@@ -1,0 +1,55 @@
+/** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
+import type {ExplainReport} from '../core/explain/explain.js'
+import {renderTable} from './table.js'
+
+export function renderExplain(r: ExplainReport): string {
+  const out: string[] = []
+  const head = [`group ${r.group}`]
+  if (r.type) head.push(`(${r.type})`)
+  if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
+  if (r.assignmentEpoch !== null) head.push(`assignment epoch ${r.assignmentEpoch}`)
+  out.push(head.join(', ').replace(', (', ' ('))
+  out.push(`verdict: ${r.verdict.code}: ${r.verdict.message}`)
+  if (r.storedMetadataHash !== null) {
+    out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)
+  }
+  const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
+  if (findings.length > 0) {
+    out.push('findings:')
+    for (const f of findings) out.push(`  - ${f.code}: ${f.message}`)
+  }
+  if (r.members.length > 0) {
+    out.push('')
+    out.push(
+      renderTable(
+        ['member', 'epoch', 'state', 'subscribed', 'rack'],
+        r.members.map(m => [
+          m.instanceId ? `${m.memberId} (${m.instanceId})` : m.memberId,
+          m.memberEpoch ?? '-',
+          m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${m.reconcilingSince}` : ''})` : (m.state ?? '-'),
+          [m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' '),
+          m.rackId ?? '',
+        ]),
+        ['left', 'right', 'left', 'left', 'left'],
+      ),
+    )
+  } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
+    out.push('no members')
+  }
+  if (r.topics.length > 0) {
+    out.push(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`)
+  }
+  out.push('')
+  if (r.timeline.length === 0) {
+    out.push('no epoch change in the log (after filters)')
+  } else {
+    out.push(
+      renderTable(
+        ['epoch', 'time', 'why'],
+        r.timeline.map(e => [`${e.previousEpoch ?? '-'} → ${e.epoch}`, e.time, e.causes.map(c => c.message).join('\n')]),
+        ['right', 'left', 'left'],
+      ),
+    )
+  }
+  return out.join('\n')
+}
