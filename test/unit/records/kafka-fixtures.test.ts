@@ -1,8 +1,10 @@
 /**
- * Real bytes: `__consumer_offsets` segments written by an Apache Kafka 4.4.0 broker (the test
- * cluster: consumer groups with regex, share and streams groups), and what Kafka's own decoder
+ * Real bytes: `__consumer_offsets` segments written by Apache Kafka 4.1.2 and 4.4.0 brokers (the
+ * test cluster's scenarios: consumer groups with regex, partition additions, topic recreation,
+ * missing topics, share and streams groups), and what that release's own decoder
  * (`DumpLogSegments --offsets-decoder`) printed for them. Every record must decode to the same
- * fields; Kafka's JSON leaves out tagged fields at their default, which we read as the default.
+ * fields; Kafka's JSON leaves out tagged fields at their default (or not in its release), which we
+ * read as the default.
  */
 import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
@@ -11,8 +13,11 @@ import {RECORD_TYPE_BY_ID, decodeRecord, encodeRecord, planFor, toJsonSafe, type
 import {classifyBump, decodeBatch, replayGroup} from '../../../src/core/replay/index.js'
 import {readSegment} from './segment.js'
 
-const dir = fileURLToPath(new URL('./fixtures/kafka-4.4.0/', import.meta.url))
-const partitions = readdirSync(dir).filter((f) => f.endsWith('.segment')).map((f) => f.replace('.segment', ''))
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url))
+const RELEASES = readdirSync(fixtures).filter((d) => d.startsWith('kafka-')).sort()
+const partitionsOf = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.segment')).map((f) => f.replace('.segment', ''))
+const dir = `${fixtures}kafka-4.4.0/`
+const partitions = partitionsOf(dir)
 
 interface Dumped {
   offset: bigint
@@ -58,59 +63,90 @@ function normalize(theirs: unknown, ours: unknown): unknown {
   return typeof theirs === 'number' && typeof ours === 'string' ? String(theirs) : theirs
 }
 
-describe('Kafka 4.4.0 broker segments decode exactly as DumpLogSegments --offsets-decoder prints them', () => {
-  let total = 0
-  for (const partition of partitions) {
-    it(partition, () => {
-      const dumped = new Map(parseDump(readFileSync(`${dir}${partition}.dump.txt`, 'utf8')).map((d) => [d.offset, d]))
-      const batches = readSegment(`${dir}${partition}.segment`).filter((b) => !b.isControl)
-      let n = 0
-      for (const b of batches) {
-        for (const r of b.records) {
-          const ours = decodeRecord(r.key, r.value, r.offset) as KnownRecord
-          const theirs = dumped.get(r.offset)!
-          expect(ours.kind, `offset ${r.offset}`).toBe('record')
-          expect(ours.type).toBe(Number(theirs.key.type))
-          expect(kafkaShape(ours.key)).toEqual(theirs.key.data)
-          if (theirs.payload === null) {
-            expect(ours.value).toBeNull()
-          } else {
-            expect(ours.version).toBe(Number(theirs.payload.version))
-            const mine = kafkaShape(toJsonSafe(ours.value)) as Record<string, unknown>
-            // Fields Kafka left out must be tagged fields at their default.
-            const plan = planFor(RECORD_TYPE_BY_ID.get(ours.type)!.value, ours.version!)
-            for (const f of plan.fields) {
-              if (camel(f.name) in theirs.payload.data) continue
-              expect(f.tag, `${ours.name}.${f.name} omitted by Kafka but not tagged`).toBeDefined()
-              expect(mine[camel(f.name)]).toEqual(kafkaShape(toJsonSafe(f.defaultValue())))
-              delete mine[camel(f.name)]
+for (const release of RELEASES) {
+  const dir = `${fixtures}${release}/`
+  describe(`${release} broker segments decode exactly as its DumpLogSegments --offsets-decoder prints them`, () => {
+    for (const partition of partitionsOf(dir)) {
+      it(partition, () => {
+        const dumped = new Map(parseDump(readFileSync(`${dir}${partition}.dump.txt`, 'utf8')).map((d) => [d.offset, d]))
+        let n = 0
+        for (const b of readSegment(`${dir}${partition}.segment`)) {
+          if (b.isControl) continue
+          for (const r of b.records) {
+            const ours = decodeRecord(r.key, r.value, r.offset) as KnownRecord
+            const theirs = dumped.get(r.offset)!
+            expect(ours.kind, `offset ${r.offset}`).toBe('record')
+            expect(ours.type).toBe(Number(theirs.key.type))
+            expect(kafkaShape(ours.key)).toEqual(theirs.key.data)
+            if (theirs.payload === null) {
+              expect(ours.value).toBeNull()
+            } else {
+              expect(ours.version).toBe(Number(theirs.payload.version))
+              const mine = kafkaShape(toJsonSafe(ours.value)) as Record<string, unknown>
+              // Fields Kafka left out must be at their default.
+              const plan = planFor(RECORD_TYPE_BY_ID.get(ours.type)!.value, ours.version!)
+              for (const f of plan.fields) {
+                if (camel(f.name) in theirs.payload.data) continue
+                // Only tagged fields, or fields not in this version, may be absent.
+                expect(f.regular, `${ours.name}.${f.name} omitted by Kafka but a regular field`).toBe(false)
+                expect(mine[camel(f.name)]).toEqual(kafkaShape(toJsonSafe(f.defaultValue())))
+                delete mine[camel(f.name)]
+              }
+              expect(stripDefaultsKafkaOmits(mine, theirs.payload.data), `${ours.name} at ${r.offset}`).toEqual(normalize(theirs.payload.data, mine))
             }
-            expect(mine, `${ours.name} at ${r.offset}`).toEqual(normalize(theirs.payload.data, mine))
+            n++
           }
-          n++
         }
-      }
-      expect(n).toBe(dumped.size)
-      total += n
-    })
-  }
-
-  it('re-encoding every decoded record gives the broker\'s bytes back', () => {
-    let n = 0
-    for (const partition of partitions) {
-      for (const b of readSegment(`${dir}${partition}.segment`)) {
-        if (b.isControl) continue
-        for (const r of b.records) {
-          const d = decodeRecord(r.key, r.value) as KnownRecord
-          const enc = encodeRecord({type: d.type, key: d.key, value: d.value, version: d.version})
-          expect(Buffer.from(enc.key).equals(Buffer.from(r.key!))).toBe(true)
-          expect(enc.value === null ? null : Buffer.from(enc.value).toString('hex')).toBe(r.value === null ? null : Buffer.from(r.value).toString('hex'))
-          n++
-        }
-      }
+        expect(n).toBe(dumped.size)
+      })
     }
-    expect(n).toBeGreaterThan(100)
+
+    it('re-encoding every decoded record gives the broker\'s bytes back', () => {
+      let n = 0
+      for (const partition of partitionsOf(dir)) {
+        for (const b of readSegment(`${dir}${partition}.segment`)) {
+          if (b.isControl) continue
+          for (const r of b.records) {
+            const d = decodeRecord(r.key, r.value) as KnownRecord
+            const enc = encodeRecord({type: d.type, key: d.key, value: d.value, version: d.version})
+            expect(Buffer.from(enc.key).equals(Buffer.from(r.key!))).toBe(true)
+            expect(enc.value === null ? null : Buffer.from(enc.value).toString('hex')).toBe(r.value === null ? null : Buffer.from(r.value).toString('hex'))
+            n++
+          }
+        }
+      }
+      expect(n).toBeGreaterThan(100)
+    })
+
+    it('replays every group: timelines end at the last stored epoch, every bump has a cause', () => {
+      for (const partition of partitionsOf(dir)) {
+        const records = readSegment(`${dir}${partition}.segment`).filter((b) => !b.isControl).flatMap((b) => decodeBatch(b))
+        const groups = new Set(records.map((r) => (r.record.kind === 'record' ? r.record.groupId : undefined)).filter((g): g is string => g !== undefined))
+        for (const g of groups) {
+          const {timeline, state} = replayGroup(g, records)
+          const last = timeline.at(-1)
+          if (!last) continue
+          const section = state[last.groupType as 'consumer' | 'share' | 'streams']
+          if (section) expect(section.epoch).toBe(last.epoch)
+          for (const e of timeline) expect(classifyBump(e).length, `${g} epoch ${e.epoch}`).toBeGreaterThan(0)
+        }
+      }
+    })
   })
+}
+
+/** Nested struct fields Kafka omitted (tagged at default inside arrays) are dropped from ours too. */
+function stripDefaultsKafkaOmits(mine: unknown, theirs: unknown): unknown {
+  if (Array.isArray(mine) && Array.isArray(theirs)) return mine.map((x, i) => stripDefaultsKafkaOmits(x, theirs[i]))
+  if (mine && typeof mine === 'object' && theirs && typeof theirs === 'object' && !Array.isArray(mine)) {
+    return Object.fromEntries(Object.entries(mine).filter(([k]) => k in theirs).map(([k, v]) => [k, stripDefaultsKafkaOmits(v, (theirs as Record<string, unknown>)[k])]))
+  }
+  return mine
+}
+
+describe('Kafka 4.4.0 coverage', () => {
+  let total = 0
+  for (const partition of partitions) for (const b of readSegment(`${dir}${partition}.segment`)) total += b.records.length
 
   it('covers the record types a 4.4.0 broker writes for all group types', () => {
     const types = new Set<number>()
@@ -121,20 +157,6 @@ describe('Kafka 4.4.0 broker segments decode exactly as DumpLogSegments --offset
     expect(total).toBeGreaterThan(100)
   })
 
-  it('replays every group in them: timelines end at the last stored epoch, every bump has a cause', () => {
-    for (const partition of partitions) {
-      const records = readSegment(`${dir}${partition}.segment`).filter((b) => !b.isControl).flatMap((b) => decodeBatch(b))
-      const groups = new Set(records.map((r) => (r.record.kind === 'record' ? r.record.groupId : undefined)).filter((g): g is string => g !== undefined))
-      for (const g of groups) {
-        const {timeline, state} = replayGroup(g, records)
-        const last = timeline.at(-1)
-        if (!last) continue
-        const section = state[last.groupType as 'consumer' | 'share' | 'streams']
-        if (section) expect(section.epoch).toBe(last.epoch)
-        for (const e of timeline) expect(classifyBump(e).length, `${g} epoch ${e.epoch}`).toBeGreaterThan(0)
-      }
-    }
-  })
 })
 
 describe('causes on the 4.4.0 broker log', () => {
@@ -172,5 +194,45 @@ describe('causes on the 4.4.0 broker log', () => {
     const t = find('yrt-streams')
     expect(kinds(t)).toEqual([['group-created', 'member-joined', 'streams-topology-changed'], ['streams-topology-validated', 'metadata-hash-changed'], ['member-left']])
     expect(t[2].metadataHash).toBe(t[2].previousMetadataHash)
+  })
+})
+
+describe('causes on the 4.1.2 broker log', () => {
+  const dir412 = `${fixtures}kafka-4.1.2/`
+  const timelineOf = (group: string) => {
+    for (const p of partitionsOf(dir412)) {
+      const rs = readSegment(`${dir412}${p}.segment`).filter((b) => !b.isControl).flatMap((b) => decodeBatch(b))
+      if (rs.some((r) => r.record.groupId === group)) return replayGroup(group, rs).timeline
+    }
+    throw new Error(`no group ${group}`)
+  }
+  const kinds = (t: ReturnType<typeof timelineOf>) => t.map((e) => classifyBump(e).map((c) => c.kind))
+
+  it('4.1 groups persist epoch 1 first', () => {
+    expect(timelineOf('it-add-partitions').map((e) => [e.previousEpoch, e.epoch])).toEqual([[undefined, 1], [1, 2], [2, 3]])
+  })
+
+  it('partitions added: the hash moves, the topic set does not', () => {
+    expect(kinds(timelineOf('it-add-partitions'))).toEqual([['group-created', 'member-joined'], ['metadata-hash-changed'], ['member-left']])
+  })
+
+  it('topic recreated: the target assignment loses the old topic id, then gains the new one', () => {
+    const t = timelineOf('it-recreate')
+    expect(kinds(t)).toEqual([['group-created', 'member-joined'], ['metadata-hash-changed'], ['metadata-hash-changed'], ['member-left']])
+    expect(t[1].diff.targetAssignmentTopicIds.removed).toHaveLength(1)
+    expect(t[2].diff.targetAssignmentTopicIds.added).toHaveLength(1)
+    expect(t[2].diff.targetAssignmentTopicIds.added).not.toEqual(t[1].diff.targetAssignmentTopicIds.removed)
+  })
+
+  it('a subscribed topic created later: the hash moves and a new topic id enters the assignment', () => {
+    const t = timelineOf('it-missing-topic')
+    expect(kinds(t)[1]).toEqual(['metadata-hash-changed'])
+    expect(t[1].diff.targetAssignmentTopicIds.added).toHaveLength(1)
+  })
+
+  it('regex: each resolution that adds a topic bumps', () => {
+    const t = timelineOf('it-regex')
+    expect(kinds(t)).toEqual([['group-created', 'member-joined'], ['regex-resolution-changed'], ['regex-resolution-changed'], ['member-left', 'regex-resolution-changed']])
+    expect(classifyBump(t[2])[0]).toEqual({kind: 'regex-resolution-changed', regex: 're-orders-.*', added: ['re-orders-2'], removed: []})
   })
 })

@@ -33,6 +33,7 @@ export function readSegment(file: string): SegmentBatch[] {
   for (let i = 0; i + 61 <= b.length;) {
     const baseOffset = b.readBigInt64BE(i)
     const end = i + 12 + b.readInt32BE(i + 8)
+    if (end > b.length) break // a batch still being written when the file was copied
     const attributes = b.readInt16BE(i + 21)
     const baseTimestamp = b.readBigInt64BE(i + 27)
     const count = b.readInt32BE(i + 57)
