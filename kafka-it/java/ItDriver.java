@@ -91,6 +91,9 @@ public final class ItDriver {
       "share MEMBER GROUP T1,T2                KafkaShareConsumer",
       "streams MEMBER APP_ID SOURCE SINK       Kafka Streams, group.protocol=streams; selectKey+count (repartition+changelog)",
       "stop MEMBER                             close the member (leaves the group)",
+      "subscribe MEMBER names|regex WHAT        change a running consumer's subscription (in its poll thread)",
+      "group-config GROUP KEY VALUE            incrementalAlterConfigs SET on the group (e.g. consumer.session.timeout.ms)",
+      "unregister-broker ID                    Admin.unregisterBroker (the broker should be fenced/stopped)",
       "members                                 members, states, assignments",
       "dump-metadata PATH [--internal]         metadata document (rebalance-doctor/metadata-v1) from Admin",
       "describe-cluster                        brokers incl. fenced",
@@ -192,6 +195,9 @@ public final class ItDriver {
         case "share": return startShare(c[1], c[2], c[3]);
         case "streams": return startStreams(c[1], c[2], c[3], c[4]);
         case "stop": stopMember(c[1]); return ok("stopped", c[1]);
+        case "subscribe": return resubscribe(c[1], c[2], c[3]);
+        case "group-config": return groupConfig(c[1], c[2], c[3]);
+        case "unregister-broker": admin.unregisterBroker(Integer.parseInt(c[1])).all().get(30, TimeUnit.SECONDS); return ok("unregistered", Integer.parseInt(c[1]));
         case "members": return listMembers();
         case "dump-metadata": return dumpMetadata(c);
         case "describe-cluster": return ok("brokers", brokers());
@@ -481,6 +487,8 @@ public final class ItDriver {
     }
 
     volatile Runnable waker;
+    /** A subscription change for the poll thread: {"names"|"regex", what}. */
+    final AtomicReference<String[]> resubscribe = new AtomicReference<>();
 
     void wake() {
       Runnable w = waker;
@@ -553,6 +561,11 @@ public final class ItDriver {
         }
         m.state = "running";
         while (!m.stop.get()) {
+          String[] re = m.resubscribe.getAndSet(null);
+          if (re != null) {
+            if (re[0].equals("regex")) c.subscribe(new SubscriptionPattern(re[1]), l);
+            else c.subscribe(Arrays.asList(re[1].split(",")), l);
+          }
           try {
             c.poll(Duration.ofMillis(200));
           } catch (WakeupException e) {
@@ -645,6 +658,26 @@ public final class ItDriver {
     m.thread.setDaemon(true);
     m.thread.start();
     return ok("member", name, "group", appId);
+  }
+
+  static Map<String, Object> resubscribe(String name, String how, String what) throws Exception {
+    Member m = members.get(name);
+    if (m == null || !m.kind.equals("consumer")) throw new IllegalArgumentException("no consumer " + name);
+    if (!how.equals("names") && !how.equals("regex")) throw new IllegalArgumentException("subscribe: names or regex");
+    m.resubscribe.set(new String[] {how, what});
+    long deadline = System.currentTimeMillis() + 10000;
+    while (m.resubscribe.get() != null && System.currentTimeMillis() < deadline) Thread.sleep(50);
+    if (m.resubscribe.get() != null) throw new IllegalStateException("member " + name + " did not pick up the subscription");
+    return ok("member", name, how, what);
+  }
+
+  static Map<String, Object> groupConfig(String group, String key, String value) throws Exception {
+    org.apache.kafka.common.config.ConfigResource r =
+        new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.GROUP, group);
+    admin.incrementalAlterConfigs(Map.of(r, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+        new org.apache.kafka.clients.admin.ConfigEntry(key, value), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+        .all().get(30, TimeUnit.SECONDS);
+    return ok("group", group, key, value);
   }
 
   static void stopMember(String name) throws Exception {
