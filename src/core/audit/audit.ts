@@ -1,0 +1,242 @@
+/**
+ * `audit`: every group of the cluster in one pass. Pure: replayed groups and one live metadata snapshot in,
+ * one row per group and a summary out. Topic hashes are computed once per topic (a shared TopicHasher); only
+ * groups whose stored hash differs from the live one go through explain's hypothesis search (which has to
+ * re-hash candidates anyway). Explain itself is reused unchanged: without live metadata for the replay-only
+ * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
+ */
+import {explainGroup, type ExplainReport, type Verdict} from '../explain/explain.js'
+import type {Hypothesis} from '../explain/hypotheses.js'
+import {TopicHasher} from '../hash.js'
+import type {ClusterMetadata} from '../metadata.js'
+import {type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+
+/** What can make `audit` exit 3 (`--fail-on`). */
+export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records'] as const
+export type FindingKind = (typeof FINDING_KINDS)[number]
+
+export interface GroupAudit {
+  group: string
+  type: GroupType | null
+  /** explain's verdict code (IN_SYNC, REBALANCE_PENDING, STALE_COORDINATOR_CACHE, HASH_DIFFERS, ASSIGNMENT_PENDING, RECONCILING, EMPTY_GROUP, CLASSIC_GROUP, GROUP_DELETED, NOT_FOUND). */
+  verdict: Verdict
+  groupEpoch: number | null
+  assignmentEpoch: number | null
+  /** 64-bit hashes as decimal strings; null for classic or deleted groups. */
+  storedMetadataHash: string | null
+  liveMetadataHash: string | null
+  /** null when there is no hash to compare (classic, deleted). */
+  inSync: boolean | null
+  /** The topic/broker change(s) that reproduce the stored hash from live metadata, when stored ≠ live. */
+  drift: Array<Pick<Hypothesis, 'kind' | 'then' | 'now' | 'description'> & {topic: string | null; broker: number | null}>
+  topics: string[]
+  missingTopics: string[]
+  members: number
+  membersReconciling: number
+  /** Members reconciling longer than --stuck-after. */
+  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
+  assignmentPending: boolean
+  unknownRecords: number
+  /** Time of the last group epoch record (ISO-8601), when seen. */
+  lastEpochTime: string | null
+  /** The kinds of finding this group has (FINDING_KINDS order). */
+  findings: FindingKind[]
+}
+
+export interface AuditContext {
+  live: ClusterMetadata
+  /** Shared across groups: each topic is hashed once per audit. */
+  hasher: TopicHasher
+  now: number
+  stuckAfterMs: number
+}
+
+export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs = 5 * 60_000): AuditContext {
+  return {live, hasher: new TopicHasher(live), now, stuckAfterMs}
+}
+
+/** One group's audit row. */
+export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditContext): GroupAudit {
+  const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
+  const type = base.type
+  let report: ExplainReport = base
+  let liveHash: bigint | undefined
+  let topics: string[] = []
+  let missing: string[] = []
+  const g = type && type !== 'classic' ? replay.state[type] : null
+  if (type && type !== 'classic' && g && g.epoch !== undefined) {
+    topics = subscribedTopicsOf(type, replay.state)
+    const detail = ctx.hasher.groupHashDetail(topics)
+    liveHash = detail.hash
+    missing = detail.missing
+    // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
+    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
+  }
+  const inSync = liveHash === undefined || !g ? null : liveHash === g.metadataHash
+  const empty = g ? g.members.size === 0 : true
+  const verdict = inSync === true ? inSyncVerdict(base, empty, topics.length) : report.verdict
+  const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
+  const matches = ((change?.details as {changes?: Hypothesis[]} | undefined)?.changes ?? [])
+  // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
+  const driftMatches = inSync === false ? matches : []
+  const reconciling = base.members.filter(m => m.reconciling)
+  const stuck = base.findings
+    .filter(f => f.code === 'MEMBER_RECONCILING' && (f.details as {stuck?: boolean}).stuck)
+    .map(f => {
+      const d = f.details as {memberId: string; since: string | null; memberEpoch: number | null; state: string | null}
+      return {memberId: d.memberId, since: d.since, memberEpoch: d.memberEpoch, state: d.state}
+    })
+  const assignmentPending = base.findings.some(f => f.code === 'ASSIGNMENT_PENDING')
+  const unknownRecords = base.skippedRecords.filter(s => s.reason !== 'legacy').length
+  const findings: FindingKind[] = []
+  // an empty group's drift rebalances nothing until a member joins: reported, not a finding
+  if (inSync === false && !empty) findings.push('drift')
+  if (assignmentPending) findings.push('pending')
+  if (stuck.length > 0) findings.push('stuck')
+  if (missing.length > 0) findings.push('missing-topics')
+  if (unknownRecords > 0) findings.push('unknown-records')
+  return {
+    group: groupId,
+    type,
+    verdict,
+    groupEpoch: base.groupEpoch,
+    assignmentEpoch: base.assignmentEpoch,
+    storedMetadataHash: base.storedMetadataHash,
+    liveMetadataHash: liveHash === undefined ? null : liveHash.toString(),
+    inSync,
+    drift: driftMatches.map(h => ({kind: h.kind, topic: h.topic ?? null, broker: h.broker ?? null, then: h.then, now: h.now, description: h.description})),
+    topics,
+    missingTopics: missing,
+    members: g ? g.members.size : 0,
+    membersReconciling: reconciling.length,
+    stuckMembers: stuck,
+    assignmentPending,
+    unknownRecords,
+    lastEpochTime: g?.epochAt ? new Date(g.epochAt.timestamp).toISOString() : null,
+    findings,
+  }
+}
+
+/** explain's verdict when stored = live, from the replay-only report (no second hashing). */
+function inSyncVerdict(r: ExplainReport, empty: boolean, topicCount: number): Verdict {
+  const g = r.groupEpoch
+  if (empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
+  if (r.findings.some(f => f.code === 'ASSIGNMENT_PENDING')) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${g} is pending`, pending: true}
+  const n = r.members.filter(m => m.reconciling).length
+  if (n > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${n} member(s) still reconciling to epoch ${g}`, pending: true}
+  return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${topicCount} topic${topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+}
+
+
+// ---------------------------------------------------------------- filters
+
+export type TypeFilter = ReadonlySet<GroupType>
+
+/**
+ * `--group PATTERN`: a glob (`*` any run, `?` one character, `[abc]` a class; the whole id must match), or a
+ * JavaScript regular expression between slashes (`/^orders-.*$/i`, searched, not anchored).
+ */
+export function groupMatcher(pattern: string | undefined): (groupId: string) => boolean {
+  if (!pattern) return () => true
+  const re = /^\/(.*)\/([a-z]*)$/s.exec(pattern)
+  if (re) {
+    const rx = new RegExp(re[1], re[2])
+    return id => rx.test(id)
+  }
+  let src = ''
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]
+    if (c === '*') src += '.*'
+    else if (c === '?') src += '.'
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 2)
+      if (end < 0) src += '\\['
+      else {
+        let cls = pattern.slice(i + 1, end).replaceAll('\\', '\\\\')
+        if (cls.startsWith('!')) cls = `^${cls.slice(1)}`
+        src += `[${cls}]`
+        i = end
+      }
+    } else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  }
+  const rx = new RegExp(`^${src}$`, 's')
+  return id => rx.test(id)
+}
+
+// ---------------------------------------------------------------- summary and exit code
+
+export interface AuditSummary {
+  clusterId: string | null
+  /** ISO-8601 time the audit started. */
+  time: string
+  groups: number
+  byType: Record<string, number>
+  byVerdict: Record<string, number>
+  /** Groups with each kind of finding. */
+  findings: Record<FindingKind, number>
+  groupsWithFindings: number
+  partitions: number
+  recordsScanned: number
+  /** Records of __consumer_offsets that could not be decoded at all (corrupt), all groups. */
+  decodeErrors: number
+  durationMs: number
+  /** The finding kinds that make the exit code 3 (--fail-on). */
+  failOn: FindingKind[]
+  exitCode: 0 | 3
+}
+
+export interface ScanStats {
+  partitions: number
+  recordsScanned: number
+  decodeErrors: number
+  durationMs: number
+}
+
+export function summarize(groups: readonly GroupAudit[], stats: ScanStats, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number): AuditSummary {
+  const byType: Record<string, number> = {}
+  const byVerdict: Record<string, number> = {}
+  const findings = Object.fromEntries(FINDING_KINDS.map(k => [k, 0])) as Record<FindingKind, number>
+  let withFindings = 0
+  for (const g of groups) {
+    const t = g.type ?? 'unknown'
+    byType[t] = (byType[t] ?? 0) + 1
+    byVerdict[g.verdict.code] = (byVerdict[g.verdict.code] ?? 0) + 1
+    for (const f of g.findings) findings[f]++
+    if (g.findings.length > 0) withFindings++
+  }
+  const summary: AuditSummary = {
+    clusterId, time: new Date(startedAt).toISOString(), groups: groups.length, byType, byVerdict, findings, groupsWithFindings: withFindings,
+    partitions: stats.partitions, recordsScanned: stats.recordsScanned, decodeErrors: stats.decodeErrors, durationMs: stats.durationMs,
+    failOn: [...failOn], exitCode: 0,
+  }
+  summary.exitCode = exitCodeFor(summary, failOn)
+  return summary
+}
+
+/** 3 when any group has a finding of a kind in failOn (undecodable records count as unknown-records), else 0. */
+export function exitCodeFor(s: Pick<AuditSummary, 'findings' | 'decodeErrors'>, failOn: readonly FindingKind[]): 0 | 3 {
+  for (const k of failOn) {
+    if (s.findings[k] > 0) return 3
+    if (k === 'unknown-records' && s.decodeErrors > 0) return 3
+  }
+  return 0
+}
+
+/** `--fail-on drift,pending` → kinds; `none` → []; `all` → every kind. Throws a message naming the bad value. */
+export function parseFailOn(text: string): FindingKind[] {
+  const parts = text.split(',').map(s => s.trim()).filter(Boolean)
+  if (parts.length === 1 && parts[0] === 'none') return []
+  if (parts.length === 1 && parts[0] === 'all') return [...FINDING_KINDS]
+  const bad = parts.filter(p => !(FINDING_KINDS as readonly string[]).includes(p))
+  if (bad.length > 0 || parts.length === 0) throw new Error(`--fail-on "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use none, all, or a comma list of ${FINDING_KINDS.join(', ')}`)
+  return FINDING_KINDS.filter(k => parts.includes(k))
+}
+
+export const GROUP_TYPES: readonly GroupType[] = ['consumer', 'share', 'streams', 'classic']
+
+export function parseTypes(text: string): Set<GroupType> {
+  const parts = text.split(',').map(s => s.trim()).filter(Boolean)
+  const bad = parts.filter(p => !(GROUP_TYPES as readonly string[]).includes(p))
+  if (bad.length > 0 || parts.length === 0) throw new Error(`--type "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use a comma list of ${GROUP_TYPES.join(', ')}`)
+  return new Set(parts as GroupType[])
+}

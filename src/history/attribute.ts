@@ -1,0 +1,176 @@
+/**
+ * Exact attribution of past metadata-hash bumps from the audit history (pure). The history holds each topic's
+ * hash as audits saw it, so the group hash at any recorded moment is computed exactly (as the coordinator
+ * does: topics that did not exist are left out). For a bump stored hash H0 → H1 at time T, we look for the
+ * last recorded moment whose group hash over the old topic set is H0 and the first later one whose hash over
+ * the new topic set is H1: the topics that differ between those two moments are the change, with their old
+ * and new partition counts, ids and racks: also when several topics changed at once, which hypothesis testing
+ * on live metadata cannot separate.
+ */
+import {computeGroupHash} from '../core/hash.js'
+import type {ExplainReport} from '../core/explain/explain.js'
+import {type ReplayResult, subscribedTopicsOf} from '../core/replay/index.js'
+import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
+
+/** One recorded moment: the audit time and the state after that audit's line. */
+export interface Moment {
+  at: number
+  topics: ReadonlyMap<string, TopicObservation>
+  brokers: ReadonlyArray<{id: number; rack: string | null}> | undefined
+}
+
+export interface HistoryView {
+  clusterId: string | null
+  moments: Moment[]
+}
+
+/** Folds entries (all segments, in time order) into moments. Each moment shares unchanged topic objects. */
+export function historyView(entries: readonly HistoryEntry[], clusterId: string | null = null): HistoryView {
+  const sorted = [...entries].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+  const s: HistoryState = {brokers: undefined, topics: new Map(), groups: new Map()}
+  const moments: Moment[] = []
+  for (const e of sorted) {
+    applyEntry(s, e)
+    s.groups.clear() // groups are not needed for attribution; keep memory to topics
+    moments.push({at: Date.parse(e.at), topics: new Map(s.topics), brokers: s.brokers})
+  }
+  return {clusterId, moments}
+}
+
+export interface TopicChange {
+  topic: string
+  kind: 'partitions' | 'created' | 'deleted' | 'recreated' | 'racks' | 'placement'
+  before: TopicObservation | null
+  after: TopicObservation | null
+  /** Last recorded time with the old value, first recorded time with the new one (ISO-8601). */
+  lastSeenBefore: string
+  firstSeenAfter: string
+  description: string
+}
+
+export interface HistoryAttribution {
+  source: 'history'
+  changes: TopicChange[]
+  /** Broker rack changes between the two moments (racks only; they explain 'racks'/'placement' kinds). */
+  brokers: Array<{id: number; before: string | null | 'absent'; after: string | null | 'absent'}>
+  lastSeenBefore: string
+  firstSeenAfter: string
+  message: string
+}
+
+function groupHashAt(m: Moment, topics: readonly string[]): bigint {
+  const hashes = new Map<string, bigint>()
+  for (const t of new Set(topics)) {
+    const o = m.topics.get(t)
+    if (o) hashes.set(t, BigInt(o.hash))
+  }
+  return computeGroupHash(hashes)
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/**
+ * The change behind a bump, from history, or undefined when history does not hold both sides exactly
+ * (no recorded moment reproduces the old or the new hash).
+ */
+export function attributeBump(
+  view: HistoryView,
+  bump: {topicsBefore: readonly string[]; topicsAfter: readonly string[]; previousHash: bigint; hash: bigint; timestamp: number},
+): HistoryAttribution | undefined {
+  const ms = view.moments
+  let before = -1
+  for (let i = 0; i < ms.length; i++) {
+    if (ms[i].at > bump.timestamp) break
+    if (groupHashAt(ms[i], bump.topicsBefore) === bump.previousHash) before = i
+  }
+  // The old state may only have been recorded after the change (audit between change and bump is impossible:
+  // the bump follows the change on the next heartbeat), so require before ≤ T.
+  if (before < 0) return undefined
+  let after = -1
+  for (let i = before + 1; i < ms.length; i++) {
+    if (groupHashAt(ms[i], bump.topicsAfter) === bump.hash) {
+      after = i
+      break
+    }
+  }
+  if (after < 0) return undefined
+  // the last moment still showing the old value for each changed topic narrows "first seen"
+  const a = ms[before]
+  const b = ms[after]
+  const names = [...new Set([...bump.topicsBefore, ...bump.topicsAfter])].sort()
+  const changes: TopicChange[] = []
+  for (const name of names) {
+    const x = a.topics.get(name) ?? null
+    const y = b.topics.get(name) ?? null
+    if (x?.hash === y?.hash) continue
+    // when did the new value first appear (between the two moments)?
+    let first = after
+    for (let i = before + 1; i < after; i++) {
+      const o = ms[i].topics.get(name) ?? null
+      if (o?.hash === y?.hash) {
+        first = i
+        break
+      }
+    }
+    let last = before
+    for (let i = before + 1; i < first; i++) if ((ms[i].topics.get(name) ?? null)?.hash === x?.hash) last = i
+    changes.push(describe(name, x, y, iso(ms[last].at), iso(ms[first].at)))
+  }
+  const brokers: HistoryAttribution['brokers'] = []
+  const ba = new Map((a.brokers ?? []).map(x => [x.id, x.rack]))
+  const bb = new Map((b.brokers ?? []).map(x => [x.id, x.rack]))
+  for (const id of [...new Set([...ba.keys(), ...bb.keys()])].sort((p, q) => p - q)) {
+    const r0 = ba.has(id) ? ba.get(id)! : 'absent'
+    const r1 = bb.has(id) ? bb.get(id)! : 'absent'
+    if (r0 !== r1) brokers.push({id, before: r0, after: r1})
+  }
+  const brokerText = brokers.map(x => `broker ${x.id}: ${x.before === null ? 'no rack' : x.before === 'absent' ? 'not registered' : `rack ${x.before}`} → ${x.after === null ? 'no rack' : x.after === 'absent' ? 'not registered' : `rack ${x.after}`}`)
+  return {
+    source: 'history',
+    changes,
+    brokers,
+    lastSeenBefore: iso(a.at),
+    firstSeenAfter: iso(b.at),
+    message: `from recorded history: ${[...changes.map(c => c.description), ...brokerText].join('; ') || 'no topic change recorded (coordinator cache effect)'}`,
+  }
+}
+
+function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string): TopicChange {
+  const when = `first seen at ${firstSeen} (last seen before at ${lastSeen})`
+  const base = {topic: name, before: x, after: y, lastSeenBefore: lastSeen, firstSeenAfter: firstSeen}
+  if (!x) return {...base, kind: 'created', description: `${name}: created with ${y!.partitions} partition${y!.partitions === 1 ? '' : 's'} (id ${y!.id}), ${when}`}
+  if (!y) return {...base, kind: 'deleted', description: `${name}: deleted (had ${x.partitions} partitions, id ${x.id}), ${when}`}
+  if (x.id !== y.id) return {...base, kind: 'recreated', description: `${name}: recreated, id ${x.id} → ${y.id}${x.partitions !== y.partitions ? `, ${x.partitions} → ${y.partitions} partitions` : ''}, ${when}`}
+  if (x.partitions !== y.partitions) return {...base, kind: 'partitions', description: `${name}: ${x.partitions} → ${y.partitions} partitions, ${when}`}
+  if (x.racks.join(',') !== y.racks.join(',')) return {...base, kind: 'racks', description: `${name}: replica racks ${x.racks.join(',') || 'none'} → ${y.racks.join(',') || 'none'}, ${when}`}
+  return {...base, kind: 'placement', description: `${name}: replica placement or a replica broker's rack changed, ${when}`}
+}
+
+/**
+ * Adds history attributions to an explain report's metadata-hash-changed causes (in place). The replay gives
+ * each bump's topic sets (matched by the epoch record's offset). Returns how many causes were attributed.
+ */
+export function annotateFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {
+  if (view.moments.length === 0) return 0
+  const byOffset = new Map(replay.timeline.map(e => [e.offset.toString(), e]))
+  let n = 0
+  for (const entry of report.timeline) {
+    const e = byOffset.get(entry.offset)
+    if (!e || e.groupType === 'classic' || e.metadataHash === undefined || e.previousMetadataHash === undefined) continue
+    for (const cause of entry.causes) {
+      if (cause.kind !== 'metadata-hash-changed') continue
+      const a = attributeBump(view, {
+        topicsBefore: subscribedTopicsOf(e.groupType, e.before),
+        topicsAfter: subscribedTopicsOf(e.groupType, e.after),
+        previousHash: e.previousMetadataHash,
+        hash: e.metadataHash,
+        timestamp: e.timestamp,
+      })
+      if (!a) continue
+      cause.details.history = a
+      cause.message = `metadata changed, ${a.message}`
+      n++
+    }
+  }
+  return n
+}

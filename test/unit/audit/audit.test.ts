@@ -1,0 +1,159 @@
+import {describe, expect, it} from 'vitest'
+import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, groupMatcher, parseFailOn, parseTypes, summarize} from '../../../src/core/audit/audit.js'
+import {replayGroup} from '../../../src/core/replay/index.js'
+import {consumer, Log} from '../replay/log.js'
+import {cluster, hashOf, settledGroup} from './fixtures.js'
+
+const NOW = 1_700_000_000_000 + 3_600_000
+
+function audit(log: Log, g: string, md = cluster(), stuckAfterMs = 5 * 60_000) {
+  return auditGroup(g, replayGroup(g, log.records), auditContext(md, NOW, stuckAfterMs))
+}
+
+describe('auditGroup', () => {
+  it('in sync: stored = live hash, no findings', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders', 'payments'], hashOf(cluster(), ['orders', 'payments']))
+    const a = audit(log, 'g')
+    expect(a.verdict.code).toBe('IN_SYNC')
+    expect(a.inSync).toBe(true)
+    expect(a.storedMetadataHash).toBe(a.liveMetadataHash)
+    expect(a.findings).toEqual([])
+    expect(a.members).toBe(1)
+    expect(a.topics).toEqual(['orders', 'payments'])
+  })
+
+  it('drift after a partition increase: REBALANCE_PENDING naming the topic and the old count', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders', 'payments'], hashOf(cluster(3), ['orders', 'payments']))
+    const a = audit(log, 'g', cluster(5))
+    expect(a.inSync).toBe(false)
+    expect(a.verdict.code).toBe('REBALANCE_PENDING')
+    expect(a.findings).toEqual(['drift'])
+    expect(a.drift).toHaveLength(1)
+    expect(a.drift[0]).toMatchObject({kind: 'partition-count', topic: 'orders', then: '3', now: '5'})
+    expect(a.liveMetadataHash).toBe(hashOf(cluster(5), ['orders', 'payments']).toString())
+  })
+
+  it('drift from a broker rack change: STALE_COORDINATOR_CACHE, still drift', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders'], hashOf(cluster(3, 2, 'rack-a'), ['orders']))
+    const a = audit(log, 'g', cluster(3, 2, 'rack-b'))
+    expect(a.verdict.code).toBe('STALE_COORDINATOR_CACHE')
+    expect(a.findings).toContain('drift')
+    expect(a.drift.some(d => d.kind === 'broker-rack' && d.broker === 3)).toBe(true)
+  })
+
+  it('two topics changed at once: drift without a single-change explanation (HASH_DIFFERS)', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders', 'payments'], hashOf(cluster(3, 2), ['orders', 'payments']))
+    const a = audit(log, 'g', cluster(4, 3))
+    expect(a.verdict.code).toBe('HASH_DIFFERS')
+    expect(a.findings).toEqual(['drift'])
+    expect(a.drift).toEqual([])
+  })
+
+  it('assignment pending: target assignment epoch behind the group epoch', () => {
+    const log = new Log()
+    const h = hashOf(cluster(), ['orders'])
+    settledGroup(log, 'g', ['orders'], h)
+    log.write([consumer.member('g', 'm2', {names: ['orders']}), consumer.metadata('g', 2, h)])
+    const a = audit(log, 'g')
+    expect(a.assignmentPending).toBe(true)
+    expect(a.verdict.code).toBe('ASSIGNMENT_PENDING')
+    expect(a.findings).toContain('pending')
+  })
+
+  it('stuck: a member reconciling longer than --stuck-after; the same member within the threshold is not stuck', () => {
+    const log = new Log()
+    const h = hashOf(cluster(), ['orders'])
+    settledGroup(log, 'g', ['orders'], h)
+    log.write([consumer.member('g', 'm2', {names: ['orders']}), consumer.metadata('g', 2, h), consumer.target('g', 'm2', []), consumer.targetMetadata('g', 2), consumer.current('g', 'm2', 2)])
+    // m1 stays at epoch 1 while the target is at 2
+    const stuck = audit(log, 'g', cluster(), 60_000)
+    expect(stuck.membersReconciling).toBe(1)
+    expect(stuck.stuckMembers.map(m => m.memberId)).toEqual(['m1'])
+    expect(stuck.findings).toEqual(['stuck'])
+    const fresh = audit(log, 'g', cluster(), 24 * 3_600_000)
+    expect(fresh.stuckMembers).toEqual([])
+    expect(fresh.verdict.code).toBe('RECONCILING')
+    expect(fresh.findings).toEqual([])
+  })
+
+  it('missing topics: subscribed names that do not exist', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders', 'nope'], hashOf(cluster(), ['orders', 'nope']))
+    const a = audit(log, 'g')
+    expect(a.inSync).toBe(true)
+    expect(a.missingTopics).toEqual(['nope'])
+    expect(a.findings).toEqual(['missing-topics'])
+  })
+
+  it('unknown record types are counted', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders'], hashOf(cluster(), ['orders']))
+    const key = Buffer.from([0x00, 0x63, 0x00, 0x01, 0x67]) // type 99, group "g"
+    log.raw(key, Buffer.from([0, 0, 1]))
+    const a = audit(log, 'g')
+    expect(a.unknownRecords).toBe(1)
+    expect(a.findings).toEqual(['unknown-records'])
+  })
+
+  it("an empty group's drift is reported but is no finding", () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders'], hashOf(cluster(3), ['orders']))
+    log.write([consumer.memberTombstone('g', 'm1'), consumer.targetTombstone('g', 'm1'), consumer.currentTombstone('g', 'm1'), consumer.metadata('g', 2, hashOf(cluster(3), ['orders'])), consumer.targetMetadata('g', 2)])
+    const a = audit(log, 'g', cluster(6))
+    expect(a.members).toBe(0)
+    expect(a.verdict.code).toBe('EMPTY_GROUP')
+    expect(a.findings).toEqual([])
+  })
+})
+
+describe('filters and policy', () => {
+  it('--group: glob over the whole id, or /regex/flags searched', () => {
+    const m = groupMatcher('orders-*')
+    expect(m('orders-1')).toBe(true)
+    expect(m('x-orders-1')).toBe(false)
+    expect(groupMatcher('a?c')('abc')).toBe(true)
+    expect(groupMatcher('a?c')('abbc')).toBe(false)
+    expect(groupMatcher('g[12]')('g2')).toBe(true)
+    expect(groupMatcher('g[!12]')('g2')).toBe(false)
+    expect(groupMatcher('a.b')('axb')).toBe(false)
+    expect(groupMatcher('/^Pay/i')('payments')).toBe(true)
+    expect(groupMatcher('/pay/')('x-pay-y')).toBe(true)
+    expect(groupMatcher(undefined)('anything')).toBe(true)
+  })
+
+  it('--fail-on and --type parsing, with the bad value named', () => {
+    expect(parseFailOn('all')).toEqual([...FINDING_KINDS])
+    expect(parseFailOn('none')).toEqual([])
+    expect(parseFailOn('stuck,drift')).toEqual(['drift', 'stuck'])
+    expect(() => parseFailOn('drift,bogus')).toThrow(/"bogus"/)
+    expect([...parseTypes('share,consumer')]).toEqual(['share', 'consumer'])
+    expect(() => parseTypes('consumer,nope')).toThrow(/"nope"/)
+  })
+
+  it('exit code 3 only for the kinds asked for; decode errors count as unknown-records', () => {
+    const f = {drift: 1, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0}
+    expect(exitCodeFor({findings: f, decodeErrors: 0}, ['drift'])).toBe(3)
+    expect(exitCodeFor({findings: f, decodeErrors: 0}, ['stuck', 'pending'])).toBe(0)
+    expect(exitCodeFor({findings: f, decodeErrors: 0}, [])).toBe(0)
+    const none = {drift: 0, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0}
+    expect(exitCodeFor({findings: none, decodeErrors: 2}, ['unknown-records'])).toBe(3)
+    expect(exitCodeFor({findings: none, decodeErrors: 2}, ['drift'])).toBe(0)
+  })
+
+  it('summary counts groups per type, verdict and finding', () => {
+    const a = new Log()
+    settledGroup(a, 'ok', ['orders'], hashOf(cluster(), ['orders']))
+    const b = new Log()
+    settledGroup(b, 'drifted', ['orders'], hashOf(cluster(2), ['orders']))
+    const ctx = auditContext(cluster(), NOW)
+    const rows = [auditGroup('ok', replayGroup('ok', a.records), ctx), auditGroup('drifted', replayGroup('drifted', b.records), ctx)]
+    const s = summarize(rows, {partitions: 5, recordsScanned: 10, decodeErrors: 0, durationMs: 12}, ['drift'], 'cid', NOW)
+    expect(s).toMatchObject({groups: 2, byType: {consumer: 2}, byVerdict: {IN_SYNC: 1, REBALANCE_PENDING: 1}, groupsWithFindings: 1, exitCode: 3, clusterId: 'cid'})
+    expect(s.findings.drift).toBe(1)
+    expect(summarize(rows, {partitions: 5, recordsScanned: 10, decodeErrors: 0, durationMs: 12}, [], 'cid', NOW).exitCode).toBe(0)
+  })
+})
