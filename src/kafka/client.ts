@@ -52,7 +52,10 @@ export interface PartitionReadOptions {
   readonly isolation?: 'read_committed' | 'read_uncommitted'
   /** Per Fetch request; doubled when a single batch is larger. Default 8 MiB. */
   readonly maxBytes?: number
-  /** Streaming: called for each batch in offset order; the result then holds no batches. */
+  /**
+   * Streaming: called for each batch in offset order; the result then holds no batches. The read may take
+   * longer than the client's timeout as long as each fetch answers within it.
+   */
   readonly onBatch?: (batch: RawRecordBatch) => void
   /** Streaming: each fetch's aborted transactions, before that fetch's batches reach onBatch. */
   readonly onAborted?: (aborted: readonly AbortedTransaction[]) => void
@@ -94,7 +97,7 @@ export class KafkaClient {
   readonly #lib: KafkaLibrary
   readonly #settings: ConnectionSettings
   readonly #opts: KafkaClientOptions
-  readonly #deadline: number
+  #deadline: number
   readonly #conns = new Map<string, Promise<KafkaConnection>>()
   readonly #apis = new Map<string, LibraryApi>()
   readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
@@ -246,9 +249,10 @@ export class KafkaClient {
       }
       const [start, end] = await Promise.all([listOffset(P.EARLIEST_TIMESTAMP), listOffset(P.LATEST_TIMESTAMP)])
       const err = start.errorCode || end.errorCode
-      if (err === 6 || err === 74 || err === 75) {
+      if ((err === 6 || err === 74 || err === 75) && attempt < 10) {
         // the leader moved (NOT_LEADER_OR_FOLLOWER, FENCED/UNKNOWN_LEADER_EPOCH): look it up again
-        if (attempt < 10) continue
+        await sleep(300)
+        continue
       }
       if (err !== 0) throw this.#kafkaError(err, null, `ListOffsets on ${topic}-${o.partition}`)
       let offset = resume !== undefined && resume > start.offset ? resume : start.offset
@@ -270,6 +274,8 @@ export class KafkaClient {
           continue
         }
         if (code !== 0 || !fp) throw this.#kafkaError(code, null, `Fetch of ${topic}-${o.partition}`)
+        // A long partition read may run past the deadline as long as every fetch answers within the timeout.
+        this.#deadline = Math.max(this.#deadline, Date.now() + this.#settings.timeoutMs)
         for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
         if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
         const {batches: got, nextOffset} = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress as never)
@@ -287,7 +293,10 @@ export class KafkaClient {
         }
         offset = nextOffset!
       }
-      if (moved && attempt < 10) continue
+      if (moved && attempt < 10) {
+        await sleep(300)
+        continue
+      }
       this.#debug(`read ${topic}-${o.partition} from broker ${leader.id}: ${start.offset}..${end.offset}, ${fetches} fetches`)
       return {
         topic,
@@ -307,10 +316,15 @@ export class KafkaClient {
   }
 
   async #within<T>(work: Promise<T>): Promise<T> {
-    const left = this.#deadline - Date.now()
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(timeoutError(this.#settings.timeoutMs, this.#step)), Math.max(0, left))
+      // The deadline can move forward while a partition read makes progress (#progress); re-arm until it passes.
+      const arm = () => {
+        const left = this.#deadline - Date.now()
+        timer = left > 0 ? setTimeout(arm, left) : undefined
+        if (left <= 0) reject(timeoutError(this.#settings.timeoutMs, this.#step))
+      }
+      arm()
     })
     try {
       return await Promise.race([work, timeout])
