@@ -8,6 +8,7 @@ import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
 import {readGroupLog} from '../../sources/group-log.js'
+import {explainWithHistory, HISTORY_DIR_ENV} from '../../history/index.js'
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
@@ -40,6 +41,7 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
     'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+    'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
   }
 
   async run(): Promise<ExplainReport> {
@@ -58,7 +60,10 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
       for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
       progress.update('reading live metadata')
       const live = await client.clusterMetadata({topics: [...topics]})
-      return explainGroup(group, replay, {live, now, stuckAfterMs})
+      const report = explainGroup(group, replay, {live, now, stuckAfterMs})
+      // metadata bumps the hashes alone cannot pin down: exact from the audit history, when recorded
+      explainWithHistory(report, replay, live.clusterId, flags['history-dir'])
+      return report
     }).finally(() => progress.stop())
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)

@@ -1,0 +1,174 @@
+/**
+ * `audit` on a real cluster: groups of each new type in different states, checked in every output format with
+ * the exit code following the findings; and history recorded around a partition increase of two topics at
+ * once (which hypothesis testing cannot separate) lets `group explain` name both topics and their old and new
+ * partition counts.
+ *
+ * The drifted group: its only member runs in a second driver JVM that is killed (SIGKILL) after the group
+ * settled; partitions are added; within the session timeout (10 s in the test cluster) no heartbeat comes, so
+ * the coordinator still holds the old hash and the dead member: stored ≠ live, a rebalance pending.
+ */
+import type {ChildProcess} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {TopicHasher} from '../../src/core/hash.js'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {sleep, waitFor} from './lib/cluster.js'
+import {Driver} from './lib/driver.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+let victim: Driver | undefined
+let bs: string
+const hist = tempDir()
+const audit = (...args: string[]) => cli(['audit', '-b', bs, '--history-dir', hist, ...args])
+
+interface Row {
+  group: string
+  type: string
+  verdict: {code: string}
+  inSync: boolean | null
+  storedMetadataHash: string | null
+  liveMetadataHash: string | null
+  drift: Array<{kind: string; topic: string | null}>
+  missingTopics: string[]
+  members: number
+  findings: string[]
+}
+
+const rowsOf = (json: string) => (JSON.parse(json) as {groups: Row[]}).groups
+const row = (rows: Row[], g: string) => {
+  const r = rows.find(x => x.group === g)
+  if (!r) throw new Error(`no row for ${g} in ${rows.map(x => x.group).join(', ')}`)
+  return r
+}
+
+beforeAll(async () => {
+  probe = await Probe.start('audit')
+  bs = probe.env.bootstrap
+  await buildOnce()
+})
+afterAll(async () => {
+  await victim?.close()
+  await probe?.close()
+})
+
+describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('consumer, share and streams groups in sync, a missing topic, and a drifted group with a killed member: every output format and exit code', async () => {
+    const d = probe.driver
+    await d.cmd('create-topic au-a --assign 1:2,2:3,3:1')
+    await d.cmd('create-topic au-s --assign 2:3,3:1')
+    await d.cmd('create-topic au-grow --assign 1:2,2:3')
+    await d.cmd('create-topic au-grow2 --assign 3:1,1:2,2:3')
+    await d.cmd('create-topic au-src --assign 1:2,2:3')
+    await d.cmd('create-topic au-sink 1 3')
+    await d.cmd('produce au-src 10')
+    await d.cmd('consumer c1 au-ok au-a'.replace('au-a', 'names au-a'))
+    await d.cmd('consumer c2 au-missing names au-a,au-nope')
+    await d.cmd('share s1 au-share au-s')
+    await d.cmd('streams k1 au-streams au-src au-sink')
+    victim = await Driver.start(probe.env, 'audit-victim')
+    await victim.cmd('consumer v1 au-drift names au-grow,au-grow2')
+    await probe.settled('au-ok', 'consumer')
+    await probe.settled('au-missing', 'consumer')
+    await probe.settled('au-share', 'share')
+    const before = await probe.settled('au-drift', 'consumer')
+    await waitFor('streams group settled', async () => {
+      const r = await audit('--json', '--no-record', '--group', 'au-streams')
+      const s = rowsOf(r.stdout)[0]
+      return s?.verdict.code === 'IN_SYNC' ? s : undefined
+    }, {timeoutMs: 120_000, intervalMs: 2000})
+
+    // history before the change; everything in sync except the missing topic
+    const clean = await audit('--json', '--group', 'au-*')
+    expect(clean.code, clean.stderr).toBe(3)
+    const rows0 = rowsOf(clean.stdout)
+    for (const g of ['au-ok', 'au-share', 'au-streams', 'au-drift']) {
+      expect(row(rows0, g).verdict.code, g).toBe('IN_SYNC')
+      expect(row(rows0, g).findings, g).toEqual([])
+    }
+    expect(row(rows0, 'au-share').type).toBe('share')
+    expect(row(rows0, 'au-streams').type).toBe('streams')
+    expect(row(rows0, 'au-drift').storedMetadataHash).toBe(before.metadataHash.toString())
+    expect(row(rows0, 'au-missing')).toMatchObject({missingTopics: ['au-nope'], findings: ['missing-topics'], inSync: true})
+    // only groups in sync selected: exit 0; the same with findings but --fail-on not covering them: 0
+    expect((await audit('--group', '/^au-(ok|share|streams)$/', '--no-record')).code).toBe(0)
+    expect((await audit('--group', 'au-*', '--fail-on', 'drift,stuck', '--no-record')).code).toBe(0)
+    const shareOnly = await audit('--json', '--type', 'share', '--group', 'au-*', '--no-record')
+    expect(rowsOf(shareOnly.stdout).map(r => r.group)).toEqual(['au-share'])
+
+    // the member's JVM dies; both topics grow; no heartbeat within the session timeout
+    ;(victim as unknown as {proc: ChildProcess}).proc.kill('SIGKILL')
+    await d.cmd('add-partitions au-grow 4 --assign 3:1,1:2')
+    await d.cmd('add-partitions au-grow2 5 --assign 1:3,2:1')
+    const prom = join(tempDir(), 'rd.prom')
+    const [json, ndjson, table] = await Promise.all([
+      audit('--json', '--group', 'au-*'),
+      audit('--ndjson', '--group', 'au-*', '--prometheus', prom, '--no-record'),
+      audit('--group', 'au-*', '--no-record'),
+    ])
+    const {md} = await probe.metadata()
+    const live = new TopicHasher(md).groupHash(['au-grow', 'au-grow2'])
+    const stillThere = await probe.latest('au-drift', 'consumer')
+    expect(stillThere!.epoch, 'the audits ran within the session timeout (no bump yet)').toBe(before.epoch)
+
+    expect(json.code, json.stderr).toBe(3)
+    const drift = row(rowsOf(json.stdout), 'au-drift')
+    expect(drift).toMatchObject({inSync: false, members: 1, findings: ['drift'], storedMetadataHash: before.metadataHash.toString(), liveMetadataHash: live.toString()})
+    // two topics changed at once: no single change reproduces the stored hash
+    expect(drift.verdict.code).toBe('HASH_DIFFERS')
+    expect(row(rowsOf(json.stdout), 'au-ok').verdict.code).toBe('IN_SYNC')
+
+    expect(ndjson.code).toBe(3)
+    const lines = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string; findings: Record<string, number> | string[]})
+    expect(lines.at(-1)!.schema).toBe('rebalance-doctor/audit-summary-v1')
+    const nd = lines.filter(l => l.schema === 'rebalance-doctor/audit-group-v1')
+    expect(nd.map(l => l.group).sort()).toEqual(['au-drift', 'au-missing', 'au-ok', 'au-share', 'au-streams'])
+    expect(nd.find(l => l.group === 'au-drift')).toMatchObject({inSync: false, verdict: {code: 'HASH_DIFFERS'}})
+
+    const text = readFileSync(prom, 'utf8')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-drift",type="consumer"} 0')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-ok",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-share",type="share"} 1')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-streams",type="streams"} 1')
+    expect(text).toContain('rebalance_doctor_group_missing_topics{group="au-missing",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_audit_exit_code 3')
+
+    expect(table.code).toBe(3)
+    expect(table.stdout).toMatch(/au-drift .*HASH_DIFFERS/)
+    expect(table.stdout).toMatch(/au-missing .*missing topics: au-nope/s)
+    expect(table.stdout).not.toMatch(/au-ok /)
+    expect(table.stdout).toMatch(/5 groups .*with findings: drift 1, missing-topics 1/)
+
+    // a new member joins within the session timeout: its heartbeat bumps the epoch with the new hash
+    await d.cmd('consumer c3 au-drift names au-grow,au-grow2')
+    const bumped = await probe.waitStored('au-drift', 'consumer', 'epoch after the join', r => r.metadataHash === live)
+    expect(bumped.epoch).toBeGreaterThan(before.epoch)
+    // the dead member is fenced after its session timeout
+    await sleep(12_000)
+    await probe.settled('au-drift', 'consumer')
+    const after = await audit('--json', '--group', 'au-drift', '--fail-on', 'drift')
+    expect(after.code, after.stderr).toBe(0)
+    expect(row(rowsOf(after.stdout), 'au-drift')).toMatchObject({inSync: true, members: 1})
+
+    // group explain: the bump names both topics from history; without history it cannot
+    const explained = await cli(['group', 'explain', 'au-drift', '-b', bs, '--json', '--history-dir', hist])
+    expect(explained.code, explained.stderr).toBe(0)
+    type Cause = {kind: string; message: string; details: {history?: {changes: Array<{topic: string; kind: string; before: {partitions: number}; after: {partitions: number}}>}}}
+    const causes = (JSON.parse(explained.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
+    const fromHistory = causes.find(c => c.details.history)
+    expect(fromHistory, JSON.stringify(causes)).toBeDefined()
+    expect(fromHistory!.details.history!.changes.map(c => [c.topic, c.kind, c.before.partitions, c.after.partitions])).toEqual([
+      ['au-grow', 'partitions', 2, 4],
+      ['au-grow2', 'partitions', 3, 5],
+    ])
+    expect(fromHistory!.message).toMatch(/au-grow: 2 → 4 partitions, first seen at \d{4}-/)
+    const noHistory = await cli(['group', 'explain', 'au-drift', '-b', bs, '--json', '--history-dir', tempDir()])
+    const plain = (JSON.parse(noHistory.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
+    expect(plain.length).toBeGreaterThan(0)
+    expect(plain.every(c => !c.details.history && !/2 → 4/.test(c.message))).toBe(true)
+
+    for (const m of ['c1', 'c2', 'c3', 's1', 'k1']) await d.cmd(`stop ${m}`)
+  })
+})
