@@ -24,7 +24,7 @@ export function renderExplain(r: ExplainReport): string {
       renderTable(
         ['member', 'epoch', 'state', 'subscribed', 'rack'],
         r.members.map(m => [
-          m.instanceId ? `${m.memberId} (${m.instanceId})` : m.memberId,
+          `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`,
           m.memberEpoch ?? '-',
           m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${m.reconcilingSince}` : ''})` : (m.state ?? '-'),
           [m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' '),

@@ -61,6 +61,8 @@ export interface TopicStatus {
 
 export interface MemberStatus {
   memberId: string
+  /** The client.id the member sent (ClientId of its member metadata record). */
+  clientId: string | null
   instanceId: string | null
   memberEpoch: number | null
   /** STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS (streams: …_TASKS), UNKNOWN. */
@@ -247,6 +249,14 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
 function timelineEntry(e: EpochChange, attribution: Attribution | undefined): TimelineEntry {
   const causes = classifyBump(e).map(c => {
     const view = causeView(c)
+    if ('memberId' in c && typeof c.memberId === 'string' && e.groupType !== 'classic') {
+      // who the member is, in the operator's terms: the client.id it sent (the member id is a random UUID)
+      const m = (e.after[e.groupType]?.members.get(c.memberId) ?? e.before[e.groupType]?.members.get(c.memberId)) as {ClientId?: string} | undefined
+      if (m?.ClientId) {
+        view.details.clientId = m.ClientId
+        view.message = view.message.replace(`member ${c.memberId}`, `member ${c.memberId} (client ${m.ClientId})`)
+      }
+    }
     if (c.kind === 'metadata-hash-changed' && attribution) {
       view.details.changes = attribution.matches
       view.message = attribution.matches.length > 0
@@ -282,6 +292,8 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
   const out = new Map<EpochChange, Attribution>()
   let md: ClusterMetadata | undefined = live
   const extraRacks = memberRacks(replay)
+  // a topic deleted before a bump and re-created later: try today's layout under the ids the records saw
+  const absentTemplates = new Map(live.topics.map(t => [t.name, t]))
   for (let i = timeline.length - 1; i >= 0; i--) {
     const e = timeline[i]
     if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
@@ -296,21 +308,21 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     const ids = knownTopicIds(replay, live, topicsBefore)
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
     if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
-      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks})
-      md = later.matches.length === 1 ? applyHypothesis(md, later.matches[0]) : undefined
+      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates})
+      md = later.matches.length === 1 ? applyHypothesis(md, later.matches[0], absentTemplates) : undefined
       if (!md) {
         out.set(e, {matches: [], note: 'the metadata changed again later in ways the hashes cannot separate; recorded history (audit) would pin it down'})
         continue
       }
     }
-    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks})
+    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates})
     if (r.matches.length === 0) {
       out.set(e, {matches: [], note: `no single topic or broker change reproduces the previous hash (${r.tried} candidates tried): several things changed, or the coordinator's cache was stale (a coordinator reload recomputes every topic); recorded history (audit) would pin it down`})
       md = undefined
       continue
     }
     out.set(e, {matches: r.matches, note: ''})
-    md = r.matches.length === 1 ? applyHypothesis(md, r.matches[0]) : undefined
+    md = r.matches.length === 1 ? applyHypothesis(md, r.matches[0], absentTemplates) : undefined
   }
   return out
 }
@@ -354,7 +366,7 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
   const g = state[type]!
   const stable = type === 'streams' ? 1 : 0
   const out: MemberStatus[] = []
-  for (const [memberId, m] of g.members as Map<string, {InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
+  for (const [memberId, m] of g.members as Map<string, {ClientId?: string; InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
     const cur = g.currentAssignment.get(memberId) as {MemberEpoch: number; State: number} | undefined
     const target = g.targetAssignmentEpoch
     const behind = cur !== undefined && target !== undefined && cur.MemberEpoch < target
@@ -367,6 +379,7 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
     }
     out.push({
       memberId,
+      clientId: m.ClientId || null,
       instanceId: m.InstanceId ?? null,
       memberEpoch: cur?.MemberEpoch ?? null,
       state: cur ? (STATE_NAMES[type][cur.State] ?? String(cur.State)) : null,

@@ -12,6 +12,7 @@ export type HypothesisKind =
   | 'partition-count' // the topic had fewer partitions
   | 'topic-absent' // the topic did not exist (created since)
   | 'topic-id' // the topic had another id (deleted and recreated since)
+  | 'topic-deleted' // the topic existed then, under an id seen in the records (deleted since)
   | 'broker-rack' // a broker had another rack (or none)
   | 'broker-unregistered' // a broker registered now was not registered then
   | 'broker-registered' // a broker id that is a replica but unregistered now was registered then, with a rack
@@ -42,6 +43,11 @@ export interface HypothesisSearch {
    * broker has today can only be tested if we know its name.
    */
   extraRacks?: readonly string[]
+  /**
+   * Layouts (partitions and replicas) to try for subscribed topics absent from `metadata`, with the ids of
+   * knownTopicIds: "it existed then and was deleted since". Typically today's layout of a topic re-created later.
+   */
+  absentTemplates?: ReadonlyMap<string, TopicMetadata>
   /** Upper bound on candidates tried (default 100,000). */
   maxCandidates?: number
 }
@@ -88,7 +94,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   for (const name of existing) {
     const topic = byName.get(name)!
     test(() => withTopics(new Map([[name, undefined]])), {
-      kind: 'topic-absent', topic: name, then: 'absent', now: 'exists',
+      kind: 'topic-absent', topic: name, then: 'absent', now: uuidToString(topic.topicId),
       description: `topic ${name} did not exist then (created since, id ${uuidToString(topic.topicId)})`,
     })
     for (let n = topic.partitions.length - 1; n >= 1; n--) {
@@ -110,6 +116,24 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       test(() => withTopics(new Map([[name, computeTopicHash(then, table)]])), {
         kind: 'topic-id', topic: name, then: id, now: uuidToString(topic.topicId),
         description: `topic ${name} had id ${id} then: it was deleted and recreated (id ${uuidToString(topic.topicId)} now)`,
+      })
+    }
+  }
+
+  for (const name of [...new Set(s.topics)].filter(t => !byName.has(t))) {
+    const template = s.absentTemplates?.get(name)
+    if (!template) continue
+    for (const id of s.knownTopicIds?.get(name) ?? []) {
+      let uuid: Uuid
+      try {
+        uuid = uuidFromString(id)
+      } catch {
+        continue
+      }
+      const then: TopicMetadata = {...template, name, topicId: uuid}
+      test(() => withTopics(new Map([[name, computeTopicHash(then, table)]])), {
+        kind: 'topic-deleted', topic: name, then: id, now: 'absent',
+        description: `topic ${name} existed then with id ${id} (${template.partitions.length} partition${template.partitions.length === 1 ? '' : 's'}): it was deleted since`,
       })
     }
   }
@@ -154,9 +178,17 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   return result
 }
 
-/** The metadata as it was if the hypothesis holds (the inverse of the change it names). */
-export function applyHypothesis(md: ClusterMetadata, h: Hypothesis): ClusterMetadata {
+/**
+ * The metadata as it was if the hypothesis holds (the inverse of the change it names). A deleted topic comes back
+ * with the layout of `absentTemplates` (as searched).
+ */
+export function applyHypothesis(md: ClusterMetadata, h: Hypothesis, absentTemplates?: ReadonlyMap<string, TopicMetadata>): ClusterMetadata {
   switch (h.kind) {
+    case 'topic-deleted': {
+      const template = absentTemplates?.get(h.topic!)
+      if (!template) throw new Error(`no layout for the deleted topic ${h.topic}`)
+      return {...md, topics: [...md.topics.filter(t => t.name !== h.topic), {...template, name: h.topic!, topicId: uuidFromString(h.then)}]}
+    }
     case 'partition-count':
       return {...md, topics: md.topics.map(t => (t.name === h.topic ? {...t, partitions: t.partitions.slice(0, Number(h.then))} : t))}
     case 'topic-absent':
