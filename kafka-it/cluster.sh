@@ -363,7 +363,7 @@ cmd_start() {
   done
   start_node "c$CTRL_ID" 256m
   for n in "${BROKERS[@]}"; do start_node "b$n" 512m; done
-  for n in "${BROKERS[@]}"; do wait_broker_running "$n" 120; done
+  for n in "${BROKERS[@]}"; do wait_broker_running "$n" 240; done
   START_MS=$(($(now_ms) - t0))
   write_env
   # Create __consumer_offsets (RF 3 needs all brokers alive) and the ACLs of the restricted SCRAM user.
@@ -429,7 +429,7 @@ cmd_start_broker() {
   local t0
   t0=$(now_ms)
   start_node "b$n" 512m
-  wait_broker_running "$n" 120
+  wait_broker_running "$n" 240
   CID=$(sed -n 's/^CLUSTER_ID=//p' "$RUN/cluster.env")
   START_MS=$(sed -n 's/^START_MS=//p' "$RUN/cluster.env")
   write_env

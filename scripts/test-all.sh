@@ -4,7 +4,7 @@
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line.
 #   KAFKA_VERSIONS="4.4.0" npm test
-#   KAFKA_IT_PORT_BASE=19400 npm test     (another port range; the suite's default is 19300..19323)
+#   KAFKA_IT_PORT_BASE=19400 npm test     (pin the ports; default: the first free range of 19300, 19330, ...)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD

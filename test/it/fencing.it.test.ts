@@ -68,4 +68,38 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       }
     }
   })
+
+  it('broker 3 restarted with another rack (rack-b → rack-c): one bump, stored hash equals ours with the new rack', async () => {
+    const d = probe.driver
+    const env = probe.env
+    await d.cmd('create-topic rk-main --assign 1:3,3:2,2:1')
+    const g = await groupAwayFrom(probe, 'it-rack', 3)
+    await d.cmd(`consumer k1 ${g} names rk-main`)
+    const before = await probe.settled(g, 'consumer')
+    expect(await probe.ourGroupHash(['rk-main'])).toBe(before.metadataHash)
+
+    try {
+      await killBroker(env, 3)
+      await startBroker(env, 3, 'rack-c')
+      await d.cmd('wait-broker 3 unfenced 60000')
+      // The restart changes the topic's partitions (ISR, leaders): the coordinator drops its cached topic hash,
+      // recomputes it with the new registration's rack, and bumps once.
+      await probe.waitStored(g, 'consumer', 'a new epoch after the rack change', r => r.epoch > before.epoch)
+      const after = await probe.settled(g, 'consumer')
+      const {md} = await probe.metadata()
+      expect(md.brokers).toContainEqual({id: 3, rack: 'rack-c', fenced: false})
+      expect(after.epoch).toBe(before.epoch + 1)
+      expect(after.metadataHash).not.toBe(before.metadataHash)
+      expect(new TopicHasher(md).groupHash(['rk-main'])).toBe(after.metadataHash)
+      // and the old rack would give the old hash
+      const oldRack = {...md, brokers: md.brokers.map(b => (b.id === 3 ? {...b, rack: 'rack-b'} : b))}
+      expect(new TopicHasher(oldRack).groupHash(['rk-main'])).toBe(before.metadataHash)
+      await d.cmd('stop k1')
+    } finally {
+      // back to rack-b for the other test files
+      await killBroker(env, 3)
+      await startBroker(env, 3, 'rack-b')
+      await d.cmd('wait-broker 3 unfenced 60000')
+    }
+  })
 })

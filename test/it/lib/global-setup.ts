@@ -1,6 +1,7 @@
 /**
  * vitest globalSetup of the integration suite: starts one test cluster (kafka-it/cluster.sh) for KAFKA_VERSION
- * (default 4.4.0) on KAFKA_IT_PORT_BASE (default 19300) and always stops it afterwards, even when tests fail.
+ * (default 4.4.0) on KAFKA_IT_PORT_BASE (default: the first free of 19300, 19330, ...) and always stops it
+ * afterwards, even when tests fail.
  * Tests find the cluster through inject('kafkaItEnvFile') / process.env.KAFKA_IT_ENV_FILE.
  */
 import {execFile} from 'node:child_process'
@@ -20,9 +21,13 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const version = process.env.KAFKA_VERSION || '4.4.0'
-  const portBase = process.env.KAFKA_IT_PORT_BASE || '19300'
-  const runDir = process.env.KAFKA_IT_RUN_DIR || join(REPO_ROOT, '.kafka-run', `${version}-${portBase}`)
-  const env = {...process.env, KAFKA_VERSION: version, KAFKA_IT_PORT_BASE: portBase, KAFKA_IT_RUN_DIR: runDir}
+  // KAFKA_IT_PORT_BASE pins the ports; otherwise the first free range of 19300, 19330, ... is used, so that
+  // several suites (other engineers, a CI dry run) can run at once on one machine.
+  const pinned = process.env.KAFKA_IT_PORT_BASE
+  const candidates = pinned ? [pinned] : Array.from({length: 20}, (_, i) => String(19300 + 30 * i))
+  let portBase = ''
+  let runDir = ''
+  let env: NodeJS.ProcessEnv = {}
   const sh = (...args: string[]) => run('bash', [CLUSTER_SH, ...args], {env, maxBuffer: 64 << 20, timeout: 600_000})
   const stop = async () => {
     try {
@@ -32,15 +37,26 @@ export default async function setup(project: TestProject) {
     }
   }
 
-  await stop() // leftovers of an aborted run in this run dir (only pids recorded there are killed)
   const t0 = Date.now()
-  try {
-    const {stdout} = await sh('start')
-    console.log(`[kafka-it] Kafka ${version} up in ${Date.now() - t0} ms at ${stdout.trim()} (run dir ${runDir})`)
-  } catch (error) {
-    const e = error as Error & {stderr?: string}
-    await stop()
-    throw new Error(`[kafka-it] cluster start failed for Kafka ${version}: ${e.message}\n${e.stderr ?? ''}`)
+  for (const base of candidates) {
+    portBase = base
+    runDir = process.env.KAFKA_IT_RUN_DIR || join(REPO_ROOT, '.kafka-run', `${version}-${portBase}`)
+    env = {...process.env, KAFKA_VERSION: version, KAFKA_IT_PORT_BASE: portBase, KAFKA_IT_RUN_DIR: runDir}
+    // A run dir with live processes (another suite on this tree, or orphans of an aborted run) is never touched:
+    // start refuses it, and so does a taken port; the next range is tried instead.
+    try {
+      const {stdout} = await sh('start')
+      console.log(`[kafka-it] Kafka ${version} up in ${Date.now() - t0} ms at ${stdout.trim()} (run dir ${runDir})`)
+      break
+    } catch (error) {
+      const e = error as Error & {stderr?: string}
+      if (/port \d+ is in use|already running/.test(e.stderr ?? '')) {
+        if (!pinned) continue
+        throw new Error(`[kafka-it] Kafka ${version}: ${e.stderr?.trim()}`)
+      }
+      await stop() // what this start left behind
+      throw new Error(`[kafka-it] cluster start failed for Kafka ${version}: ${e.message}\n${e.stderr ?? ''}`)
+    }
   }
   const envFile = join(runDir, 'cluster.env')
   process.env.KAFKA_IT_ENV_FILE = envFile
