@@ -109,10 +109,13 @@ export class ByteReader {
     return s + B64URL[b[p] >>> 2] + B64URL[(b[p] & 3) << 4]
   }
 
-  /** Raw bytes of a checked length (a copy, so records do not pin fetch buffers). */
+  /**
+   * Raw bytes of a checked length: a copy, so records do not pin or share fetch buffers (a Node
+   * Buffer's own slice() would return a view, hence the typed-array slice).
+   */
   raw(n: number, what: string): Uint8Array {
     this.need(n, what)
-    const out = this.buf.slice(this.pos, this.pos + n)
+    const out = Uint8Array.prototype.slice.call(this.buf, this.pos, this.pos + n)
     this.pos += n
     return out
   }

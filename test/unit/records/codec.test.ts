@@ -294,6 +294,20 @@ describe('malformed bytes throw RecordDecodeError with offset, position and fiel
   })
 })
 
+describe('inputs that are Node Buffers (views into a fetch buffer)', () => {
+  it('bytes fields are copies, not views of the input', () => {
+    const enc = encodeRecord({type: 1, key: {group: 'g', topic: 't', partition: 0}, value: {offset: 1n, metadata: 'x', commitTimestamp: 2n}, version: 3})
+    const m = encodeValue(5, {ClientId: 'c', ClientHost: 'h', SubscribedTopicNames: [], ClassicMemberMetadata: {SessionTimeoutMs: 1, SupportedProtocols: [{Name: 'range', Metadata: bytes('0001000000')}]}})
+    const fetch = Buffer.concat([Buffer.from('ffff', 'hex'), Buffer.from(m), Buffer.from('ffff', 'hex')])
+    const value = fetch.subarray(2, 2 + m.length)
+    const r = known(decodeRecord(Buffer.from(encodeKey(5, {GroupId: 'g', MemberId: 'm'})), value))
+    const md = (r.value!.ClassicMemberMetadata as {SupportedProtocols: {Metadata: Uint8Array}[]}).SupportedProtocols[0].Metadata
+    fetch.fill(0)
+    expect(hex(md)).toBe('0001000000')
+    expect(known(decodeRecord(Buffer.from(enc.key), Buffer.from(enc.value!))).value).toMatchObject({offset: 1n, metadata: 'x'})
+  })
+})
+
 describe('uuid and JSON forms', () => {
   it('uuids decode to the same 22-char string as uuidToString', async () => {
     const {uuidFromHex, uuidToString} = await import('../../../src/core/uuid.js')
