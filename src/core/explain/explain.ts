@@ -171,8 +171,8 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
     const stuck = m.reconcilingSince !== null && now - Date.parse(m.reconcilingSince) > stuckAfter
     base.findings.push({
       code: 'MEMBER_RECONCILING',
-      message: `member ${m.memberId} is ${stuck ? 'stuck ' : ''}reconciling: member epoch ${m.memberEpoch ?? '-'}, state ${m.state ?? '-'}${m.reconcilingSince ? `, since ${m.reconcilingSince}` : ''}`,
-      details: {memberId: m.memberId, memberEpoch: m.memberEpoch, state: m.state, since: m.reconcilingSince, stuck},
+      message: `member ${memberName(m)} is ${stuck ? 'stuck ' : ''}reconciling: member epoch ${m.memberEpoch ?? '-'}, state ${m.state ?? '-'}${m.reconcilingSince ? `, since ${m.reconcilingSince}` : ''}`,
+      details: {memberId: m.memberId, clientId: m.clientId, memberEpoch: m.memberEpoch, state: m.state, since: m.reconcilingSince, stuck},
     })
   }
 
@@ -194,10 +194,11 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
     return t ? {name, exists: true, topicId: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(name).toString()} : {name, exists: false}
   })
   if (detail.missing.length > 0) {
-    const who = base.members.filter(m => m.subscribedTopicNames.some(t => detail.missing.includes(t))).map(m => m.memberId)
+    const subscribers = base.members.filter(m => m.subscribedTopicNames.some(t => detail.missing.includes(t)))
+    const who = subscribers.map(m => m.memberId)
     base.findings.push({
       code: 'MISSING_TOPICS',
-      message: `subscribed topics that do not exist: ${detail.missing.join(', ')}${who.length ? ` (members ${who.join(', ')})` : ''}; creating one will change the hash and rebalance the group`,
+      message: `subscribed topics that do not exist: ${detail.missing.join(', ')}${who.length ? ` (members ${subscribers.map(memberName).join(', ')})` : ''}; creating one will change the hash and rebalance the group`,
       details: {topics: detail.missing, members: who},
     })
   }
@@ -360,6 +361,10 @@ function memberRacks(replay: ReplayResult): string[] {
     }
   }
   return [...racks]
+}
+
+function memberName(m: MemberStatus): string {
+  return m.clientId ? `${m.memberId} (client ${m.clientId})` : m.memberId
 }
 
 function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochChange[]): MemberStatus[] {
