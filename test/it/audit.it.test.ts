@@ -19,6 +19,8 @@ import {Driver} from './lib/driver.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
+/** a fresh prefix per run: topics and groups of earlier runs on the same cluster do not interfere */
+const P = `au${Date.now().toString(36).slice(-5)}`
 let victim: Driver | undefined
 let bs: string
 const hist = tempDir()
@@ -57,114 +59,116 @@ afterAll(async () => {
 describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
   it('consumer, share and streams groups in sync, a missing topic, and a drifted group with a killed member: every output format and exit code', async () => {
     const d = probe.driver
-    await d.cmd('create-topic au-a --assign 1:2,2:3,3:1')
-    await d.cmd('create-topic au-s --assign 2:3,3:1')
-    await d.cmd('create-topic au-grow --assign 1:2,2:3')
-    await d.cmd('create-topic au-grow2 --assign 3:1,1:2,2:3')
-    await d.cmd('create-topic au-src --assign 1:2,2:3')
-    await d.cmd('create-topic au-sink 1 3')
-    await d.cmd('produce au-src 10')
-    await d.cmd('consumer c1 au-ok au-a'.replace('au-a', 'names au-a'))
-    await d.cmd('consumer c2 au-missing names au-a,au-nope')
-    await d.cmd('share s1 au-share au-s')
-    await d.cmd('streams k1 au-streams au-src au-sink')
+    await d.cmd(`create-topic ${P}-a --assign 1:2,2:3,3:1`)
+    await d.cmd(`create-topic ${P}-s --assign 2:3,3:1`)
+    await d.cmd(`create-topic ${P}-grow --assign 1:2,2:3`)
+    await d.cmd(`create-topic ${P}-grow2 --assign 3:1,1:2,2:3`)
+    await d.cmd(`create-topic ${P}-src --assign 1:2,2:3`)
+    await d.cmd(`create-topic ${P}-sink 1 3`)
+    await d.cmd(`produce ${P}-src 10`)
+    await d.cmd(`consumer c1 ${P}-ok names ${P}-a`)
+    await d.cmd(`consumer c2 ${P}-missing names ${P}-a,${P}-nope`)
+    await d.cmd(`share s1 ${P}-share ${P}-s`)
+    await d.cmd(`streams k1 ${P}-streams ${P}-src ${P}-sink`)
     victim = await Driver.start(probe.env, 'audit-victim')
-    await victim.cmd('consumer v1 au-drift names au-grow,au-grow2')
-    await probe.settled('au-ok', 'consumer')
-    await probe.settled('au-missing', 'consumer')
-    await probe.settled('au-share', 'share')
-    const before = await probe.settled('au-drift', 'consumer')
+    await victim.cmd(`consumer v1 ${P}-drift names ${P}-grow,${P}-grow2`)
+    await probe.settled(`${P}-ok`, 'consumer')
+    await probe.settled(`${P}-missing`, 'consumer')
+    await probe.settled(`${P}-share`, 'share')
+    const before = await probe.settled(`${P}-drift`, 'consumer')
     await waitFor('streams group settled', async () => {
-      const r = await audit('--json', '--no-record', '--group', 'au-streams')
+      const r = await audit('--json', '--no-record', '--group', `${P}-streams`)
       const s = rowsOf(r.stdout)[0]
       return s?.verdict.code === 'IN_SYNC' ? s : undefined
     }, {timeoutMs: 120_000, intervalMs: 2000})
 
     // history before the change; everything in sync except the missing topic
-    const clean = await audit('--json', '--group', 'au-*')
+    const clean = await audit('--json', '--group', `${P}-*`)
     expect(clean.code, clean.stderr).toBe(3)
     const rows0 = rowsOf(clean.stdout)
-    for (const g of ['au-ok', 'au-share', 'au-streams', 'au-drift']) {
+    for (const g of [`${P}-ok`, `${P}-share`, `${P}-streams`, `${P}-drift`]) {
       expect(row(rows0, g).verdict.code, g).toBe('IN_SYNC')
       expect(row(rows0, g).findings, g).toEqual([])
     }
-    expect(row(rows0, 'au-share').type).toBe('share')
-    expect(row(rows0, 'au-streams').type).toBe('streams')
-    expect(row(rows0, 'au-drift').storedMetadataHash).toBe(before.metadataHash.toString())
-    expect(row(rows0, 'au-missing')).toMatchObject({missingTopics: ['au-nope'], findings: ['missing-topics'], inSync: true})
+    expect(row(rows0, `${P}-share`).type).toBe('share')
+    expect(row(rows0, `${P}-streams`).type).toBe('streams')
+    expect(row(rows0, `${P}-drift`).storedMetadataHash).toBe(before.metadataHash.toString())
+    expect(row(rows0, `${P}-missing`)).toMatchObject({missingTopics: [`${P}-nope`], findings: ['missing-topics'], inSync: true})
     // only groups in sync selected: exit 0; the same with findings but --fail-on not covering them: 0
-    expect((await audit('--group', '/^au-(ok|share|streams)$/', '--no-record')).code).toBe(0)
-    expect((await audit('--group', 'au-*', '--fail-on', 'drift,stuck', '--no-record')).code).toBe(0)
-    const shareOnly = await audit('--json', '--type', 'share', '--group', 'au-*', '--no-record')
-    expect(rowsOf(shareOnly.stdout).map(r => r.group)).toEqual(['au-share'])
+    const onlyOk = await audit('--group', `/^${P}-(ok|share|streams)$/`, '--no-record')
+    expect(onlyOk.code, onlyOk.stderr + onlyOk.stdout).toBe(0)
+    const notCovered = await audit('--group', `${P}-*`, '--fail-on', 'drift,stuck', '--no-record')
+    expect(notCovered.code, notCovered.stderr + notCovered.stdout).toBe(0)
+    const shareOnly = await audit('--json', '--type', 'share', '--group', `${P}-*`, '--no-record')
+    expect(rowsOf(shareOnly.stdout).map(r => r.group)).toEqual([`${P}-share`])
 
     // the member's JVM dies; both topics grow; no heartbeat within the session timeout
     ;(victim as unknown as {proc: ChildProcess}).proc.kill('SIGKILL')
-    await d.cmd('add-partitions au-grow 4 --assign 3:1,1:2')
-    await d.cmd('add-partitions au-grow2 5 --assign 1:3,2:1')
+    await d.cmd(`add-partitions ${P}-grow 4 --assign 3:1,1:2`)
+    await d.cmd(`add-partitions ${P}-grow2 5 --assign 1:3,2:1`)
     const prom = join(tempDir(), 'rd.prom')
     const [json, ndjson, table] = await Promise.all([
-      audit('--json', '--group', 'au-*'),
-      audit('--ndjson', '--group', 'au-*', '--prometheus', prom, '--no-record'),
-      audit('--group', 'au-*', '--no-record'),
+      audit('--json', '--group', `${P}-*`),
+      audit('--ndjson', '--group', `${P}-*`, '--prometheus', prom, '--no-record'),
+      audit('--group', `${P}-*`, '--no-record'),
     ])
     const {md} = await probe.metadata()
-    const live = new TopicHasher(md).groupHash(['au-grow', 'au-grow2'])
-    const stillThere = await probe.latest('au-drift', 'consumer')
+    const live = new TopicHasher(md).groupHash([`${P}-grow`, `${P}-grow2`])
+    const stillThere = await probe.latest(`${P}-drift`, 'consumer')
     expect(stillThere!.epoch, 'the audits ran within the session timeout (no bump yet)').toBe(before.epoch)
 
     expect(json.code, json.stderr).toBe(3)
-    const drift = row(rowsOf(json.stdout), 'au-drift')
+    const drift = row(rowsOf(json.stdout), `${P}-drift`)
     expect(drift).toMatchObject({inSync: false, members: 1, findings: ['drift'], storedMetadataHash: before.metadataHash.toString(), liveMetadataHash: live.toString()})
     // two topics changed at once: no single change reproduces the stored hash
     expect(drift.verdict.code).toBe('HASH_DIFFERS')
-    expect(row(rowsOf(json.stdout), 'au-ok').verdict.code).toBe('IN_SYNC')
+    expect(row(rowsOf(json.stdout), `${P}-ok`).verdict.code).toBe('IN_SYNC')
 
-    expect(ndjson.code).toBe(3)
+    expect(ndjson.code, ndjson.stderr).toBe(3)
     const lines = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string; findings: Record<string, number> | string[]})
     expect(lines.at(-1)!.schema).toBe('rebalance-doctor/audit-summary-v1')
     const nd = lines.filter(l => l.schema === 'rebalance-doctor/audit-group-v1')
-    expect(nd.map(l => l.group).sort()).toEqual(['au-drift', 'au-missing', 'au-ok', 'au-share', 'au-streams'])
-    expect(nd.find(l => l.group === 'au-drift')).toMatchObject({inSync: false, verdict: {code: 'HASH_DIFFERS'}})
+    expect(nd.map(l => l.group).sort()).toEqual([`${P}-drift`, `${P}-missing`, `${P}-ok`, `${P}-share`, `${P}-streams`])
+    expect(nd.find(l => l.group === `${P}-drift`)).toMatchObject({inSync: false, verdict: {code: 'HASH_DIFFERS'}})
 
     const text = readFileSync(prom, 'utf8')
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-drift",type="consumer"} 0')
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-ok",type="consumer"} 1')
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-share",type="share"} 1')
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="au-streams",type="streams"} 1')
-    expect(text).toContain('rebalance_doctor_group_missing_topics{group="au-missing",type="consumer"} 1')
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-drift",type="consumer"} 0`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-ok",type="consumer"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-share",type="share"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-streams",type="streams"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_missing_topics{group="${P}-missing",type="consumer"} 1`)
     expect(text).toContain('rebalance_doctor_audit_exit_code 3')
 
-    expect(table.code).toBe(3)
-    expect(table.stdout).toMatch(/au-drift .*HASH_DIFFERS/)
-    expect(table.stdout).toMatch(/au-missing .*missing topics: au-nope/s)
-    expect(table.stdout).not.toMatch(/au-ok /)
+    expect(table.code, table.stderr).toBe(3)
+    expect(table.stdout).toMatch(new RegExp(`${P}-drift .*HASH_DIFFERS`))
+    expect(table.stdout).toMatch(new RegExp(`${P}-missing .*missing topics: ${P}-nope`, 's'))
+    expect(table.stdout).not.toMatch(new RegExp(`${P}-ok `))
     expect(table.stdout).toMatch(/5 groups .*with findings: drift 1, missing-topics 1/)
 
     // a new member joins within the session timeout: its heartbeat bumps the epoch with the new hash
-    await d.cmd('consumer c3 au-drift names au-grow,au-grow2')
-    const bumped = await probe.waitStored('au-drift', 'consumer', 'epoch after the join', r => r.metadataHash === live)
+    await d.cmd(`consumer c3 ${P}-drift names ${P}-grow,${P}-grow2`)
+    const bumped = await probe.waitStored(`${P}-drift`, 'consumer', 'epoch after the join', r => r.metadataHash === live)
     expect(bumped.epoch).toBeGreaterThan(before.epoch)
     // the dead member is fenced after its session timeout
     await sleep(12_000)
-    await probe.settled('au-drift', 'consumer')
-    const after = await audit('--json', '--group', 'au-drift', '--fail-on', 'drift')
+    await probe.settled(`${P}-drift`, 'consumer')
+    const after = await audit('--json', '--group', `${P}-drift`, '--fail-on', 'drift')
     expect(after.code, after.stderr).toBe(0)
-    expect(row(rowsOf(after.stdout), 'au-drift')).toMatchObject({inSync: true, members: 1})
+    expect(row(rowsOf(after.stdout), `${P}-drift`)).toMatchObject({inSync: true, members: 1})
 
     // group explain: the bump names both topics from history; without history it cannot
-    const explained = await cli(['group', 'explain', 'au-drift', '-b', bs, '--json', '--history-dir', hist])
+    const explained = await cli(['group', 'explain', `${P}-drift`, '-b', bs, '--json', '--history-dir', hist])
     expect(explained.code, explained.stderr).toBe(0)
     type Cause = {kind: string; message: string; details: {history?: {changes: Array<{topic: string; kind: string; before: {partitions: number}; after: {partitions: number}}>}}}
     const causes = (JSON.parse(explained.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
     const fromHistory = causes.find(c => c.details.history)
     expect(fromHistory, JSON.stringify(causes)).toBeDefined()
     expect(fromHistory!.details.history!.changes.map(c => [c.topic, c.kind, c.before.partitions, c.after.partitions])).toEqual([
-      ['au-grow', 'partitions', 2, 4],
-      ['au-grow2', 'partitions', 3, 5],
+      [`${P}-grow`, 'partitions', 2, 4],
+      [`${P}-grow2`, 'partitions', 3, 5],
     ])
-    expect(fromHistory!.message).toMatch(/au-grow: 2 → 4 partitions, first seen at \d{4}-/)
-    const noHistory = await cli(['group', 'explain', 'au-drift', '-b', bs, '--json', '--history-dir', tempDir()])
+    expect(fromHistory!.message).toMatch(new RegExp(`${P}-grow: 2 → 4 partitions, first seen at \\d{4}-`))
+    const noHistory = await cli(['group', 'explain', `${P}-drift`, '-b', bs, '--json', '--history-dir', tempDir()])
     const plain = (JSON.parse(noHistory.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
     expect(plain.length).toBeGreaterThan(0)
     expect(plain.every(c => !c.details.history && !/2 → 4/.test(c.message))).toBe(true)

@@ -47,7 +47,7 @@ export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: 
       details(g),
     ])
   if (rows.length === 0) return ''
-  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows)
+  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'])
 }
 
 function details(g: GroupAudit): string {

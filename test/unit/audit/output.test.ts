@@ -1,0 +1,82 @@
+import {describe, expect, it} from 'vitest'
+import {auditContext, auditGroup, type GroupAudit, summarize} from '../../../src/core/audit/audit.js'
+import {auditDocument, escapeLabel, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../../../src/core/audit/output.js'
+import {replayGroup} from '../../../src/core/replay/index.js'
+import {Log} from '../replay/log.js'
+import {cluster, hashOf, settledGroup} from './fixtures.js'
+
+const NOW = 1_700_000_000_000 + 3_600_000
+
+function rows(): GroupAudit[] {
+  const ctx = auditContext(cluster(5), NOW)
+  const out: GroupAudit[] = []
+  for (const [g, md, topics] of [['ok', cluster(5), ['orders']], ['drifted', cluster(3), ['orders']], ['miss "q"\\x', cluster(5), ['orders', 'nope']]] as const) {
+    const log = new Log()
+    settledGroup(log, g, [...topics], hashOf(md, [...topics]))
+    out.push(auditGroup(g, replayGroup(g, log.records), ctx))
+  }
+  return out
+}
+
+describe('audit outputs', () => {
+  const rs = rows()
+  const summary = summarize(rs, {partitions: 5, recordsScanned: 42, decodeErrors: 0, durationMs: 1500}, ['drift', 'missing-topics'], 'cid', NOW)
+
+  it('JSON document: schema, summary and groups; 64-bit hashes as decimal strings; round-trips through JSON', () => {
+    const doc = JSON.parse(JSON.stringify(auditDocument(summary, rs)))
+    expect(doc.schema).toBe('rebalance-doctor/audit-v1')
+    expect(doc.summary).toMatchObject({groups: 3, exitCode: 3, recordsScanned: 42, findings: {drift: 1, 'missing-topics': 1}})
+    const d = doc.groups.find((g: GroupAudit) => g.group === 'drifted')
+    expect(d.storedMetadataHash).toMatch(/^-?\d+$/)
+    expect(BigInt(d.storedMetadataHash)).toBe(hashOf(cluster(3), ['orders']))
+    expect(d.drift[0]).toEqual({kind: 'partition-count', topic: 'orders', broker: null, then: '3', now: '5', description: expect.stringContaining('orders had 3 partitions')})
+  })
+
+  it('NDJSON: one object per group per line, then the summary', () => {
+    const lines = ndjsonLines(summary, rs).trimEnd().split('\n').map(l => JSON.parse(l))
+    expect(lines).toHaveLength(4)
+    expect(lines.slice(0, 3).map(l => [l.schema, l.group, l.clusterId])).toEqual([
+      ['rebalance-doctor/audit-group-v1', 'ok', 'cid'],
+      ['rebalance-doctor/audit-group-v1', 'drifted', 'cid'],
+      ['rebalance-doctor/audit-group-v1', 'miss "q"\\x', 'cid'],
+    ])
+    expect(lines[3]).toMatchObject({schema: 'rebalance-doctor/audit-summary-v1', groups: 3, exitCode: 3})
+  })
+
+  it('table: problems only (unless --all), multi-line details, and a summary line', () => {
+    const t = renderAuditTable(rs)
+    expect(t).toMatch(/drifted .*REBALANCE_PENDING/)
+    expect(t).toContain('drift: topic orders had 3 partitions')
+    expect(t).toContain('missing topics: nope')
+    expect(t).not.toMatch(/\bok\b.*IN_SYNC/)
+    expect(renderAuditTable(rs, {all: true})).toMatch(/ok .*IN_SYNC/)
+    expect(renderAuditTable(rs.filter(r => r.group === 'ok'))).toBe('')
+    expect(summaryLine(summary)).toMatch(/^3 groups \(3 consumer\) · 2 with findings: drift 1, missing-topics 1 · 42 records in 5 partitions, 1\.5 s · exit 3$/)
+  })
+
+  it('Prometheus text format: HELP/TYPE per metric, escaped labels, one sample per line', () => {
+    const text = prometheusText(summary, rs)
+    expect(text.endsWith('\n')).toBe(true)
+    const lines = text.trimEnd().split('\n')
+    const names = new Set<string>()
+    for (const l of lines) {
+      if (l.startsWith('# HELP ')) continue
+      if (l.startsWith('# TYPE ')) {
+        expect(l).toMatch(/^# TYPE rebalance_doctor_[a-z_]+ gauge$/)
+        names.add(l.split(' ')[2])
+        continue
+      }
+      // name{labels} value
+      expect(l).toMatch(/^rebalance_doctor_[a-z_]+(\{([a-z_]+="(?:[^"\\\n]|\\["\\n])*",?)*\})? -?[\d.]+(e[+-]?\d+)?$/)
+      expect(names.has(l.replace(/[{ ].*$/, ''))).toBe(true)
+    }
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="ok",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="drifted",type="consumer"} 0')
+    expect(text).toContain('rebalance_doctor_group_missing_topics{group="miss \\"q\\"\\\\x",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_group_verdict{group="drifted",type="consumer",verdict="REBALANCE_PENDING"} 1')
+    expect(text).toContain('rebalance_doctor_audit_groups_with_finding{finding="drift"} 1')
+    expect(text).toContain('rebalance_doctor_audit_exit_code 3')
+    expect(text).toContain(`rebalance_doctor_audit_last_run_timestamp_seconds ${NOW / 1000}`)
+    expect(escapeLabel('a\nb')).toBe('a\\nb')
+  })
+})
