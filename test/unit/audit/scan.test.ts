@@ -1,0 +1,53 @@
+import {describe, expect, it} from 'vitest'
+import {PartitionScan} from '../../../src/core/audit/scan.js'
+import type {LogBatch} from '../../../src/core/log/batch.js'
+import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
+import {consumer} from '../replay/log.js'
+
+let offset = 0n
+let time = 1_700_000_000_000
+function batch(records: RecordToEncode[], txn: {producerId?: bigint; control?: boolean} = {}): LogBatch {
+  time += 1000
+  const base = offset
+  const rs = records.map(r => {
+    const e = encodeRecord(r)
+    return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
+  })
+  return {baseOffset: base, lastOffset: offset - 1n, producerId: txn.producerId ?? -1n, isTransactional: txn.producerId !== undefined, isControl: false, records: rs} as unknown as LogBatch
+}
+
+describe('PartitionScan', () => {
+  it('replays every group of the partition, skips offset commits undecoded, and trims timelines', () => {
+    const scan = new PartitionScan({keepEpochs: 3})
+    for (let e = 1; e <= 50; e++) {
+      scan.onBatch(batch([consumer.member('a', 'm1', {names: ['t']}), consumer.metadata('a', e, BigInt(e)), consumer.targetMetadata('a', e), consumer.current('a', 'm1', e)]))
+      scan.onBatch(batch([consumer.offsetCommit('a', 't', 0, BigInt(e)), consumer.offsetCommit('b', 't', 0, BigInt(e))]))
+      if (e % 10 === 0) scan.onBatch(batch([consumer.member('b', 'x', {names: ['t']}), consumer.metadata('b', e / 10, 7n)]))
+    }
+    const out = scan.finish()
+    expect([...out.keys()].sort()).toEqual(['a', 'b'])
+    expect(out.get('a')!.state.consumer!.epoch).toBe(50)
+    expect(out.get('a')!.timeline.map(e => e.epoch)).toEqual([48, 49, 50])
+    expect(out.get('b')!.timeline.map(e => e.epoch)).toEqual([3, 4, 5])
+    expect(scan.offsetCommitsSkipped).toBe(100)
+    expect(scan.recordsScanned).toBe(50 * 6 + 5 * 2)
+    // offset commits were not applied (memory follows groups and members)
+    expect(out.get('a')!.state.offsets.size).toBe(0)
+  })
+
+  it('group filter, aborted transactions and undecodable records', () => {
+    const scan = new PartitionScan({acceptGroup: g => g !== 'skip'})
+    scan.onBatch(batch([consumer.member('keep', 'm', {names: ['t']}), consumer.metadata('keep', 1, 1n)]))
+    scan.onBatch(batch([consumer.member('skip', 'm', {names: ['t']}), consumer.metadata('skip', 1, 1n)]))
+    const aborted = batch([consumer.member('ghost', 'm', {names: ['t']}), consumer.metadata('ghost', 1, 1n)], {producerId: 9n})
+    scan.onAborted([{producerId: 9n, firstOffset: aborted.baseOffset}])
+    scan.onBatch(aborted)
+    const bad = batch([consumer.metadata('keep', 2, 2n)])
+    ;(bad.records[0] as {value: Uint8Array}).value = Uint8Array.from([0, 0, 0xff])
+    scan.onBatch(bad)
+    const out = scan.finish()
+    expect([...out.keys()]).toEqual(['keep'])
+    expect(scan.filter.stats.abortedBatches).toBe(1)
+    expect(scan.decodeErrors).toBe(1)
+  })
+})
