@@ -14,7 +14,7 @@ import {classifyBump, decodeBatch, replayGroup} from '../../../src/core/replay/i
 import {readSegment} from './segment.js'
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url))
-const RELEASES = readdirSync(fixtures).filter((d) => d.startsWith('kafka-')).sort()
+const RELEASES = readdirSync(fixtures).filter((d) => /^kafka-\d/.test(d)).sort()
 const partitionsOf = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.segment')).map((f) => f.replace('.segment', ''))
 const dir = `${fixtures}kafka-4.4.0/`
 const partitions = partitionsOf(dir)
