@@ -13,6 +13,11 @@ const utf8Encoder = new TextEncoder()
 const utf8Slice = (globalThis as {Buffer?: {prototype: {utf8Slice?: (this: Uint8Array, start: number, end: number) => string}}}).Buffer?.prototype.utf8Slice
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
+/** UTF-8 of bytes [start, end), invalid sequences replaced. */
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
+  return utf8Slice ? utf8Slice.call(buf, start, end) : utf8.decode(buf.subarray(start, end))
+}
+
 export class ByteReader {
   pos: number
   end: number
@@ -124,7 +129,7 @@ export class ByteReader {
     this.need(n, 'string')
     const start = this.pos
     this.pos = start + n
-    return utf8Slice ? utf8Slice.call(this.buf, start, start + n) : utf8.decode(this.buf.subarray(start, start + n))
+    return decodeUtf8(this.buf, start, start + n)
   }
 }
 

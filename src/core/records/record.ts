@@ -4,7 +4,7 @@
  * back as UnknownRecord (the coordinator's loader skips them too); malformed bytes throw
  * RecordDecodeError naming the log offset, the byte position and the field.
  */
-import {ByteReader, ByteWriter} from './bytes.js'
+import {ByteReader, ByteWriter, decodeUtf8} from './bytes.js'
 import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructPlan, type StructValue} from './codec.js'
 import {EMBEDDED_SPECS} from './consumer-protocol.js'
 import {DecodeFault, RecordDecodeError} from './errors.js'
@@ -58,16 +58,15 @@ function fail(offset: bigint | undefined, part: 'key' | 'value' | 'record', e: u
   throw e
 }
 
-/** The group id from a key without decoding the record: every type's first key field is the group. */
+/**
+ * The group id from a key without decoding the record: every type's first key field is the group
+ * (int16 length + UTF-8). A reader calls this for every record of the partition, so no allocation
+ * beyond the string.
+ */
 export function groupIdOfKey(key: Uint8Array): string | undefined {
   if (key.length < 4) return undefined
-  const r = new ByteReader(key, 2)
-  try {
-    const n = r.int16()
-    return n < 0 ? undefined : r.utf8(n)
-  } catch {
-    return undefined
-  }
+  const n = ((key[2] << 24) >> 16) | key[3]
+  return n < 0 || 4 + n > key.length ? undefined : decodeUtf8(key, 4, 4 + n)
 }
 
 /** The record type of a key (its int16 prefix), or undefined when the key is shorter than 2 bytes. */

@@ -117,6 +117,10 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     const k = bytes('0001 | 0002 6731 | 0006 6f7264657273 | 00000003')
     expect(known(decodeRecord(k, null)).key).toEqual({group: 'g1', topic: 'orders', partition: 3})
     expect(groupIdOfKey(k)).toBe('g1')
+    expect(groupIdOfKey(bytes('0001 0005 6731'))).toBeUndefined() // length beyond the key
+    expect(groupIdOfKey(bytes('0001 ffff'))).toBeUndefined() // null
+    expect(groupIdOfKey(bytes('0001 00'))).toBeUndefined()
+    expect(groupIdOfKey(bytes('0001 0000'))).toBe('')
     expect(hex(encodeKey(1, {group: 'g1', topic: 'orders', partition: 3}))).toBe(hex(k))
   })
 
