@@ -12,7 +12,7 @@ import {decodeRecord, RecordDecodeError} from '../records/index.js'
 import {PartitionReplay, type ReplayResult} from '../replay/index.js'
 
 export interface PartitionScanOptions {
-  /** Timeline entries kept per group (default 8). */
+  /** Timeline entries kept per group (default 3: each holds two snapshots of the group, so this bounds memory). */
   keepEpochs?: number
   /** Only groups this accepts are replayed (their records still count as scanned). */
   acceptGroup?: (groupId: string) => boolean
@@ -30,7 +30,7 @@ export class PartitionScan {
   private readonly rejected = new Set<string>()
 
   constructor(options: PartitionScanOptions = {}) {
-    this.keep = options.keepEpochs ?? 8
+    this.keep = options.keepEpochs ?? 3
     this.accept = options.acceptGroup ?? (() => true)
   }
 
@@ -74,7 +74,7 @@ export class PartitionScan {
     }
     for (const gid of touched) {
       const tl = this.replay.groups.get(gid)?.timeline
-      if (tl && tl.length > this.keep * 2) tl.splice(0, tl.length - this.keep)
+      if (tl && tl.length > this.keep) tl.splice(0, tl.length - this.keep)
     }
   }
 
