@@ -21,7 +21,6 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
 export class ByteReader {
   pos: number
   end: number
-  private view: DataView | undefined // created on first int64: most records need none
 
   constructor(readonly buf: Uint8Array, start = 0, end = buf.length) {
     this.pos = start
@@ -71,10 +70,13 @@ export class ByteReader {
 
   int64(): bigint {
     this.need(8, 'int64')
-    const view = (this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength))
-    const v = view.getBigInt64(this.pos)
-    this.pos += 8
-    return v
+    const b = this.buf
+    const p = this.pos
+    this.pos = p + 8
+    // Two int32 halves: several times faster than a DataView per record (signed high | unsigned low).
+    const hi = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+    const lo = ((b[p + 4] << 24) | (b[p + 5] << 16) | (b[p + 6] << 8) | b[p + 7]) >>> 0
+    return (BigInt(hi) << 32n) | BigInt(lo)
   }
 
   bool(): boolean {

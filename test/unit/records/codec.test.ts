@@ -106,6 +106,14 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     expect(hex(encodeValue(3, dec.value!))).toBe(hex(v))
   })
 
+  it('int64 edges round-trip (StreamsGroupMetadataValue.MetadataHash is a regular int64)', () => {
+    for (const h of [-(2n ** 63n), 2n ** 63n - 1n, -1n, 0n, 1n, 4294967295n, 4294967296n, -4294967296n, -4294967297n]) {
+      const v = encodeValue(17, {Epoch: 1, MetadataHash: h})
+      expect(known(decodeRecord(encodeKey(17, {GroupId: 'g'}), v)).value!.MetadataHash).toBe(h)
+      expect(Buffer.from(v).readBigInt64BE(6)).toBe(h)
+    }
+  })
+
   it('skips an unknown tag (e.g. a future CreationTimeMs tag 1) and keeps it for re-encoding', () => {
     const v = bytes('0000 | 00000007 | 02 | 00 08 0000000000000001 | 01 08 0000019a2b3c4d5e')
     const dec = known(decodeRecord(cgmKey, v))
