@@ -100,6 +100,9 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
     // the earlier bump (creation) is still explained: nothing unexplained anywhere
     expect(allCauses(r2).map(c => c.kind)).not.toContain('unexplained')
     expect(r2.verdict.code).toBe('IN_SYNC')
+    // --last N keeps the newest entries
+    const last = await explain(env(), G, '--last', '1')
+    expect(last.timeline.map(e => e.epoch)).toEqual([bump.epoch])
     await d.cmd(`stop ${R}p1`)
   })
 
