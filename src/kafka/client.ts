@@ -116,9 +116,7 @@ export class KafkaClient {
 
   /** Loads the library, connects to the first reachable bootstrap server and reads its API versions. */
   static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaClient> {
-    const t0 = performance.now()
     const lib = await loadKafkaLibrary()
-    opts.debug?.(`kafka library loaded in ${Math.round(performance.now() - t0)} ms`)
     const client = new KafkaClient(lib, settings, opts)
     try {
       await client.#within(client.#connectBootstrap())
@@ -356,6 +354,7 @@ export class KafkaClient {
         this.#debug(`connected to ${host}:${port}; ${av.apis.size} APIs`)
         return
       } catch (error) {
+        if (this.#closed) throw error // timed out meanwhile: the deadline's error is the one reported
         const e = error instanceof RdError ? error : connectionError(error, {host, port, settings: this.#settings})
         this.#debug(`bootstrap ${host}:${port} failed: ${e.message}`)
         // Credentials, certificates and the deadline are the same for every broker: do not try the others.

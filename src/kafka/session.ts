@@ -26,13 +26,21 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
   })
   const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${line}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)
+  const tLoad = performance.now()
+  const [{KafkaClient}, {loadKafkaLibrary}] = await Promise.all([import('./client.js'), import('./library.js')])
+  await loadKafkaLibrary()
+  debug?.(`kafka client loaded in ${Math.round(performance.now() - tLoad)} ms`)
+  // Timed from here: the deadline (--timeout) starts when the client opens.
   const t0 = performance.now()
-  const {KafkaClient} = await import('./client.js')
-  const client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${m}\n`))})
+  let client: KafkaClient | undefined
   try {
+    client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${m}\n`))})
     return await work(client)
+  } catch (error) {
+    debug?.(`live operation failed after ${Math.round(performance.now() - t0)} ms`)
+    throw error
   } finally {
-    await client.close()
+    await client?.close()
     debug?.(`live operation took ${Math.round(performance.now() - t0)} ms`)
   }
 }
