@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {searchHypotheses} from '../../../src/core/explain/hypotheses.js'
+import {applyHypothesis, searchHypotheses} from '../../../src/core/explain/hypotheses.js'
 
 const brokers = [
   {id: 1, rack: 'rack-a'},
@@ -57,6 +57,27 @@ describe('searchHypotheses', () => {
     expect(searchHypotheses({target: before, topics: ['orders', 'payments'], metadata: gone, extraRacks: ['rack-b']}).matches).toEqual([
       expect.objectContaining({kind: 'broker-registered', broker: 3, then: 'registered, rack rack-b'}),
     ])
+  })
+
+  it('finds a deleted topic from an id seen in the records and a layout to try; applyHypothesis brings it back', () => {
+    const OLD = 'ICEiIyQlJicoKSorLC0uLw'
+    const target = hashOf({brokers, topics: [topic('orders', OLD, 16), topic('payments', PAYMENTS, 3)]})
+    const gone = parseMetadataDocument({brokers, topics: [topic('payments', PAYMENTS, 3)]})
+    const s = {target, topics: ['orders', 'payments'], metadata: gone, knownTopicIds: new Map([['orders', [OLD]]])}
+    // without a layout to try, a topic that is gone cannot be hashed
+    expect(searchHypotheses(s).matches).toEqual([])
+    const templates = new Map([['orders', now.topics.find(t => t.name === 'orders')!]])
+    const r = searchHypotheses({...s, absentTemplates: templates})
+    expect(r.matches).toEqual([expect.objectContaining({kind: 'topic-deleted', topic: 'orders', then: OLD, now: 'absent'})])
+    const back = applyHypothesis(gone, r.matches[0], templates)
+    expect(new TopicHasher(back).groupHash(['orders', 'payments'])).toBe(target)
+  })
+
+  it('topic-absent names the id the topic has now', () => {
+    const target = hashOf({brokers, topics: [topic('orders', ORDERS, 16)]})
+    const r = searchHypotheses({target, topics: ['orders', 'payments'], metadata: now})
+    expect(r.matches).toEqual([expect.objectContaining({kind: 'topic-absent', topic: 'payments', then: 'absent', now: PAYMENTS})])
+    expect(new TopicHasher(applyHypothesis(now, r.matches[0])).groupHash(['orders', 'payments'])).toBe(target)
   })
 
   it('reports unchanged when the live hash already matches, and counts what it tried', () => {
