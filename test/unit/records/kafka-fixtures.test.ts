@@ -12,6 +12,7 @@ import {describe, expect, it} from 'vitest'
 import {RECORD_TYPE_BY_ID, decodeRecord, encodeRecord, planFor, toJsonSafe, type KnownRecord} from '../../../src/core/records/index.js'
 import {classifyBump, decodeBatch, replayGroup} from '../../../src/core/replay/index.js'
 import {readSegment} from './segment.js'
+import {expectSameAsKafka} from '../../lib/kafka-json.js'
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url))
 const RELEASES = readdirSync(fixtures).filter((d) => /^kafka-\d/.test(d)).sort()
@@ -43,26 +44,6 @@ function parseDump(text: string): Dumped[] {
   })
 }
 
-const camel = (k: string) => k[0].toLowerCase() + k.slice(1)
-
-/** Ours (JSON-safe, Kafka field names) in Kafka's JSON shape: camelCase names, `*Decoded` side fields dropped. */
-function kafkaShape(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(kafkaShape)
-  if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.endsWith('Decoded')).map(([k, x]) => [camel(k), kafkaShape(x)]))
-  }
-  return v
-}
-
-/** Kafka's JSON with numbers as strings where ours are (int64). */
-function normalize(theirs: unknown, ours: unknown): unknown {
-  if (Array.isArray(theirs)) return theirs.map((x, i) => normalize(x, (ours as unknown[] | undefined)?.[i]))
-  if (theirs && typeof theirs === 'object') {
-    return Object.fromEntries(Object.entries(theirs).map(([k, x]) => [k, normalize(x, (ours as Record<string, unknown> | undefined)?.[k])]))
-  }
-  return typeof theirs === 'number' && typeof ours === 'string' ? String(theirs) : theirs
-}
-
 for (const release of RELEASES) {
   const dir = `${fixtures}${release}/`
   describe(`${release} broker segments decode exactly as its DumpLogSegments --offsets-decoder prints them`, () => {
@@ -75,25 +56,12 @@ for (const release of RELEASES) {
           for (const r of b.records) {
             const ours = decodeRecord(r.key, r.value, r.offset) as KnownRecord
             const theirs = dumped.get(r.offset)!
-            expect(ours.kind, `offset ${r.offset}`).toBe('record')
-            expect(ours.type).toBe(Number(theirs.key.type))
-            expect(kafkaShape(ours.key)).toEqual(theirs.key.data)
-            if (theirs.payload === null) {
-              expect(ours.value).toBeNull()
-            } else {
-              expect(ours.version).toBe(Number(theirs.payload.version))
-              const mine = kafkaShape(toJsonSafe(ours.value)) as Record<string, unknown>
-              // Fields Kafka left out must be at their default.
-              const plan = planFor(RECORD_TYPE_BY_ID.get(ours.type)!.value, ours.version!)
-              for (const f of plan.fields) {
-                if (camel(f.name) in theirs.payload.data) continue
-                // Only tagged fields, or fields not in this version, may be absent.
-                expect(f.regular, `${ours.name}.${f.name} omitted by Kafka but a regular field`).toBe(false)
-                expect(mine[camel(f.name)]).toEqual(kafkaShape(toJsonSafe(f.defaultValue())))
-                delete mine[camel(f.name)]
-              }
-              expect(stripDefaultsKafkaOmits(mine, theirs.payload.data), `${ours.name} at ${r.offset}`).toEqual(normalize(theirs.payload.data, mine))
-            }
+            expectSameAsKafka(ours, {
+              type: Number(theirs.key.type),
+              key: theirs.key.data,
+              version: theirs.payload === null ? null : Number(theirs.payload.version),
+              value: theirs.payload === null ? null : theirs.payload.data,
+            }, `offset ${r.offset}`)
             n++
           }
         }
@@ -133,15 +101,6 @@ for (const release of RELEASES) {
       }
     })
   })
-}
-
-/** Nested struct fields Kafka omitted (tagged at default inside arrays) are dropped from ours too. */
-function stripDefaultsKafkaOmits(mine: unknown, theirs: unknown): unknown {
-  if (Array.isArray(mine) && Array.isArray(theirs)) return mine.map((x, i) => stripDefaultsKafkaOmits(x, theirs[i]))
-  if (mine && typeof mine === 'object' && theirs && typeof theirs === 'object' && !Array.isArray(mine)) {
-    return Object.fromEntries(Object.entries(mine).filter(([k]) => k in theirs).map(([k, v]) => [k, stripDefaultsKafkaOmits(v, (theirs as Record<string, unknown>)[k])]))
-  }
-  return mine
 }
 
 describe('Kafka 4.4.0 coverage', () => {
