@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
 import {dirname, basename, join} from 'node:path'
 import {BaseCommand, EXIT} from '../base-command.js'
-import {auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
+import {auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../core/audit/output.js'
 import {InputError, RuntimeError} from '../core/errors.js'
 import {groupTypeOf} from '../core/explain/explain.js'
@@ -98,13 +98,18 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
       progress.update(`auditing ${scan.groups.size} groups`)
       const ctx = auditContext(live, started, stuckAfterMs)
       const rows: GroupAudit[] = []
+      let deleted = 0
       for (const [id, replay] of [...scan.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (isDeleted(replay)) {
+          deleted++
+          continue
+        }
         const type = groupTypeOf(replay.state)
         if (types && (!type || !types.has(type))) continue
         rows.push(auditGroup(id, replay, ctx))
       }
       const clusterId = live.clusterId ?? null
-      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started)
+      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
       let historyNote: string | undefined
       if (flags.record) {
         try {

@@ -55,6 +55,16 @@ export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfter
   return {live, hasher: new TopicHasher(live), now, stuckAfterMs}
 }
 
+/**
+ * A group whose records end in its deletion (every section tombstoned, e.g. an empty group the coordinator
+ * cleaned up): nothing to audit. A group with records of unknown types is never skipped.
+ */
+export function isDeleted(replay: ReplayResult): boolean {
+  const s = replay.state
+  const live = (['consumer', 'share', 'streams'] as const).some(t => s[t]?.epoch !== undefined)
+  return !live && !s.classic?.value && replay.skipped.length === 0
+}
+
 /** One group's audit row. */
 export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditContext): GroupAudit {
   const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
@@ -179,6 +189,8 @@ export interface AuditSummary {
   recordsScanned: number
   /** Records of __consumer_offsets that could not be decoded at all (corrupt), all groups. */
   decodeErrors: number
+  /** Groups whose records say they were deleted (tombstones only): not audited, not in `groups`. */
+  deletedGroupsSkipped: number
   durationMs: number
   /** The finding kinds that make the exit code 3 (--fail-on). */
   failOn: FindingKind[]
@@ -190,6 +202,7 @@ export interface ScanStats {
   recordsScanned: number
   decodeErrors: number
   durationMs: number
+  deletedGroupsSkipped?: number
 }
 
 export function summarize(groups: readonly GroupAudit[], stats: ScanStats, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number): AuditSummary {
@@ -206,7 +219,8 @@ export function summarize(groups: readonly GroupAudit[], stats: ScanStats, failO
   }
   const summary: AuditSummary = {
     clusterId, time: new Date(startedAt).toISOString(), groups: groups.length, byType, byVerdict, findings, groupsWithFindings: withFindings,
-    partitions: stats.partitions, recordsScanned: stats.recordsScanned, decodeErrors: stats.decodeErrors, durationMs: stats.durationMs,
+    partitions: stats.partitions, recordsScanned: stats.recordsScanned, decodeErrors: stats.decodeErrors,
+    deletedGroupsSkipped: stats.deletedGroupsSkipped ?? 0, durationMs: stats.durationMs,
     failOn: [...failOn], exitCode: 0,
   }
   summary.exitCode = exitCodeFor(summary, failOn)

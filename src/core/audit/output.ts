@@ -66,7 +66,7 @@ export function summaryLine(s: AuditSummary): string {
   const kinds = FINDING_KINDS.filter(k => s.findings[k] > 0).map(k => `${k} ${s.findings[k]}`)
   const types = Object.entries(s.byType).sort().map(([t, n]) => `${n} ${t}`).join(', ')
   return [
-    `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}`,
+    `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}${s.deletedGroupsSkipped ? `, ${s.deletedGroupsSkipped} deleted skipped` : ''}`,
     s.groupsWithFindings === 0 ? 'no findings' : `${s.groupsWithFindings} with findings: ${kinds.join(', ')}`,
     ...(s.decodeErrors > 0 ? [`${s.decodeErrors} undecodable record(s)`] : []),
     `${s.recordsScanned} records in ${s.partitions} partitions, ${(s.durationMs / 1000).toFixed(1)} s`,

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, groupMatcher, parseFailOn, parseTypes, summarize} from '../../../src/core/audit/audit.js'
+import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../../../src/core/audit/audit.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {consumer, Log} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
@@ -107,6 +107,18 @@ describe('auditGroup', () => {
     expect(a.members).toBe(0)
     expect(a.verdict.code).toBe('EMPTY_GROUP')
     expect(a.findings).toEqual([])
+  })
+})
+
+describe('deleted groups', () => {
+  it('a group whose records end in tombstones is skipped; a live or unknown-record group is not', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders'], hashOf(cluster(), ['orders']))
+    expect(isDeleted(replayGroup('g', log.records))).toBe(false)
+    log.write([consumer.memberTombstone('g', 'm1'), consumer.targetTombstone('g', 'm1'), consumer.currentTombstone('g', 'm1'), consumer.metadataTombstone('g')])
+    expect(isDeleted(replayGroup('g', log.records))).toBe(true)
+    log.raw(Buffer.from([0x00, 0x63, 0x00, 0x01, 0x67]), Buffer.from([0, 0, 1]))
+    expect(isDeleted(replayGroup('g', log.records))).toBe(false)
   })
 })
 
