@@ -99,12 +99,16 @@ const t = performance.now()
 const cpu0 = process.cpuUsage()
 let scanned = 0
 let scanMs = 0
+let scanCpuUs = 0
 const replays = new Map()
 for (let p = 0; p < PARTITIONS; p++) {
   const scan = new PartitionScan()
   for (const b of partitionBatches(p)) {
     const s0 = performance.now()
+    const c0 = process.cpuUsage()
     scan.onBatch(b)
+    const c1 = process.cpuUsage(c0)
+    scanCpuUs += c1.user + c1.system
     scanMs += performance.now() - s0
     scanned += b.records.length
   }
@@ -137,7 +141,9 @@ console.log(JSON.stringify({
   drifted: summary.findings.drift,
   byVerdict: summary.byVerdict,
   scanMs: Math.round(scanMs),
+  scanCpuMs: Math.round(scanCpuUs / 1000),
   recordsPerScanSecond: Math.round(scanned / (scanMs / 1000)),
+  recordsPerScanCpuSecond: Math.round(scanned / (scanCpuUs / 1e6)),
   auditGroupsMs: Math.round(auditMs),
   auditCoreMs: Math.round(scanMs + auditMs),
   wallIncludingGenerationMs: Math.round(wallScanMs + auditMs),
