@@ -6,12 +6,13 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
 import {versionAtLeast} from './lib/cluster.js'
-import {Probe} from './lib/probe.js'
+import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
   probe = await Probe.start('consumer-groups')
+  await ensureBaseline(probe)
 })
 afterAll(async () => {
   await probe?.close()

@@ -6,12 +6,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
 import type {ClusterMetadata} from '../../src/core/metadata.js'
 import {killBroker, sleep, startBroker} from './lib/cluster.js'
-import {groupAwayFrom, Probe} from './lib/probe.js'
+import {ensureBaseline, groupAwayFrom, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
   probe = await Probe.start('fencing')
+  await ensureBaseline(probe)
 })
 afterAll(async () => {
   await probe?.close()

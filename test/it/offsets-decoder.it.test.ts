@@ -6,12 +6,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {
   dumpOffsetsPartition, dumpOffsetsPartitionInDriver, groupRecords, metadataRecords, offsetsPartitionFor,
 } from './lib/offsets-log.js'
-import {Probe} from './lib/probe.js'
+import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
   probe = await Probe.start('offsets-decoder')
+  await ensureBaseline(probe)
 })
 afterAll(async () => {
   await probe?.close()

@@ -5,12 +5,13 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
 import {waitFor} from './lib/cluster.js'
-import {Probe} from './lib/probe.js'
+import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
   probe = await Probe.start('share-streams')
+  await ensureBaseline(probe)
 })
 afterAll(async () => {
   await probe?.close()
@@ -47,7 +48,7 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
     // the topology the member sent, as the coordinator stored it (StreamsGroupTopology, type 23)
     const topology = await waitFor('the StreamsGroupTopology record', async () => {
       const t = (await probe.records(app)).filter(r => r.type === 23 && r.value).at(-1)
-      return t?.value
+      return t?.value ?? undefined
     }, {timeoutMs: 90_000})
     const topics = new Set<string>()
     for (const s of topology.subtopologies as Array<Record<string, unknown>>) {

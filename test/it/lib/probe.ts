@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import {inject} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
-import {type ClusterEnv, readClusterEnv, sleep, waitFor} from './cluster.js'
+import {type ClusterEnv, clusterSh, killBroker, readClusterEnv, sleep, startBroker, waitFor} from './cluster.js'
 import {Driver} from './driver.js'
 import {
   dumpOffsetsPartitionInDriver, type GroupKind, type GroupMetadataRecord, groupRecords, metadataRecords,
@@ -110,4 +110,30 @@ export async function groupAwayFrom(probe: Probe, prefix: string, avoid: number)
     if ((await probe.coordinator(g)) !== avoid) return g
   }
   throw new Error(`no group name ${prefix}-N whose coordinator is not broker ${avoid}`)
+}
+
+export const BASELINE_RACKS: Readonly<Record<number, string>> = {1: 'rack-a', 2: 'rack-a', 3: 'rack-b'}
+
+/**
+ * Puts the cluster back to its start state (brokers 1, 2, 3 running, registered, unfenced, racks rack-a, rack-a,
+ * rack-b) in case an earlier test file left a broker killed or with another rack. Costs nothing when it is.
+ */
+export async function ensureBaseline(probe: Probe): Promise<void> {
+  const alive = new Set(
+    (await clusterSh(probe.env, 'status').catch((e: {stdout?: string}) => e.stdout ?? ''))
+      .split('\n')
+      .filter(l => / alive /.test(l))
+      .map(l => l.split(' ')[0]),
+  )
+  const brokers = (await probe.driver.cmd('describe-cluster')).brokers as Array<{id: number; rack: string | null; fenced: boolean}>
+  for (const [idText, rack] of Object.entries(BASELINE_RACKS)) {
+    const id = Number(idText)
+    const b = brokers.find(x => x.id === id)
+    const running = alive.has(`b${id}`)
+    if (running && b && b.rack === rack && !b.fenced) continue
+    console.log(`[kafka-it] restoring broker ${id} (${running ? 'running' : 'down'}, ${JSON.stringify(b)}) to ${rack}`)
+    if (running) await killBroker(probe.env, id)
+    await startBroker(probe.env, id, rack)
+    await probe.driver.cmd(`wait-broker ${id} unfenced 120000`)
+  }
 }
