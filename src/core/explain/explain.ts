@@ -158,7 +158,8 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   base.members = membersOf(type, state, replay.timeline)
 
   // Assignment and reconciliation: true whatever the metadata says.
-  const assignmentPending = g.targetAssignmentEpoch !== undefined && g.targetAssignmentEpoch < g.epoch
+  // An empty group has nothing to assign: 4.1 leaves the assignment epoch behind when the last member goes.
+  const assignmentPending = g.targetAssignmentEpoch !== undefined && g.targetAssignmentEpoch < g.epoch && g.members.size > 0
   if (assignmentPending) {
     const since = replay.timeline.find(e => e.groupType === type && e.epoch > (g.targetAssignmentEpoch ?? 0))
     base.findings.push({

@@ -134,6 +134,12 @@ describe('explainGroup: verdicts', () => {
     expect(r.verdict).toMatchObject({code: 'EMPTY_GROUP', pending: false})
     expect(r.members).toEqual([])
     expect(r.timeline[1].causes).toEqual([expect.objectContaining({kind: 'member-left', details: expect.objectContaining({memberId: 'm1', clientId: 'client-m1'})})])
+    // 4.1 writes no target assignment when the last member goes: nothing is pending in an empty group
+    const log41 = created(['a'], hash(LIVE, ['a']))
+    log41.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.metadata(G, 2, 0n)])
+    const r41 = explain(log41)
+    expect(r41).toMatchObject({groupEpoch: 2, assignmentEpoch: 1, verdict: {code: 'EMPTY_GROUP', pending: false}})
+    expect(r41.findings).toEqual([])
   })
 
   it('CLASSIC_GROUP, NOT_FOUND, GROUP_DELETED, NO_LIVE_METADATA', () => {
