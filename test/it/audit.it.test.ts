@@ -188,5 +188,5 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(plain.some(c => /no single topic or broker change reproduces/.test(c.message)), JSON.stringify(plain)).toBe(true)
 
     for (const m of ['c1', 'c2', 'c3', 's1', 'k1']) await d.cmd(`stop ${m}`)
-  })
+  }, 600_000) // ~2-5 min: a streams group settling, a 60 s session timeout, a dozen CLI runs
 })
