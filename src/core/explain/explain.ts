@@ -123,7 +123,8 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const now = options.now ?? Date.now()
   const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
   const {state} = replay
-  const type = groupTypeOf(state)
+  // A group whose records were all tombstoned (deleted once empty and without offsets) keeps its history.
+  const type = groupTypeOf(state) ?? replay.timeline.at(-1)?.groupType ?? null
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
   const timelineOfType = replay.timeline.filter(e => e.groupType === type)
   const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay) : new Map()
@@ -139,20 +140,27 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
     base.verdict = {code: 'NOT_FOUND', message: `no record of group ${groupId} in its __consumer_offsets partition: it does not exist, or its records were deleted`, pending: false}
     return base
   }
+  const deleted = (last: number | null) => `the ${type} group was deleted: its records were tombstoned${last === null ? '' : ` after epoch ${last}`}. The coordinator deletes a group that is empty and has no committed offsets left (offsets retention), or on DeleteGroups; an online conversion to another group type tombstones the old type's records too`
   if (type === 'classic') {
+    if (!state.classic?.value) {
+      base.verdict = {code: 'GROUP_DELETED', message: deleted(timeline.at(-1)?.epoch ?? null), pending: false}
+      return base
+    }
     const v = state.classic?.value
     base.groupEpoch = v?.generation ?? null
     base.verdict = {code: 'CLASSIC_GROUP', message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`, pending: false}
     return base
   }
 
-  const g = state[type]!
-  base.groupEpoch = g.epoch ?? null
-  base.assignmentEpoch = g.targetAssignmentEpoch ?? null
-  if (g.epoch === undefined) {
-    base.verdict = {code: 'GROUP_DELETED', message: `the ${type} group's metadata record was deleted (tombstone): the group was deleted or converted`, pending: false}
+  const section = state[type]
+  if (!section || section.epoch === undefined) {
+    base.assignmentEpoch = section?.targetAssignmentEpoch ?? null
+    base.verdict = {code: 'GROUP_DELETED', message: deleted(timeline.at(-1)?.epoch ?? null), pending: false}
     return base
   }
+  const g = section as typeof section & {epoch: number}
+  base.groupEpoch = g.epoch ?? null
+  base.assignmentEpoch = g.targetAssignmentEpoch ?? null
   base.storedMetadataHash = g.metadataHash.toString()
   const topics = subscribedTopicsOf(type, state)
   base.members = membersOf(type, state, replay.timeline)

@@ -154,6 +154,18 @@ describe('explainGroup: verdicts', () => {
     const del = created(['a'], hash(LIVE, ['a']))
     del.write([c.metadataTombstone(G)])
     expect(explain(del).verdict.code).toBe('GROUP_DELETED')
+    // an empty group without offsets deleted by the coordinator: every record tombstoned, the history stays
+    const gone = created(['a'], hash(LIVE, ['a']))
+    gone.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.metadata(G, 2, 0n), c.targetMetadata(G, 2)])
+    gone.write([{type: 6, key: {GroupId: G}, value: null}, c.metadataTombstone(G)])
+    const rg = explain(gone)
+    expect(rg).toMatchObject({type: 'consumer', groupEpoch: null, verdict: {code: 'GROUP_DELETED', pending: false}})
+    expect(rg.verdict.message).toContain('tombstoned after epoch 2')
+    expect(rg.timeline.map(e => e.causes.map(x => x.kind))).toEqual([['group-created', 'member-joined'], ['member-left']])
+    const cgone = new Log()
+    cgone.write([classic.group(G, 3, ['x'])])
+    cgone.write([classic.tombstone(G)])
+    expect(explain(cgone)).toMatchObject({type: 'classic', verdict: {code: 'GROUP_DELETED'}})
 
     const none = explain(created(['a'], hash(LIVE, ['a'])), null)
     expect(none).toMatchObject({verdict: {code: 'NO_LIVE_METADATA', pending: false}, liveMetadataHash: null, inSync: null})
