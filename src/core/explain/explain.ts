@@ -304,6 +304,21 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
   const extraRacks = memberRacks(replay)
   // a topic deleted before a bump and re-created later: try today's layout under the ids the records saw
   const absentTemplates = new Map(live.topics.map(t => [t.name, t]))
+  // Matches that hash alike (a broker with no rack and an unregistered one both add nothing) are the same step back.
+  const allTopics = [...new Set(timeline.flatMap(e => [...subscribedTopicsOf(e.groupType, e.before), ...subscribedTopicsOf(e.groupType, e.after)]))]
+  const stepBack = (cur: ClusterMetadata, matches: readonly Hypothesis[]): ClusterMetadata | undefined => {
+    if (matches.length === 0) return undefined
+    // of a rackless and an unregistered broker, the unregistered one is what usually happened
+    const ordered = [...matches].sort((a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'))
+    const candidates = ordered.map(m => applyHypothesis(cur, m, absentTemplates))
+    if (candidates.length === 1) return candidates[0]
+    const key = (x: ClusterMetadata) => {
+      const h = new TopicHasher(x)
+      return allTopics.map(t => (h.topic(t) ? h.topicHash(t).toString() : '-')).join(',')
+    }
+    const first = key(candidates[0])
+    return candidates.every(c => key(c) === first) ? candidates[0] : undefined
+  }
   for (let i = timeline.length - 1; i >= 0; i--) {
     const e = timeline[i]
     if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
@@ -319,7 +334,7 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
     if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
       const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates})
-      md = later.matches.length === 1 ? applyHypothesis(md, later.matches[0], absentTemplates) : undefined
+      md = stepBack(md, later.matches)
       if (!md) {
         out.set(e, {matches: [], note: 'the metadata changed again later in ways the hashes cannot separate; recorded history (audit) would pin it down'})
         continue
@@ -332,7 +347,7 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
       continue
     }
     out.set(e, {matches: r.matches, note: ''})
-    md = r.matches.length === 1 ? applyHypothesis(md, r.matches[0], absentTemplates) : undefined
+    md = stepBack(md, r.matches)
   }
   return out
 }

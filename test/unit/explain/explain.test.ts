@@ -265,6 +265,20 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     expect(r.verdict.code).toBe('IN_SYNC')
   })
 
+  it('matches that hash alike (no rack, or not registered) do not stop the walk', () => {
+    const brokers = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-b'}, {id: 3, rack: 'rack-b'}]
+    const log = created(['a'], hash(md([A2], brokers), ['a']))
+    metadataBump(log, 2, hash(md([A4], brokers), ['a']))
+    metadataBump(log, 3, hash(md([A4], brokers.slice(0, 2)), ['a']))
+    // broker 3 registered again since, with rack-a: not seen by the coordinator yet
+    const live = md([A4], [...brokers.slice(0, 2), {id: 3, rack: 'rack-a'}])
+    const r = explain(log, live)
+    expect(r.verdict.code).toBe('STALE_COORDINATOR_CACHE')
+    expect(r.findings.find(f => f.code === 'STALE_COORDINATOR_CACHE')!.details.changes.map((h: {kind: string}) => h.kind).sort()).toEqual(['broker-rack', 'broker-unregistered'])
+    expect(changesOf(r, 3)).toEqual([expect.objectContaining({kind: 'broker-registered', broker: 3, then: 'registered, rack rack-b'})])
+    expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
+  })
+
   it('a later change not yet in the records (pending) does not stop the walk', () => {
     const log = created(['a', 'b'], hash(md([A2, B1]), ['a', 'b']))
     metadataBump(log, 2, hash(md([topic('a', T1, 3), B1]), ['a', 'b']))
