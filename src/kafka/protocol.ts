@@ -317,17 +317,24 @@ function readAssignment(r: ByteReader): TopicPartitions[] {
   return tps
 }
 
+/** The group fields ConsumerGroupDescribe and ShareGroupDescribe share, in wire order. */
+function readGroupHeader(r: ByteReader) {
+  return {
+    errorCode: r.int16(),
+    errorMessage: r.compactNullableString(),
+    groupId: r.compactString(),
+    state: r.compactString(),
+    groupEpoch: r.int32(),
+    assignmentEpoch: r.int32(),
+    assignorName: r.compactString(),
+  }
+}
+
 export function decodeConsumerGroupDescribe(buf: Buffer, version: number): ConsumerGroupDescription[] {
   const r = new ByteReader(buf)
   r.int32()
   const groups = r.compactArray(r => {
-    const errorCode = r.int16()
-    const errorMessage = r.compactNullableString()
-    const groupId = r.compactString()
-    const state = r.compactString()
-    const groupEpoch = r.int32()
-    const assignmentEpoch = r.int32()
-    const assignorName = r.compactString()
+    const header = readGroupHeader(r)
     const members = r.compactArray(r => {
       const m = {
         memberId: r.compactString(),
@@ -348,7 +355,7 @@ export function decodeConsumerGroupDescribe(buf: Buffer, version: number): Consu
     })
     r.int32() // authorized operations
     r.tags()
-    return {errorCode, errorMessage, groupId, state, groupEpoch, assignmentEpoch, assignorName, members}
+    return {...header, members}
   })
   r.tags()
   return groups
@@ -377,13 +384,7 @@ export function decodeShareGroupDescribeV1(buf: Buffer): ShareGroupDescription[]
   const r = new ByteReader(buf)
   r.int32()
   const groups = r.compactArray(r => {
-    const errorCode = r.int16()
-    const errorMessage = r.compactNullableString()
-    const groupId = r.compactString()
-    const state = r.compactString()
-    const groupEpoch = r.int32()
-    const assignmentEpoch = r.int32()
-    const assignorName = r.compactString()
+    const header = readGroupHeader(r)
     const members = r.compactArray(r => {
       const m = {
         memberId: r.compactString(),
@@ -399,7 +400,7 @@ export function decodeShareGroupDescribeV1(buf: Buffer): ShareGroupDescription[]
     })
     r.int32()
     r.tags()
-    return {errorCode, errorMessage, groupId, state, groupEpoch, assignmentEpoch, assignorName, members}
+    return {...header, members}
   })
   r.tags()
   return groups
