@@ -92,6 +92,7 @@ public final class ItDriver {
       "streams MEMBER APP_ID SOURCE SINK       Kafka Streams, group.protocol=streams; selectKey+count (repartition+changelog)",
       "stop MEMBER                             close the member (leaves the group)",
       "subscribe MEMBER names|regex WHAT        change a running consumer's subscription (in its poll thread)",
+      "hold-revocation MEMBER on|off           on: the consumer's onPartitionsRevoked blocks (its poll thread too) until off",
       "group-config GROUP KEY VALUE            incrementalAlterConfigs SET on the group (e.g. consumer.session.timeout.ms)",
       "unregister-broker ID                    Admin.unregisterBroker (the broker should be fenced/stopped)",
       "members                                 members, states, assignments",
@@ -99,6 +100,7 @@ public final class ItDriver {
       "describe-cluster                        brokers incl. fenced",
       "wait-broker ID fenced|unfenced|absent TIMEOUT_MS",
       "partition TOPIC PARTITION               leader, replicas, isr",
+      "elect-preferred TOPIC                   preferred leader election on every partition of TOPIC (leaders back after restarts)",
       "dump-log OUT_FILE SEGMENT...            kafka.tools.DumpLogSegments --offsets-decoder in this JVM, output to OUT_FILE",
       "quit");
 
@@ -196,6 +198,7 @@ public final class ItDriver {
         case "streams": return startStreams(c[1], c[2], c[3], c[4]);
         case "stop": stopMember(c[1]); return ok("stopped", c[1]);
         case "subscribe": return resubscribe(c[1], c[2], c[3]);
+        case "hold-revocation": return holdRevocation(c[1], c[2]);
         case "group-config": return groupConfig(c[1], c[2], c[3]);
         case "unregister-broker": admin.unregisterBroker(Integer.parseInt(c[1])).all().get(30, TimeUnit.SECONDS); return ok("unregistered", Integer.parseInt(c[1]));
         case "members": return listMembers();
@@ -203,6 +206,7 @@ public final class ItDriver {
         case "describe-cluster": return ok("brokers", brokers());
         case "wait-broker": return waitBroker(Integer.parseInt(c[1]), c[2], Long.parseLong(c[3]));
         case "partition": return partition(c[1], Integer.parseInt(c[2]));
+        case "elect-preferred": return electPreferred(c[1]);
         case "dump-log": return dumpLog(c);
         default: return err("unknown command " + c[0] + "\n" + HELP);
       }
@@ -385,6 +389,18 @@ public final class ItDriver {
         "isr", p.isr().stream().map(Node::id).toList());
   }
 
+  /** Preferred leader election; partitions whose preferred replica already leads come back as ELECTION_NOT_NEEDED. */
+  static Map<String, Object> electPreferred(String topic) throws Exception {
+    TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+    Set<TopicPartition> tps = new java.util.HashSet<>();
+    for (TopicPartitionInfo p : d.partitions()) tps.add(new TopicPartition(topic, p.partition()));
+    Map<TopicPartition, java.util.Optional<Throwable>> r =
+        admin.electLeaders(org.apache.kafka.common.ElectionType.PREFERRED, tps).partitions().get(30, TimeUnit.SECONDS);
+    Map<String, String> out = new TreeMap<>();
+    r.forEach((tp, err) -> out.put(String.valueOf(tp.partition()), err.map(e -> e.getClass().getSimpleName()).orElse("elected")));
+    return ok("topic", topic, "partitions", out);
+  }
+
   static Map<String, Object> dumpMetadata(String[] c) throws Exception {
     Path path = Paths.get(c[1]);
     boolean internal = Arrays.asList(c).contains("--internal");
@@ -487,6 +503,10 @@ public final class ItDriver {
     }
 
     volatile Runnable waker;
+    /** While set, onPartitionsRevoked does not return: the member stays unrevoked (a stuck reconciliation). */
+    final AtomicBoolean holdRevocation = new AtomicBoolean();
+    /** Revocations the listener is holding right now. */
+    final java.util.concurrent.atomic.AtomicInteger heldRevocations = new java.util.concurrent.atomic.AtomicInteger();
     /** A subscription change for the poll thread: {"names"|"regex", what}. */
     final AtomicReference<String[]> resubscribe = new AtomicReference<>();
 
@@ -502,6 +522,7 @@ public final class ItDriver {
       m.put("group", group);
       m.put("state", state);
       m.put("assignment", new TreeSet<>(assignment.get()));
+      m.put("heldRevocations", heldRevocations.get());
       if (error.get() != null) m.put("error", error.get());
       return m;
     }
@@ -541,6 +562,16 @@ public final class ItDriver {
         ConsumerRebalanceListener l = new ConsumerRebalanceListener() {
           @Override
           public void onPartitionsRevoked(Collection<TopicPartition> ps) {
+            if (!ps.isEmpty() && m.holdRevocation.get()) {
+              m.heldRevocations.incrementAndGet();
+              try {
+                while (m.holdRevocation.get() && !m.stop.get()) Thread.sleep(100);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                m.heldRevocations.decrementAndGet();
+              }
+            }
             Set<String> s = new TreeSet<>(m.assignment.get());
             s.removeAll(names(ps));
             m.assignment.set(s);
@@ -669,6 +700,14 @@ public final class ItDriver {
     while (m.resubscribe.get() != null && System.currentTimeMillis() < deadline) Thread.sleep(50);
     if (m.resubscribe.get() != null) throw new IllegalStateException("member " + name + " did not pick up the subscription");
     return ok("member", name, how, what);
+  }
+
+  static Map<String, Object> holdRevocation(String name, String onOff) {
+    Member m = members.get(name);
+    if (m == null || !m.kind.equals("consumer")) throw new IllegalArgumentException("no consumer " + name);
+    if (!onOff.equals("on") && !onOff.equals("off")) throw new IllegalArgumentException("hold-revocation: on or off");
+    m.holdRevocation.set(onOff.equals("on"));
+    return ok("member", name, "holdRevocation", m.holdRevocation.get());
   }
 
   static Map<String, Object> groupConfig(String group, String key, String value) throws Exception {

@@ -105,11 +105,22 @@ export class Probe {
 
 /** Names a group whose coordinator (leader of its __consumer_offsets partition) is not `avoid`. */
 export async function groupAwayFrom(probe: Probe, prefix: string, avoid: number): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const g = `${prefix}-${i}`
-    if ((await probe.coordinator(g)) !== avoid) return g
+  // Earlier files kill and restart brokers; leadership does not come back by itself for 300 s
+  // (leader.imbalance.check.interval.seconds), so every __consumer_offsets partition may be led by `avoid`.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const leaders = new Map<number, number>()
+    for (let p = 0; p < probe.env.offsetsPartitions; p++) {
+      leaders.set(p, (await probe.driver.cmd(`partition __consumer_offsets ${p}`)).leader as number)
+    }
+    for (let i = 0; i < 500; i++) {
+      const g = `${prefix}-${i}`
+      const leader = leaders.get(probe.offsetsPartition(g))!
+      if (leader >= 0 && leader !== avoid) return g
+    }
+    await probe.driver.cmd('elect-preferred __consumer_offsets')
+    await sleep(2000)
   }
-  throw new Error(`no group name ${prefix}-N whose coordinator is not broker ${avoid}`)
+  throw new Error(`no group name ${prefix}-N whose coordinator is not broker ${avoid}, even after a preferred leader election`)
 }
 
 export const BASELINE_RACKS: Readonly<Record<number, string>> = {1: 'rack-a', 2: 'rack-a', 3: 'rack-b'}
