@@ -402,9 +402,12 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
     const reconciling = cur === undefined || behind || cur.State !== stable
     let since: string | null = null
     if (reconciling) {
+      // behind the target: since the first bump it has not caught up with; at the target epoch but not stable
+      // (e.g. waiting for partitions another member has not revoked yet): since it entered that state
       const from = cur?.MemberEpoch ?? -1
       const bump = timeline.find(e => e.groupType === type && e.epoch > from)
-      since = bump ? isoTime(bump.timestamp) : null
+      const entered = g.memberWrites.get(memberId)?.currentAssignment
+      since = bump ? isoTime(bump.timestamp) : entered && !behind && cur ? isoTime(entered.timestamp) : null
     }
     out.push({
       memberId,

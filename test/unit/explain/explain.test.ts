@@ -119,6 +119,19 @@ describe('explainGroup: verdicts', () => {
     expect(late.findings.find(x => x.code === 'MEMBER_RECONCILING')!).toMatchObject({details: {stuck: true}, message: expect.stringContaining('is stuck reconciling')})
   })
 
+  it('RECONCILING: a member at the target epoch waiting for partitions is reconciling since it entered that state', () => {
+    const log = created(['a'], hash(LIVE, ['a']))
+    log.write([c.member(G, 'm2', {names: ['a']}), c.metadata(G, 2, hash(LIVE, ['a'])), c.target(G, 'm1', [[T1, [0]]]), c.target(G, 'm2', [[T1, [1]]]), c.targetMetadata(G, 2)])
+    const bumpAt = log.time
+    const waiting = c.current(G, 'm2', 2, [])
+    log.write([{...waiting, value: {...(waiting.value as object), State: 2}}]) // UNRELEASED_PARTITIONS
+    const enteredAt = log.time
+    const r = explain(log, LIVE, {now: enteredAt + 10 * 60_000})
+    expect(r.members.find(m => m.memberId === 'm1')).toMatchObject({reconciling: true, reconcilingSince: new Date(bumpAt).toISOString()})
+    expect(r.members.find(m => m.memberId === 'm2')).toMatchObject({memberEpoch: 2, state: 'UNRELEASED_PARTITIONS', reconciling: true, reconcilingSince: new Date(enteredAt).toISOString()})
+    expect(r.findings.filter(x => x.code === 'MEMBER_RECONCILING').map(f => [(f.details as {memberId: string}).memberId, (f.details as {stuck: boolean}).stuck])).toEqual([['m1', true], ['m2', true]])
+  })
+
   it('MISSING_TOPICS: subscribed topics that do not exist, and who subscribes to them', () => {
     const r = explain(created(['a', 'nope'], hash(LIVE, ['a'])))
     expect(r.verdict.code).toBe('IN_SYNC')

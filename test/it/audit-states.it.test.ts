@@ -1,0 +1,203 @@
+/**
+ * The two in-between states of a rebalance, made on the real cluster and reported by `audit` (every output format,
+ * exit codes) and `group explain`:
+ * - a member stuck reconciling: its onPartitionsRevoked blocks (driver `hold-revocation`), so it stays at the old
+ *   member epoch in UNREVOKED_PARTITIONS while the member that joined waits in UNRELEASED_PARTITIONS;
+ * - assignment pending: the group epoch is ahead of the target assignment epoch. Kafka 4.4 batches a group's
+ *   assignments (group config consumer.assignment.interval.ms); Kafka 4.1 writes the epoch bump and the new target
+ *   assignment in one batch, so there the state never reaches the log and the test is skipped.
+ */
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {sleep, waitFor} from './lib/cluster.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+let bs: string
+const P = `as${Date.now().toString(36).slice(-5)}`
+const version = process.env.KAFKA_VERSION ?? '4.4.0'
+const batchesAssignments = !/^4\.[01]\./.test(version)
+
+interface Row {
+  group: string
+  verdict: {code: string; pending: boolean}
+  inSync: boolean | null
+  groupEpoch: number | null
+  assignmentEpoch: number | null
+  members: number
+  membersReconciling: number
+  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
+  assignmentPending: boolean
+  findings: string[]
+}
+interface Member {
+  memberId: string
+  clientId: string | null
+  memberEpoch: number | null
+  state: string | null
+  reconciling: boolean
+  reconcilingSince: string | null
+}
+interface Report {
+  groupEpoch: number
+  assignmentEpoch: number | null
+  verdict: {code: string; pending: boolean; message: string}
+  members: Member[]
+  findings: Array<{code: string; message: string; details: Record<string, unknown>}>
+}
+
+const audit = (group: string, ...args: string[]) => cli(['audit', '-b', bs, '--no-record', '--group', group, ...args])
+async function row(group: string, ...args: string[]): Promise<Row & {code: number}> {
+  const r = await audit(group, '--json', ...args)
+  const groups = (JSON.parse(r.stdout) as {groups: Row[]}).groups
+  if (groups.length !== 1) throw new Error(`audit --group ${group}: ${groups.length} rows (${r.stderr})`)
+  return {...groups[0], code: r.code}
+}
+async function explain(group: string, ...args: string[]): Promise<Report & {code: number}> {
+  const r = await cli(['group', 'explain', group, '-b', bs, '--json', ...args])
+  if (!r.stdout) throw new Error(`group explain ${group}: exit ${r.code}: ${r.stderr}`)
+  return {...(JSON.parse(r.stdout) as Report), code: r.code}
+}
+
+beforeAll(async () => {
+  const [p] = await Promise.all([Probe.start('audit-states'), buildOnce()])
+  probe = p
+  bs = probe.env.bootstrap
+})
+afterAll(async () => {
+  await probe?.close()
+})
+
+describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
+  it('a member stuck revoking: reconciling, then stuck after --stuck-after; released, in sync', async () => {
+    const d = probe.driver
+    const [T, G] = [`${P}-st`, `${P}-stuck`]
+    await d.cmd(`create-topic ${T} --assign 1:2,2:3,3:1,1:3`)
+    await d.cmd(`consumer ${P}k1 ${G} names ${T}`)
+    await waitFor('the first member in sync', async () => {
+      const r = await row(G)
+      return r.verdict.code === 'IN_SYNC' ? r : undefined
+    }, {timeoutMs: 90_000, intervalMs: 1000})
+
+    await d.cmd(`hold-revocation ${P}k1 on`)
+    try {
+      await d.cmd(`consumer ${P}k2 ${G} names ${T}`)
+      await waitFor(`${P}k1 holding a revocation`, async () => {
+        const ms = (await d.cmd('members')).members as Array<{member: string; heldRevocations: number}>
+        return ms.find(m => m.member === `${P}k1`)!.heldRevocations > 0 || undefined
+      }, {timeoutMs: 60_000, intervalMs: 500})
+      // the coordinator has written both members' states
+      const rec = await waitFor('both members reconciling in the log', async () => {
+        const r = await explain(G)
+        return r.members.length === 2 && r.members.every(m => m.reconciling) ? r : undefined
+      }, {timeoutMs: 60_000, intervalMs: 1000})
+      const k1 = rec.members.find(m => m.clientId === `${P}k1`)!
+      const k2 = rec.members.find(m => m.clientId === `${P}k2`)!
+      expect(k1).toMatchObject({state: 'UNREVOKED_PARTITIONS', memberEpoch: rec.groupEpoch - 1})
+      expect(k2).toMatchObject({state: 'UNRELEASED_PARTITIONS', memberEpoch: rec.groupEpoch})
+      expect(k1.reconcilingSince).not.toBeNull()
+      expect(k2.reconcilingSince).not.toBeNull()
+      expect(rec.verdict).toMatchObject({code: 'RECONCILING', pending: true})
+
+      // reconciling, not yet stuck: no finding, exit 0
+      const young = await row(G, '--stuck-after', '1h')
+      expect(young).toMatchObject({code: 0, verdict: {code: 'RECONCILING', pending: true}, inSync: true, members: 2, membersReconciling: 2, stuckMembers: [], findings: []})
+
+      // past the threshold: stuck, in every format
+      await sleep(3500)
+      const prom = join(tempDir(), 'rd.prom')
+      const [json, ndjson, table, notCovered, ex] = await Promise.all([
+        row(G, '--stuck-after', '3s'),
+        audit(G, '--ndjson', '--stuck-after', '3s', '--prometheus', prom),
+        audit(G, '--stuck-after', '3s'),
+        audit(G, '--stuck-after', '3s', '--fail-on', 'drift,pending'),
+        explain(G, '--stuck-after', '3s'),
+      ])
+      expect(json).toMatchObject({code: 3, verdict: {code: 'RECONCILING'}, findings: ['stuck'], membersReconciling: 2})
+      expect(json.stuckMembers.map(m => [m.memberId, m.state, m.memberEpoch]).sort()).toEqual(
+        [[k1.memberId, 'UNREVOKED_PARTITIONS', k1.memberEpoch], [k2.memberId, 'UNRELEASED_PARTITIONS', k2.memberEpoch]].sort(),
+      )
+      expect(json.stuckMembers.find(m => m.memberId === k1.memberId)!.since).toBe(k1.reconcilingSince)
+
+      expect(ndjson.code, ndjson.stderr).toBe(3)
+      const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1')!
+      expect(line).toMatchObject({group: G, findings: ['stuck'], membersReconciling: 2})
+      const text = readFileSync(prom, 'utf8')
+      expect(text).toContain(`rebalance_doctor_group_members_stuck{group="${G}",type="consumer"} 2`)
+      expect(text).toContain(`rebalance_doctor_group_members_reconciling{group="${G}",type="consumer"} 2`)
+      expect(text).toContain('rebalance_doctor_audit_exit_code 3')
+
+      expect(table.code, table.stderr).toBe(3)
+      expect(table.stdout).toMatch(new RegExp(`${G} .*RECONCILING`))
+      expect(table.stdout).toContain(`stuck: ${k1.memberId}`)
+      expect(notCovered.code, notCovered.stderr).toBe(0)
+
+      const stuckFindings = ex.findings.filter(f => f.code === 'MEMBER_RECONCILING')
+      expect(stuckFindings.map(f => f.details.stuck)).toEqual([true, true])
+      expect(stuckFindings.find(f => f.details.memberId === k1.memberId)!.message).toMatch(
+        new RegExp(`^member ${k1.memberId} \\(client ${P}k1\\) is stuck reconciling: member epoch ${k1.memberEpoch}, state UNREVOKED_PARTITIONS`),
+      )
+    } finally {
+      await d.cmd(`hold-revocation ${P}k1 off`)
+    }
+
+    // released: both members reach the target, nothing reconciles
+    const done = await waitFor('the group stable after the release', async () => {
+      const r = await row(G, '--stuck-after', '3s')
+      return r.verdict.code === 'IN_SYNC' ? r : undefined
+    }, {timeoutMs: 60_000, intervalMs: 1000})
+    expect(done).toMatchObject({code: 0, membersReconciling: 0, stuckMembers: [], findings: []})
+    for (const m of ['k1', 'k2']) await d.cmd(`stop ${P}${m}`)
+  })
+
+  it.skipIf(!batchesAssignments)('assignment pending: the group epoch bumped, the batched target assignment not yet computed', async () => {
+    const d = probe.driver
+    const [T, G] = [`${P}-pa`, `${P}-pending`]
+    await d.cmd(`create-topic ${T} --assign 1:2,2:3`)
+    // the coordinator computes this group's assignment at most every 45 s (the cluster allows up to 60 s)
+    await d.cmd(`group-config ${G} consumer.assignment.interval.ms 45000`)
+    await d.cmd(`consumer ${P}p1 ${G} names ${T}`)
+    const first = await waitFor('the first assignment', async () => {
+      const r = await row(G)
+      return r.verdict.code === 'IN_SYNC' ? r : undefined
+    }, {timeoutMs: 120_000, intervalMs: 1000})
+
+    // right after an assignment, a metadata change: the member's heartbeat bumps the epoch, the assignment waits
+    await d.cmd(`add-partitions ${T} 3 --assign 3:1`)
+    const pending = await waitFor('the epoch bump with the assignment pending', async () => {
+      const r = await row(G)
+      return r.groupEpoch! > first.groupEpoch! ? r : undefined
+    }, {timeoutMs: 30_000, intervalMs: 500})
+    expect(pending).toMatchObject({
+      code: 3, verdict: {code: 'ASSIGNMENT_PENDING', pending: true}, inSync: true, assignmentPending: true,
+      assignmentEpoch: first.groupEpoch, findings: ['pending'],
+    })
+    const prom = join(tempDir(), 'rd.prom')
+    const [ndjson, table, notCovered, ex] = await Promise.all([
+      audit(G, '--ndjson', '--prometheus', prom),
+      audit(G),
+      audit(G, '--fail-on', 'drift,stuck'),
+      explain(G, '--fail-on-pending'),
+    ])
+    expect(ndjson.code, ndjson.stderr).toBe(3)
+    expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1'))
+      .toMatchObject({group: G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
+    expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{group="${G}",type="consumer"} 1`)
+    expect(table.code, table.stderr).toBe(3)
+    expect(table.stdout).toMatch(new RegExp(`${G} .*ASSIGNMENT_PENDING`))
+    expect(notCovered.code, notCovered.stderr).toBe(0)
+    expect(ex.code).toBe(3)
+    expect(ex).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch, verdict: {code: 'ASSIGNMENT_PENDING'}})
+    expect(ex.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch})
+
+    // the batched assignment comes (≤ 45 s after the last one): in sync, nothing pending
+    const done = await waitFor('the batched assignment', async () => {
+      const r = await row(G)
+      return r.verdict.code === 'IN_SYNC' ? r : undefined
+    }, {timeoutMs: 90_000, intervalMs: 1000})
+    expect(done).toMatchObject({code: 0, assignmentEpoch: pending.groupEpoch, assignmentPending: false, findings: []})
+    await d.cmd(`stop ${P}p1`)
+  })
+})
