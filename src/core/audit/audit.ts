@@ -5,7 +5,7 @@
  * re-hash candidates anyway). Explain itself is reused unchanged: without live metadata for the replay-only
  * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
  */
-import {explainGroup, type ExplainReport, type Verdict} from '../explain/explain.js'
+import {explainGroup, type ExplainReport, inSyncVerdict, type Verdict} from '../explain/explain.js'
 import type {Hypothesis} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
@@ -84,7 +84,9 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
   }
   const inSync = liveHash === undefined || !g ? null : liveHash === g.metadataHash
   const empty = g ? g.members.size === 0 : true
-  const verdict = inSync === true ? inSyncVerdict(base, empty, topics.length) : report.verdict
+  const verdict = inSync === true
+    ? inSyncVerdict({empty, epoch: base.groupEpoch, topicCount: topics.length, assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'), reconciling: base.members.filter(m => m.reconciling).length})
+    : report.verdict
   const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
   const matches = ((change?.details as {changes?: Hypothesis[]} | undefined)?.changes ?? [])
   // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
@@ -126,17 +128,6 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
     findings,
   }
 }
-
-/** explain's verdict when stored = live, from the replay-only report (no second hashing). */
-function inSyncVerdict(r: ExplainReport, empty: boolean, topicCount: number): Verdict {
-  const g = r.groupEpoch
-  if (empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
-  if (r.findings.some(f => f.code === 'ASSIGNMENT_PENDING')) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${g} is pending`, pending: true}
-  const n = r.members.filter(m => m.reconciling).length
-  if (n > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${n} member(s) still reconciling to epoch ${g}`, pending: true}
-  return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${topicCount} topic${topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
-}
-
 
 // ---------------------------------------------------------------- filters
 

@@ -119,6 +119,14 @@ export function groupTypeOf(state: GroupState): GroupType | null {
   return null
 }
 
+/** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
+export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number}): Verdict {
+  if (o.empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
+  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${o.epoch} is pending`, pending: true}
+  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) still reconciling to epoch ${o.epoch}`, pending: true}
+  return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+}
+
 export function explainGroup(groupId: string, replay: ReplayResult, options: ExplainOptions = {}): ExplainReport {
   const now = options.now ?? Date.now()
   const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
@@ -215,13 +223,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const empty = g.members.size === 0
 
   if (base.inSync) {
-    base.verdict = empty
-      ? {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
-      : assignmentPending
-      ? {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${g.epoch} is pending`, pending: true}
-      : reconciling
-        ? {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${base.members.filter(m => m.reconciling).length} member(s) still reconciling to epoch ${g.epoch}`, pending: true}
-        : {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${topics.length} topic${topics.length === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+    base.verdict = inSyncVerdict({empty, epoch: g.epoch, topicCount: topics.length, assignmentPending, reconciling: base.members.filter(m => m.reconciling).length})
     return base
   }
 
