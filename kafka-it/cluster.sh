@@ -130,10 +130,12 @@ num.recovery.threads.per.data.dir=1
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 super.users=User:ANONYMOUS;User:admin
 allow.everyone.if.no.acl.found=true
-# lets one group batch its assignments for up to 60 s (group config consumer.assignment.interval.ms; 4.4 has it,
-# 4.1 ignores the key): the assignment-pending integration test. Groups without the group config keep the 1 s
-# default. On the controller too: it validates group configs against this bound.
+# lets one group batch its assignments for up to 60 s (group configs consumer/share/streams.assignment.interval.ms;
+# 4.4 has them, 4.1 ignores the keys): the assignment-pending integration test. Groups without the group config keep
+# the 1 s default. On the controller too: it validates group configs against these bounds.
 group.consumer.max.assignment.interval.ms=60000
+group.share.max.assignment.interval.ms=60000
+group.streams.max.assignment.interval.ms=60000
 EOF
   if [[ $KV == 4.1.* ]]; then
     echo "unstable.feature.versions.enable=true"

@@ -22,6 +22,7 @@ const batchesAssignments = !/^4\.[01]\./.test(version)
 
 interface Row {
   group: string
+  type: string
   verdict: {code: string; pending: boolean}
   inSync: boolean | null
   groupEpoch: number | null
@@ -152,52 +153,63 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
     for (const m of ['k1', 'k2']) await d.cmd(`stop ${P}${m}`)
   })
 
-  it.skipIf(!batchesAssignments)('assignment pending: the group epoch bumped, the batched target assignment not yet computed', async () => {
+  it.skipIf(!batchesAssignments)('assignment pending in a consumer, a share and a streams group: the epoch bumped, the batched target assignment not yet computed', async () => {
     const d = probe.driver
-    const [T, G] = [`${P}-pa`, `${P}-pending`]
-    await d.cmd(`create-topic ${T} --assign 1:2,2:3`)
-    // the coordinator computes this group's assignment at most every 45 s (the cluster allows up to 60 s)
-    await d.cmd(`group-config ${G} consumer.assignment.interval.ms 45000`)
-    await d.cmd(`consumer ${P}p1 ${G} names ${T}`)
-    const first = await waitFor('the first assignment', async () => {
+    // per group: its type, its (source) topic, and the group config that batches its assignments: at most every
+    // 45 s (the test cluster allows up to 60 s)
+    const cases = [
+      {type: 'consumer', G: `${P}-pending`, T: `${P}-pa`, config: 'consumer.assignment.interval.ms', start: (m: string, G: string, T: string) => `consumer ${m} ${G} names ${T}`},
+      {type: 'share', G: `${P}-spending`, T: `${P}-ps`, config: 'share.assignment.interval.ms', start: (m: string, G: string, T: string) => `share ${m} ${G} ${T}`},
+      {type: 'streams', G: `${P}-kpending`, T: `${P}-pk`, config: 'streams.assignment.interval.ms', start: (m: string, G: string, T: string) => `streams ${m} ${G} ${T} ${T}-sink`},
+    ]
+    for (const c of cases) {
+      await d.cmd(`create-topic ${c.T} --assign 1:2,2:3`)
+      if (c.type === 'streams') await d.cmd(`create-topic ${c.T}-sink 1 3`)
+      await d.cmd(`group-config ${c.G} ${c.config} 45000`)
+      await d.cmd(c.start(`${c.G}-m1`, c.G, c.T))
+    }
+    const inSync = (G: string) => waitFor(`${G}: the first assignment`, async () => {
       const r = await row(G)
       return r.verdict.code === 'IN_SYNC' ? r : undefined
-    }, {timeoutMs: 120_000, intervalMs: 1000})
+    }, {timeoutMs: 150_000, intervalMs: 1000})
+    // the three groups run at once (each waits up to 45 s for its batched assignment)
+    await Promise.all(cases.map(async c => {
+      const first = await inSync(c.G)
+      expect(first.type).toBe(c.type)
 
-    // right after an assignment, a metadata change: the member's heartbeat bumps the epoch, the assignment waits
-    await d.cmd(`add-partitions ${T} 3 --assign 3:1`)
-    const pending = await waitFor('the epoch bump with the assignment pending', async () => {
-      const r = await row(G)
-      return r.groupEpoch! > first.groupEpoch! ? r : undefined
-    }, {timeoutMs: 30_000, intervalMs: 500})
-    expect(pending).toMatchObject({
-      code: 3, verdict: {code: 'ASSIGNMENT_PENDING', pending: true}, inSync: true, assignmentPending: true,
-      assignmentEpoch: first.groupEpoch, findings: ['pending'],
-    })
-    const prom = join(tempDir(), 'rd.prom')
-    const [ndjson, table, notCovered, ex] = await Promise.all([
-      audit(G, '--ndjson', '--prometheus', prom),
-      audit(G),
-      audit(G, '--fail-on', 'drift,stuck'),
-      explain(G, '--fail-on-pending'),
-    ])
-    expect(ndjson.code, ndjson.stderr).toBe(3)
-    expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1'))
-      .toMatchObject({group: G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
-    expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{group="${G}",type="consumer"} 1`)
-    expect(table.code, table.stderr).toBe(3)
-    expect(table.stdout).toMatch(new RegExp(`${G} .*ASSIGNMENT_PENDING`))
-    expect(notCovered.code, notCovered.stderr).toBe(0)
-    expect(ex.code).toBe(3)
-    expect(ex).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch, verdict: {code: 'ASSIGNMENT_PENDING'}})
-    expect(ex.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch})
+      // right after an assignment, a second member joins: the epoch bumps, the assignment waits
+      await d.cmd(c.start(`${c.G}-m2`, c.G, c.T))
+      const pending = await waitFor(`${c.G}: the epoch bump with the assignment pending`, async () => {
+        const r = await row(c.G)
+        return r.groupEpoch! > first.groupEpoch! ? r : undefined
+      }, {timeoutMs: 30_000, intervalMs: 500})
+      expect(pending, c.type).toMatchObject({
+        code: 3, verdict: {code: 'ASSIGNMENT_PENDING', pending: true}, inSync: true, assignmentPending: true,
+        assignmentEpoch: first.groupEpoch, findings: ['pending'],
+      })
+      const prom = join(tempDir(), 'rd.prom')
+      const [ndjson, table, notCovered, ex] = await Promise.all([
+        audit(c.G, '--ndjson', '--prometheus', prom),
+        audit(c.G),
+        audit(c.G, '--fail-on', 'drift,stuck'),
+        explain(c.G, '--fail-on-pending'),
+      ])
+      expect(ndjson.code, ndjson.stderr).toBe(3)
+      expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1'))
+        .toMatchObject({group: c.G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
+      expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{group="${c.G}",type="${c.type}"} 1`)
+      expect(table.code, table.stderr).toBe(3)
+      expect(table.stdout).toMatch(new RegExp(`${c.G} .*ASSIGNMENT_PENDING`))
+      expect(notCovered.code, notCovered.stderr).toBe(0)
+      expect(ex.code).toBe(3)
+      expect(ex).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch, verdict: {code: 'ASSIGNMENT_PENDING'}})
+      expect(ex.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch})
 
-    // the batched assignment comes (≤ 45 s after the last one): in sync, nothing pending
-    const done = await waitFor('the batched assignment', async () => {
-      const r = await row(G)
-      return r.verdict.code === 'IN_SYNC' ? r : undefined
-    }, {timeoutMs: 90_000, intervalMs: 1000})
-    expect(done).toMatchObject({code: 0, assignmentEpoch: pending.groupEpoch, assignmentPending: false, findings: []})
-    await d.cmd(`stop ${P}p1`)
-  })
+      // the batched assignment comes (≤ 45 s after the last one): in sync, nothing pending
+      const done = await inSync(c.G)
+      expect(done).toMatchObject({code: 0, assignmentPending: false, findings: []})
+      expect(done.assignmentEpoch).toBeGreaterThanOrEqual(pending.groupEpoch!)
+      for (const m of ['m1', 'm2']) await d.cmd(`stop ${c.G}-${m}`)
+    }))
+  }, 600_000)
 })
