@@ -10,16 +10,11 @@
 // --no-fill: the groups exist from an earlier run with the same GROUPS (live groups are made anew each run).
 // Prints one JSON line.
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {join} from 'node:path'
 import {createInterface} from 'node:readline'
-import {fileURLToPath} from 'node:url'
+import {base, clusterEnv, root, runDir, version} from './test-cluster.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const version = process.env.KAFKA_VERSION ?? '4.4.0'
-const base = process.env.KAFKA_IT_PORT_BASE ?? '19090'
-const runDir = process.env.KAFKA_IT_RUN_DIR ?? join(root, '.kafka-run', `${version}-${base}`)
-const env = Object.fromEntries(readFileSync(join(runDir, 'cluster.env'), 'utf8').split('\n').filter(l => /^\w+=/.test(l)).map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+const env = clusterEnv()
 const GROUPS = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 10_000)
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 5)
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 100)

@@ -6,16 +6,11 @@
 //   KAFKA_IT_PORT_BASE=48000 bash kafka-it/cluster.sh start && npm run build
 //   KAFKA_IT_PORT_BASE=48000 node bench/offsets-read.bench.js [RECORDS]
 import {execFileSync, spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {join} from 'node:path'
 import {partitionForGroup} from '../dist/core/records/index.js'
+import {clusterEnv, root, version} from './test-cluster.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const version = process.env.KAFKA_VERSION ?? '4.4.0'
-const base = process.env.KAFKA_IT_PORT_BASE ?? '19090'
-const runDir = process.env.KAFKA_IT_RUN_DIR ?? join(root, '.kafka-run', `${version}-${base}`)
-const env = Object.fromEntries(readFileSync(join(runDir, 'cluster.env'), 'utf8').split('\n').filter(l => /^\w+=/.test(l)).map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+const env = clusterEnv()
 const target = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 1_000_000)
 const PARTITIONS = 1000
 const n = Number(env.OFFSETS_TOPIC_PARTITIONS)
