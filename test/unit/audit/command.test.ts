@@ -3,22 +3,14 @@ import {run} from '../helpers.js'
 
 // Usage errors are found before any connection is made (no cluster needed): exit 2, the bad value named.
 describe('audit command: usage errors exit 2', () => {
-  it('--fail-on with an unknown kind', async () => {
-    const r = await run(['audit', '-b', '127.0.0.1:1', '--fail-on', 'drift,bogus'])
+  it.each([
+    ['--fail-on with an unknown kind', ['--fail-on', 'drift,bogus'], /"bogus"/],
+    ['--type with an unknown group type', ['--type', 'consumer,nope'], /"nope"/],
+    ['--history-retention that is not a duration', ['--history-retention', 'forever'], /"forever"/],
+  ])('%s', async (_what, args, named) => {
+    const r = await run(['audit', '-b', '127.0.0.1:1', ...args])
     expect(r.exitCode).toBe(2)
-    expect(r.error?.message).toMatch(/"bogus"/)
-  })
-
-  it('--type with an unknown group type', async () => {
-    const r = await run(['audit', '-b', '127.0.0.1:1', '--type', 'consumer,nope'])
-    expect(r.exitCode).toBe(2)
-    expect(r.error?.message).toMatch(/"nope"/)
-  })
-
-  it('--history-retention that is not a duration', async () => {
-    const r = await run(['audit', '-b', '127.0.0.1:1', '--history-retention', 'forever'])
-    expect(r.exitCode).toBe(2)
-    expect(r.error?.message).toMatch(/"forever"/)
+    expect(r.error?.message).toMatch(named)
   })
 
   it('--json and --ndjson together', async () => {
