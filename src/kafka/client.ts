@@ -89,6 +89,10 @@ interface Node {
 }
 
 const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
+/** The partition's leader moved or is being elected: look it up again (LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
+ * FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, OFFSET_NOT_AVAILABLE). */
+const RETRIABLE_LEADER = new Set([5, 6, 74, 75, 78])
+const LEADER_RETRIES = 10
 
 /** Connection failures that another bootstrap server would repeat. */
 const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS_UNTRUSTED', 'TLS_HOSTNAME', 'TLS_CERT_DATE', 'TLS_CLIENT_KEY', 'TLS_REJECTED', 'TLS_HANDSHAKE', 'TIMEOUT'])
@@ -234,7 +238,7 @@ export class KafkaClient {
       if (!p) throw new RuntimeError(`${topic} has no partition ${o.partition} (it has ${t.partitions.length})`, undefined, 'NO_PARTITION')
       const leader = md.brokers.find(b => b.id === p.leaderId)
       if (!leader) {
-        if (attempt < 10) {
+        if (attempt < LEADER_RETRIES) {
           await sleep(500)
           continue
         }
@@ -247,8 +251,7 @@ export class KafkaClient {
       }
       const [start, end] = await Promise.all([listOffset(P.EARLIEST_TIMESTAMP), listOffset(P.LATEST_TIMESTAMP)])
       const err = start.errorCode || end.errorCode
-      if ((err === 6 || err === 74 || err === 75) && attempt < 10) {
-        // the leader moved (NOT_LEADER_OR_FOLLOWER, FENCED/UNKNOWN_LEADER_EPOCH): look it up again
+      if (RETRIABLE_LEADER.has(err) && attempt < LEADER_RETRIES) {
         await sleep(300)
         continue
       }
@@ -261,22 +264,41 @@ export class KafkaClient {
         fetches++
         const fp = r.partition
         const code = r.errorCode || fp?.errorCode || 0
-        if (code === 6 || code === 74 || code === 75) {
+        if (RETRIABLE_LEADER.has(code)) {
           moved = true
           resume = offset
           break
         }
         if (code === 1 && fp) {
-          // OFFSET_OUT_OF_RANGE: the log start moved (retention, compaction of the head); continue from it
-          offset = fp.logStartOffset > offset ? fp.logStartOffset : (await listOffset(P.EARLIEST_TIMESTAMP)).offset
-          continue
+          // OFFSET_OUT_OF_RANGE: if the log start moved past us (retention, compaction of the head), continue from
+          // it; otherwise the end moved under us (a new leader truncated the log): look up leader and end again.
+          // Never backwards: that would deliver batches twice.
+          const earliest = fp.logStartOffset > offset ? fp.logStartOffset : (await listOffset(P.EARLIEST_TIMESTAMP)).offset
+          if (earliest > offset) {
+            offset = earliest
+            continue
+          }
+          moved = true
+          resume = offset
+          break
         }
         if (code !== 0 || !fp) throw this.#kafkaError(code, null, `Fetch of ${topic}-${o.partition}`)
         // A long partition read may run past the deadline as long as every fetch answers within the timeout.
         this.#deadline = Math.max(this.#deadline, Date.now() + this.#settings.timeoutMs)
         for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
         if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
-        const {batches: got, nextOffset} = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress as never)
+        let parsed
+        try {
+          parsed = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress)
+        } catch (error) {
+          const m = (error as Error).message
+          throw new RuntimeError(
+            `cannot read the record batches of ${topic}-${o.partition} at offset ${offset}: ${m}`,
+            /compression is not supported/.test(m) ? 'Run with a Node.js that has zstd (22.15 or newer).' : 'This is a bug or a corrupt log; run with --debug and report it.',
+            'DECODE_ERROR',
+          )
+        }
+        const {batches: got, nextOffset} = parsed
         if (got.length === 0) {
           if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
             maxBytes *= 2 // one batch is larger than maxBytes
@@ -291,9 +313,12 @@ export class KafkaClient {
         }
         offset = nextOffset!
       }
-      if (moved && attempt < 10) {
-        await sleep(300)
-        continue
+      if (moved) {
+        if (attempt < LEADER_RETRIES) {
+          await sleep(300)
+          continue
+        }
+        throw new RuntimeError(`${topic}-${o.partition}: the leader kept moving; read stopped at offset ${resume}`, 'Wait until the partition has a stable leader, and retry.', 'NO_LEADER')
       }
       this.#debug(`read ${topic}-${o.partition} from broker ${leader.id}: ${start.offset}..${end.offset}, ${fetches} fetches`)
       return {

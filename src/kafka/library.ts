@@ -53,7 +53,8 @@ export async function loadDecompressor(): Promise<(codec: string, data: Buffer) 
   return (codec, data) => {
     const algo = compressionsAlgorithms[codec]
     if (!algo?.available) throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
-    return Buffer.from(algo.decompressSync(data))
+    const out = algo.decompressSync(data)
+    return Buffer.isBuffer(out) ? out : Buffer.from(out)
   }
 }
 

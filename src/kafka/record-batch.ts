@@ -11,6 +11,10 @@ import {ByteReader, ProtocolDecodeError} from './wire.js'
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd'
 export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
 
+/**
+ * A record as the broker sent it. Key, value and header values are views into the fetch (or decompressed) buffer:
+ * readers decode a batch and drop it, and the record decoder copies what it keeps; copy to keep them longer.
+ */
 export interface RawRecord extends LogRecord {
   readonly headers: Array<{key: string; value: Uint8Array | null}>
 }
@@ -66,15 +70,15 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
       const timestampDelta = rr.varlong()
       const offsetDelta = rr.varint()
       const keyLength = rr.varint()
-      const key = keyLength < 0 ? null : new Uint8Array(rr.raw(keyLength))
+      const key = keyLength < 0 ? null : rr.raw(keyLength)
       const valueLength = rr.varint()
-      const value = valueLength < 0 ? null : new Uint8Array(rr.raw(valueLength))
+      const value = valueLength < 0 ? null : rr.raw(valueLength)
       const headers: RawRecord['headers'] = []
       const headerCount = rr.varint()
       for (let h = 0; h < headerCount; h++) {
         const hk = rr.raw(rr.varint()).toString('utf8')
         const hl = rr.varint()
-        headers.push({key: hk, value: hl < 0 ? null : new Uint8Array(rr.raw(hl))})
+        headers.push({key: hk, value: hl < 0 ? null : rr.raw(hl)})
       }
       records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
     }

@@ -84,8 +84,8 @@ describe('parseRecordBatches', () => {
       [10n, 1_700_000_000_000n, 'v0'],
       [11n, 1_700_000_000_005n, null],
     ])
-    expect(first.records[0].key).toEqual(new Uint8Array(k))
-    expect(first.records[0].headers).toEqual([{key: 'h', value: new Uint8Array(Buffer.from('x'))}, {key: 'n', value: null}])
+    expect(first.records[0].key).toEqual(Buffer.from(k))
+    expect(first.records[0].headers).toEqual([{key: 'h', value: Buffer.from('x')}, {key: 'n', value: null}])
     expect(Buffer.from(batches[1].records[0].value!).toString()).toBe('z'.repeat(100))
   })
 
