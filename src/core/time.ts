@@ -3,9 +3,17 @@ import {InputError} from './errors.js'
 
 const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000}
 
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/
+
+/** A duration ("90s", "15m", "2h", "7d", "1w") in milliseconds. */
+export function parseDuration(text: string, flag: string): number {
+  const d = DURATION.exec(text.trim())
+  if (!d) throw new InputError(`--${flag} "${text}" is not a duration`, 'Use a number with a unit: 500ms, 90s, 15m, 2h, 7d, 1w.')
+  return Number(d[1]) * UNIT_MS[d[2]]
+}
+
 export function parseTimeSpec(text: string, flag: string, now = Date.now()): number {
-  const d = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(text.trim())
-  if (d) return now - Number(d[1]) * UNIT_MS[d[2]]
+  if (DURATION.test(text.trim())) return now - parseDuration(text, flag)
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
     const t = Date.parse(text)
     if (!Number.isNaN(t)) return t

@@ -10,6 +10,7 @@
 import {computeGroupHash} from '../core/hash.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import {type ReplayResult, subscribedTopicsOf} from '../core/replay/index.js'
+import {isoTime} from '../core/time.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
 
 /** One recorded moment: the audit time and the state after that audit's line. */
@@ -67,7 +68,6 @@ function groupHashAt(m: Moment, topics: readonly string[]): bigint {
   return computeGroupHash(hashes)
 }
 
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
  * The change behind a bump, from history, or undefined when history does not hold both sides exactly
@@ -114,7 +114,7 @@ export function attributeBump(
     }
     let last = before
     for (let i = before + 1; i < first; i++) if ((ms[i].topics.get(name) ?? null)?.hash === x?.hash) last = i
-    changes.push(describe(name, x, y, iso(ms[last].at), iso(ms[first].at)))
+    changes.push(describe(name, x, y, isoTime(ms[last].at), isoTime(ms[first].at)))
   }
   const brokers: HistoryAttribution['brokers'] = []
   const ba = new Map((a.brokers ?? []).map(x => [x.id, x.rack]))
@@ -129,8 +129,8 @@ export function attributeBump(
     source: 'history',
     changes,
     brokers,
-    lastSeenBefore: iso(a.at),
-    firstSeenAfter: iso(b.at),
+    lastSeenBefore: isoTime(a.at),
+    firstSeenAfter: isoTime(b.at),
     message: `from recorded history: ${[...changes.map(c => c.description), ...brokerText].join('; ') || 'no topic change recorded (coordinator cache effect)'}`,
   }
 }

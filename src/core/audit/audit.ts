@@ -67,7 +67,7 @@ export function isDeleted(replay: ReplayResult): boolean {
 
 /** One group's audit row. */
 export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditContext): GroupAudit {
-  const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
+  const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
   const type = base.type
   let report: ExplainReport = base
   let liveHash: bigint | undefined
@@ -80,7 +80,7 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
     liveHash = detail.hash
     missing = detail.missing
     // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
-    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
+    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
   }
   const inSync = liveHash === undefined || !g ? null : liveHash === g.metadataHash
   const empty = g ? g.members.size === 0 : true

@@ -5,7 +5,7 @@
  */
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type BumpCause, classifyBump, type EpochChange, type GroupState, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type BumpCause, classifyBump, type EpochChange, type GroupState, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
@@ -98,25 +98,17 @@ export interface ExplainOptions {
   now?: number
   /** A member reconciling longer than this is reported as stuck (ms, default 5 minutes). */
   stuckAfterMs?: number
+  /** The hasher over `live` when the caller has one already (audit hashes each topic once for all groups). */
+  hasher?: TopicHasher
+  /** false: no timeline in the report, no cause classification or attribution of past bumps (audit needs only
+   * the current state and verdict). */
+  timeline?: boolean
 }
 
 const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, string>> = {
   consumer: {0: 'STABLE', 1: 'UNREVOKED_PARTITIONS', 2: 'UNRELEASED_PARTITIONS', 127: 'UNKNOWN'},
   share: {0: 'STABLE', 1: 'UNREVOKED_PARTITIONS', 2: 'UNRELEASED_PARTITIONS', 127: 'UNKNOWN'},
   streams: {1: 'STABLE', 2: 'UNREVOKED_TASKS', 3: 'UNRELEASED_TASKS', 127: 'UNKNOWN'},
-}
-
-/** The group's current type: the modern section with the latest epoch record, else classic. */
-export function groupTypeOf(state: GroupState): GroupType | null {
-  let best: {type: GroupType; offset: bigint} | undefined
-  for (const type of ['consumer', 'share', 'streams'] as const) {
-    const g = state[type]
-    if (g?.epoch !== undefined && g.epochAt && (!best || g.epochAt.offset > best.offset)) best = {type, offset: g.epochAt.offset}
-  }
-  if (best) return best.type
-  if (state.classic?.value) return 'classic'
-  for (const type of ['consumer', 'share', 'streams'] as const) if (state[type]) return type
-  return null
 }
 
 /** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
@@ -134,7 +126,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   // A group whose records were all tombstoned (deleted once empty and without offsets) keeps its history.
   const type = groupTypeOf(state) ?? replay.timeline.at(-1)?.groupType ?? null
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
-  const timelineOfType = replay.timeline.filter(e => e.groupType === type)
+  const timelineOfType = options.timeline === false ? [] : replay.timeline.filter(e => e.groupType === type)
   const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay) : new Map()
   const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
   const base: ExplainReport = {
@@ -151,7 +143,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const deleted = (last: number | null) => `the ${type} group was deleted: its records were tombstoned${last === null ? '' : ` after epoch ${last}`}. The coordinator deletes a group that is empty and has no committed offsets left (offsets retention), or on DeleteGroups; an online conversion to another group type tombstones the old type's records too`
   if (type === 'classic') {
     if (!state.classic?.value) {
-      base.verdict = {code: 'GROUP_DELETED', message: deleted(timeline.at(-1)?.epoch ?? null), pending: false}
+      base.verdict = {code: 'GROUP_DELETED', message: deleted(replay.timeline.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
       return base
     }
     const v = state.classic?.value
@@ -163,7 +155,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const section = state[type]
   if (!section || section.epoch === undefined) {
     base.assignmentEpoch = section?.targetAssignmentEpoch ?? null
-    base.verdict = {code: 'GROUP_DELETED', message: deleted(timeline.at(-1)?.epoch ?? null), pending: false}
+    base.verdict = {code: 'GROUP_DELETED', message: deleted(replay.timeline.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
     return base
   }
   const g = section as typeof section & {epoch: number}
@@ -202,7 +194,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
     return base
   }
 
-  const hasher = new TopicHasher(options.live)
+  const hasher = options.hasher ?? new TopicHasher(options.live)
   const detail = hasher.groupHashDetail(topics)
   base.liveMetadataHash = detail.hash.toString()
   base.inSync = detail.hash === g.metadataHash
@@ -404,12 +396,16 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
     const reconciling = cur === undefined || behind || cur.State !== stable
     let since: string | null = null
     if (reconciling) {
-      // behind the target: since the first bump it has not caught up with; at the target epoch but not stable
-      // (e.g. waiting for partitions another member has not revoked yet): since it entered that state
-      const from = cur?.MemberEpoch ?? -1
-      const bump = timeline.find(e => e.groupType === type && e.epoch > from)
-      const entered = g.memberWrites.get(memberId)?.currentAssignment
-      since = bump ? isoTime(bump.timestamp) : entered && !behind && cur ? isoTime(entered.timestamp) : null
+      // no assignment yet: since it joined; behind the target: since the first bump it has not caught up with; at
+      // the target epoch but not stable (e.g. waiting for partitions another member has not revoked): since it
+      // entered that state
+      const writes = g.memberWrites.get(memberId)
+      const at = !cur
+        ? writes?.metadata?.timestamp
+        : behind
+          ? timeline.find(e => e.groupType === type && e.epoch > cur.MemberEpoch)?.timestamp
+          : writes?.currentAssignment?.timestamp
+      since = at === undefined ? null : isoTime(at)
     }
     out.push({
       memberId,

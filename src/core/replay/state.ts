@@ -246,11 +246,18 @@ export function snapshot(s: GroupState): GroupSnapshot {
   }
 }
 
-/** The group's current type: the modern section with an epoch, else classic. */
-export function groupTypeOf(s: GroupSnapshot): GroupType | undefined {
-  if (s.consumer?.epoch !== undefined) return 'consumer'
-  if (s.share?.epoch !== undefined) return 'share'
-  if (s.streams?.epoch !== undefined) return 'streams'
+/**
+ * The group's current type: the modern section with the latest epoch record (a group id can move between types and
+ * the log keeps both), else classic, else a section that has records but no epoch (e.g. only tombstones left).
+ */
+export function groupTypeOf(s: GroupSnapshot): GroupType | null {
+  let best: {type: GroupType; offset: bigint} | undefined
+  for (const type of ['consumer', 'share', 'streams'] as const) {
+    const g = s[type]
+    if (g?.epoch !== undefined && g.epochAt && (!best || g.epochAt.offset > best.offset)) best = {type, offset: g.epochAt.offset}
+  }
+  if (best) return best.type
   if (s.classic?.value) return 'classic'
-  return undefined
+  for (const type of ['consumer', 'share', 'streams'] as const) if (s[type]) return type
+  return null
 }

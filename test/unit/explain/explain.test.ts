@@ -101,6 +101,8 @@ describe('explainGroup: verdicts', () => {
     expect(r.verdict).toMatchObject({code: 'ASSIGNMENT_PENDING', pending: true})
     expect(r.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({groupEpoch: 2, assignmentEpoch: 1})
     expect(r.timeline[1].assignmentEpoch).toBeNull()
+    // no assignment yet: reconciling since it joined, not since the group's first bump
+    expect(r.members.find(m => m.memberId === 'm2')).toMatchObject({memberEpoch: null, reconciling: true, reconcilingSince: new Date(log.time).toISOString()})
   })
 
   it('RECONCILING: a member behind the target assignment, stuck after the threshold', () => {
