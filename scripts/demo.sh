@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export KAFKA_IT_PORT_BASE=${KAFKA_IT_PORT_BASE:-29090}
+# one run dir whatever the Kafka version, so that `npm run demo:stop` always finds the demo cluster
+export KAFKA_IT_RUN_DIR=${KAFKA_IT_RUN_DIR:-$PWD/.kafka-run/demo}
 GROUP=${DEMO_GROUP:-demo-orders}
 CLI=(node bin/run.js)
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }

@@ -5,8 +5,8 @@ import {BaseCommand, EXIT} from '../base-command.js'
 import {auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../core/audit/output.js'
 import {InputError, RuntimeError} from '../core/errors.js'
-import {groupTypeOf} from '../core/explain/explain.js'
-import {parseTimeSpec} from '../core/time.js'
+import {groupTypeOf} from '../core/replay/index.js'
+import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {ENV} from '../config/client-config.js'
@@ -48,8 +48,8 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
     ...connectionFlags,
     timeout: Flags.integer({
       summary: 'Give up after this many milliseconds (the whole audit; default 10 minutes).',
-      description: `Env: ${ENV.timeout}.`,
-      env: ENV.timeout,
+      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read).`,
+      env: ENV.auditTimeout,
       default: 600_000,
       min: 1,
       helpGroup: 'CONNECTION',
@@ -70,19 +70,20 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
 
   async run(): Promise<AuditDocument> {
     const {flags} = this
-    const usage = <T>(f: () => T): T => {
+    // the core's parsers throw plain errors naming the value; here they become usage errors with what to give
+    const usage = <T>(f: () => T, hint: string, code: string): T => {
       try {
         return f()
       } catch (error) {
-        throw new InputError((error as Error).message)
+        throw new InputError((error as Error).message, hint, code)
       }
     }
-    const failOn: FindingKind[] = usage(() => parseFailOn(flags['fail-on']))
-    const types = flags.type ? usage(() => parseTypes(flags.type!)) : undefined
-    const match = usage(() => groupMatcher(flags.group))
-    const retentionMs = usage(() => parseRetention(flags['history-retention']))
+    const failOn: FindingKind[] = usage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
+    const types = flags.type ? usage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
+    const match = usage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const retentionMs = usage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
     const started = Date.now()
-    const stuckAfterMs = started - parseTimeSpec(flags['stuck-after'], 'stuck-after', started)
+    const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
     const quiet = this.jsonEnabled() || flags.ndjson
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 

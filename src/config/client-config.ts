@@ -85,6 +85,8 @@ export const ENV = {
   bootstrap: 'KAFKA_BOOTSTRAP_SERVERS',
   commandConfig: 'REBALANCE_DOCTOR_COMMAND_CONFIG',
   timeout: 'REBALANCE_DOCTOR_TIMEOUT',
+  /** audit's own: a cron audit of every group must not inherit the interactive commands' 30 s */
+  auditTimeout: 'REBALANCE_DOCTOR_AUDIT_TIMEOUT',
   /** SASL user and password when no sasl.jaas.config is given (PLAIN, SCRAM). */
   saslUsername: 'REBALANCE_DOCTOR_SASL_USERNAME',
   saslPassword: 'REBALANCE_DOCTOR_SASL_PASSWORD',

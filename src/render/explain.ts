@@ -4,11 +4,10 @@ import {renderTable} from './table.js'
 
 export function renderExplain(r: ExplainReport): string {
   const out: string[] = []
-  const head = [`group ${r.group}`]
-  if (r.type) head.push(`(${r.type})`)
+  const head = [`group ${r.group}${r.type ? ` (${r.type})` : ''}`]
   if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
   if (r.assignmentEpoch !== null) head.push(`assignment epoch ${r.assignmentEpoch}`)
-  out.push(head.join(', ').replace(', (', ' ('))
+  out.push(head.join(', '))
   out.push(`verdict: ${r.verdict.code}: ${r.verdict.message}`)
   if (r.storedMetadataHash !== null) {
     out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)

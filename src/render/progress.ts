@@ -10,15 +10,26 @@ export async function startProgress(text: string, enabled: boolean): Promise<Pro
   if (!enabled || !process.stderr.isTTY) return silent
   const {default: ora} = await import('ora')
   const spinner = ora({text, stream: process.stderr}).start()
+  // Repainting on every update costs more than the work between updates: at most every 100 ms, and the latest
+  // text is painted when the interval ends, so a new step ("reading live metadata") is never lost.
   let last = 0
+  let latest = text
+  let timer: NodeJS.Timeout | undefined
+  const paint = () => {
+    timer = undefined
+    last = Date.now()
+    spinner.text = latest
+  }
   return {
     update(t) {
-      const now = Date.now()
-      if (now - last < 100) return // repainting costs more than the work between updates
-      last = now
-      spinner.text = t
+      latest = t
+      if (timer) return
+      const wait = 100 - (Date.now() - last)
+      if (wait <= 0) paint()
+      else timer = setTimeout(paint, wait).unref()
     },
     stop() {
+      if (timer) clearTimeout(timer)
       spinner.stop()
     },
   }

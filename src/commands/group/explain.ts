@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../../base-command.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {replayGroup, subscribedTopicsOf} from '../../core/replay/index.js'
-import {parseTimeSpec} from '../../core/time.js'
+import {parseDuration, parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
@@ -48,7 +48,7 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
     const {flags} = this
     const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
     const now = Date.now()
-    const stuckAfterMs = now - parseTimeSpec(flags['stuck-after'], 'stuck-after', now)
+    const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
     const group = this.args.group
     const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {

@@ -7,6 +7,7 @@ describe('audit command: usage errors exit 2', () => {
     ['--fail-on with an unknown kind', ['--fail-on', 'drift,bogus'], /"bogus"/],
     ['--type with an unknown group type', ['--type', 'consumer,nope'], /"nope"/],
     ['--history-retention that is not a duration', ['--history-retention', 'forever'], /"forever"/],
+    ['--stuck-after that is a time, not a duration', ['--stuck-after', '2026-12-01'], /--stuck-after "2026-12-01" is not a duration/],
   ])('%s', async (_what, args, named) => {
     const r = await run(['audit', '-b', '127.0.0.1:1', ...args])
     expect(r.exitCode).toBe(2)
