@@ -2,13 +2,17 @@
 # npm test: the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
 # Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
-# "N passed, N failed" line.
-#   KAFKA_VERSIONS="4.4.0" npm test
+# "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
+# Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.1 4.2.2"), and the unit suite plus the demo scenario on the
+# current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip).
+#   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
 #   KAFKA_IT_PORT_BASE=19400 npm test     (pin the ports; default: the first free range of 19300, 19330, ...)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 VERSIONS=${KAFKA_VERSIONS-"4.4.0 4.1.2"}
+PARITY_VERSIONS=${KAFKA_PARITY_VERSIONS-"4.3.1 4.2.2"}
+NODE_VERSIONS=${NODE_COMPAT_VERSIONS-"26.12.1"}
 OUT=$ROOT/.kafka-run/test-all
 mkdir -p "$OUT"
 t_all=$(date +%s)
@@ -39,25 +43,39 @@ rm -f "$OUT/unit.json"
 npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
 record "unit" "$OUT/unit.json" $? $(($(date +%s) - t0))
 
-# ---- integration tests, one real cluster per Kafka version
-for v in $VERSIONS; do
+# ---- integration tests, one real cluster per Kafka version; $1 = suite name, $2 = version, $3... = test files (none: all)
+integration() {
+  local name=$1 v=$2 t0 json
+  shift 2
   t0=$(date +%s)
   json="$OUT/it-$v.json"
   rm -f "$json" "$ROOT/.kafka-run/it-summary-$v.json"
-  echo "=== integration tests on Kafka $v ==="
+  echo "=== $name ==="
   if ! KAFKA_VERSION=$v bash kafka-it/cluster.sh libs; then
     echo "resolving Kafka $v jars (Maven) or compiling the drivers failed" >&2
-    record "integration Kafka $v" "$json" 1 $(($(date +%s) - t0))
-    continue
+    record "$name" "$json" 1 $(($(date +%s) - t0))
+    return
   fi
-  KAFKA_VERSION=$v npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$json"
-  record "integration Kafka $v" "$json" $? $(($(date +%s) - t0))
+  KAFKA_VERSION=$v npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$json" "$@"
+  record "$name" "$json" $? $(($(date +%s) - t0))
+}
+for v in $VERSIONS; do integration "integration Kafka $v" "$v"; done
+for v in $PARITY_VERSIONS; do integration "parity pass Kafka $v" "$v" test/it/parity.it.test.ts; done
+
+# ---- the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh)
+for n in $NODE_VERSIONS; do
+  t0=$(date +%s)
+  json="$OUT/unit-node-$n.json"
+  rm -f "$json"
+  echo "=== unit suite and demo on Node $n ==="
+  bash scripts/node-compat.sh "$n" --reporter=default --reporter=json --outputFile.json="$json"
+  record "unit + demo on Node $n" "$json" $? $(($(date +%s) - t0))
 done
 
 echo
 echo "=== summary ($(($(date +%s) - t_all)) s) ==="
 for line in "${summary[@]}"; do echo "$line"; done
-for v in $VERSIONS; do
+for v in $VERSIONS $PARITY_VERSIONS; do
   f=$ROOT/.kafka-run/it-summary-$v.json
   [[ -f $f ]] && echo "cluster $v: $(tr -d '\n ' <"$f")"
 done

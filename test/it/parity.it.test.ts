@@ -1,0 +1,82 @@
+/**
+ * The fast parity pass, run on every Kafka minor version the tool supports (scripts/test-all.sh runs this file
+ * alone on the versions of KAFKA_PARITY_VERSIONS, and with the rest of the suite on the main versions):
+ * a consumer group (names), a broker-side regex group, a share group and a streams group on one cluster; one
+ * metadata bump made with Kafka's own TopicCommand; for each group, the MetadataHash that Kafka's DumpLogSegments
+ * reads from __consumer_offsets equals the hash our core computes from the live metadata, and equals what
+ * `group explain --json` (our own decoder, over the network) reports as stored.
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {TopicHasher} from '../../src/core/hash.js'
+import {buildOnce} from './adapter-cli.js'
+import {explain} from './explain-lib.js'
+import {clusterSh, waitFor} from './lib/cluster.js'
+import {type GroupKind} from './lib/offsets-log.js'
+import {ensureBaseline, Probe} from './lib/probe.js'
+
+let probe: Probe
+
+beforeAll(async () => {
+  probe = await Probe.start('parity')
+  await ensureBaseline(probe)
+  await buildOnce()
+})
+afterAll(async () => {
+  await probe?.close()
+})
+
+const version = process.env.KAFKA_VERSION ?? '4.4.0'
+
+describe(`parity pass (Kafka ${version})`, () => {
+  it('consumer, regex, share and streams groups: stored hash = ours = group explain, before and after TopicCommand --alter', async () => {
+    const d = probe.driver
+    const env = probe.env
+    await d.cmd('create-topic pp-orders --assign 1:2,2:3,3:1')
+    await d.cmd('create-topic pp-sink 1 3')
+    await d.cmd('produce pp-orders 10')
+
+    const app = 'it-pp-streams'
+    const groups: Array<{id: string; kind: GroupKind; topics: () => Promise<string[]>}> = [
+      {id: 'it-pp-consumer', kind: 'consumer', topics: async () => ['pp-orders']},
+      {id: 'it-pp-regex', kind: 'consumer', topics: async () => ['pp-orders']},
+      {id: 'it-pp-share', kind: 'share', topics: async () => ['pp-orders']},
+      // source, repartition and changelog topics (the coordinator creates the internal ones)
+      {id: app, kind: 'streams', topics: async () => ['pp-orders', `${app}-counts-repartition`, `${app}-counts-changelog`]},
+    ]
+    await d.cmd('consumer pp1 it-pp-consumer names pp-orders')
+    await d.cmd('consumer pp2 it-pp-regex regex pp-ord.*')
+    await d.cmd('share pp3 it-pp-share pp-orders')
+    await d.cmd(`streams pp4 ${app} pp-orders pp-sink`)
+    await waitFor('the streams internal topics', async () => {
+      const {md} = await probe.metadata()
+      return [`${app}-counts-repartition`, `${app}-counts-changelog`].every(t => md.topics.some(x => x.name === t))
+    }, {timeoutMs: 90_000, intervalMs: 1000})
+
+    const check = async (what: string) => {
+      const out: Record<string, {epoch: number; hash: bigint}> = {}
+      for (const g of groups) {
+        const stored = await probe.waitStored(g.id, g.kind, `a non-zero hash (${what})`, r => r.metadataHash !== 0n)
+        const settled = await probe.settled(g.id, g.kind)
+        expect(settled.epoch, `${g.id} ${what}`).toBeGreaterThanOrEqual(stored.epoch)
+        const {md} = await probe.metadata()
+        expect(new TopicHasher(md).groupHash(await g.topics()), `${g.id} ${what}: ours vs DumpLogSegments`).toBe(settled.metadataHash)
+        const report = await explain(env, g.id)
+        expect(report.type, g.id).toBe(g.kind)
+        expect(report.groupEpoch, `${g.id} ${what}: group explain epoch`).toBe(settled.epoch)
+        expect(report.storedMetadataHash, `${g.id} ${what}: group explain stored hash`).toBe(String(settled.metadataHash))
+        out[g.id] = {epoch: settled.epoch, hash: settled.metadataHash}
+      }
+      return out
+    }
+
+    const before = await check('before')
+    // the bump, made with Kafka's own tool class (not our driver)
+    await clusterSh(env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', env.bootstrap, '--alter', '--topic', 'pp-orders',
+      '--partitions', '4')
+    for (const g of groups) await probe.waitStored(g.id, g.kind, 'a new epoch after TopicCommand --alter', r => r.epoch > before[g.id].epoch)
+    const after = await check('after')
+    for (const g of groups) expect(after[g.id].hash, `${g.id}: the hash moved`).not.toBe(before[g.id].hash)
+    console.log(`[kafka-it] parity ${version}: ${JSON.stringify(Object.fromEntries(Object.entries(after).map(([k, v]) => [k, [before[k].epoch, v.epoch]])))}`)
+    for (const m of ['pp1', 'pp2', 'pp3', 'pp4']) await d.cmd(`stop ${m}`)
+  })
+})
