@@ -1,4 +1,9 @@
-/** A spinner on stderr, only on a terminal and never under --json (ora is loaded only then). */
+/**
+ * A spinner on stderr, only on a terminal whose width is known and never under --json (ora is loaded only then).
+ * A terminal that reports 0 columns (`script`, serial consoles, some CI runners) gets none: ora divides by the
+ * width to count the lines to clear, and at 0 it clears forever. Text is cut to one line, so a repaint is
+ * always one line (output grows with time only, at most one short line per frame).
+ */
 export interface Progress {
   update(text: string): void
   stop(): void
@@ -6,10 +11,27 @@ export interface Progress {
 
 const silent: Progress = {update() {}, stop() {}}
 
+/** Narrower than this, a spinner line is more noise than help. */
+export const MIN_PROGRESS_COLUMNS = 20
+
+export function progressColumns(stream: {isTTY?: boolean; columns?: number}): number | undefined {
+  const columns = stream.isTTY ? stream.columns : undefined
+  return columns !== undefined && Number.isFinite(columns) && columns >= MIN_PROGRESS_COLUMNS ? columns : undefined
+}
+
+/** One line of at most `columns - 3` characters (the spinner and a space go first; the last column stays free). */
+export function fitLine(text: string, columns: number): string {
+  const line = text.replace(/\s*\n\s*/g, ' ')
+  const room = columns - 3
+  return line.length <= room ? line : `${line.slice(0, room - 1)}…`
+}
+
 export async function startProgress(text: string, enabled: boolean): Promise<Progress> {
-  if (!enabled || !process.stderr.isTTY) return silent
+  const columns = progressColumns(process.stderr)
+  if (!enabled || columns === undefined) return silent
   const {default: ora} = await import('ora')
-  const spinner = ora({text, stream: process.stderr}).start()
+  const fit = (t: string) => fitLine(t, progressColumns(process.stderr) ?? columns)
+  const spinner = ora({text: fit(text), stream: process.stderr}).start()
   // Repainting on every update costs more than the work between updates: at most every 100 ms, and the latest
   // text is painted when the interval ends, so a new step ("reading live metadata") is never lost.
   let last = 0
@@ -18,7 +40,7 @@ export async function startProgress(text: string, enabled: boolean): Promise<Pro
   const paint = () => {
     timer = undefined
     last = Date.now()
-    spinner.text = latest
+    spinner.text = fit(latest)
   }
   return {
     update(t) {
