@@ -36,7 +36,7 @@ ${HISTORY_DIR_ENV} override it) as checksummed NDJSON day segments; --no-record 
 and a last summary line; --prometheus FILE writes node_exporter textfile metrics atomically (see README).
 
 EXIT CODES: 0 no findings; 3 findings of the kinds in --fail-on (default all: drift, pending, stuck,
-missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usage error.`
+missing-topics, unknown-records; "none" never); 4 --group/--type matched no group; 1 runtime or Kafka error; 2 usage error.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
@@ -111,6 +111,8 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
       }
       const clusterId = live.clusterId ?? null
       const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
+      // filters that match nothing are more likely a typo than a healthy cluster
+      if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
       let historyNote: string | undefined
       if (flags.record) {
         try {
@@ -133,7 +135,12 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
       this.log(summaryLine(summary))
     }
     if (historyNote && !quiet) process.stderr.write(`${historyNote}\n`)
-    if (summary.exitCode === 3) process.exitCode = EXIT.finding
+    if (summary.exitCode === EXIT.finding) process.exitCode = EXIT.finding
+    if (summary.exitCode === EXIT.notFound) {
+      const asked = [flags.group === undefined ? '' : `--group ${flags.group}`, flags.type === undefined ? '' : `--type ${flags.type}`].filter(Boolean).join(' ')
+      this.note(`no group matches ${asked}. Try this: drop the filters to list every group (\`audit --all\`).`)
+      process.exitCode = EXIT.notFound
+    }
     return auditDocument(summary, rows)
   }
 }

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {replayGroup, subscribedTopicsOf} from '../../core/replay/index.js'
 import {parseDuration, parseTimeSpec} from '../../core/time.js'
@@ -70,6 +70,10 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
     if (!this.jsonEnabled()) this.log(renderExplain(report))
     if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
+    if (report.verdict.code === 'NOT_FOUND') {
+      this.note(`Try this: check the group id (\`audit --all\` lists every group).${patternHint(group)}`)
+      process.exitCode = EXIT.notFound
+    }
     return report
   }
 }

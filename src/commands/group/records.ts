@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
 import {type RecordView, keySummary, parseRecordTypes, recordView, valueSummary} from '../../core/records-view.js'
 import {parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
@@ -88,16 +88,21 @@ The log is compacted: older values of a key may be gone.`
       records: views,
       decodeErrors: log.decodeErrors.map(e => ({offset: e.offset === undefined ? null : e.offset.toString(), message: e.message})),
     }
-    if (!this.jsonEnabled()) this.log(render(result, flags.wide ? 0 : 100))
+    if (!this.jsonEnabled()) this.log(render(result, flags.wide ? 0 : 100, log.records.length))
+    if (views.length === 0) process.exitCode = EXIT.notFound
     return result
   }
 }
 
-function render(r: GroupRecordsResult, width: number): string {
+function render(r: GroupRecordsResult, width: number, unfiltered: number): string {
   const lines: string[] = []
   lines.push(`${r.group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
   if (r.records.length === 0) {
-    lines.push('no records of this group (after filters). The group may not exist, or its records were compacted or expired.')
+    lines.push(
+      unfiltered === 0
+        ? `no record of group ${r.group} in __consumer_offsets-${r.partition}: it does not exist, or its records were deleted (compacted after the group expired).${patternHint(r.group)}`
+        : `${unfiltered} record(s) of group ${r.group}, none matching the filters.`,
+    )
   } else {
     lines.push(
       renderTable(

@@ -185,7 +185,8 @@ export interface AuditSummary {
   durationMs: number
   /** The finding kinds that make the exit code 3 (--fail-on). */
   failOn: FindingKind[]
-  exitCode: 0 | 3
+  /** 3: findings of the --fail-on kinds; 4: filters (--group, --type) that matched no group. */
+  exitCode: 0 | 3 | 4
 }
 
 export interface ScanStats {

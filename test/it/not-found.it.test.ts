@@ -1,0 +1,71 @@
+/**
+ * "Nothing found" is exit 4 with a message that says what was (not) found, never a silent 0: a group with no
+ * record, a group id that looks like a pattern, audit filters that match no group, and group records filters that
+ * match none of an existing group's records (the group exists: the message must not say it may not).
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+let bs: string
+const P = `nf${Date.now().toString(36).slice(-5)}`
+const group = `${P}-exists`
+
+beforeAll(async () => {
+  probe = await Probe.start('not-found')
+  bs = probe.env.bootstrap
+  await buildOnce()
+  await probe.driver.cmd(`create-topic ${P}-t 1 3`)
+  await probe.driver.cmd(`consumer ${P}1 ${group} names ${P}-t`)
+  await probe.settled(group, 'consumer', 2000)
+  await probe.driver.cmd(`stop ${P}1`)
+})
+afterAll(async () => {
+  await probe?.close()
+})
+
+describe('nothing found: exit 4', () => {
+  it('group explain of a group with no record: text, --json and --fail-on-pending', async () => {
+    const text = await cli(['group', 'explain', `${P}-absent`, '-b', bs])
+    expect(text.code).toBe(4)
+    expect(text.stdout).toContain(`no record of group ${P}-absent in its __consumer_offsets partition`)
+    expect(text.stderr).toContain('Try this: check the group id')
+    const json = await cli(['group', 'explain', `${P}-absent`, '-b', bs, '--json', '--fail-on-pending'])
+    expect(json.code).toBe(4)
+    expect(JSON.parse(json.stdout).verdict.code).toBe('NOT_FOUND')
+  })
+
+  it('a group id with glob characters: exit 4 and a pointer to audit --group', async () => {
+    const r = await cli(['group', 'explain', `${P}-*`, '-b', bs])
+    expect(r.code).toBe(4)
+    expect(r.stderr).toContain(`for a pattern use \`audit --group '${P}-*'\``)
+  })
+
+  it('audit --group and --type that match no group: exit 4, still a valid document', async () => {
+    const hist = tempDir()
+    const none = await cli(['audit', '-b', bs, '--history-dir', hist, '--group', `${P}-nomatch*`])
+    expect(none.code).toBe(4)
+    expect(none.stderr).toContain(`no group matches --group ${P}-nomatch*`)
+    const json = await cli(['audit', '-b', bs, '--history-dir', hist, '--group', `${P}-nomatch*`, '--json'])
+    expect(json.code).toBe(4)
+    expect(JSON.parse(json.stdout).summary).toMatchObject({groups: 0, exitCode: 4})
+    // the same filter matching the group: not 4
+    const some = await cli(['audit', '-b', bs, '--history-dir', hist, '--group', `${P}-*`, '--json', '--fail-on', 'none'])
+    expect(some.code).toBe(0)
+    expect(JSON.parse(some.stdout).summary.groups).toBe(1)
+  })
+
+  it('group records: filters that match none of an existing group\'s records vs a group without records', async () => {
+    const filtered = await cli(['group', 'records', group, '-b', bs, '--type', 'ShareGroupMetadata'])
+    expect(filtered.code).toBe(4)
+    expect(filtered.stdout).toMatch(new RegExp(`\\d+ record\\(s\\) of group ${group}, none matching the filters`))
+    expect(filtered.stdout).not.toContain('may not exist')
+    const absent = await cli(['group', 'records', `${P}-absent`, '-b', bs, '--json'])
+    expect(absent.code).toBe(4)
+    expect(JSON.parse(absent.stdout).records).toEqual([])
+    const all = await cli(['group', 'records', group, '-b', bs, '--json'])
+    expect(all.code).toBe(0)
+    expect(JSON.parse(all.stdout).records.length).toBeGreaterThan(0)
+  })
+})
