@@ -15,12 +15,15 @@ export function parseDuration(text: string, flag: string): number {
 export function parseTimeSpec(text: string, flag: string, now = Date.now()): number {
   if (DURATION.test(text.trim())) return now - parseDuration(text, flag)
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
-    const t = Date.parse(text)
+    // One rule, whatever the shape: a time without a zone is UTC, like every time this tool prints. (JavaScript
+    // reads a bare date as UTC midnight but a bare date-time as local time.)
+    const zoned = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(text) || !/[T ]\d{2}:\d{2}/.test(text) ? text : `${text}Z`
+    const t = Date.parse(zoned)
     if (!Number.isNaN(t)) return t
   }
   throw new InputError(
     `--${flag} "${text}" is neither an ISO-8601 time nor a duration`,
-    'Use e.g. 2026-11-30T10:00:00Z, 2026-11-30 (midnight UTC), or a duration ago: 90s, 15m, 2h, 7d.',
+    'Use e.g. 2026-11-30T10:00:00Z, 2026-11-30T10:00 (a time without a zone is UTC), 2026-11-30 (midnight UTC), 2026-11-30T11:00+01:00, or a duration ago: 90s, 15m, 2h, 7d.',
   )
 }
 

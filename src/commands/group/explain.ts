@@ -37,7 +37,7 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
 
   static override flags = {
     ...connectionFlags,
-    since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
     'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),

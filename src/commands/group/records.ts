@@ -52,8 +52,8 @@ The log is compacted: older values of a key may be gone.`
       helpValue: 'TYPE',
     }),
     'exclude-offset-commits': Flags.boolean({summary: 'Leave out offset commits (types 0 and 1).'}),
-    since: Flags.string({summary: 'Only records at or after this time: ISO-8601 or a duration ago (2h, 7d).', helpValue: 'TIME'}),
-    until: Flags.string({summary: 'Only records before this time: ISO-8601 or a duration ago.', helpValue: 'TIME'}),
+    since: Flags.string({summary: 'Only records at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    until: Flags.string({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
   }
