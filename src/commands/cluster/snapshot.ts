@@ -1,6 +1,7 @@
 import {writeFile} from 'node:fs/promises'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
@@ -39,6 +40,14 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
 
   async run(): Promise<Record<string, unknown> | SnapshotSummary> {
     const {flags} = this
+    // `-o yaml` is kubectl's and rpk's output format; here -o is the file: never write JSON to a file named "yaml"
+    if (flags.output && /^(json|ya?ml|table|wide|text|ndjson)$/i.test(flags.output)) {
+      throw new InputError(
+        `--output "${flags.output}" looks like an output format, but --output/-o is the file to write`,
+        'The metadata file is JSON: give a file name (-o cluster.json), or leave -o out to print it on stdout.',
+        'BAD_OUTPUT',
+      )
+    }
     const md = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, client =>
       client.clusterMetadata({
         includeInternal: flags['include-internal'],

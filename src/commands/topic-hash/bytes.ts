@@ -5,6 +5,8 @@ import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
 import {renderTable} from '../../render/table.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
+import {connectionFlags} from '../../kafka/flags.js'
+import {wantsLive, withKafka} from '../../kafka/session.js'
 
 export interface TopicHashBytes {
   name: string
@@ -27,24 +29,32 @@ magic byte, topic id halves (little-endian), the name as UTF-16LE followed by it
 partition its index and its replicas' racks in Java String order (each rack: length, UTF-16LE chars, length).
 Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
 
-  static override examples = ['<%= config.bin %> <%= command.id %> orders --metadata-file cluster.json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> orders --metadata-file cluster.json',
+    '<%= config.bin %> <%= command.id %> orders --bootstrap-server kafka-1:9092',
+  ]
 
   static override args = {
     topic: Args.string({description: 'topic name', required: true}),
   }
 
   static override flags = {
-    'metadata-file': Flags.string({char: 'f', description: 'metadata file (JSON); "-" reads stdin', helpValue: 'FILE'}),
+    'metadata-file': Flags.string({char: 'f', description: 'metadata file (JSON); "-" reads stdin. Wins over a live cluster', helpValue: 'FILE'}),
+    ...connectionFlags,
   }
 
   async run(): Promise<TopicHashBytes> {
     const file = this.flags['metadata-file']
-    if (!file) throw new InputError('no metadata source given', 'Pass --metadata-file FILE.', 'NO_SOURCE')
-    const hasher = new TopicHasher(await readMetadataFile(file))
     const name = this.args.topic
+    const live = !file && wantsLive(this.flags)
+    if (!file && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
+    const md = file
+      ? await readMetadataFile(file)
+      : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata({topics: [name]}))
+    const hasher = new TopicHasher(md)
     const annotated = hasher.annotate(name)
     if (!annotated) {
-      throw new InputError(`topic "${name}" is not in ${file}`, 'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).', 'UNKNOWN_TOPIC')
+      throw new InputError(`topic "${name}" is not in ${file ?? 'the live cluster'}`, 'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).', 'UNKNOWN_TOPIC')
     }
     const result: TopicHashBytes = {
       name,

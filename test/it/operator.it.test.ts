@@ -1,10 +1,14 @@
 /**
- * "Nothing found" is exit 4 with a message that says what was (not) found, never a silent 0: a group with no
+ * Operator conventions on a live cluster. "Nothing found" is exit 4 with a message that says what was (not) found, never a silent 0: a group with no
  * record, a group id that looks like a pattern, audit filters that match no group, and group records filters that
  * match none of an existing group's records (the group exists: the message must not say it may not).
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {TopicHasher} from '../../src/core/hash.js'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {REPO_ROOT} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -13,7 +17,7 @@ const P = `nf${Date.now().toString(36).slice(-5)}`
 const group = `${P}-exists`
 
 beforeAll(async () => {
-  probe = await Probe.start('not-found')
+  probe = await Probe.start('operator')
   bs = probe.env.bootstrap
   await buildOnce()
   await probe.driver.cmd(`create-topic ${P}-t 1 3`)
@@ -67,5 +71,25 @@ describe('nothing found: exit 4', () => {
     const all = await cli(['group', 'records', group, '-b', bs, '--json'])
     expect(all.code).toBe(0)
     expect(JSON.parse(all.stdout).records.length).toBeGreaterThan(0)
+  })
+})
+
+describe('live topic-hash bytes, and -o that names a format', () => {
+  it('topic-hash bytes -b reads the live cluster: the same bytes and hash as from a snapshot file', async () => {
+    const file = `${tempDir()}/cluster.json`
+    expect((await cli(['cluster', 'snapshot', '-b', bs, '-o', file])).code).toBe(0)
+    const live = await cli(['topic-hash', 'bytes', `${P}-t`, '-b', bs, '--json'])
+    expect(live.code, live.stderr).toBe(0)
+    const offline = await cli(['topic-hash', 'bytes', `${P}-t`, '-f', file, '--json'])
+    expect(JSON.parse(live.stdout)).toEqual(JSON.parse(offline.stdout))
+    const {md} = await probe.metadata()
+    expect(JSON.parse(live.stdout).hash).toBe(String(new TopicHasher(md).topicHash(`${P}-t`)))
+  })
+
+  it('cluster snapshot -o yaml is refused before connecting (exit 2), and writes no file named yaml', async () => {
+    const r = await cli(['cluster', 'snapshot', '-b', bs, '-o', 'yaml']) // the CLI runs in the repository root
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--output "yaml" looks like an output format')
+    expect(existsSync(join(REPO_ROOT, 'yaml'))).toBe(false)
   })
 })
