@@ -186,6 +186,13 @@ export class KafkaClient {
     return this.#within(this.#listGroups(filter))
   }
 
+  /** Each group's coordinator (broker id), by FindCoordinator (batched, v4+). */
+  async groupCoordinators(groupIds: readonly string[]): Promise<Map<string, number>> {
+    if (groupIds.length === 0) return new Map()
+    const nodes = await this.#within(this.#findCoordinators([...new Set(groupIds)]))
+    return new Map([...nodes].map(([g, n]) => [g, n.id]))
+  }
+
   /** ConsumerGroupDescribe (v1, or v0), each group at its coordinator. Groups come back in the requested order, errors included. */
   async describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]> {
     return this.#within(this.#describe(groupIds, P.API.ConsumerGroupDescribe, 1, (buf, v) => P.decodeConsumerGroupDescribe(buf, v))).then(gs =>

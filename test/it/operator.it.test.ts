@@ -93,3 +93,29 @@ describe('live topic-hash bytes, and -o that names a format', () => {
     expect(existsSync(join(REPO_ROOT, 'yaml'))).toBe(false)
   })
 })
+
+describe('group list', () => {
+  it('type, state, epochs, members, coordinator and partition agree with DumpLogSegments and the cluster', async () => {
+    const live = `${P}-live`
+    await probe.driver.cmd(`consumer ${P}2 ${live} names ${P}-t`)
+    const stored = await probe.settled(live, 'consumer', 2000)
+    const r = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const groups = (JSON.parse(r.stdout) as {groups: Array<Record<string, unknown>>}).groups
+    expect(groups.map(g => g.group)).toEqual([group, live])
+    const [empty, stable] = groups
+    expect(stable).toMatchObject({type: 'consumer', protocolType: 'consumer', state: 'Stable', groupEpoch: stored.epoch, assignmentEpoch: stored.epoch, members: 1})
+    expect(stable.coordinator).toBe(await probe.coordinator(live))
+    expect(stable.partition).toBe(probe.offsetsPartition(live))
+    expect(empty).toMatchObject({type: 'consumer', state: 'Empty', members: 0, groupEpoch: (await probe.latest(group, 'consumer'))!.epoch})
+
+    const text = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--state', 'stable'])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain(live)
+    expect(text.stdout).not.toContain(`${group} `)
+    expect(text.stdout).toContain('1 group (1 consumer)')
+    const none = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--type', 'share'])
+    expect(none.code).toBe(4)
+    await probe.driver.cmd(`stop ${P}2`)
+  })
+})

@@ -1,0 +1,73 @@
+import {Flags} from '@oclif/core'
+import {BaseCommand, EXIT} from '../../base-command.js'
+import {groupMatcher, parseTypes} from '../../core/audit/audit.js'
+import {InputError} from '../../core/errors.js'
+import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
+import {partitionForGroup} from '../../core/records/index.js'
+import type {GroupType} from '../../core/replay/state.js'
+import {connectionFlags} from '../../kafka/flags.js'
+import {withKafka} from '../../kafka/session.js'
+import {renderGroupList} from '../../render/group-list.js'
+import {offsetsPartitionCount} from '../../sources/group-log.js'
+
+export interface GroupListDocument {
+  groups: GroupListEntry[]
+}
+
+export default class GroupList extends BaseCommand<typeof GroupList> {
+  static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
+  static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
+streams group's own describe at its coordinator (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe)
+for the group epoch, the assignment epoch and the member count, and FindCoordinator for where it lives. Read-only:
+no group is joined. Classic groups show their state only.
+
+--json prints {groups: [{group, type, protocolType, state, groupEpoch, assignmentEpoch, members, coordinator,
+partition, describeError?}]} (null where not known). Exit 4 when --group/--type/--state match no group.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> -b localhost:9092',
+    '<%= config.bin %> <%= command.id %> -b localhost:9092 --type consumer,share --state Stable --group "orders-*"',
+  ]
+
+  static override flags = {
+    ...connectionFlags,
+    type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
+    state: Flags.string({summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).', helpValue: 'STATES'}),
+    group: Flags.string({summary: 'Only group ids matching this glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
+  }
+
+  async run(): Promise<GroupListDocument> {
+    const {flags} = this
+    const usage = <T>(f: () => T, hint: string, code: string): T => {
+      try {
+        return f()
+      } catch (error) {
+        throw new InputError((error as Error).message, hint, code)
+      }
+    }
+    const types = flags.type ? usage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
+    const match = usage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const states = flags.state ? new Set(flags.state.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)) : undefined
+
+    const groups = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      const listed = (await client.listGroups()).filter(g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
+      const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
+      const [partitions, coordinators, ...describes] = await Promise.all([
+        listed.length > 0 ? offsetsPartitionCount(client) : Promise.resolve(1),
+        client.groupCoordinators(listed.map(g => g.groupId)),
+        client.describeConsumerGroups(ids('consumer')),
+        client.describeShareGroups(ids('share')),
+        client.describeStreamsGroups(ids('streams')),
+      ])
+      const described = new Map<string, DescribedGroupInput>(describes.flat().map(d => [d.groupId, d]))
+      return groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions))
+    })
+    const shown = states ? groups.filter(g => states.has(g.state.toLowerCase())) : groups
+    if (!this.jsonEnabled()) this.log(renderGroupList(shown))
+    if (shown.length === 0 && (flags.group !== undefined || flags.type !== undefined || flags.state !== undefined)) {
+      this.note('no group matches the filters. Try this: drop --group/--type/--state to list every group.')
+      process.exitCode = EXIT.notFound
+    }
+    return {groups: shown}
+  }
+}
