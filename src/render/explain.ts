@@ -1,5 +1,6 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
 import type {ExplainReport} from '../core/explain/explain.js'
+import {partitionsText} from '../core/explain/members.js'
 import {renderTable} from './table.js'
 
 export function renderExplain(r: ExplainReport): string {
@@ -32,6 +33,24 @@ export function renderExplain(r: ExplainReport): string {
         ['left', 'right', 'left', 'left', 'left'],
       ),
     )
+    const withPartitions = r.members.filter(m => m.partitions)
+    if (withPartitions.some(m => m.partitions!.assigned.length + m.partitions!.target.length > 0)) {
+      out.push(
+        renderTable(
+          ['member', 'host', 'assigned', 'to revoke', 'to assign'],
+          withPartitions.map(m => [m.memberId, m.clientHost ?? '', partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
+          ['left', 'left', 'left', 'left', 'left'],
+        ),
+      )
+    }
+    for (const m of withPartitions) {
+      if (m.partitions!.waitingOn.length === 0) continue
+      const name = (id: string) => {
+        const o = r.members.find(x => x.memberId === id)
+        return `${id}${o?.clientId ? ` (client ${o.clientId}${o.clientHost ? ` on ${o.clientHost}` : ''})` : ''}`
+      }
+      out.push(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`)
+    }
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }

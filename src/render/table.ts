@@ -5,7 +5,7 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
   const table = new Table({
     head,
     style: {head: [], border: [], compact: true},
-    colAligns: align,
+    ...(align ? {colAligns: align} : {}),
     chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
   })
   for (const r of rows) table.push(r.map(String))

@@ -10,6 +10,7 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, type Hypothesis, isBrokerChange, searchHypotheses} from './hypotheses.js'
+import {type MemberPartitions, memberPartitions, topicNamesById} from './members.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
@@ -63,6 +64,8 @@ export interface MemberStatus {
   memberId: string
   /** The client.id the member sent (ClientId of its member metadata record). */
   clientId: string | null
+  /** The client's host as the coordinator saw it (ClientHost, e.g. /10.0.0.7). */
+  clientHost: string | null
   instanceId: string | null
   memberEpoch: number | null
   /** STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS (streams: …_TASKS), UNKNOWN. */
@@ -73,6 +76,8 @@ export interface MemberStatus {
   reconciling: boolean
   /** When the member's epoch fell behind the group's (the bump it has not caught up with). */
   reconcilingSince: string | null
+  /** Current vs target partitions by topic name, what is pending, whom it waits on; null for streams groups. */
+  partitions: MemberPartitions | null
 }
 
 export interface ExplainReport {
@@ -163,7 +168,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   base.assignmentEpoch = g.targetAssignmentEpoch ?? null
   base.storedMetadataHash = g.metadataHash.toString()
   const topics = subscribedTopicsOf(type, state)
-  base.members = membersOf(type, state, replay.timeline)
+  base.members = membersOf(type, state, replay.timeline, topicNamesById(options.live))
 
   // Assignment and reconciliation: true whatever the metadata says.
   // An empty group has nothing to assign: 4.1 leaves the assignment epoch behind when the last member goes.
@@ -385,11 +390,12 @@ function memberName(m: MemberStatus): string {
   return m.clientId ? `${m.memberId} (client ${m.clientId})` : m.memberId
 }
 
-function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochChange[]): MemberStatus[] {
+function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochChange[], topicNames: ReadonlyMap<string, string>): MemberStatus[] {
   const g = state[type]!
+  const partitions = memberPartitions(type, state, topicNames)
   const stable = type === 'streams' ? 1 : 0
   const out: MemberStatus[] = []
-  for (const [memberId, m] of g.members as Map<string, {ClientId?: string; InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
+  for (const [memberId, m] of g.members as Map<string, {ClientId?: string; ClientHost?: string; InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
     const cur = g.currentAssignment.get(memberId) as {MemberEpoch: number; State: number} | undefined
     const target = g.targetAssignmentEpoch
     const behind = cur !== undefined && target !== undefined && cur.MemberEpoch < target
@@ -410,6 +416,7 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
     out.push({
       memberId,
       clientId: m.ClientId || null,
+      clientHost: m.ClientHost || null,
       instanceId: m.InstanceId ?? null,
       memberEpoch: cur?.MemberEpoch ?? null,
       state: cur ? (STATE_NAMES[type][cur.State] ?? String(cur.State)) : null,
@@ -418,6 +425,7 @@ function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, ti
       rackId: m.RackId ?? null,
       reconciling,
       reconcilingSince: since,
+      partitions: partitions?.get(memberId) ?? null,
     })
   }
   return out
