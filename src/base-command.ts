@@ -32,7 +32,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
-      args: this.ctor.args,
+      // stdin is read only where a flag asks for it (`--metadata-file -`): oclif would take it as a missing argument
+      args: Object.fromEntries(Object.entries(this.ctor.args ?? {}).map(([k, a]) => [k, {...a, ignoreStdin: true}])),
       strict: this.ctor.strict,
     })
     this.flags = flags as FlagsOf<T>
