@@ -9,7 +9,7 @@ import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
-import {ENV} from '../config/client-config.js'
+import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {startProgress} from '../render/progress.js'
@@ -48,10 +48,11 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
     ...connectionFlags,
     timeout: Flags.integer({
       summary: 'Give up after this many milliseconds (the whole audit; default 10 minutes).',
-      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read).`,
+      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read). At most ${MAX_TIMEOUT_MS} (about 24.8 days).`,
       env: ENV.auditTimeout,
       default: 600_000,
       min: 1,
+      max: MAX_TIMEOUT_MS,
       helpGroup: 'CONNECTION',
       helpValue: 'MS',
     }),

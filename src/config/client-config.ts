@@ -57,6 +57,8 @@ export interface ConnectionSettings {
 
 export const DEFAULT_CLIENT_ID = 'rebalance-doctor'
 export const DEFAULT_TIMEOUT_MS = 30_000
+/** The longest delay a Node timer takes (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1
 export const ENV_PREFIX = 'REBALANCE_DOCTOR_'
 
 /** The client.properties keys we read. Each can also come from `REBALANCE_DOCTOR_<KEY>` (see envNameOf). */
@@ -180,6 +182,7 @@ export function settingsFromProperties(
 
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new InputError(`timeout ${timeoutMs} ms is not a positive integer`, undefined, 'BAD_SETTING')
+  if (timeoutMs > MAX_TIMEOUT_MS) throw new InputError(`timeout ${timeoutMs} ms is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter --timeout.', 'BAD_SETTING')
 
   const clientId = get('client.id')?.trim() || DEFAULT_CLIENT_ID
 
