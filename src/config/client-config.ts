@@ -344,7 +344,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
 
   if (mechanism === 'OAUTHBEARER') {
     if (jaas && jaas.loginModule !== LOGIN_MODULES.oauthbearer) {
-      throw new InputError(`sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${jaas.loginModule}`, undefined, 'BAD_SETTING')
+      throw new InputError(`sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`, undefined, 'BAD_SETTING')
     }
     const fromEnv = env[ENV.oauthToken]
     if (fromEnv) return {mechanism, token: new Secret(fromEnv.trim())}
@@ -357,7 +357,18 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
           'UNSUPPORTED_SETTING',
         )
       }
-      const path = decodeURIComponent(new URL(endpoint).pathname)
+      let path: string
+      try {
+        const url = new URL(endpoint)
+        if (url.host !== '' && url.host !== 'localhost') throw new Error('remote host')
+        path = decodeURIComponent(url.pathname)
+      } catch {
+        throw new InputError(
+          `sasl.oauthbearer.token.endpoint.url (${where('sasl.oauthbearer.token.endpoint.url')}) is not a valid file: URL`,
+          'Write it as file:/path/to/token or file:///path/to/token (percent-encode special characters).',
+          'BAD_SETTING',
+        )
+      }
       return {mechanism, token: new Secret(readSettingFile(readFile, path, 'sasl.oauthbearer.token.endpoint.url').trim())}
     }
     const sub = jaas?.options.get('unsecuredLoginStringClaim_sub')
@@ -375,7 +386,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   if (jaas) {
     if (jaas.loginModule !== expected) {
       throw new InputError(
-        `sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${jaas.loginModule}`,
+        `sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`,
         undefined,
         'BAD_SETTING',
       )
@@ -395,6 +406,14 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   }
   return {mechanism, username, password: new Secret(password)}
 }
+
+/** A login module class as it may be shown: one of the known ones, else not named (a typo may be a secret). */
+function moduleName(name: string): string {
+  return (Object.values(LOGIN_MODULES) as string[]).includes(name) ? name : 'the login module given'
+}
+
+/** A key from the file as it may be shown in --debug: a Kafka-looking key only (a broken line may be a secret). */
+const SHOWABLE_KEY = /^(?:sasl|ssl|security|bootstrap|client|request|retry|retries|reconnect|socket|connections|metadata|default|enable|group|auto|fetch|max|receive|send|session|heartbeat|interceptor|key|value|partition|isolation|check|allow|exclude|metric|metrics|transaction|transactional|delivery|linger|batch|buffer|compression|acks|consumer|producer|admin)\.[a-z0-9.-]+$/
 
 /** The unsecured JWS Kafka's OAuthBearerUnsecuredLoginCallbackHandler builds (test clusters only). */
 function unsecuredJwt(sub: string): string {
@@ -420,6 +439,8 @@ export function describeSettings(s: ConnectionSettings): string {
   if (s.tls) {
     parts.push(`ssl.ca=${s.tls.ca ? 'PEM' : 'system'}`, `ssl.client-cert=${s.tls.cert ? 'PEM' : 'none'}`, `ssl.hostname-check=${s.tls.verifyHostname}`)
   }
-  if (s.ignoredKeys.length > 0) parts.push(`ignored keys: ${s.ignoredKeys.join(' ')}`)
+  const shown = s.ignoredKeys.filter(k => SHOWABLE_KEY.test(k))
+  if (shown.length > 0) parts.push(`ignored keys: ${shown.join(' ')}`)
+  if (shown.length < s.ignoredKeys.length) parts.push(`${s.ignoredKeys.length - shown.length} unrecognized line(s) not shown`)
   return parts.join(' ')
 }
