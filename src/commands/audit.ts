@@ -13,6 +13,7 @@ import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {startProgress} from '../render/progress.js'
+import {terminalSafeJson} from '../render/terminal.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
@@ -127,13 +128,13 @@ missing-topics, unknown-records; "none" never); 1 runtime or Kafka error; 2 usag
     }).finally(() => progress.stop())
 
     if (flags.prometheus) writeAtomically(flags.prometheus, prometheusText(summary, rows))
-    if (flags.ndjson) process.stdout.write(ndjsonLines(summary, rows))
+    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows)))
     else if (!this.jsonEnabled()) {
       const table = renderAuditTable(rows, {all: flags.all})
       if (table) this.log(table)
       this.log(summaryLine(summary))
     }
-    if (historyNote && !quiet) process.stderr.write(`${historyNote}\n`)
+    if (historyNote && !quiet) this.note(historyNote)
     if (summary.exitCode === 3) process.exitCode = EXIT.finding
     return auditDocument(summary, rows)
   }

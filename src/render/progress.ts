@@ -1,4 +1,5 @@
-/** A spinner on stderr, only on a terminal and never under --json (ora is loaded only then). */
+/** A spinner on stderr, only on a terminal and never under --json (ora is loaded only then). Text is terminal-safe. */
+import {forTerminalLine} from './terminal.js'
 export interface Progress {
   update(text: string): void
   stop(): void
@@ -9,7 +10,7 @@ const silent: Progress = {update() {}, stop() {}}
 export async function startProgress(text: string, enabled: boolean): Promise<Progress> {
   if (!enabled || !process.stderr.isTTY) return silent
   const {default: ora} = await import('ora')
-  const spinner = ora({text, stream: process.stderr}).start()
+  const spinner = ora({text: forTerminalLine(text), stream: process.stderr}).start()
   // Repainting on every update costs more than the work between updates: at most every 100 ms, and the latest
   // text is painted when the interval ends, so a new step ("reading live metadata") is never lost.
   let last = 0
@@ -18,7 +19,7 @@ export async function startProgress(text: string, enabled: boolean): Promise<Pro
   const paint = () => {
     timer = undefined
     last = Date.now()
-    spinner.text = latest
+    spinner.text = forTerminalLine(latest)
   }
   return {
     update(t) {

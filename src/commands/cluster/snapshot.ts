@@ -1,4 +1,5 @@
 import {writeFile} from 'node:fs/promises'
+import {terminalSafeJson} from '../../render/terminal.js'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {toMetadataDocument} from '../../core/metadata.js'
@@ -46,7 +47,8 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
       }),
     )
     const doc = toMetadataDocument(md)
-    const text = `${JSON.stringify(doc, null, 2)}\n`
+    // the same JSON values, with C1/bidi controls in ids and racks written as \u escapes (safe to cat)
+    const text = terminalSafeJson(`${JSON.stringify(doc, null, 2)}\n`)
     if (!flags.output) {
       if (!this.jsonEnabled()) process.stdout.write(text)
       return doc
