@@ -1,10 +1,11 @@
-import {writeFile} from 'node:fs/promises'
-import {terminalSafeJson} from '../../render/terminal.js'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
+import {terminalSafeJson} from '../../render/terminal.js'
+import {RuntimeError} from '../../core/errors.js'
+import {describeWriteError, writeFileAtomic} from '../../io/atomic-file.js'
 
 export interface SnapshotSummary {
   output: string
@@ -53,7 +54,11 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
       if (!this.jsonEnabled()) process.stdout.write(text)
       return doc
     }
-    await writeFile(flags.output, text)
+    try {
+      writeFileAtomic(flags.output, text)
+    } catch (error) {
+      throw new RuntimeError(`could not write ${flags.output}: ${describeWriteError(error)}`, 'Check the directory exists, is writable and has space; the previous file, if any, is unchanged.', 'OUTPUT_WRITE')
+    }
     const summary: SnapshotSummary = {
       output: flags.output,
       ...(md.clusterId ? {clusterId: md.clusterId} : {}),

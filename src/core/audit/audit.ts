@@ -185,7 +185,8 @@ export interface AuditSummary {
   durationMs: number
   /** The finding kinds that make the exit code 3 (--fail-on). */
   failOn: FindingKind[]
-  exitCode: 0 | 3
+  /** 0 none, 3 findings (per --fail-on); the command sets 4 when only the history could not be written, 1 when the --prometheus file could not be. */
+  exitCode: 0 | 1 | 3 | 4
 }
 
 export interface ScanStats {
