@@ -12,7 +12,7 @@ import {readFileSync} from 'node:fs'
 import {InputError} from '../core/errors.js'
 import {LOGIN_MODULES, parseJaasConfig} from './jaas.js'
 import {type PropertyEntry, parseProperties} from './properties.js'
-import {Secret} from './secret.js'
+import {isSecretKey, Secret} from './secret.js'
 
 export type SecurityProtocol = 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL'
 export type SaslMechanism = 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER'
@@ -171,7 +171,7 @@ export function settingsFromProperties(
   const protoText = (get('security.protocol') ?? 'PLAINTEXT').trim().toUpperCase()
   if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(protoText)) {
     throw new InputError(
-      `security.protocol "${get('security.protocol')}" (${where('security.protocol')}) is not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`,
+      `security.protocol ${shown(get('security.protocol'))} (${where('security.protocol')}) is not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`,
       undefined,
       'BAD_SETTING',
     )
@@ -206,7 +206,7 @@ export function parseBootstrap(text: string, where = '--bootstrap-server'): Brok
     const port = m ? Number(m[2]) : Number.NaN
     if (!m || port < 1 || port > 65_535) {
       throw new InputError(
-        `bootstrap server "${item}" (${where}) is not HOST:PORT`,
+        `bootstrap server ${shown(item, BOOTSTRAP_SHOWN)} (${where}) is not HOST:PORT`,
         'Give a comma-separated list like kafka-1:9092,kafka-2:9092 (IPv6 as [::1]:9092).',
         'BAD_BOOTSTRAP',
       )
@@ -224,7 +224,7 @@ function tlsSettings(get: Getter, where: (k: string) => string, readFile: (p: st
   const verifyHostname = endpointAlg === undefined ? true : endpointAlg.trim() !== ''
   if (verifyHostname && endpointAlg !== undefined && endpointAlg.trim().toLowerCase() !== 'https') {
     throw new InputError(
-      `ssl.endpoint.identification.algorithm "${endpointAlg}" (${where('ssl.endpoint.identification.algorithm')}) is not supported`,
+      `ssl.endpoint.identification.algorithm ${shown(endpointAlg)} (${where('ssl.endpoint.identification.algorithm')}) is not supported`,
       'Use https (check the host name, the default) or an empty value (no host name check).',
       'BAD_SETTING',
     )
@@ -330,7 +330,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   }
   if (!['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'].includes(mechText)) {
     throw new InputError(
-      `sasl.mechanism "${get('sasl.mechanism')}" (${where('sasl.mechanism')}) is not supported`,
+      `sasl.mechanism ${shown(get('sasl.mechanism'))} (${where('sasl.mechanism')}) is not supported`,
       'Use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.',
       'UNSUPPORTED_SETTING',
     )
@@ -407,13 +407,20 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   return {mechanism, username, password: new Secret(password)}
 }
 
+/**
+ * A setting's value as an error may quote it: only a plain token. A broken file (a lost newline, a stray
+ * continuation) can join a secret onto a harmless key's value, and such a value always holds a separator.
+ */
+const PLAIN_TOKEN = /^[\w.-]{0,64}$/
+const BOOTSTRAP_SHOWN = /^[\w.\-[\]:/]{0,300}$/
+function shown(value: string | undefined, ok = PLAIN_TOKEN): string {
+  return value !== undefined && ok.test(value) && !isSecretKey(value) ? `"${value}"` : '(value not shown: it may hold a secret)'
+}
+
 /** A login module class as it may be shown: one of the known ones, else not named (a typo may be a secret). */
 function moduleName(name: string): string {
   return (Object.values(LOGIN_MODULES) as string[]).includes(name) ? name : 'the login module given'
 }
-
-/** A key from the file as it may be shown in --debug: a Kafka-looking key only (a broken line may be a secret). */
-const SHOWABLE_KEY = /^(?:sasl|ssl|security|bootstrap|client|request|retry|retries|reconnect|socket|connections|metadata|default|enable|group|auto|fetch|max|receive|send|session|heartbeat|interceptor|key|value|partition|isolation|check|allow|exclude|metric|metrics|transaction|transactional|delivery|linger|batch|buffer|compression|acks|consumer|producer|admin)\.[a-z0-9.-]+$/
 
 /** The unsecured JWS Kafka's OAuthBearerUnsecuredLoginCallbackHandler builds (test clusters only). */
 function unsecuredJwt(sub: string): string {
@@ -439,8 +446,7 @@ export function describeSettings(s: ConnectionSettings): string {
   if (s.tls) {
     parts.push(`ssl.ca=${s.tls.ca ? 'PEM' : 'system'}`, `ssl.client-cert=${s.tls.cert ? 'PEM' : 'none'}`, `ssl.hostname-check=${s.tls.verifyHostname}`)
   }
-  const shown = s.ignoredKeys.filter(k => SHOWABLE_KEY.test(k))
-  if (shown.length > 0) parts.push(`ignored keys: ${shown.join(' ')}`)
-  if (shown.length < s.ignoredKeys.length) parts.push(`${s.ignoredKeys.length - shown.length} unrecognized line(s) not shown`)
+  // a count, not the names: a broken line (lost newline or separator) makes a secret part of a key
+  if (s.ignoredKeys.length > 0) parts.push(`${s.ignoredKeys.length} key(s) not used by this tool`)
   return parts.join(' ')
 }

@@ -37,6 +37,11 @@ export async function readMetadataFile(path: string, stdin: AsyncIterable<Buffer
     if (error instanceof InputError) throw error
     throw fileError(error, path)
   }
+  return parseMetadataBytes(bytes, source)
+}
+
+/** The bytes of a metadata file (already bounded) to the model: strict UTF-8, then JSON, then validation. */
+export function parseMetadataBytes(bytes: Buffer, source: string): ClusterMetadata {
   return parseMetadataJson(decodeUtf8(bytes, source), source)
 }
 
