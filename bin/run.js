@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 // Off a terminal (scripts, cron, CI logs) an error stays on one line: oclif would wrap it at 80 columns.
 if (!process.stderr.isTTY) process.env.OCLIF_COLUMNS ??= '400'
-const {execute} = await import('@oclif/core')
+const [{run, flush, handle}, {safeError}] = await Promise.all([import('@oclif/core'), import('../dist/base-command.js')])
 
-await execute({dir: import.meta.url})
+// oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
+// terminal-safe like the commands' own.
+try {
+  await run(process.argv.slice(2), import.meta.url)
+  await flush()
+} catch (error) {
+  await handle(error instanceof Error ? safeError(error) : error)
+}

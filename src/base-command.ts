@@ -1,9 +1,12 @@
 /**
  * The base of every command: `--json` (oclif prints the value run() returns), `--debug`, and one place that
  * turns errors into a message, a "Try this:" hint and an exit code (0 ok, 1 runtime/Kafka, 2 usage, 3 finding).
+ * Everything a command prints for humans (log, warn, notes, errors) passes through forTerminal here, so ids and
+ * names from a cluster or a file cannot drive the terminal; JSON keeps exact values (terminalSafeJson).
  */
-import {Command, Errors, Flags, type Interfaces, settings} from '@oclif/core'
+import {Command, Errors, Flags, type Interfaces, settings, ux} from '@oclif/core'
 import {RdError} from './core/errors.js'
+import {forTerminal, terminalSafeJson} from './render/terminal.js'
 
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -38,7 +41,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
-      args: this.ctor.args,
+      // stdin is read only where a flag asks for it (`--metadata-file -`): oclif would take it as a missing argument
+      args: Object.fromEntries(Object.entries(this.ctor.args ?? {}).map(([k, a]) => [k, {...a, ignoreStdin: true}])),
       strict: this.ctor.strict,
     })
     this.flags = flags as FlagsOf<T>
@@ -48,7 +52,26 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Progress and notes for humans: stderr, never under --json. */
   protected note(message: string): void {
-    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
+    if (!this.jsonEnabled()) process.stderr.write(`${forTerminal(message)}\n`)
+  }
+
+  public override log(message = '', ...args: unknown[]): void {
+    super.log(typeof message === 'string' ? forTerminal(message) : message, ...args)
+  }
+
+  public override logToStderr(message = '', ...args: unknown[]): void {
+    super.logToStderr(typeof message === 'string' ? forTerminal(message) : message, ...args)
+  }
+
+  public override warn(input: string | Error): string | Error {
+    if (typeof input === 'string') super.warn(forTerminal(input))
+    else super.warn(safeError(input))
+    return input
+  }
+
+  /** Plain JSON (what oclif prints when stdout is not colourised), C1/bidi controls as \u escapes: same values. */
+  public override logJson(json: unknown): void {
+    ux.stdout(terminalSafeJson(JSON.stringify(json, null, 2)))
   }
 
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
@@ -67,7 +90,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       out = cli
     }
     process.exitCode = out.oclif?.exit ?? 1
-    return super.catch(out)
+    // --json prints the exact message (toErrorJson); a terminal gets it with control characters escaped
+    return super.catch(this.jsonEnabled() ? out : safeError(out))
   }
 
   protected override toErrorJson(err: unknown): unknown {
@@ -81,4 +105,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       },
     }
   }
+}
+
+/** The error with its message, hints and stack terminal-safe (same class and oclif exit code). */
+export function safeError<E extends Error>(err: E): E {
+  const e = err as E & {suggestions?: string[]}
+  if (typeof e.message === 'string') e.message = forTerminal(e.message)
+  if (typeof e.stack === 'string') Object.defineProperty(e, 'stack', {value: forTerminal(e.stack), configurable: true, writable: true})
+  if (Array.isArray(e.suggestions)) e.suggestions = e.suggestions.map(s => forTerminal(String(s)))
+  return e
 }

@@ -1,18 +1,18 @@
 import {Flags} from '@oclif/core'
-import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
-import {dirname, basename, join} from 'node:path'
 import {BaseCommand, EXIT} from '../base-command.js'
-import {auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
+import {type AuditExitCode, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../core/audit/output.js'
 import {InputError, RuntimeError} from '../core/errors.js'
 import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
-import {ENV} from '../config/client-config.js'
+import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
+import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {startProgress} from '../render/progress.js'
+import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
@@ -35,8 +35,13 @@ ${HISTORY_DIR_ENV} override it) as checksummed NDJSON day segments; --no-record 
 --json prints {schema: "rebalance-doctor/audit-v1", summary, groups: [...]}; --ndjson one object per group per line
 and a last summary line; --prometheus FILE writes node_exporter textfile metrics atomically (see README).
 
+The report is always written, also when the history cannot be (unwritable directory, full disk, a lock held
+by another audit): the failure is then on stderr, in summary.history of --json/--ndjson and in the metric
+rebalance_doctor_history_write_failed.
+
 EXIT CODES: 0 no findings; 3 findings of the kinds in --fail-on (default all: drift, pending, stuck,
-missing-topics, unknown-records; "none" never); 4 --group/--type matched no group; 1 runtime or Kafka error; 2 usage error.`
+missing-topics, unknown-records; "none" never); 4 --group/--type matched no group; 5 no such finding, but the
+history could not be written; 1 runtime or Kafka error (or the --prometheus file could not be written); 2 usage error.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
@@ -48,10 +53,11 @@ missing-topics, unknown-records; "none" never); 4 --group/--type matched no grou
     ...connectionFlags,
     timeout: Flags.integer({
       summary: 'Give up after this many milliseconds (the whole audit; default 10 minutes).',
-      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read).`,
+      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read). At most ${MAX_TIMEOUT_MS} (about 24.8 days).`,
       env: ENV.auditTimeout,
       default: 600_000,
       min: 1,
+      max: MAX_TIMEOUT_MS,
       helpGroup: 'CONNECTION',
       helpValue: 'MS',
     }),
@@ -87,7 +93,7 @@ missing-topics, unknown-records; "none" never); 4 --group/--type matched no grou
     const quiet = this.jsonEnabled() || flags.ndjson
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
-    const {rows, summary, historyNote} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const {rows, summary: coreSummary, history, historyNote} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
       const [scan, live] = await Promise.all([
         scanOffsets(client, {
           concurrency: flags.concurrency,
@@ -114,50 +120,70 @@ missing-topics, unknown-records; "none" never); 4 --group/--type matched no grou
       // filters that match nothing are more likely a typo than a healthy cluster
       if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
       let historyNote: string | undefined
+      let history: HistoryStatus
       if (flags.record) {
+        progress.update('recording history')
+        const dir = flags['history-dir'] ?? defaultHistoryDir()
         try {
           const groups = new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
-          const dir = flags['history-dir'] ?? defaultHistoryDir()
           const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, groups, ctx.hasher)
+          history = {recorded: true, dir, file: res.file}
           historyNote = `history: ${res.full ? 'new segment' : 'appended'} ${res.file} (${res.topicsWritten} topics, ${res.groupsWritten} groups changed)${res.expired.length ? `; expired ${res.expired.length} segment(s)` : ''}`
         } catch (error) {
-          throw new RuntimeError(`could not record the audit history: ${(error as Error).message}`, 'Check --history-dir is writable, or run with --no-record.', 'HISTORY_WRITE')
+          // the report matters more than its history: never lose it for this (issue: cron user without a home)
+          history = {recorded: false, dir, error: describeWriteError(error)}
         }
+      } else {
+        history = {recorded: false, disabled: true}
       }
-      return {rows, summary, historyNote}
+      return {rows, summary, history, historyNote}
     }).finally(() => progress.stop())
 
-    if (flags.prometheus) writeAtomically(flags.prometheus, prometheusText(summary, rows))
-    if (flags.ndjson) process.stdout.write(ndjsonLines(summary, rows))
+    const historyFailed = history.recorded === false && !history.disabled
+    const exitCode: AuditExitCode = coreSummary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : coreSummary.exitCode
+    let prometheus: {file: string; written: boolean; error?: string} | undefined
+    if (flags.prometheus) {
+      // a failure here is reported, never thrown: it must not cost the report on stdout
+      try {
+        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows) + historyMetric(historyFailed))
+        prometheus = {file: flags.prometheus, written: true}
+      } catch (error) {
+        prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
+      }
+    }
+    const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
+    const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {})}
+    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows)))
     else if (!this.jsonEnabled()) {
       const table = renderAuditTable(rows, {all: flags.all})
       if (table) this.log(table)
       this.log(summaryLine(summary))
     }
-    if (historyNote && !quiet) process.stderr.write(`${historyNote}\n`)
-    if (summary.exitCode === EXIT.finding) process.exitCode = EXIT.finding
-    if (summary.exitCode === EXIT.notFound) {
+    if (historyFailed) {
+      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
+    } else if (historyNote && !quiet) this.note(historyNote)
+    if (prometheus && !prometheus.written) {
+      process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
+    }
+    if (finalExit === EXIT.notFound) {
       const asked = [flags.group === undefined ? '' : `--group ${flags.group}`, flags.type === undefined ? '' : `--type ${flags.type}`].filter(Boolean).join(' ')
       this.note(`no group matches ${asked}. Try this: drop the filters to list every group (\`audit --all\`).`)
-      process.exitCode = EXIT.notFound
     }
+    if (finalExit !== 0) process.exitCode = finalExit
     return auditDocument(summary, rows)
   }
 }
 
-/** temp file in the same directory + fsync + rename: the collector never reads a half-written file. */
-function writeAtomically(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.tmp-${process.pid}`)
-  try {
-    const fd = openSync(tmp, 'w', 0o644)
-    try {
-      writeSync(fd, text)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(tmp, file)
-  } catch (error) {
-    throw new RuntimeError(`could not write ${file}: ${(error as Error).message}`, 'Check the directory exists and is writable.', 'PROMETHEUS_WRITE')
-  }
+/** Exit code when the report was written but its history could not be (and no finding exits 3). */
+export const EXIT_HISTORY_FAILED = 5 as const
+
+export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
+
+function historyMetric(failed: boolean): string {
+  return [
+    '# HELP rebalance_doctor_history_write_failed 1 when this audit could not record its history (the report is still complete)',
+    '# TYPE rebalance_doctor_history_write_failed gauge',
+    `rebalance_doctor_history_write_failed ${failed ? 1 : 0}`,
+    '',
+  ].join('\n')
 }

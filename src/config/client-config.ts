@@ -12,7 +12,7 @@ import {readFileSync} from 'node:fs'
 import {InputError} from '../core/errors.js'
 import {LOGIN_MODULES, parseJaasConfig} from './jaas.js'
 import {type PropertyEntry, parseProperties} from './properties.js'
-import {Secret} from './secret.js'
+import {isSecretKey, Secret} from './secret.js'
 
 export type SecurityProtocol = 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL'
 export type SaslMechanism = 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER'
@@ -57,6 +57,8 @@ export interface ConnectionSettings {
 
 export const DEFAULT_CLIENT_ID = 'rebalance-doctor'
 export const DEFAULT_TIMEOUT_MS = 30_000
+/** The longest delay a Node timer takes (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1
 export const ENV_PREFIX = 'REBALANCE_DOCTOR_'
 
 /** The client.properties keys we read. Each can also come from `REBALANCE_DOCTOR_<KEY>` (see envNameOf). */
@@ -169,7 +171,7 @@ export function settingsFromProperties(
   const protoText = (get('security.protocol') ?? 'PLAINTEXT').trim().toUpperCase()
   if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(protoText)) {
     throw new InputError(
-      `security.protocol "${get('security.protocol')}" (${where('security.protocol')}) is not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`,
+      `security.protocol ${shown(get('security.protocol'))} (${where('security.protocol')}) is not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`,
       undefined,
       'BAD_SETTING',
     )
@@ -180,6 +182,7 @@ export function settingsFromProperties(
 
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new InputError(`timeout ${timeoutMs} ms is not a positive integer`, undefined, 'BAD_SETTING')
+  if (timeoutMs > MAX_TIMEOUT_MS) throw new InputError(`timeout ${timeoutMs} ms is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter --timeout.', 'BAD_SETTING')
 
   const clientId = get('client.id')?.trim() || DEFAULT_CLIENT_ID
 
@@ -203,7 +206,7 @@ export function parseBootstrap(text: string, where = '--bootstrap-server'): Brok
     const port = m ? Number(m[2]) : Number.NaN
     if (!m || port < 1 || port > 65_535) {
       throw new InputError(
-        `bootstrap server "${item}" (${where}) is not HOST:PORT`,
+        `bootstrap server ${shown(item, BOOTSTRAP_SHOWN)} (${where}) is not HOST:PORT`,
         'Give a comma-separated list like kafka-1:9092,kafka-2:9092 (IPv6 as [::1]:9092).',
         'BAD_BOOTSTRAP',
       )
@@ -221,7 +224,7 @@ function tlsSettings(get: Getter, where: (k: string) => string, readFile: (p: st
   const verifyHostname = endpointAlg === undefined ? true : endpointAlg.trim() !== ''
   if (verifyHostname && endpointAlg !== undefined && endpointAlg.trim().toLowerCase() !== 'https') {
     throw new InputError(
-      `ssl.endpoint.identification.algorithm "${endpointAlg}" (${where('ssl.endpoint.identification.algorithm')}) is not supported`,
+      `ssl.endpoint.identification.algorithm ${shown(endpointAlg)} (${where('ssl.endpoint.identification.algorithm')}) is not supported`,
       'Use https (check the host name, the default) or an empty value (no host name check).',
       'BAD_SETTING',
     )
@@ -327,7 +330,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   }
   if (!['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'].includes(mechText)) {
     throw new InputError(
-      `sasl.mechanism "${get('sasl.mechanism')}" (${where('sasl.mechanism')}) is not supported`,
+      `sasl.mechanism ${shown(get('sasl.mechanism'))} (${where('sasl.mechanism')}) is not supported`,
       'Use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.',
       'UNSUPPORTED_SETTING',
     )
@@ -341,7 +344,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
 
   if (mechanism === 'OAUTHBEARER') {
     if (jaas && jaas.loginModule !== LOGIN_MODULES.oauthbearer) {
-      throw new InputError(`sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${jaas.loginModule}`, undefined, 'BAD_SETTING')
+      throw new InputError(`sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`, undefined, 'BAD_SETTING')
     }
     const fromEnv = env[ENV.oauthToken]
     if (fromEnv) return {mechanism, token: new Secret(fromEnv.trim())}
@@ -354,7 +357,18 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
           'UNSUPPORTED_SETTING',
         )
       }
-      const path = decodeURIComponent(new URL(endpoint).pathname)
+      let path: string
+      try {
+        const url = new URL(endpoint)
+        if (url.host !== '' && url.host !== 'localhost') throw new Error('remote host')
+        path = decodeURIComponent(url.pathname)
+      } catch {
+        throw new InputError(
+          `sasl.oauthbearer.token.endpoint.url (${where('sasl.oauthbearer.token.endpoint.url')}) is not a valid file: URL`,
+          'Write it as file:/path/to/token or file:///path/to/token (percent-encode special characters).',
+          'BAD_SETTING',
+        )
+      }
       return {mechanism, token: new Secret(readSettingFile(readFile, path, 'sasl.oauthbearer.token.endpoint.url').trim())}
     }
     const sub = jaas?.options.get('unsecuredLoginStringClaim_sub')
@@ -372,7 +386,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   if (jaas) {
     if (jaas.loginModule !== expected) {
       throw new InputError(
-        `sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${jaas.loginModule}`,
+        `sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`,
         undefined,
         'BAD_SETTING',
       )
@@ -391,6 +405,21 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
     )
   }
   return {mechanism, username, password: new Secret(password)}
+}
+
+/**
+ * A setting's value as an error may quote it: only a plain token. A broken file (a lost newline, a stray
+ * continuation) can join a secret onto a harmless key's value, and such a value always holds a separator.
+ */
+const PLAIN_TOKEN = /^[\w.-]{0,64}$/
+const BOOTSTRAP_SHOWN = /^[\w.\-[\]:/]{0,300}$/
+function shown(value: string | undefined, ok = PLAIN_TOKEN): string {
+  return value !== undefined && ok.test(value) && !isSecretKey(value) ? `"${value}"` : '(value not shown: it may hold a secret)'
+}
+
+/** A login module class as it may be shown: one of the known ones, else not named (a typo may be a secret). */
+function moduleName(name: string): string {
+  return (Object.values(LOGIN_MODULES) as string[]).includes(name) ? name : 'the login module given'
 }
 
 /** The unsecured JWS Kafka's OAuthBearerUnsecuredLoginCallbackHandler builds (test clusters only). */
@@ -417,6 +446,7 @@ export function describeSettings(s: ConnectionSettings): string {
   if (s.tls) {
     parts.push(`ssl.ca=${s.tls.ca ? 'PEM' : 'system'}`, `ssl.client-cert=${s.tls.cert ? 'PEM' : 'none'}`, `ssl.hostname-check=${s.tls.verifyHostname}`)
   }
-  if (s.ignoredKeys.length > 0) parts.push(`ignored keys: ${s.ignoredKeys.join(' ')}`)
+  // a count, not the names: a broken line (lost newline or separator) makes a secret part of a key
+  if (s.ignoredKeys.length > 0) parts.push(`${s.ignoredKeys.length} key(s) not used by this tool`)
   return parts.join(' ')
 }

@@ -1,6 +1,7 @@
 /**
  * `sasl.jaas.config` values: `<LoginModuleClass> <flag> [name=value ...];` with values quoted ("…", backslash
- * escapes) or bare. Errors name the problem and the option names, never option values.
+ * escapes) or bare. Errors name the problem, a character position and well-formed option names only: in a
+ * malformed config any other word may be a password (`password:SECRET`, a stray quote), so none is echoed.
  */
 import {InputError} from '../core/errors.js'
 
@@ -11,6 +12,9 @@ export interface JaasEntry {
 }
 
 const FLAGS = new Set(['required', 'requisite', 'sufficient', 'optional'])
+/** Option names common enough to name when a typo follows them (`password:…`); any other word is never shown. */
+const KNOWN_OPTIONS = new Set(['username', 'password', 'unsecuredLoginStringClaim_sub', 'tokenauth'])
+const OPTION_NAME = /^[A-Za-z_][\w.-]*$/
 
 export const LOGIN_MODULES = {
   plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
@@ -40,19 +44,26 @@ export function parseJaasConfig(text: string, source = 'sasl.jaas.config'): Jaas
   if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(loginModule)) throw bad('expected a login module class name first')
   skipWs()
   const flag = word()
-  if (!FLAGS.has(flag.toLowerCase())) throw bad(`expected a control flag (required, requisite, sufficient, optional) after ${loginModule}`)
+  if (!FLAGS.has(flag.toLowerCase())) throw bad('expected a control flag (required, requisite, sufficient, optional) after the login module class name')
   const options = new Map<string, string>()
+  let previous: string | undefined
+  const after = () => (previous ? ` after option ${previous}` : ' after the control flag')
   for (;;) {
     skipWs()
-    if (i >= text.length) throw bad('missing the closing ";"')
+    if (i >= text.length) throw bad(`missing the closing ";"${after()}`)
     if (text[i] === ';') {
       i++
       break
     }
+    const at = i
     const name = word()
-    if (!name) throw bad(`unexpected character at position ${i}`)
+    if (!name) throw bad(`expected an option name=value${after()} (character ${at + 1})`)
     skipWs()
-    if (text[i] !== '=') throw bad(`option ${name} has no "=value"`)
+    if (text[i] !== '=' || !OPTION_NAME.test(name)) {
+      const typo = /^([A-Za-z_]\w*)[:]/.exec(name)
+      if (typo && KNOWN_OPTIONS.has(typo[1])) throw bad(`option ${typo[1]} is followed by ":" (character ${at + typo[1].length + 1}); write ${typo[1]}="…"`)
+      throw bad(`expected an option name=value${after()} (character ${at + 1}); the text there is not shown, it may be a secret`)
+    }
     i++
     skipWs()
     let value: string
@@ -73,6 +84,7 @@ export function parseJaasConfig(text: string, source = 'sasl.jaas.config'): Jaas
       value = word()
     }
     options.set(name, value)
+    previous = name
   }
   skipWs()
   if (i < text.length) throw bad('only one login module is allowed (text after ";")')

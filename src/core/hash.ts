@@ -59,10 +59,11 @@ export class RackTable {
     const distinct = [...new Set(brokers.flatMap(b => (b.rack === null ? [] : [b.rack])))].sort()
     this.racks = distinct
     this.encoded = distinct.map(encodeRack)
-    this.maxEncodedLength = Math.max(0, ...this.encoded.map(e => e.length))
+    // loops, not Math.max(...spread): a metadata file with 200,000 brokers overflowed the stack
+    this.maxEncodedLength = this.encoded.reduce((m, e) => Math.max(m, e.length), 0)
     const rank = new Map(distinct.map((r, i) => [r, i]))
     for (const b of brokers) if (b.rack !== null) this.rankByBroker.set(b.id, rank.get(b.rack)!)
-    const maxId = Math.max(-1, ...brokers.map(b => b.id))
+    const maxId = brokers.reduce((m, b) => Math.max(m, b.id), -1)
     this.rankById = new Int32Array(maxId < DENSE_IDS ? maxId + 1 : 0).fill(-1)
     if (this.rankById.length > 0) for (const [id, r] of this.rankByBroker) this.rankById[id] = r
   }

@@ -147,7 +147,7 @@ function parsePartitions(
     problem(path, `expected an array of {partition, replicas}, got ${describe(value)}`)
     return undefined
   }
-  const byId: PartitionMetadata[] = []
+  const byId: PartitionMetadata[] = new Array(value.length)
   let ok = true
   value.forEach((p, i) => {
     const ppath = `${path}[${i}]`
@@ -168,6 +168,11 @@ function parsePartitions(
       ok = false
       return problem(`${ppath}.replicas`, `a broker appears twice in [${replicas.join(',')}]`)
     }
+    // ids are dense 0..n-1, so an id >= n is wrong whatever the rest says; checked before it indexes anything
+    if (partition >= value.length) {
+      ok = false
+      return problem(`${ppath}.partition`, `partition id ${partition} is out of range: the topic lists ${value.length} partition${value.length === 1 ? '' : 's'}, ids 0..${value.length - 1}`)
+    }
     if (byId[partition]) {
       ok = false
       return problem(`${ppath}.partition`, `duplicate partition id ${partition}`)
@@ -177,7 +182,7 @@ function parsePartitions(
   if (!ok) return undefined
   // Kafka (KRaft) partition ids are dense: the hash iterates 0..count-1.
   const missing: number[] = []
-  for (let i = 0; i < byId.length; i++) if (!byId[i]) missing.push(i)
+  for (let i = 0; i < byId.length && missing.length <= 10; i++) if (!byId[i]) missing.push(i)
   if (missing.length > 0) {
     problem(path, `partition ids must be exactly 0..${value.length - 1}; missing ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`)
     return undefined

@@ -5,14 +5,19 @@
  * then one directory per cluster id. Crash safety: a new day's segment is written to a temp file, fsynced and
  * renamed into place (it exists whole or not at all); later lines are appended with one write each and
  * fsynced, after repairing a torn tail (a line without its newline) by ending it, so a torn line stays one
- * bad line that readers skip by its checksum. Writers of one cluster's history take a lock file.
+ * bad line that readers skip by its checksum. Every write takes all its bytes or fails (a full disk is an error,
+ * never a short success; a failed append is cut back, a failed rewrite leaves the old segment; see io/atomic-file).
+ * Writers of one cluster's history take a lock file holding a random token: only its holder removes it, and a
+ * stale lock (a crashed writer's, older than 10 minutes) is taken over only if it still holds the token seen.
  */
-import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
+import {closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync} from 'node:fs'
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {TopicHasher} from '../core/hash.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import {uuidToString} from '../core/uuid.js'
+import {appendDurably, type FileOps, fsyncDir, nodeFileOps, writeFileAtomic, writeFully} from '../io/atomic-file.js'
 import {
   encodeLine, expiredSegments, foldState, type GroupObservation, type HistoryEntry, makeEntry, parseSegment, segmentDay, segmentName, type TopicObservation,
 } from './format.js'
@@ -58,43 +63,108 @@ export interface StoreOptions {
   dir: string
   retentionMs: number
   now?: number
+  /** For tests: the fs write functions (a full disk). */
+  fileOps?: FileOps
+  /** How long to wait for another audit's lock (default 5 s). */
+  lockWaitMs?: number
 }
 
-function fsyncDir(dir: string): void {
+/** A lock older than this was left by a crashed writer (an audit's history write takes well under a second). */
+export const STALE_LOCK_MS = 600_000
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+function readLock(lock: string): {token: string; mtimeMs: number} | undefined {
   try {
-    const fd = openSync(dir, 'r')
-    try {
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
+    return {token: readFileSync(lock, 'utf8'), mtimeMs: statSync(lock).mtimeMs}
   } catch {
-    // not supported on every platform; the rename is still atomic
+    return undefined
   }
 }
 
-function withLock<T>(dir: string, work: () => T): T {
-  const lock = join(dir, '.lock')
-  for (let i = 0; ; i++) {
+/**
+ * Moves a stale lock out of the way only if it is still the one judged stale (same token): the lock is renamed
+ * to a private name (atomic: one writer gets it), then checked; a lock that turns out to be another writer's fresh
+ * one is linked back (link fails rather than replace a newer lock) and nothing of it is deleted.
+ */
+function takeOverStale(lock: string, staleToken: string): void {
+  const aside = `${lock}.stale-${process.pid}-${randomBytes(4).toString('hex')}`
+  try {
+    renameSync(lock, aside)
+  } catch {
+    return // someone else moved or released it
+  }
+  let token: string | undefined
+  try {
+    token = readFileSync(aside, 'utf8')
+  } catch {}
+  if (token !== staleToken) {
     try {
-      closeSync(openSync(lock, 'wx'))
-      break
+      linkSync(aside, lock)
+    } catch {}
+  }
+  try {
+    unlinkSync(aside)
+  } catch {}
+}
+
+/** Takes the history lock of a cluster directory; returns the token that proves it is ours. */
+export function acquireLock(dir: string, options: {waitMs?: number; staleSeen?: string} = {}): string {
+  const lock = join(dir, '.lock')
+  const token = `${process.pid}-${randomBytes(8).toString('hex')}\n`
+  const deadline = Date.now() + (options.waitMs ?? 5000)
+  let staleSeen = options.staleSeen
+  for (;;) {
+    let fd: number | undefined
+    try {
+      fd = openSync(lock, 'wx')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      // a lock older than 10 minutes is left by a crashed writer
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 600_000) unlinkSync(lock)
-      } catch {}
-      if (i > 100) throw new Error(`history: ${lock} is held by another audit; remove it if no audit is running`)
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50)
     }
+    if (fd !== undefined) {
+      try {
+        writeFully(fd, Buffer.from(token))
+      } catch (error) {
+        closeSync(fd)
+        try {
+          unlinkSync(lock)
+        } catch {}
+        throw error
+      }
+      closeSync(fd)
+      return token
+    }
+    const held = readLock(lock)
+    const stale = staleSeen ?? (held && Date.now() - held.mtimeMs > STALE_LOCK_MS ? held.token : undefined)
+    staleSeen = undefined
+    if (stale !== undefined) {
+      takeOverStale(lock, stale)
+      continue
+    }
+    if (Date.now() > deadline) {
+      throw Object.assign(new Error(`${lock} is held by another audit (remove it if no audit is running)`), {code: 'ELOCKED'})
+    }
+    sleep(50)
   }
-  try {
-    return work()
-  } finally {
+}
+
+/** Releases the lock if it is still ours (a takeover of a lock thought stale must not be undone by its old owner). */
+export function releaseLock(dir: string, token: string): void {
+  const lock = join(dir, '.lock')
+  const held = readLock(lock)
+  if (held?.token === token) {
     try {
       unlinkSync(lock)
     } catch {}
+  }
+}
+
+function withLock<T>(dir: string, waitMs: number | undefined, work: () => T): T {
+  const token = acquireLock(dir, {waitMs})
+  try {
+    return work()
+  } finally {
+    releaseLock(dir, token)
   }
 }
 
@@ -109,7 +179,10 @@ export function recordHistory(
   const now = o.now ?? Date.now()
   const dir = clusterDir(o.dir, clusterId)
   mkdirSync(dir, {recursive: true})
-  return withLock(dir, () => {
+  const ops = o.fileOps ?? nodeFileOps
+  return withLock(dir, o.lockWaitMs, () => {
+    // under the lock no other writer is active: a temp file here is a crashed writer's (old or new naming)
+    for (const n of readdirSync(dir)) if (/\.tmp-\d+/.test(n)) try { unlinkSync(join(dir, n)) } catch {}
     const at = new Date(now)
     const file = join(dir, segmentName(at))
     const topics = observeTopics(md, hasher)
@@ -121,42 +194,27 @@ export function recordHistory(
     const entry = makeEntry(at.toISOString(), clusterId, {brokers, topics, groups}, usable ? foldState(previous) : undefined)
     const line = encodeLine(entry)
     if (!usable) {
-      const tmp = `${file}.tmp-${process.pid}`
-      const fd = openSync(tmp, 'w')
-      try {
-        // keep whatever readable lines an unusable segment had (they still count for attribution)
-        const keep = previous.map(e => encodeLine(e)).join('')
-        writeSync(fd, keep + line)
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
-      renameSync(tmp, file)
-      fsyncDir(dir)
+      // keep whatever readable lines an unusable segment had (they still count for attribution); the old
+      // segment stays in place until the new one is whole on disk
+      writeFileAtomic(file, previous.map(e => encodeLine(e)).join('') + line, {ops})
     } else {
-      const fd = openSync(file, 'a+')
-      try {
-        const size = statSync(file).size
-        let prefix = ''
-        if (size > 0) {
-          const last = Buffer.alloc(1)
-          const rfd = openSync(file, 'r')
-          try {
-            readSyncAt(rfd, last, size - 1)
-          } finally {
-            closeSync(rfd)
-          }
-          if (last[0] !== 0x0a) prefix = '\n' // end a torn line so it stays one bad line
+      const size = statSync(file).size
+      let prefix = ''
+      if (size > 0) {
+        const last = Buffer.alloc(1)
+        const rfd = openSync(file, 'r')
+        try {
+          readSyncAt(rfd, last, size - 1)
+        } finally {
+          closeSync(rfd)
         }
-        writeSync(fd, prefix + line)
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
+        if (last[0] !== 0x0a) prefix = '\n' // end a torn line so it stays one bad line
       }
+      appendDurably(file, prefix + line, ops)
     }
     const expired = expiredSegments(listSegments(dir), now, o.retentionMs)
     for (const name of expired) unlinkSync(join(dir, name))
-    if (expired.length) fsyncDir(dir)
+    if (expired.length) fsyncDir(dir, ops)
     return {file, full: entry.full, topicsWritten: Object.keys(entry.topics).length, groupsWritten: Object.keys(entry.groups).length, expired}
   })
 }

@@ -3,7 +3,7 @@
  * file does not load the Kafka client.
  */
 import {Flags} from '@oclif/core'
-import {DEFAULT_TIMEOUT_MS, ENV} from '../config/client-config.js'
+import {DEFAULT_TIMEOUT_MS, ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 
 export const connectionFlags = {
   'bootstrap-server': Flags.string({
@@ -23,10 +23,11 @@ export const connectionFlags = {
   }),
   timeout: Flags.integer({
     summary: 'Give up after this many milliseconds (the whole live operation).',
-    description: `Env: ${ENV.timeout}.`,
+    description: `Env: ${ENV.timeout}. At most ${MAX_TIMEOUT_MS} (about 24.8 days, the longest Node timer).`,
     env: ENV.timeout,
     default: DEFAULT_TIMEOUT_MS,
     min: 1,
+    max: MAX_TIMEOUT_MS,
     helpGroup: 'CONNECTION',
     helpValue: 'MS',
   }),

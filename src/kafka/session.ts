@@ -4,6 +4,7 @@
  * the Kafka client.
  */
 import {describeSettings, resolveConnectionSettings} from '../config/client-config.js'
+import {forTerminal} from '../render/terminal.js'
 import type {KafkaClient} from './client.js'
 import type {ConnectionFlagValues} from './flags.js'
 
@@ -24,7 +25,7 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
     commandConfig: flags['command-config'],
     timeoutMs: flags.timeout,
   })
-  const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${line}\n`) : undefined
+  const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${forTerminal(line)}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)
   const tLoad = performance.now()
   const [{KafkaClient}, {loadKafkaLibrary}] = await Promise.all([import('./client.js'), import('./library.js')])
@@ -34,7 +35,7 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
   const t0 = performance.now()
   let client: KafkaClient | undefined
   try {
-    client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${m}\n`))})
+    client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${forTerminal(m)}\n`))})
     return await work(client)
   } catch (error) {
     debug?.(`live operation failed after ${Math.round(performance.now() - t0)} ms`)

@@ -1,9 +1,10 @@
 /**
  * A spinner on stderr, only on a terminal whose width is known and never under --json (ora is loaded only then).
  * A terminal that reports 0 columns (`script`, serial consoles, some CI runners) gets none: ora divides by the
- * width to count the lines to clear, and at 0 it clears forever. Text is cut to one line, so a repaint is
- * always one line (output grows with time only, at most one short line per frame).
+ * width to count the lines to clear, and at 0 it clears forever. Text is terminal-safe and cut to one line, so a
+ * repaint is always one line (output grows with time only, at most one short line per frame).
  */
+import {forTerminalLine} from './terminal.js'
 export interface Progress {
   update(text: string): void
   stop(): void
@@ -30,7 +31,7 @@ export async function startProgress(text: string, enabled: boolean): Promise<Pro
   const columns = progressColumns(process.stderr)
   if (!enabled || columns === undefined) return silent
   const {default: ora} = await import('ora')
-  const fit = (t: string) => fitLine(t, progressColumns(process.stderr) ?? columns)
+  const fit = (t: string) => fitLine(forTerminalLine(t), progressColumns(process.stderr) ?? columns)
   const spinner = ora({text: fit(text), stream: process.stderr}).start()
   // Repainting on every update costs more than the work between updates: at most every 100 ms, and the latest
   // text is painted when the interval ends, so a new step ("reading live metadata") is never lost.

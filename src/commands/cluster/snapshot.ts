@@ -1,10 +1,12 @@
-import {writeFile} from 'node:fs/promises'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
+import {terminalSafeJson} from '../../render/terminal.js'
+import {RuntimeError} from '../../core/errors.js'
+import {describeWriteError, writeFileAtomic} from '../../io/atomic-file.js'
 
 export interface SnapshotSummary {
   output: string
@@ -55,12 +57,17 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
       }),
     )
     const doc = toMetadataDocument(md)
-    const text = `${JSON.stringify(doc, null, 2)}\n`
+    // the same JSON values, with C1/bidi controls in ids and racks written as \u escapes (safe to cat)
+    const text = terminalSafeJson(`${JSON.stringify(doc, null, 2)}\n`)
     if (!flags.output) {
       if (!this.jsonEnabled()) process.stdout.write(text)
       return doc
     }
-    await writeFile(flags.output, text)
+    try {
+      writeFileAtomic(flags.output, text)
+    } catch (error) {
+      throw new RuntimeError(`could not write ${flags.output}: ${describeWriteError(error)}`, 'Check the directory exists, is writable and has space; the previous file, if any, is unchanged.', 'OUTPUT_WRITE')
+    }
     const summary: SnapshotSummary = {
       output: flags.output,
       ...(md.clusterId ? {clusterId: md.clusterId} : {}),

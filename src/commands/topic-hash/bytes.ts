@@ -8,6 +8,13 @@ import {readMetadataFile} from '../../sources/metadata-file.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {wantsLive, withKafka} from '../../kafka/session.js'
 
+/**
+ * The most byte segments (one per header field, partition index and replica with a rack) shown: 200,000 is about
+ * 50,000 partitions of three replicas, a 20 MB JSON document; far more than anyone checks by hand, and the whole
+ * annotation of a 1,000,000-partition topic would not fit in a JS string. `topic-hash compute` hashes any size.
+ */
+export const MAX_BYTES_SEGMENTS = 200_000
+
 export interface TopicHashBytes {
   name: string
   topicId: string
@@ -52,10 +59,21 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
       ? await readMetadataFile(file)
       : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata({topics: [name]}))
     const hasher = new TopicHasher(md)
-    const annotated = hasher.annotate(name)
-    if (!annotated) {
+    const topic = hasher.topic(name)
+    if (!topic) {
       throw new InputError(`topic "${name}" is not in ${file ?? 'the live cluster'}`, 'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).', 'UNKNOWN_TOPIC')
     }
+    // bound what is built before building it: a segment per partition and per replica (at most)
+    let replicas = 0
+    for (const p of topic.partitions) replicas += p.replicas.length
+    if (6 + topic.partitions.length + replicas > MAX_BYTES_SEGMENTS) {
+      throw new InputError(
+        `topic ${name} has ${topic.partitions.length} partitions and ${replicas} replicas: too many to annotate byte by byte (at most ${MAX_BYTES_SEGMENTS} segments, one per partition and per replica)`,
+        `Use \`rebalance-doctor topic-hash compute ${name}\` (same source flags) for its hash, or check the bytes on a smaller topic.`,
+        'TOO_MANY_BYTES_TO_SHOW',
+      )
+    }
+    const annotated = hasher.annotate(name)!
     const result: TopicHashBytes = {
       name,
       topicId: uuidToString(hasher.topic(name)!.topicId),

@@ -166,6 +166,8 @@ export function groupMatcher(pattern: string | undefined): (groupId: string) => 
 
 // ---------------------------------------------------------------- summary and exit code
 
+export type AuditExitCode = 0 | 1 | 3 | 4 | 5
+
 export interface AuditSummary {
   clusterId: string | null
   /** ISO-8601 time the audit started. */
@@ -185,8 +187,9 @@ export interface AuditSummary {
   durationMs: number
   /** The finding kinds that make the exit code 3 (--fail-on). */
   failOn: FindingKind[]
-  /** 3: findings of the --fail-on kinds; 4: filters (--group, --type) that matched no group. */
-  exitCode: 0 | 3 | 4
+  /** 0 none, 3 findings (per --fail-on), 4 --group/--type matched no group; the command sets 5 when only the
+   * history could not be written, 1 when the --prometheus file could not be. */
+  exitCode: AuditExitCode
 }
 
 export interface ScanStats {

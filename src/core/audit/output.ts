@@ -137,7 +137,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly GroupAudi
   gauge('audit_decode_errors', 'Records of __consumer_offsets that could not be decoded.', [[{}, summary.decodeErrors]])
   gauge('audit_duration_seconds', 'Wall time of the audit.', [[{}, summary.durationMs / 1000]])
   gauge('audit_last_run_timestamp_seconds', 'When the audit ran (Unix time).', [[{}, Date.parse(summary.time) / 1000]])
-  gauge('audit_exit_code', 'The exit code of the audit (0 ok, 3 findings, 4 no group matched --group/--type).', [[{}, summary.exitCode]])
+  gauge('audit_exit_code', 'The exit code of the audit (0 ok, 3 findings, 4 no group matched --group/--type, 5 history not written).', [[{}, summary.exitCode]])
   const lines: string[] = []
   for (const m of metrics) {
     lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`)

@@ -37,7 +37,7 @@ describe('topic-hash compute (metadata file)', () => {
     ['duplicate topic names', {brokers: [], topics: [WORKED.topics[0], {...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0OEA'}]}, /\$\.topics\[1\]\.name: duplicate topic name "orders"/],
     ['a topic id that is not 16 bytes', {brokers: [], topics: [{...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0O'}]}, /\$\.topics\[0\]\.topicId: "AAECAwQFBgcICQoLDA0O" expected 22 base64url/],
     ['a dashed hex topic id', {brokers: [], topics: [{...WORKED.topics[0], topicId: '00010203-0405-0607-0809-0a0b0c0d0e0f'}]}, /looks like a dashed hex UUID.*"AAECAwQFBgcICQoLDA0ODw"/],
-    ['partition ids not 0..n-1', {brokers: [], topics: [{...WORKED.topics[0], partitions: [{partition: 0, replicas: [1]}, {partition: 2, replicas: [1]}]}]}, /partitions: partition ids must be exactly 0\.\.1; missing 1/],
+    ['partition ids not 0..n-1', {brokers: [], topics: [{...WORKED.topics[0], partitions: [{partition: 0, replicas: [1]}, {partition: 2, replicas: [1]}]}]}, /partitions\[1\]\.partition: partition id 2 is out of range: the topic lists 2 partitions, ids 0\.\.1/],
     ['a duplicate partition id', {brokers: [], topics: [{...WORKED.topics[0], partitions: [{partition: 0, replicas: [1]}, {partition: 0, replicas: [2]}]}]}, /partitions\[1\]\.partition: duplicate partition id 0/],
     ['not an object', [1, 2], /\$: expected an object with "brokers" and "topics"/],
   ]

@@ -1,0 +1,130 @@
+/**
+ * Durable file writes that never take a full disk for success. `writeFileAtomic`: temp file in the same
+ * directory, every byte written (short writes continued, a write of 0 bytes is an error), fsync, rename, fsync of
+ * the directory; on any failure the temp file is removed and the old file is untouched. `appendDurably`: one
+ * append, fsynced, and on failure the file is cut back to its old length so no torn line is left.
+ * The fs functions are injectable so tests can play a full disk (root ignores a read-only chmod).
+ */
+import * as fs from 'node:fs'
+import {randomBytes} from 'node:crypto'
+import {basename, dirname, join} from 'node:path'
+
+export interface FileOps {
+  openSync: typeof fs.openSync
+  writeSync: (fd: number, buffer: Uint8Array, offset?: number, length?: number, position?: number | null) => number
+  fsyncSync: typeof fs.fsyncSync
+  closeSync: typeof fs.closeSync
+  renameSync: typeof fs.renameSync
+  unlinkSync: typeof fs.unlinkSync
+  ftruncateSync: typeof fs.ftruncateSync
+  fstatSync: (fd: number) => {size: number}
+}
+
+export const nodeFileOps: FileOps = {
+  openSync: fs.openSync,
+  writeSync: (fd, buffer, offset, length, position) => fs.writeSync(fd, buffer, offset, length, position),
+  fsyncSync: fs.fsyncSync,
+  closeSync: fs.closeSync,
+  renameSync: fs.renameSync,
+  unlinkSync: fs.unlinkSync,
+  ftruncateSync: fs.ftruncateSync,
+  fstatSync: fd => fs.fstatSync(fd),
+}
+
+/** Writes every byte of `data` at the file position (or `position`), continuing short writes. */
+export function writeFully(fd: number, data: Uint8Array, ops: FileOps = nodeFileOps, position?: number): void {
+  let off = 0
+  while (off < data.length) {
+    const n = ops.writeSync(fd, data, off, data.length - off, position === undefined ? null : position + off)
+    if (!(n > 0)) throw Object.assign(new Error(`short write: ${off} of ${data.length} bytes written (disk full?)`), {code: 'ENOSPC'})
+    off += n
+  }
+}
+
+/** fsync a directory so a rename or unlink in it is durable (not supported everywhere; the rename is atomic anyway). */
+export function fsyncDir(dir: string, ops: FileOps = nodeFileOps): void {
+  let fd: number | undefined
+  try {
+    fd = ops.openSync(dir, 'r')
+    ops.fsyncSync(fd)
+  } catch {
+    // EISDIR/EINVAL/EPERM on some platforms
+  } finally {
+    if (fd !== undefined) ops.closeSync(fd)
+  }
+}
+
+export interface AtomicWriteOptions {
+  mode?: number
+  ops?: FileOps
+}
+
+/** Replaces `file` with `data` atomically: readers see the old file or the whole new one, never a part. */
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const ops = options.ops ?? nodeFileOps
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  const dir = dirname(file)
+  const tmp = join(dir, `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
+  let fd: number | undefined
+  let created = false
+  try {
+    fd = ops.openSync(tmp, 'wx', options.mode ?? 0o644)
+    created = true
+    writeFully(fd, bytes, ops)
+    ops.fsyncSync(fd)
+    ops.closeSync(fd)
+    fd = undefined
+    ops.renameSync(tmp, file)
+    created = false
+    fsyncDir(dir, ops)
+  } catch (error) {
+    if (fd !== undefined) {
+      try {
+        ops.closeSync(fd)
+      } catch {}
+    }
+    if (created) {
+      try {
+        ops.unlinkSync(tmp)
+      } catch {}
+    }
+    throw error
+  }
+}
+
+/** Appends `data` with all its bytes and fsyncs; on failure cuts the file back to its old length. */
+export function appendDurably(file: string, data: string | Uint8Array, ops: FileOps = nodeFileOps): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  const fd = ops.openSync(file, 'r+')
+  try {
+    const size = ops.fstatSync(fd).size
+    try {
+      writeFully(fd, bytes, ops, size)
+      ops.fsyncSync(fd)
+    } catch (error) {
+      try {
+        ops.ftruncateSync(fd, size)
+        ops.fsyncSync(fd)
+      } catch {}
+      throw error
+    }
+  } finally {
+    ops.closeSync(fd)
+  }
+}
+
+/** A one-line description of a write failure: the errno code and what it means for the operator. */
+export function describeWriteError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException
+  const what: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOTDIR: 'a part of the path is not a directory',
+    ENOENT: 'the directory does not exist',
+    EIO: 'I/O error',
+  }
+  return e.code && what[e.code] ? `${what[e.code]} (${e.code})` : (e.message ?? String(error))
+}

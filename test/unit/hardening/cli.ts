@@ -1,0 +1,24 @@
+/** Runs the built CLI in a child process (as an operator would), with a heap bound and a wall-clock bound. */
+import {spawnSync} from 'node:child_process'
+import {join} from 'node:path'
+import {ROOT} from '../helpers.js'
+
+export interface CliResult {
+  status: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+export function cli(args: string[], opts: {input?: string | Buffer; env?: NodeJS.ProcessEnv; heapMb?: number; timeoutMs?: number} = {}): CliResult {
+  const started = Date.now()
+  const r = spawnSync(process.execPath, [`--max-old-space-size=${opts.heapMb ?? 256}`, join(ROOT, 'bin', 'run.js'), ...args], {
+    input: opts.input ?? '',
+    env: {...process.env, NODE_OPTIONS: '', ...opts.env},
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 30_000,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return {status: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: Date.now() - started}
+}

@@ -1,0 +1,173 @@
+/**
+ * Issue 10, defect 2: terminal injection. Group ids, member ids, client ids, client hosts, instance ids and racks
+ * (chosen by any client) and names from files carry escape sequences, C1 controls and a bidi override; they go
+ * through every command's text output (tables, notes, warnings, errors, progress) and no raw control character
+ * reaches stdout or stderr. JSON keeps the exact values.
+ */
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
+import {encodeRecord} from '../../../src/core/records/index.js'
+import {parseMetadataDocument} from '../../../src/core/metadata.js'
+import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
+import {consumer, T1, type MemberOpts} from '../replay/log.js'
+import {ROOT, tempFile} from '../helpers.js'
+
+const H = '\x1b[2J\x1b]0;pwned\x07\u009b31m\u202eevil\r'
+const GROUP = `g${H}`
+const MEMBER = `m${H}`
+
+vi.mock('../../../src/kafka/session.js', async importOriginal => {
+  const orig = await importOriginal<typeof import('../../../src/kafka/session.js')>()
+  return {...orig, withKafka: async (_f: unknown, io: {warn?: (m: string) => void}, work: (c: unknown) => Promise<unknown>) => {
+    io.warn?.(`broker ${H} sent something odd`)
+    return work(fakeClient())
+  }}
+})
+
+function live() {
+  return parseMetadataDocument({
+    clusterId: `cid${H}`,
+    brokers: [{id: 1, rack: `rack${H}`}, {id: 2, rack: 'rack-b'}],
+    topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1, 2]}, {partition: 1, replicas: [2]}]}],
+  })
+}
+
+function fakeClient() {
+  const member = (g: string, m: string, o: MemberOpts) => {
+    const r = consumer.member(g, m, o)
+    ;(r.value as Record<string, unknown>).ClientId = `client${H}`
+    ;(r.value as Record<string, unknown>).ClientHost = `/host${H}`
+    return r
+  }
+  const records = [
+    member(GROUP, MEMBER, {names: ['orders', `missing${H}`], instanceId: `inst${H}`, rack: `rack${H}`}),
+    consumer.metadata(GROUP, 1, 42n),
+    consumer.target(GROUP, MEMBER, [[T1, [0]]]),
+    consumer.targetMetadata(GROUP, 1),
+    consumer.current(GROUP, MEMBER, 1, [[T1, [0]]]),
+    consumer.metadata(GROUP, 2, 43n),
+  ].map((r, i) => {
+    const e = encodeRecord(r)
+    return {offset: BigInt(i), timestamp: 1_700_000_000_000n + BigInt(i) * 1000n, key: e.key, value: e.value}
+  })
+  return {
+    clusterMetadata: async () => live(),
+    topics: async () => [{name: '__consumer_offsets', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
+    readPartition: async (o: {onBatch: (b: unknown) => void}) => {
+      o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})
+      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: 0n, endOffset: BigInt(records.length), batches: [], abortedTransactions: []}
+    },
+  }
+}
+
+let out: string[] = []
+beforeEach(() => {
+  out = []
+  const capture = (chunk: unknown) => {
+    out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'))
+    return true
+  }
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture as never)
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture as never)
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+  process.exitCode = undefined
+})
+
+async function runCmd(path: string, argv: string[]): Promise<{text: string; error?: Error}> {
+  const {default: Cmd} = await import(path)
+  let error: Error | undefined
+  try {
+    await Cmd.run(argv, ROOT)
+  } catch (error_) {
+    error = error_ as Error
+  }
+  const text = out.join('') + (error ? `\n${error.message}` : '')
+  return {text, error}
+}
+
+const cases: Array<[string, string, string[]]> = [
+  ['group explain', '../../../src/commands/group/explain.js', [GROUP, '-b', 'h:1', '--no-color']],
+  ['group records', '../../../src/commands/group/records.js', [GROUP, '-b', 'h:1', '--wide']],
+  ['audit', '../../../src/commands/audit.js', ['-b', 'h:1', '--all', '--no-record']],
+  ['cluster snapshot', '../../../src/commands/cluster/snapshot.js', ['-b', 'h:1']],
+  ['topic-hash compute (live)', '../../../src/commands/topic-hash/compute.js', ['orders', `absent${H}`, '-b', 'h:1']],
+]
+
+describe('no raw control character reaches the terminal', () => {
+  for (const [name, path, argv] of cases) {
+    it(`${name}: text output`, async () => {
+      const {text} = await runCmd(path, argv.filter(a => a !== '--no-color'))
+      expect(text.length).toBeGreaterThan(0)
+      expect(hasUnsafeControl(text), JSON.stringify(text.slice(0, 2000))).toBe(false)
+      expect(text).not.toContain('\x1b')
+    })
+  }
+
+  it('group explain shows the hostile ids escaped, visibly', async () => {
+    const {text} = await runCmd('../../../src/commands/group/explain.js', [GROUP, '-b', 'h:1'])
+    expect(text).toContain(forTerminal(GROUP).replace('\r', '\\x0d'))
+    expect(text).toContain('\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eevil')
+  })
+
+  it('--json keeps the exact values (and writes C1/bidi as \\u escapes)', async () => {
+    const {text} = await runCmd('../../../src/commands/group/explain.js', [GROUP, '-b', 'h:1', '--json'])
+    expect(hasUnsafeControl(text)).toBe(false)
+    const doc = JSON.parse(text)
+    expect(doc.group).toBe(GROUP)
+    expect(doc.members[0].clientId).toBe(`client${H}`)
+  })
+
+  it('metadata files: topic names and racks in topic-hash compute and bytes', async () => {
+    const file = tempFile('hostile.json', {brokers: [{id: 1, rack: `rack${H}`}], topics: [{name: `t${H}`, topicId: T1, partitions: [{partition: 0, replicas: [1]}]}]})
+    for (const [path, argv] of [
+      ['../../../src/commands/topic-hash/compute.js', ['-f', file]],
+      ['../../../src/commands/topic-hash/bytes.js', [`t${H}`, '-f', file]],
+      ['../../../src/commands/topic-hash/bytes.js', [`nope${H}`, '-f', file]],
+    ] as const) {
+      out = []
+      const {text} = await runCmd(path, [...argv])
+      expect(hasUnsafeControl(text), JSON.stringify(text)).toBe(false)
+    }
+  })
+
+  it('errors naming a hostile value are escaped in text mode', async () => {
+    const file = tempFile(`bad${H}.json`, '{')
+    const {text, error} = await runCmd('../../../src/commands/topic-hash/compute.js', ['-f', file])
+    expect(error).toBeDefined()
+    expect(hasUnsafeControl(text)).toBe(false)
+  })
+
+  it('progress on a terminal escapes its text', async () => {
+    const {startProgress} = await import('../../../src/render/progress.js')
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY')
+    Object.defineProperty(process.stderr, 'isTTY', {value: true, configurable: true})
+    const stream = process.stderr as unknown as Record<string, unknown>
+    const saved = ['cursorTo', 'clearLine', 'moveCursor'].map(k => [k, stream[k]] as const)
+    for (const [k] of saved) stream[k] = (..._a: unknown[]) => true
+    try {
+      const p = await startProgress(`reading ${GROUP}`, true)
+      p.update(`reading ${GROUP} again`)
+      await new Promise(r => setTimeout(r, 250))
+      p.stop()
+    } finally {
+      for (const [k, v] of saved) stream[k] = v
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty)
+      else delete (process.stderr as {isTTY?: boolean}).isTTY
+    }
+    const text = out.join('')
+    expect(text).not.toContain('\x1b[2J')
+    expect(text).not.toContain('\x07')
+    expect(text).not.toContain('\u202e')
+    expect(text).not.toContain('\u009b')
+  })
+
+  it('terminalSafeJson keeps the value', () => {
+    const v = {a: H, b: '\u2066x\u2069'}
+    const j = terminalSafeJson(JSON.stringify(v))
+    expect(hasUnsafeControl(j)).toBe(false)
+    expect(JSON.parse(j)).toEqual(v)
+  })
+})
