@@ -8,7 +8,7 @@ import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
-import {connectionFlags} from '../kafka/flags.js'
+import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {startProgress} from '../render/progress.js'
@@ -51,15 +51,13 @@ history could not be written; 1 runtime or Kafka error (or the --prometheus file
 
   static override flags = {
     ...connectionFlags,
-    timeout: Flags.integer({
-      summary: 'Give up after this many milliseconds (the whole audit; default 10 minutes).',
-      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read). At most ${MAX_TIMEOUT_MS} (about 24.8 days).`,
+    timeout: timeoutFlag({
+      summary: 'Give up after this long (the whole audit): a duration (10m) or milliseconds; default 10m.',
+      description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read; nor a --profile's timeout). At most ${MAX_TIMEOUT_MS} ms (about 24.8 days).`,
       env: ENV.auditTimeout,
       default: 600_000,
-      min: 1,
-      max: MAX_TIMEOUT_MS,
       helpGroup: 'CONNECTION',
-      helpValue: 'MS',
+      helpValue: 'DURATION',
     }),
     type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),

@@ -3,7 +3,24 @@
  * file does not load the Kafka client.
  */
 import {Flags} from '@oclif/core'
-import {DEFAULT_TIMEOUT_MS, ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
+import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
+import {PROFILE_ENV, PROFILES_FILE_ENV} from '../config/profiles.js'
+import {InputError} from '../core/errors.js'
+import {parseDuration} from '../core/time.js'
+
+/**
+ * A timeout: a duration with a unit (500ms, 30s, 2m, 1h) or, as Kafka's tools and earlier versions take it, bare
+ * milliseconds. One syntax for every duration flag; bare numbers mean milliseconds here only.
+ */
+export function parseTimeout(text: string, flag = 'timeout'): number {
+  const t = text.trim()
+  const ms = /^\d+$/.test(t) ? Number(t) : parseDuration(t, flag)
+  if (!Number.isSafeInteger(Math.round(ms)) || ms < 1) throw new InputError(`--${flag} "${text}" is not a positive duration`, 'Give e.g. 30s, 2m or 30000 (milliseconds).', 'BAD_TIMEOUT')
+  if (ms > MAX_TIMEOUT_MS) throw new InputError(`--${flag} "${text}" is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter timeout.', 'BAD_TIMEOUT')
+  return Math.round(ms)
+}
+
+export const timeoutFlag = Flags.custom<number>({parse: async input => parseTimeout(input)})
 
 export const connectionFlags = {
   'bootstrap-server': Flags.string({
@@ -21,15 +38,19 @@ export const connectionFlags = {
     helpGroup: 'CONNECTION',
     helpValue: 'FILE',
   }),
-  timeout: Flags.integer({
-    summary: 'Give up after this many milliseconds (the whole live operation).',
-    description: `Env: ${ENV.timeout}. At most ${MAX_TIMEOUT_MS} (about 24.8 days, the longest Node timer).`,
+  timeout: timeoutFlag({
+    summary: 'Give up after this long (the whole live operation): a duration (30s, 2m) or milliseconds; default 30s.',
+    description: `Env: ${ENV.timeout}. At most ${MAX_TIMEOUT_MS} ms (about 24.8 days, the longest Node timer).`,
     env: ENV.timeout,
-    default: DEFAULT_TIMEOUT_MS,
-    min: 1,
-    max: MAX_TIMEOUT_MS,
     helpGroup: 'CONNECTION',
-    helpValue: 'MS',
+    helpValue: 'DURATION',
+  }),
+  profile: Flags.string({
+    summary: 'A named cluster from the profiles file (bootstrap server, command config, timeout).',
+    description: `Flags and their environment variables win over the profile. File: ${PROFILES_FILE_ENV} or $XDG_CONFIG_HOME/rebalance-doctor/profiles.yaml (~/.config/...). Env: ${PROFILE_ENV}.`,
+    env: PROFILE_ENV,
+    helpGroup: 'CONNECTION',
+    helpValue: 'NAME',
   }),
 }
 
@@ -37,4 +58,5 @@ export interface ConnectionFlagValues {
   'bootstrap-server'?: string
   'command-config'?: string
   timeout?: number
+  profile?: string
 }

@@ -4,6 +4,7 @@
  * the Kafka client.
  */
 import {describeSettings, resolveConnectionSettings} from '../config/client-config.js'
+import {loadProfile} from '../config/profiles.js'
 import {forTerminal} from '../render/terminal.js'
 import type {KafkaClient} from './client.js'
 import type {ConnectionFlagValues} from './flags.js'
@@ -16,14 +17,16 @@ export interface SessionIo {
 
 /** True when the flags ask for a live cluster (a bootstrap server or a command config was given). */
 export function wantsLive(flags: ConnectionFlagValues): boolean {
-  return Boolean(flags['bootstrap-server'] || flags['command-config'])
+  return Boolean(flags['bootstrap-server'] || flags['command-config'] || flags.profile)
 }
 
 export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: KafkaClient) => Promise<T>): Promise<T> {
+  // flag (or its environment variable, which oclif folds into it) > profile
+  const profile = flags.profile ? await loadProfile(flags.profile) : undefined
   const settings = resolveConnectionSettings({
-    bootstrapServer: flags['bootstrap-server'],
-    commandConfig: flags['command-config'],
-    timeoutMs: flags.timeout,
+    bootstrapServer: flags['bootstrap-server'] ?? profile?.bootstrapServer,
+    commandConfig: flags['command-config'] ?? profile?.commandConfig,
+    timeoutMs: flags.timeout ?? profile?.timeoutMs,
   })
   const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${forTerminal(line)}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)

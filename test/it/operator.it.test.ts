@@ -4,7 +4,7 @@
  * match none of an existing group's records (the group exists: the message must not say it may not).
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {existsSync} from 'node:fs'
+import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {TopicHasher} from '../../src/core/hash.js'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
@@ -117,5 +117,27 @@ describe('group list', () => {
     const none = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--type', 'share'])
     expect(none.code).toBe(4)
     await probe.driver.cmd(`stop ${P}2`)
+  })
+})
+
+describe('--profile', () => {
+  it('a SASL_SSL (SCRAM) profile: bootstrap and command config from the profiles file, no secret printed', async () => {
+    const env = probe.env.raw
+    const dir = tempDir()
+    writeFileSync(join(dir, 'scram.properties'), [
+      'security.protocol=SASL_SSL',
+      'sasl.mechanism=SCRAM-SHA-512',
+      `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`,
+      'ssl.truststore.type=PEM',
+      `ssl.truststore.location=${env.CA_PEM}`,
+      '',
+    ].join('\n'))
+    writeFileSync(join(dir, 'profiles.yaml'), `profiles:\n  it-secure:\n    bootstrap-server: ${env.BOOTSTRAP_SASL_SSL}\n    command-config: scram.properties\n    timeout: 60s\n`)
+    const r = await cli(['group', 'list', '--profile', 'it-secure', '--group', group, '--json', '--debug'], {REBALANCE_DOCTOR_PROFILES_FILE: join(dir, 'profiles.yaml')})
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).groups.map((g: {group: string}) => g.group)).toEqual([group])
+    expect(r.stderr).toContain('security.protocol=SASL_SSL')
+    expect(r.stderr).toContain('timeout=60000ms')
+    expect(r.stdout + r.stderr).not.toContain(env.SCRAM_PASSWORD)
   })
 })
