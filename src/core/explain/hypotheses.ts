@@ -151,49 +151,81 @@ class GroupHashPatcher {
   }
 }
 
-/** A topic-level change: the topic's layout then (undefined = absent then), and what it means. */
+/**
+ * A topic-level change: the topic's layout then (undefined = absent then), and what it means. Both are made only
+ * when needed (`then` on a cache miss, `h` on a match): most candidates are hashed and dropped.
+ */
 interface TopicCandidate {
   topic: string
-  then: TopicMetadata | undefined
-  h: Hypothesis
+  /** The topic object the variant is made from, and the variant's name: the cache key of its hash. */
+  base: TopicMetadata
+  variant: string
+  then: (() => TopicMetadata) | undefined
+  h: () => Hypothesis
+}
+
+/**
+ * Topic hashes by topic object, rack assignment and variant. The walk back tests the same topics bump after bump
+ * (a reconstructed metadata shares every unchanged topic object), so most hashes are computed once per explain.
+ */
+const hashCache = new WeakMap<TopicMetadata, Map<string, bigint>>()
+
+/** A rack table with a key naming its rack assignment (the only thing of the brokers a topic hash sees). */
+function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: string} {
+  return {table: new RackTable(brokers), key: brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')}
+}
+
+function topicHash(c: {base: TopicMetadata; variant: string; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: string}): bigint | undefined {
+  if (!c.then) return undefined
+  let m = hashCache.get(c.base)
+  if (!m) hashCache.set(c.base, (m = new Map()))
+  const k = `${t.key}|${c.variant}`
+  let h = m.get(k)
+  if (h === undefined) {
+    h = computeTopicHash(c.then(), t.table)
+    m.set(k, h)
+  }
+  return h
 }
 
 export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const max = s.maxCandidates ?? 100_000
   const maxPairs = s.maxPairs ?? 20_000
-  const table = new RackTable(s.metadata.brokers)
+  const rt = rackTable(s.metadata.brokers)
+  const table = rt.table
   const byName = new Map(s.metadata.topics.map(t => [t.name, t]))
   const topicSet = [...new Set(s.topics)]
   const existing = topicSet.filter(t => byName.has(t))
-  const base = new Map(existing.map(n => [n, computeTopicHash(byName.get(n)!, table)]))
+  const asIs = (t: TopicMetadata): TopicCandidate => ({topic: t.name, base: t, variant: '', then: () => t, h: () => ({kind: 'topic-absent', then: '', now: '', description: ''})})
+  const base = new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), rt)!]))
   const patcher = new GroupHashPatcher(base)
   const liveHash = patcher.hash()
   const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, truncated: false}
   if (result.unchanged) return result
 
-  const test = (hash: () => bigint, h: Hypothesis) => {
+  const test = (hash: () => bigint, h: () => Hypothesis) => {
     if (result.tried >= max) {
       result.truncated = true
       return
     }
     result.tried++
-    if (hash() === s.target) result.matches.push(h)
+    if (hash() === s.target) result.matches.push(h())
   }
 
   // ---- topic changes (kept for the pairs below; placements are tried alone only, to bound the pairs)
   const topicCandidates: TopicCandidate[] = []
   const tryTopic = (c: TopicCandidate, pairable = true) => {
     if (pairable) topicCandidates.push(c)
-    test(() => patcher.with(c.topic, c.then ? computeTopicHash(c.then, table) : undefined), c.h)
+    test(() => patcher.with(c.topic, topicHash(c, rt)), c.h)
   }
   for (const name of existing) {
     const topic = byName.get(name)!
     const id = uuidToString(topic.topicId)
-    tryTopic({topic: name, then: undefined, h: {kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`}})
+    tryTopic({topic: name, base: topic, variant: 'absent', then: undefined, h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`})})
     for (let n = topic.partitions.length - 1; n >= 1; n--) {
       tryTopic({
-        topic: name, then: {...topic, partitions: topic.partitions.slice(0, n)},
-        h: {kind: 'partition-count', topic: name, then: String(n), now: String(topic.partitions.length), description: `topic ${name} had ${s_(n, 'partition')} then (${topic.partitions.length} now)`},
+        topic: name, base: topic, variant: `n${n}`, then: () => ({...topic, partitions: topic.partitions.slice(0, n)}),
+        h: () => ({kind: 'partition-count', topic: name, then: String(n), now: String(topic.partitions.length), description: `topic ${name} had ${s_(n, 'partition')} then (${topic.partitions.length} now)`}),
       })
     }
     for (const other of s.knownTopicIds?.get(name) ?? []) {
@@ -201,8 +233,8 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       const uuid = parseUuid(other)
       if (!uuid) continue
       tryTopic({
-        topic: name, then: {...topic, topicId: uuid},
-        h: {kind: 'topic-id', topic: name, then: other, now: id, description: `topic ${name} had id ${other} then: it was deleted and recreated (id ${id} now)`},
+        topic: name, base: topic, variant: `id${other}`, then: () => ({...topic, topicId: uuid}),
+        h: () => ({kind: 'topic-id', topic: name, then: other, now: id, description: `topic ${name} had id ${other} then: it was deleted and recreated (id ${id} now)`}),
       })
     }
   }
@@ -213,8 +245,8 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       const uuid = parseUuid(other)
       if (!uuid) continue
       tryTopic({
-        topic: name, then: {...template, name, topicId: uuid},
-        h: {kind: 'topic-deleted', topic: name, then: other, now: 'absent', description: `topic ${name} existed then with id ${other} (${s_(template.partitions.length, 'partition')}): it was deleted since`},
+        topic: name, base: template, variant: `deleted:${name}:${other}`, then: () => ({...template, name, topicId: uuid}),
+        h: () => ({kind: 'topic-deleted', topic: name, then: other, now: 'absent', description: `topic ${name} existed then with id ${other} (${s_(template.partitions.length, 'partition')}): it was deleted since`}),
       })
     }
   }
@@ -227,12 +259,12 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     const then: TopicMetadata = {...topic, partitions: topic.partitions.map(p => (original.has(p.partition) ? {...p, replicas: original.get(p.partition)!} : p))}
     const parts = rs.map(r => r.partition).sort((a, b) => a - b)
     tryTopic({
-      topic: name, then,
-      h: {
+      topic: name, base: topic, variant: `rs${JSON.stringify([...original])}`, then: () => then,
+      h: () => ({
         kind: 'reassignment-started', topic: name, partitions: parts, then: 'original replicas', now: 'reassignment in flight',
         replicasThen: parts.map(p => ({partition: p, replicas: original.get(p)!})),
         description: `the reassignment in flight of ${partitionsText(name, parts)} had not started then (replicas ${rs.map(r => `[${original.get(r.partition)!.join(',')}]`).join(' ')} then, [${rs.map(r => r.replicas.join(',')).join('] [')}] now with the adding replicas)`,
-      },
+      }),
     })
   }
   // ---- broker changes: each alters every topic with a replica on that broker
@@ -267,27 +299,33 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       }
     }
   }
-  const underBrokers = new Map<Hypothesis, {table: RackTable; patcher: GroupHashPatcher}>()
+  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: string}; patcher: GroupHashPatcher}>()
   const brokerState = (c: {brokers: BrokerMetadata[]; h: Hypothesis}) => {
     let x = underBrokers.get(c.h)
     if (!x) {
-      const t = new RackTable(c.brokers)
-      x = {table: t, patcher: new GroupHashPatcher(new Map(existing.map(n => [n, computeTopicHash(byName.get(n)!, t)])))}
+      const t = rackTable(c.brokers)
+      x = {rt: t, patcher: new GroupHashPatcher(new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
       underBrokers.set(c.h, x)
     }
     return x
   }
-  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), c.h)
+  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
 
-  // ---- replica placements (after the broker changes: a big topic's variants must not use up their budget): per partition, one replica on another rack, one more replica (the wider list of a
-  // reassignment in flight then), or one fewer (a reassignment in flight now)
+  // ---- replica placements, only when no other change fits: a placement that hashes like a broker change is found
+  // from the broker change (alternatives below), and no topic-level change hashes like a placement (they change the
+  // partition count or the id). After the broker changes, so a big topic's variants cannot use up their budget.
+  // Per partition: one replica on another rack, one more replica (the wider list of a reassignment in flight
+  // then), or one fewer (a reassignment in flight now).
   const brokerRack = new Map(s.metadata.brokers.map(b => [b.id, b.rack]))
-  for (const name of existing) {
+  if (result.matches.length === 0) for (const name of existing) {
     const topic = byName.get(name)!
     for (const p of topic.partitions) {
       for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
-        const then: TopicMetadata = {...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}
-        tryTopic({topic: name, then, h: placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack)}, false)
+        tryTopic({
+          topic: name, base: topic, variant: `p${p.partition}:${replicas.join(',')}`,
+          then: () => ({...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}),
+          h: () => placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack),
+        }, false)
       }
     }
   }
@@ -296,17 +334,18 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   // hid, then partitions added): only when no single change fits
   if (result.matches.length === 0 && maxPairs > 0) {
     outer: for (const b of brokerCandidates) {
-      const {table: t, patcher: p} = brokerState(b)
+      const {rt: t, patcher: p} = brokerState(b)
       for (const c of topicCandidates) {
         if (result.pairsTried >= maxPairs) {
           result.truncated = true
           break outer
         }
         result.pairsTried++
-        if (p.with(c.topic, c.then ? computeTopicHash(c.then, t) : undefined) === s.target) {
+        if (p.with(c.topic, topicHash(c, t)) === s.target) {
+          const h = c.h()
           result.matches.push({
-            kind: 'combined', topic: c.topic, broker: b.h.broker, then: `${c.h.then}; ${b.h.then}`, now: `${c.h.now}; ${b.h.now}`,
-            description: `${c.h.description}, and ${b.h.description}`, parts: [c.h, b.h],
+            kind: 'combined', topic: c.topic, broker: b.h.broker, then: `${h.then}; ${b.h.then}`, now: `${h.now}; ${b.h.now}`,
+            description: `${h.description}, and ${b.h.description}`, parts: [h, b.h],
           })
         }
       }
@@ -426,6 +465,7 @@ export function placementEquivalent(then: ClusterMetadata, now: ClusterMetadata,
         if (b === undefined) return undefined
         list.push(b)
       }
+      // the rest on rackless brokers; without any, fewer replicas then (e.g. before a reassignment added one)
       while (list.length < p.replicas.length) {
         const b = (byRack.get(null) ?? []).find(x => !list.includes(x))
         if (b === undefined) break
