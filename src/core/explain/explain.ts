@@ -384,6 +384,8 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
   }
   const firstSeen = topicIdsFirstSeen(replay)
   const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
+  // ids in the records that no live topic has: ids of deleted topics (the same walk as knownTopicIds, done once)
+  const deadIds = [...firstSeen.keys()].filter(id => !liveIds.has(id))
   for (let i = timeline.length - 1; i >= 0; i--) {
     const e = timeline[i]
     if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
@@ -395,7 +397,7 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     }
     const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
     const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
-    const ids = knownTopicIds(replay, live, topicsBefore)
+    const ids = new Map(topicsBefore.map(t => [t, deadIds]))
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
     if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
       const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments})
@@ -405,7 +407,7 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
         continue
       }
     }
-    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments})
+    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments, priorityTopics: assignmentChanged(e, md, live)})
     if (r.matches.length === 0) {
       // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
       const cur = md
@@ -425,6 +427,27 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     out.set(e, {matches: r.matches, alternatives: r.alternatives, confidence: confidenceOf(r), note: ''})
     md = stepBack(md, r.matches)
   }
+  return out
+}
+
+/**
+ * Topics whose assigned partitions (the union of the members' target assignments) differ before and after the bump:
+ * partitions added, a topic created or deleted show there. A hint for the search order only.
+ */
+function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: ClusterMetadata): Set<string> {
+  if (e.groupType === 'classic' || e.groupType === 'streams') return new Set()
+  const union = (s: EpochChange['before']) => {
+    const out = new Map<string, number>()
+    for (const v of (s[e.groupType as 'consumer' | 'share']?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+      for (const tp of v.TopicPartitions ?? []) out.set(tp.TopicId, (out.get(tp.TopicId) ?? 0) + tp.Partitions.length)
+    }
+    return out
+  }
+  const a = union(e.before)
+  const b = union(e.after)
+  const names = new Map([...live.topics, ...md.topics].map(t => [uuidToString(t.topicId), t.name]))
+  const out = new Set<string>()
+  for (const id of new Set([...a.keys(), ...b.keys()])) if (a.get(id) !== b.get(id) && names.has(id)) out.add(names.get(id)!)
   return out
 }
 

@@ -84,12 +84,19 @@ export interface HypothesisSearch {
    * knownTopicIds: "it existed then and was deleted since". Typically today's layout of a topic re-created later.
    */
   absentTemplates?: ReadonlyMap<string, TopicMetadata>
+  /** Topics to try first (e.g. whose assigned partitions changed in the bump's records): only the order changes. */
+  priorityTopics?: ReadonlySet<string>
   /** Reassignments in flight: their original replica lists are tried as the state before they started. */
   reassignments?: readonly ReassignmentInFlight[]
   /** Upper bound on single-change candidates tried (default 100,000). */
   maxCandidates?: number
   /** Upper bound on topic+broker pairs tried when no single change matches (default 20,000; 0 = none). */
   maxPairs?: number
+  /**
+   * Upper bound on replica placements tried when no other change matches (default 40,000: every single-replica
+   * move of ~4,000 partitions; topics under reassignment first, then in the order given).
+   */
+  maxPlacements?: number
 }
 
 export interface HypothesisResult {
@@ -106,7 +113,9 @@ export interface HypothesisResult {
   tried: number
   /** Pairs (topic change + broker change) tried. */
   pairsTried: number
-  /** True when the search stopped at maxCandidates or maxPairs. */
+  /** Replica placements tried. */
+  placementsTried: number
+  /** True when the search stopped at maxCandidates, maxPairs or maxPlacements. */
   truncated: boolean
 }
 
@@ -157,9 +166,9 @@ class GroupHashPatcher {
  */
 interface TopicCandidate {
   topic: string
-  /** The topic object the variant is made from, and the variant's name: the cache key of its hash. */
+  /** The topic object the variant is made from, and the variant's name: the cache key of its hash (none: not cached). */
   base: TopicMetadata
-  variant: string
+  variant: string | undefined
   then: (() => TopicMetadata) | undefined
   h: () => Hypothesis
 }
@@ -168,22 +177,24 @@ interface TopicCandidate {
  * Topic hashes by topic object, rack assignment and variant. The walk back tests the same topics bump after bump
  * (a reconstructed metadata shares every unchanged topic object), so most hashes are computed once per explain.
  */
-const hashCache = new WeakMap<TopicMetadata, Map<string, bigint>>()
+const hashCache = new WeakMap<TopicMetadata, Map<string, Map<string, bigint>>>()
 
 /** A rack table with a key naming its rack assignment (the only thing of the brokers a topic hash sees). */
 function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: string} {
   return {table: new RackTable(brokers), key: brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')}
 }
 
-function topicHash(c: {base: TopicMetadata; variant: string; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: string}): bigint | undefined {
+function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: string}): bigint | undefined {
   if (!c.then) return undefined
-  let m = hashCache.get(c.base)
-  if (!m) hashCache.set(c.base, (m = new Map()))
-  const k = `${t.key}|${c.variant}`
-  let h = m.get(k)
+  if (c.variant === undefined) return computeTopicHash(c.then(), t.table)
+  let byRacks = hashCache.get(c.base)
+  if (!byRacks) hashCache.set(c.base, (byRacks = new Map()))
+  let m = byRacks.get(t.key)
+  if (!m) byRacks.set(t.key, (m = new Map()))
+  let h = m.get(c.variant)
   if (h === undefined) {
     h = computeTopicHash(c.then(), t.table)
-    m.set(k, h)
+    m.set(c.variant, h)
   }
   return h
 }
@@ -200,7 +211,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const base = new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), rt)!]))
   const patcher = new GroupHashPatcher(base)
   const liveHash = patcher.hash()
-  const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, truncated: false}
+  const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, placementsTried: 0, truncated: false}
   if (result.unchanged) return result
 
   const test = (hash: () => bigint, h: () => Hypothesis) => {
@@ -212,13 +223,66 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     if (hash() === s.target) result.matches.push(h())
   }
 
+  // ---- broker changes first: each alters every topic with a replica on that broker
+  const rackNames = [...new Set([...table.racks, ...(s.extraRacks ?? [])])].sort()
+  const racks: Array<string | null> = [...rackNames, null]
+  const replicaBrokers = new Set(existing.flatMap(n => byName.get(n)!.partitions.flatMap(p => p.replicas)))
+  const brokers = new Map(s.metadata.brokers.map(b => [b.id, b]))
+  const brokerCandidates: Array<{brokers: BrokerMetadata[]; h: Hypothesis}> = []
+  for (const id of [...replicaBrokers].sort((a, b) => a - b)) {
+    const b = brokers.get(id)
+    const others = s.metadata.brokers.filter(x => x.id !== id)
+    if (b) {
+      for (const rack of racks) {
+        if (rack === b.rack) continue
+        brokerCandidates.push({
+          brokers: [...others, {...b, rack}],
+          h: {kind: 'broker-rack', broker: id, then: rack ?? 'no rack', now: b.rack ?? 'no rack', description: `broker ${id} had ${rackText(rack)} then (${rackText(b.rack)} now)`},
+        })
+      }
+      if (b.rack !== null) {
+        brokerCandidates.push({
+          brokers: others,
+          h: {kind: 'broker-unregistered', broker: id, then: 'not registered', now: `registered, rack ${b.rack}`, description: `broker ${id} was not registered then (registered now with rack ${b.rack})`},
+        })
+      }
+    } else {
+      for (const rack of rackNames) {
+        brokerCandidates.push({
+          brokers: [...s.metadata.brokers, {id, rack, fenced: false}],
+          h: {kind: 'broker-registered', broker: id, then: `registered, rack ${rack}`, now: 'not registered', description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`},
+        })
+      }
+    }
+  }
+  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: string}; patcher: GroupHashPatcher}>()
+  const brokerState = (c: {brokers: BrokerMetadata[]; h: Hypothesis}) => {
+    let x = underBrokers.get(c.h)
+    if (!x) {
+      const t = rackTable(c.brokers)
+      x = {rt: t, patcher: new GroupHashPatcher(new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
+      underBrokers.set(c.h, x)
+    }
+    return x
+  }
+  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
+
   // ---- topic changes (kept for the pairs below; placements are tried alone only, to bound the pairs)
   const topicCandidates: TopicCandidate[] = []
-  const tryTopic = (c: TopicCandidate, pairable = true) => {
+  // Two different changes to one topic give two different topic hashes, hence two different group hashes (but
+  // for a 64-bit collision): once one topic change matches, no other can, and the rest are not tried. Broker
+  // changes (several topics at once) and the placements equivalent to them are tried regardless.
+  // A matching broker change rules out every topic change but a placement (the same partitions and id).
+  let topicMatched = result.matches.length > 0
+  const tryTopic = (c: TopicCandidate, pairable = true, placementLike = false) => {
     if (pairable) topicCandidates.push(c)
+    if (topicMatched && !placementLike) return
+    const before = result.matches.length
     test(() => patcher.with(c.topic, topicHash(c, rt)), c.h)
+    if (result.matches.length > before) topicMatched = true
   }
-  for (const name of existing) {
+  const prio = s.priorityTopics
+  for (const name of prio ? [...existing].sort((a, b) => Number(prio.has(b)) - Number(prio.has(a))) : existing) {
     const topic = byName.get(name)!
     const id = uuidToString(topic.topicId)
     tryTopic({topic: name, base: topic, variant: 'absent', then: undefined, h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`})})
@@ -265,51 +329,8 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
         replicasThen: parts.map(p => ({partition: p, replicas: original.get(p)!})),
         description: `the reassignment in flight of ${partitionsText(name, parts)} had not started then (replicas ${rs.map(r => `[${original.get(r.partition)!.join(',')}]`).join(' ')} then, [${rs.map(r => r.replicas.join(',')).join('] [')}] now with the adding replicas)`,
       }),
-    })
+    }, true, true)
   }
-  // ---- broker changes: each alters every topic with a replica on that broker
-  const rackNames = [...new Set([...table.racks, ...(s.extraRacks ?? [])])].sort()
-  const racks: Array<string | null> = [...rackNames, null]
-  const replicaBrokers = new Set(existing.flatMap(n => byName.get(n)!.partitions.flatMap(p => p.replicas)))
-  const brokers = new Map(s.metadata.brokers.map(b => [b.id, b]))
-  const brokerCandidates: Array<{brokers: BrokerMetadata[]; h: Hypothesis}> = []
-  for (const id of [...replicaBrokers].sort((a, b) => a - b)) {
-    const b = brokers.get(id)
-    const others = s.metadata.brokers.filter(x => x.id !== id)
-    if (b) {
-      for (const rack of racks) {
-        if (rack === b.rack) continue
-        brokerCandidates.push({
-          brokers: [...others, {...b, rack}],
-          h: {kind: 'broker-rack', broker: id, then: rack ?? 'no rack', now: b.rack ?? 'no rack', description: `broker ${id} had ${rackText(rack)} then (${rackText(b.rack)} now)`},
-        })
-      }
-      if (b.rack !== null) {
-        brokerCandidates.push({
-          brokers: others,
-          h: {kind: 'broker-unregistered', broker: id, then: 'not registered', now: `registered, rack ${b.rack}`, description: `broker ${id} was not registered then (registered now with rack ${b.rack})`},
-        })
-      }
-    } else {
-      for (const rack of rackNames) {
-        brokerCandidates.push({
-          brokers: [...s.metadata.brokers, {id, rack, fenced: false}],
-          h: {kind: 'broker-registered', broker: id, then: `registered, rack ${rack}`, now: 'not registered', description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`},
-        })
-      }
-    }
-  }
-  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: string}; patcher: GroupHashPatcher}>()
-  const brokerState = (c: {brokers: BrokerMetadata[]; h: Hypothesis}) => {
-    let x = underBrokers.get(c.h)
-    if (!x) {
-      const t = rackTable(c.brokers)
-      x = {rt: t, patcher: new GroupHashPatcher(new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
-      underBrokers.set(c.h, x)
-    }
-    return x
-  }
-  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
 
   // ---- replica placements, only when no other change fits: a placement that hashes like a broker change is found
   // from the broker change (alternatives below), and no topic-level change hashes like a placement (they change the
@@ -317,12 +338,19 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   // Per partition: one replica on another rack, one more replica (the wider list of a reassignment in flight
   // then), or one fewer (a reassignment in flight now).
   const brokerRack = new Map(s.metadata.brokers.map(b => [b.id, b.rack]))
-  if (result.matches.length === 0) for (const name of existing) {
+  const maxPlacements = s.maxPlacements ?? 40_000
+  const placementOrder = [...existing].sort((a, b) => Number(inFlight.has(b)) - Number(inFlight.has(a)))
+  if (result.matches.length === 0) placements: for (const name of placementOrder) {
     const topic = byName.get(name)!
     for (const p of topic.partitions) {
       for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
+        if (result.placementsTried >= maxPlacements) {
+          result.truncated = true
+          break placements
+        }
+        result.placementsTried++
         tryTopic({
-          topic: name, base: topic, variant: `p${p.partition}:${replicas.join(',')}`,
+          topic: name, base: topic, variant: undefined,
           then: () => ({...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}),
           h: () => placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack),
         }, false)
