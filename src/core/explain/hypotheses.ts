@@ -124,15 +124,34 @@ const rackText = (r: string | null) => (r === null ? 'no rack' : `rack ${r}`)
 
 /** Group hash over sorted topic names, with one topic's hash replaced or removed cheaply. */
 class GroupHashPatcher {
-  private readonly index = new Map<string, number>()
+  private readonly index: Map<string, number>
   private readonly buf: Buffer
-  constructor(readonly hashes: ReadonlyMap<string, bigint>) {
+  private readonly hashes: Map<string, bigint>
+  constructor(hashes: ReadonlyMap<string, bigint>, from?: GroupHashPatcher) {
+    if (from) {
+      // the same topics as `from` with some hashes changed: no re-sort
+      this.index = from.index
+      this.buf = Buffer.from(from.buf)
+      this.hashes = new Map(from.hashes)
+      for (const [n, h] of hashes) {
+        this.hashes.set(n, h)
+        this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), this.index.get(n)! * 8)
+      }
+      return
+    }
+    this.index = new Map()
+    this.hashes = new Map(hashes)
     const names = [...hashes.keys()].sort()
     this.buf = Buffer.allocUnsafe(names.length * 8)
     names.forEach((n, i) => {
       this.index.set(n, i)
       this.buf.writeBigUInt64LE(BigInt.asUintN(64, hashes.get(n)!), i * 8)
     })
+  }
+
+  /** A patcher over the same topics with these topic hashes changed. */
+  derive(changes: ReadonlyMap<string, bigint>): GroupHashPatcher {
+    return new GroupHashPatcher(changes, this)
   }
 
   /** The group hash with `name`'s topic hash set to `h` (undefined: the topic left out). */
@@ -226,7 +245,15 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   // ---- broker changes first: each alters every topic with a replica on that broker
   const rackNames = [...new Set([...table.racks, ...(s.extraRacks ?? [])])].sort()
   const racks: Array<string | null> = [...rackNames, null]
-  const replicaBrokers = new Set(existing.flatMap(n => byName.get(n)!.partitions.flatMap(p => p.replicas)))
+  const onBroker = new Map<number, string[]>()
+  for (const n of existing) {
+    for (const id of new Set(byName.get(n)!.partitions.flatMap(p => p.replicas))) {
+      const list = onBroker.get(id)
+      if (list) list.push(n)
+      else onBroker.set(id, [n])
+    }
+  }
+  const replicaBrokers = new Set(onBroker.keys())
   const brokers = new Map(s.metadata.brokers.map(b => [b.id, b]))
   const brokerCandidates: Array<{brokers: BrokerMetadata[]; h: Hypothesis}> = []
   for (const id of [...replicaBrokers].sort((a, b) => a - b)) {
@@ -260,7 +287,9 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     let x = underBrokers.get(c.h)
     if (!x) {
       const t = rackTable(c.brokers)
-      x = {rt: t, patcher: new GroupHashPatcher(new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
+      // only topics with a replica on the broker change
+      const touched = c.h.broker === undefined ? existing : (onBroker.get(c.h.broker) ?? [])
+      x = {rt: t, patcher: patcher.derive(new Map(touched.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
       underBrokers.set(c.h, x)
     }
     return x
