@@ -412,7 +412,9 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
       // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
       const cur = md
       const gone = topicsBefore.filter(t => !cur.topics.some(x => x.name === t))
-      const deadIds = [...firstSeen].filter(([id, offset]) => !liveIds.has(id) && offset < e.offset).map(([id]) => id)
+      // an id assigned before the bump (so a topic of the group existed then) that no topic has today
+      const assignedBefore = assignedTopicIds(e)
+      const deadIds = [...firstSeen].filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset)).map(([id]) => id)
       if (gone.length > 0 && deadIds.length > 0) {
         out.set(e, {
           matches: [], alternatives: [], confidence: 'evident', evident: {deletedTopics: gone, topicIds: deadIds},
@@ -448,6 +450,16 @@ function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: ClusterMet
   const names = new Map([...live.topics, ...md.topics].map(t => [uuidToString(t.topicId), t.name]))
   const out = new Set<string>()
   for (const id of new Set([...a.keys(), ...b.keys()])) if (a.get(id) !== b.get(id) && names.has(id)) out.add(names.get(id)!)
+  return out
+}
+
+/** Topic ids in the members' target assignments before the bump (consumer and share groups; else undefined). */
+function assignedTopicIds(e: EpochChange): Set<string> | undefined {
+  if (e.groupType !== 'consumer' && e.groupType !== 'share') return undefined
+  const out = new Set<string>()
+  for (const v of (e.before[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string}>}>) {
+    for (const tp of v.TopicPartitions ?? []) out.add(tp.TopicId)
+  }
   return out
 }
 

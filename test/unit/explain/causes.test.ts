@@ -103,6 +103,17 @@ describe('more kinds of change', () => {
     expect(r.verdict.code).toBe('IN_SYNC')
   })
 
+  it('not evident when the gone topic was not assigned before the bump (a dead id from elsewhere in the records)', () => {
+    // 'ghost' never existed; OLD was assigned long before, then dropped; the bump itself is unexplained
+    const live = md([layout('payments', T2, [[2, 3]])])
+    const log = created(['ghost', 'payments'], hash(md([layout('payments', T2, [[1, 2]])]), ['ghost', 'payments']), [[OLD, [0]], [T2, [0]]])
+    bump(log, 2, 12345n, [[T2, [0]]]) // a hash no single change reproduces
+    bump(log, 3, hash(live, ['ghost', 'payments']), [[T2, [0]]])
+    const cause = metadataCause(explain(log, live), 3)
+    expect(cause.confidence).not.toBe('evident')
+    expect(cause.message).not.toContain('was deleted')
+  })
+
   it('a hidden broker change and a partition change in one bump: both named (a pair)', () => {
     // broker 3 unregistered while the coordinator's cache hid it, then partitions added
     const then = md([layout('orders', T1, [[1, 3], [3, 2]])])
