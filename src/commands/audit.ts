@@ -7,6 +7,7 @@ import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
+import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
@@ -21,7 +22,9 @@ export default class Audit extends BaseCommand<typeof Audit> {
 joined), replays every group as the coordinator does, hashes each topic of the live metadata once, and reports per
 group: stored vs live metadata hash (drift, and the topic or broker change that explains it), target assignment
 behind the group epoch (pending), members reconciling longer than --stuck-after (stuck), subscribed topics that do
-not exist (missing-topics), records of unknown types or versions (unknown-records). Offset commits are skipped.
+not exist (missing-topics), records of unknown types or versions (unknown-records), partition reassignments in
+flight on subscribed topics (reassignment: REASSIGNMENT_IN_FLIGHT, the group bumps when they complete). Offset
+commits are skipped.
 An empty group's drift is reported but is no finding (nothing rebalances until a member joins).
 
 --group takes a glob (* ? [abc], whole id) or a regular expression between slashes (/^orders-/i, searched).
@@ -40,8 +43,9 @@ by another audit): the failure is then on stderr, in summary.history of --json/-
 rebalance_doctor_history_write_failed.
 
 EXIT CODES: 0 no findings; 3 findings of the kinds in --fail-on (default all: drift, pending, stuck,
-missing-topics, unknown-records; "none" never); 4 --group/--type matched no group; 5 no such finding, but the
-history could not be written; 1 runtime or Kafka error (or the --prometheus file could not be written); 2 usage error.`
+missing-topics, unknown-records, reassignment; "none" never); 4 --group/--type matched no group; 5 no such finding,
+but the history could not be written; 1 runtime or Kafka error (or the --prometheus file could not be written); 2 usage
+error.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
@@ -62,7 +66,7 @@ history could not be written; 1 runtime or Kafka error (or the --prometheus file
     type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
     'stuck-after': Flags.string({summary: 'A member reconciling longer than this is stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
-    'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records.', default: 'all', helpValue: 'KINDS'}),
+    'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records,reassignment.', default: 'all', helpValue: 'KINDS'}),
     all: Flags.boolean({summary: 'Table: list every group, not only those with findings or not in sync.'}),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
@@ -92,16 +96,17 @@ history could not be written; 1 runtime or Kafka error (or the --prometheus file
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
     const {rows, summary: coreSummary, history, historyNote} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
-      const [scan, live] = await Promise.all([
+      const [scan, live, reassignments] = await Promise.all([
         scanOffsets(client, {
           concurrency: flags.concurrency,
           acceptGroup: match,
           onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
         }),
         client.clusterMetadata(),
+        inFlightReassignments(client, m => this.warn(m)),
       ])
       progress.update(`auditing ${scan.groups.size} groups`)
-      const ctx = auditContext(live, started, stuckAfterMs)
+      const ctx = auditContext(live, started, stuckAfterMs, reassignments)
       const rows: GroupAudit[] = []
       let deleted = 0
       for (const [id, replay] of [...scan.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

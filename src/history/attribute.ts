@@ -135,6 +135,18 @@ export function attributeBump(
   }
 }
 
+/** Every rack the history saw on a broker: names to test in hypotheses when no broker has them today. */
+export function historyRacks(view: HistoryView): string[] {
+  const racks = new Set<string>()
+  let last: Moment['brokers']
+  for (const m of view.moments) {
+    if (m.brokers === last) continue
+    last = m.brokers
+    for (const b of m.brokers ?? []) if (b.rack !== null) racks.add(b.rack)
+  }
+  return [...racks].sort()
+}
+
 function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string): TopicChange {
   const when = `first seen at ${firstSeen} (last seen before at ${lastSeen})`
   const base = {topic: name, before: x, after: y, lastSeenBefore: lastSeen, firstSeenAfter: firstSeen}
@@ -168,7 +180,12 @@ export function annotateFromHistory(report: ExplainReport, replay: ReplayResult,
       })
       if (!a) continue
       cause.details.history = a
-      cause.message = `metadata changed, ${a.message}`
+      // seen before and after by recorded audits: exact, whatever the hashes alone allowed
+      cause.details.inferred = {confidence: cause.confidence, alternatives: cause.alternatives}
+      delete cause.details.nextStep
+      cause.confidence = 'exact'
+      cause.alternatives = []
+      cause.message = `metadata changed (exact), ${a.message}`
       n++
     }
   }

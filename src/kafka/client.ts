@@ -181,6 +181,23 @@ export class KafkaClient {
     return this.#within(this.#topics(options))
   }
 
+  /**
+   * Partition reassignments in flight (ListPartitionReassignments v0, forwarded by the broker to the controller;
+   * needs DESCRIBE on the cluster). Read-only. Sorted by topic, then partition.
+   */
+  async listPartitionReassignments(): Promise<PartitionReassignment[]> {
+    return this.#within(
+      (async () => {
+        const v = this.#requireVersion(P.API.ListPartitionReassignments, 0, 0, 'reassignments in flight')
+        const {conn, host, port} = this.#bootstrap
+        this.#step = `waiting for ListPartitionReassignments v${v} from ${host}:${port}`
+        const r = await this.#send(conn, P.API.ListPartitionReassignments, v, P.encodeListPartitionReassignmentsV0(Math.max(1000, Math.min(this.#settings.timeoutMs, 60_000))), P.decodeListPartitionReassignmentsV0)
+        if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, r.errorMessage, 'ListPartitionReassignments')
+        return r.reassignments.map(x => ({...x})).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+      })(),
+    )
+  }
+
   /** ListGroups v5 on every live broker, all group types (classic, consumer, share, streams) unless filtered. */
   async listGroups(filter: {types?: readonly P.GroupType[]; states?: readonly string[]} = {}): Promise<P.ListedGroup[]> {
     return this.#within(this.#listGroups(filter))
@@ -709,6 +726,9 @@ export type ShareGroupDescribed = Omit<P.ShareGroupDescription, 'members'> &
   WithErrorName & {members: Array<Omit<P.ShareGroupMember, 'assignment'> & {assignment: NamedTopicPartitions[]}>}
 
 export type StreamsGroupDescribed = P.StreamsGroupDescription & WithErrorName
+
+/** One partition under reassignment: its replica list now (adding + removing included) and the two sides. */
+export type PartitionReassignment = P.WireReassignment
 
 function sleep(ms: number): Promise<void> {
   return new Promise(r => setTimeout(r, ms))

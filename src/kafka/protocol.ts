@@ -13,6 +13,7 @@ export const API = {
   Metadata: 3,
   FindCoordinator: 10,
   ListGroups: 16,
+  ListPartitionReassignments: 46,
   ApiVersions: 18,
   DescribeCluster: 60,
   ConsumerGroupDescribe: 69,
@@ -204,6 +205,42 @@ export function decodeDescribeCluster(
   r.int32() // cluster authorized operations
   r.tags()
   return {errorCode, errorMessage, clusterId, controllerId, brokers}
+}
+
+// ---------------------------------------------------------------- ListPartitionReassignments v0 (flexible)
+export interface WireReassignment {
+  readonly topic: string
+  readonly partition: number
+  readonly replicas: number[]
+  readonly addingReplicas: number[]
+  readonly removingReplicas: number[]
+}
+
+/** All reassignments in flight (Topics null). Read-only: it lists, it never alters. */
+export function encodeListPartitionReassignmentsV0(timeoutMs: number): Buffer {
+  return new ByteWriter().int32(timeoutMs).compactArray(null, () => {}).tags().toBuffer()
+}
+
+export function decodeListPartitionReassignmentsV0(buf: Buffer): {errorCode: number; errorMessage: string | null; reassignments: WireReassignment[]} {
+  const r = new ByteReader(buf)
+  r.int32() // throttle
+  const errorCode = r.int16()
+  const errorMessage = r.compactNullableString()
+  const reassignments: WireReassignment[] = []
+  r.compactArray(r => {
+    const topic = r.compactString()
+    r.compactArray(r => {
+      const partition = r.int32()
+      const replicas = r.compactArray(int32)
+      const addingReplicas = r.compactArray(int32)
+      const removingReplicas = r.compactArray(int32)
+      r.tags()
+      reassignments.push({topic, partition, replicas, addingReplicas, removingReplicas})
+    })
+    r.tags()
+  })
+  r.tags()
+  return {errorCode, errorMessage, reassignments}
 }
 
 // ---------------------------------------------------------------- FindCoordinator v4-6

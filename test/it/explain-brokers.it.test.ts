@@ -60,7 +60,8 @@ describe(`group explain through broker changes (Kafka ${process.env.KAFKA_VERSIO
       const [rackBump] = since(moved, e1)
       expect(kinds(rackBump)).toEqual(['metadata-hash-changed'])
       expect(rackBump.causes[0].details.changes).toEqual([expect.objectContaining({kind: 'broker-rack', broker: 2, then: 'rack-a', now: 'rack-b'})])
-      expect(rackBump.causes[0].message).toContain('broker 2 had rack rack-a then (rack rack-b now)')
+      expect(rackBump.causes[0].message).toContain('consistent with: broker 2 had rack rack-a then (rack rack-b now)')
+      expect(rackBump.causes[0].confidence).toBe('inferred-unique')
       const e2 = moved.groupEpoch!
 
       // 3. fenced, then unregistered: the stored hash is stale in the coordinator's cache, and no bump comes
@@ -77,7 +78,7 @@ describe(`group explain through broker changes (Kafka ${process.env.KAFKA_VERSIO
       expect(stale.inSync).toBe(false)
       expect(stale.verdict.code).toBe('STALE_COORDINATOR_CACHE')
       expect(stale.verdict.pending).toBe(false)
-      expect(stale.verdict.message).toContain('broker 2 was registered with rack rack-b then')
+      expect(stale.verdict.message).toContain('consistent with: broker 2 was registered with rack rack-b then')
       expect(stale.verdict.message).toMatch(/leader move of the group's __consumer_offsets partition/)
       expect(stale.findings.find(f => f.code === 'STALE_COORDINATOR_CACHE')?.details.changes).toEqual([
         expect.objectContaining({kind: 'broker-registered', broker: 2, then: 'registered, rack rack-b'}),

@@ -12,6 +12,8 @@ import {Driver} from './lib/driver.js'
 export interface Cause {
   kind: string
   message: string
+  confidence: string
+  alternatives: Array<{kind: string; topic?: string; broker?: number; description: string}>
   details: Record<string, any>
 }
 

@@ -96,7 +96,8 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
     const [bump] = since(r2, e1)
     expect(kinds(bump)).toEqual(['metadata-hash-changed'])
     expect(bump.causes[0].details.changes).toEqual([expect.objectContaining({kind: 'partition-count', topic: T, then: '2', now: '4'})])
-    expect(bump.causes[0].message).toContain(`topic ${T} had 2 partitions then (4 now)`)
+    expect(bump.causes[0].message).toContain(`consistent with: topic ${T} had 2 partitions then (4 now)`)
+    expect(bump.causes[0].confidence).toBe('inferred-unique')
     // the earlier bump (creation) is still explained: nothing unexplained anywhere
     expect(allCauses(r2).map(c => c.kind)).not.toContain('unexplained')
     expect(r2.verdict.code).toBe('IN_SYNC')
@@ -193,7 +194,7 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
       expect(r2.groupEpoch).toBe(e1)
       expect(r2.inSync).toBe(false)
       expect(r2.verdict).toMatchObject({code: 'REBALANCE_PENDING', pending: true})
-      expect(r2.verdict.message).toContain(`topic ${T} had 2 partitions then (3 now)`)
+      expect(r2.verdict.message).toContain(`consistent with: topic ${T} had 2 partitions then (3 now)`)
       expect(r2.findings.find((f: {code: string}) => f.code === 'REBALANCE_PENDING').details.changes).toEqual([
         expect.objectContaining({kind: 'partition-count', topic: T, then: '2', now: '3'}),
       ])

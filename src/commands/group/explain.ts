@@ -8,14 +8,17 @@ import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
 import {readGroupLog} from '../../sources/group-log.js'
-import {explainWithHistory, HISTORY_DIR_ENV} from '../../history/index.js'
+import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
+import {inFlightReassignments} from '../../sources/reassignments.js'
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
   static override description = `Reads the group's records from __consumer_offsets (read-only), replays them as the group coordinator does,
 and names the cause of every group epoch bump: members joining or leaving, subscription or regex changes, streams
-topology changes, and metadata changes attributed to a topic (partitions added, topic created or recreated) or a
-broker (rack changed, unregistered) by testing which single change to today's metadata reproduces the stored hash.
+topology changes, and metadata changes attributed to a topic (partitions added, topic created, recreated or
+deleted, replicas moved) or a broker (rack changed, unregistered) by testing which change to today's metadata
+reproduces the stored hash; each says how it is known (confidence exact, inferred-unique, inferred-ambiguous with
+the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
 reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
@@ -23,7 +26,7 @@ reconciling. Works for consumer, share and streams groups (classic groups have n
 --json prints {group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members,
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
-causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are decimal strings.`
+causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords}. Hashes and offsets are decimal strings.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
@@ -60,9 +63,13 @@ causes: [{kind, message, details}]}], skippedRecords}. Hashes and offsets are de
       for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
       progress.update('reading live metadata')
       const live = await client.clusterMetadata({topics: [...topics]})
-      const report = explainGroup(group, replay, {live, now, stuckAfterMs})
-      // metadata bumps the hashes alone cannot pin down: exact from the audit history, when recorded
-      explainWithHistory(report, replay, live.clusterId, flags['history-dir'])
+      progress.update('reading partition reassignments in flight')
+      const reassignments = await inFlightReassignments(client, m => this.warn(m))
+      // metadata bumps the hashes alone cannot pin down: exact from the audit history, when recorded; its racks
+      // are names to test where no broker has them today
+      const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
+      const report = explainGroup(group, replay, {live, now, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+      annotateFromHistory(report, replay, view)
       return report
     }).finally(() => progress.stop())
 

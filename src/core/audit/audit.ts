@@ -5,14 +5,14 @@
  * re-hash candidates anyway). Explain itself is reused unchanged: without live metadata for the replay-only
  * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
  */
-import {explainGroup, type ExplainReport, inSyncVerdict, type Verdict} from '../explain/explain.js'
-import type {Hypothesis} from '../explain/hypotheses.js'
+import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, type Verdict} from '../explain/explain.js'
+import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
-export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records'] as const
+export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
 
 export interface GroupAudit {
@@ -37,6 +37,8 @@ export interface GroupAudit {
   stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
   assignmentPending: boolean
   unknownRecords: number
+  /** REASSIGNMENT_IN_FLIGHT: subscribed topics with partitions under reassignment (finding kind `reassignment`). */
+  reassignments: Array<{topic: string; partitions: Array<{partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[]}>; bumpOnCompletion: boolean}>
   /** Time of the last group epoch record (ISO-8601), when seen. */
   lastEpochTime: string | null
   /** The kinds of finding this group has (FINDING_KINDS order). */
@@ -49,10 +51,12 @@ export interface AuditContext {
   hasher: TopicHasher
   now: number
   stuckAfterMs: number
+  /** Partition reassignments in flight (ListPartitionReassignments). */
+  reassignments: readonly ReassignmentInFlight[]
 }
 
-export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs = 5 * 60_000): AuditContext {
-  return {live, hasher: new TopicHasher(live), now, stuckAfterMs}
+export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs = 5 * 60_000, reassignments: readonly ReassignmentInFlight[] = []): AuditContext {
+  return {live, hasher: new TopicHasher(live), now, stuckAfterMs, reassignments}
 }
 
 /**
@@ -80,7 +84,7 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
     liveHash = detail.hash
     missing = detail.missing
     // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
-    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
+    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false, reassignments: ctx.reassignments})
   }
   const inSync = liveHash === undefined || !g ? null : liveHash === g.metadataHash
   const empty = g ? g.members.size === 0 : true
@@ -107,6 +111,9 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
   if (stuck.length > 0) findings.push('stuck')
   if (missing.length > 0) findings.push('missing-topics')
   if (unknownRecords > 0) findings.push('unknown-records')
+  const inFlight = ctx.reassignments.length > 0 && topics.length > 0 ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync) : undefined
+  const reassignments = ((inFlight?.details as {topics?: GroupAudit['reassignments']} | undefined)?.topics ?? [])
+  if (reassignments.length > 0) findings.push('reassignment')
   return {
     group: groupId,
     type,
@@ -124,6 +131,7 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
     stuckMembers: stuck,
     assignmentPending,
     unknownRecords,
+    reassignments,
     lastEpochTime: g?.epochAt ? new Date(g.epochAt.timestamp).toISOString() : null,
     findings,
   }

@@ -53,12 +53,13 @@ export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: 
 function details(g: GroupAudit): string {
   const parts: string[] = []
   if (g.inSync === false) {
-    parts.push(g.drift.length > 0 ? `drift: ${g.drift.map(d => d.description).join('; ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
+    parts.push(g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
   if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => `${m.memberId}${m.since ? ` since ${m.since}` : ''}`).join(', ')}`)
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
+  if (g.reassignments.length > 0) parts.push(`reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`)
   return parts.join('\n')
 }
 

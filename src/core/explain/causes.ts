@@ -1,10 +1,18 @@
 /** Sentences for bump causes, in Kafka's words. Details stay structured for --json. */
 import type {BumpCause} from '../replay/index.js'
 import {toJsonSafe} from '../records/index.js'
+import type {Confidence, Hypothesis} from './hypotheses.js'
 
 export interface CauseView {
   kind: string
   message: string
+  /**
+   * How the cause is known: read from the records (member joined, …) or seen by history is `exact`; a metadata
+   * change reconstructed from the hashes is `inferred-unique` or `inferred-ambiguous`; see Confidence.
+   */
+  confidence: Confidence
+  /** inferred-ambiguous: the other changes that reproduce the same hash. */
+  alternatives: Hypothesis[]
   details: Record<string, unknown>
 }
 
@@ -12,7 +20,9 @@ const list = (xs: readonly string[]) => (xs.length === 0 ? 'nothing' : xs.join('
 
 export function causeView(c: BumpCause): CauseView {
   const {kind, ...rest} = c
-  return {kind, message: describeCause(c), details: toJsonSafe(rest) as Record<string, unknown>}
+  // a metadata change is unexplained until attributed; every other cause is read from the records
+  const confidence: Confidence = kind === 'unexplained' || kind === 'metadata-hash-changed' ? 'unexplained' : 'exact'
+  return {kind, message: describeCause(c), confidence, alternatives: [], details: toJsonSafe(rest) as Record<string, unknown>}
 }
 
 export function describeCause(c: BumpCause): string {

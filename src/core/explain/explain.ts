@@ -9,7 +9,7 @@ import {type BumpCause, classifyBump, type EpochChange, type GroupState, type Gr
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
-import {applyHypothesis, type Hypothesis, isBrokerChange, searchHypotheses} from './hypotheses.js'
+import {applyHypothesis, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
 import {type MemberPartitions, memberPartitions, topicNamesById} from './members.js'
 
 export type VerdictCode =
@@ -33,7 +33,7 @@ export interface Verdict {
 }
 
 export interface Finding {
-  code: 'ASSIGNMENT_PENDING' | 'MEMBER_RECONCILING' | 'MISSING_TOPICS' | 'UNKNOWN_RECORDS' | 'HASH_DIFFERS' | 'STALE_COORDINATOR_CACHE' | 'REBALANCE_PENDING'
+  code: 'ASSIGNMENT_PENDING' | 'MEMBER_RECONCILING' | 'MISSING_TOPICS' | 'UNKNOWN_RECORDS' | 'HASH_DIFFERS' | 'STALE_COORDINATOR_CACHE' | 'REBALANCE_PENDING' | 'REASSIGNMENT_IN_FLIGHT'
   message: string
   details: Record<string, unknown>
 }
@@ -108,6 +108,10 @@ export interface ExplainOptions {
   /** false: no timeline in the report, no cause classification or attribution of past bumps (audit needs only
    * the current state and verdict). */
   timeline?: boolean
+  /** Rack names known from other sources (history): racks no broker has today can only be tested by name. */
+  knownRacks?: readonly string[]
+  /** Partition reassignments in flight (ListPartitionReassignments): a finding, and hypotheses for past bumps. */
+  reassignments?: readonly ReassignmentInFlight[]
 }
 
 const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, string>> = {
@@ -132,7 +136,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const type = groupTypeOf(state) ?? replay.timeline.at(-1)?.groupType ?? null
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
   const timelineOfType = options.timeline === false ? [] : replay.timeline.filter(e => e.groupType === type)
-  const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay) : new Map()
+  const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay, options) : new Map()
   const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
   const base: ExplainReport = {
     group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
@@ -216,6 +220,8 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
       details: {topics: detail.missing, members: who},
     })
   }
+  const inFlight = reassignmentFinding(topics, options.live, options.reassignments ?? [], hasher, base.inSync)
+  if (inFlight) base.findings.push(inFlight)
   const reconciling = base.members.some(m => m.reconciling)
   const empty = g.members.size === 0
 
@@ -225,29 +231,30 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   }
 
   // Stored ≠ live: which change to today's metadata reproduces the stored hash?
-  const search = searchHypotheses({target: g.metadataHash, topics, metadata: options.live, knownTopicIds: knownTopicIds(replay, options.live, topics), extraRacks: memberRacks(replay)})
-  const described = search.matches.map(m => m.description)
-  const details = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, candidatesTried: search.tried}
+  const search = searchHypotheses({target: g.metadataHash, topics, metadata: options.live, knownTopicIds: knownTopicIds(replay, options.live, topics), extraRacks: knownRacks(replay, options), reassignments: options.reassignments})
+  const confidence = confidenceOf(search)
+  const described = [consistentWith(search)]
+  const details = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, confidence, alternatives: search.alternatives, candidatesTried: search.tried, pairsTried: search.pairsTried}
   if (empty) {
     base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: the stored hash differs from live metadata${described.length ? ` (${described.join('; ')})` : ''}, which matters only when a member joins`, pending: false}
   } else if (search.matches.length > 0 && search.matches.every(isBrokerChange)) {
     base.verdict = {
       code: 'STALE_COORDINATOR_CACHE',
-      message: `the stored hash is stale in the coordinator's topic-hash cache: ${described.join('; ')}. Broker changes do not evict that cache, so no rebalance happens until a change to one of the group's topics (even a leader or ISR change), the last group on the coordinator dropping the topic, or a coordinator reload (a leader move of the group's __consumer_offsets partition); then the epoch bumps`,
+      message: `the stored hash looks stale in the coordinator's topic-hash cache: ${described.join('; ')}. Broker changes do not evict that cache, so no rebalance happens until a change to one of the group's topics (even a leader or ISR change), the last group on the coordinator dropping the topic, or a coordinator reload (a leader move of the group's __consumer_offsets partition); then the epoch bumps`,
       pending: assignmentPending || reconciling,
     }
     base.findings.push({code: 'STALE_COORDINATOR_CACHE', message: base.verdict.message, details})
   } else if (search.matches.length > 0) {
     base.verdict = {
       code: 'REBALANCE_PENDING',
-      message: `a rebalance is coming: ${described.join('; ')}. The coordinator recomputes the hash on the group's next heartbeat and bumps the epoch`,
+      message: `a rebalance is coming: the live metadata differs from what the stored hash covers, ${described.join('; ')}. The coordinator recomputes the hash on the group's next heartbeat and bumps the epoch`,
       pending: true,
     }
     base.findings.push({code: 'REBALANCE_PENDING', message: base.verdict.message, details})
   } else {
     base.verdict = {
       code: 'HASH_DIFFERS',
-      message: `the stored hash (${g.metadataHash}) differs from the live one (${detail.hash}) and no single topic or broker change explains it (${search.tried} candidates tried). Expect a bump on a heartbeat that recomputes the hash; several changes at once, a rack no broker has today, or a coordinator cache that predates several changes would explain it — recorded history (audit) pins it down`,
+      message: `the stored hash (${g.metadataHash}) differs from the live one (${detail.hash}) and no single topic or broker change, nor a pair of them, explains it (${search.tried} candidates and ${search.pairsTried} pairs tried). Expect a bump on a heartbeat that recomputes the hash; several changes at once, a rack no broker has today, or a coordinator cache that predates several changes would explain it; ${PIN_DOWN_STEP}`,
       pending: true,
     }
     base.findings.push({code: 'HASH_DIFFERS', message: base.verdict.message, details})
@@ -266,11 +273,22 @@ function timelineEntry(e: EpochChange, attribution: Attribution | undefined): Ti
         view.message = view.message.replace(`member ${c.memberId}`, `member ${c.memberId} (client ${m.ClientId})`)
       }
     }
-    if (c.kind === 'metadata-hash-changed' && attribution) {
-      view.details.changes = attribution.matches
-      view.message = attribution.matches.length > 0
-        ? `metadata changed: ${attribution.matches.map(m => m.description).join('; ')}`
-        : `${view.message}; ${attribution.note}`
+    if (c.kind === 'metadata-hash-changed') {
+      if (attribution) {
+        view.details.changes = attribution.matches
+        view.confidence = attribution.confidence
+        view.alternatives = attribution.alternatives
+        if (attribution.evident) view.details.evident = attribution.evident
+        view.message = attribution.confidence === 'evident'
+          ? `metadata changed: ${attribution.note}`
+          : attribution.matches.length > 0
+            ? `metadata changed, ${consistentWith(attribution)}`
+            : `${view.message}; ${attribution.note}`
+      }
+      if (view.confidence === 'inferred-ambiguous' || view.confidence === 'unexplained') {
+        view.details.nextStep = PIN_DOWN_STEP
+        view.message += `; ${PIN_DOWN_STEP}`
+      }
     }
     return view
   })
@@ -289,18 +307,69 @@ function timelineEntry(e: EpochChange, attribution: Attribution | undefined): Ti
 
 interface Attribution {
   matches: Hypothesis[]
+  alternatives: Hypothesis[]
+  confidence: Confidence
   note: string
+  /** evident: the deleted topics and the ids the records hold for them. */
+  evident?: {deletedTopics: string[]; topicIds: string[]}
+}
+
+/** An inferred cause in words that say it is inferred: "consistent with X" or "consistent with any of: X; or Y". */
+function consistentWith(r: Pick<HypothesisResult, 'matches' | 'alternatives'>): string {
+  const all = [...r.matches, ...r.alternatives].map(m => m.description)
+  if (all.length === 0) return 'no change tried reproduces the stored hash'
+  if (all.length === 1) return `consistent with: ${all[0]} (inferred from the stored hashes; no other change tried reproduces them)`
+  return `consistent with any of: ${all.join('; or ')} (inferred from the stored hashes, which these changes produce alike)`
+}
+
+const unexplained = (note: string): Attribution => ({matches: [], alternatives: [], confidence: 'unexplained', note})
+
+/**
+ * REASSIGNMENT_IN_FLIGHT: subscribed topics with partitions under reassignment. Their replica lists are the wider
+ * list (adding + removing) now; the group bumps when that list's racks enter the hash, and again when the
+ * reassignment completes if the rack lists without the removing replicas differ.
+ */
+export function reassignmentFinding(topics: readonly string[], live: ClusterMetadata, reassignments: readonly ReassignmentInFlight[], hasher: TopicHasher, inSync: boolean | null): Finding | undefined {
+  const mine = reassignments.filter(r => topics.includes(r.topic))
+  if (mine.length === 0) return undefined
+  const byTopic = new Map<string, ReassignmentInFlight[]>()
+  for (const r of mine) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r])
+  const perTopic = [...byTopic].map(([topic, rs]) => {
+    const t = hasher.topic(topic)
+    let bumpOnCompletion = false
+    if (t) {
+      const after = new Map(rs.map(r => [r.partition, r.replicas.filter(b => !r.removingReplicas.includes(b))]))
+      const done: ClusterMetadata = {...live, topics: [{...t, partitions: t.partitions.map(p => (after.has(p.partition) ? {...p, replicas: after.get(p.partition)!} : p))}]}
+      bumpOnCompletion = new TopicHasher(done).topicHash(topic) !== hasher.topicHash(topic)
+    }
+    return {
+      topic,
+      partitions: rs.map(r => ({partition: r.partition, replicas: [...r.replicas], addingReplicas: [...r.addingReplicas], removingReplicas: [...r.removingReplicas]})),
+      bumpOnCompletion,
+    }
+  })
+  const expectedBumps = (inSync === false ? 1 : 0) + perTopic.filter(t => t.bumpOnCompletion).length
+  const text = perTopic.map(t => `${t.topic} partition${t.partitions.length === 1 ? '' : 's'} ${t.partitions.map(p => `${p.partition} (adding ${p.addingReplicas.join(',') || 'none'}, removing ${p.removingReplicas.join(',') || 'none'})`).join(', ')}`)
+  const completing = perTopic.filter(t => t.bumpOnCompletion).map(t => t.topic)
+  return {
+    code: 'REASSIGNMENT_IN_FLIGHT',
+    message: `partition reassignment in flight on subscribed topics: ${text.join('; ')}. ${inSync === false ? 'The live replica lists (adding + removing) are not in the stored hash yet: the group bumps on its next heartbeat. ' : 'The wider replica lists (adding + removing) are in the stored hash already. '}${completing.length ? `Expect one more bump when it completes (the removing replicas leave and the rack lists of ${completing.join(', ')} change)` : 'No further bump is expected when it completes (the rack lists stay the same without the removing replicas)'}`,
+    details: {topics: perTopic, expectedFurtherBumps: expectedBumps},
+  }
 }
 
 /**
  * Walks the timeline backwards from today's metadata: at each bump whose hash changed with the same topic set,
- * finds the single change that turns the metadata after the bump into the metadata before it, and carries that
- * reconstructed metadata to the older bumps. Stops attributing where no single change fits.
+ * finds the change that turns the metadata after the bump into the metadata before it, and carries that
+ * reconstructed metadata to the older bumps. Stops attributing where no change fits or the change is ambiguous
+ * in a way that matters for older bumps.
  */
-function attributeMetadataChanges(timeline: readonly EpochChange[], live: ClusterMetadata, replay: ReplayResult): Map<EpochChange, Attribution> {
+function attributeMetadataChanges(timeline: readonly EpochChange[], live: ClusterMetadata, replay: ReplayResult, options: ExplainOptions): Map<EpochChange, Attribution> {
   const out = new Map<EpochChange, Attribution>()
   let md: ClusterMetadata | undefined = live
-  const extraRacks = memberRacks(replay)
+  // racks of today's brokers too: the metadata reconstructed for older bumps may have lost a broker with its rack
+  const extraRacks = [...new Set([...knownRacks(replay, options), ...live.brokers.flatMap(b => (b.rack === null ? [] : [b.rack]))])]
+  const reassignments = options.reassignments
   // a topic deleted before a bump and re-created later: try today's layout under the ids the records saw
   const absentTemplates = new Map(live.topics.map(t => [t.name, t]))
   // Matches that hash alike (a broker with no rack and an unregistered one both add nothing) are the same step back.
@@ -318,37 +387,107 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     const first = key(candidates[0])
     return candidates.every(c => key(c) === first) ? candidates[0] : undefined
   }
+  const firstSeen = topicIdsFirstSeen(replay)
+  const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
+  // ids in the records that no live topic has: ids of deleted topics (the same walk as knownTopicIds, done once)
+  const deadIds = [...firstSeen.keys()].filter(id => !liveIds.has(id))
   for (let i = timeline.length - 1; i >= 0; i--) {
     const e = timeline[i]
     if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
     const causes = classifyBump(e)
     if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
     if (!md) {
-      out.set(e, {matches: [], note: 'an earlier metadata change could not be reconstructed, so this one cannot be attributed from live metadata; recorded history (audit) would pin it down'})
+      out.set(e, unexplained('an earlier metadata change could not be reconstructed, so this one cannot be attributed from live metadata'))
       continue
     }
     const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
     const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
-    const ids = knownTopicIds(replay, live, topicsBefore)
+    const ids = new Map(topicsBefore.map(t => [t, deadIds]))
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
     if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
-      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates})
+      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments})
       md = stepBack(md, later.matches)
       if (!md) {
-        out.set(e, {matches: [], note: 'the metadata changed again later in ways the hashes cannot separate; recorded history (audit) would pin it down'})
+        out.set(e, unexplained('the metadata changed again later in ways the hashes cannot separate'))
         continue
       }
     }
-    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates})
+    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments, priorityTopics: assignmentChanged(e, md, live)})
     if (r.matches.length === 0) {
-      out.set(e, {matches: [], note: `no single topic or broker change reproduces the previous hash (${r.tried} candidates tried): several things changed, or the coordinator's cache was stale (a coordinator reload recomputes every topic); recorded history (audit) would pin it down`})
+      // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
+      const cur = md
+      const gone = topicsBefore.filter(t => !cur.topics.some(x => x.name === t))
+      // an id assigned before the bump (so a topic of the group existed then) that no topic has today
+      const assignedBefore = assignedTopicIds(e)
+      const deadIds = [...firstSeen].filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset)).map(([id]) => id)
+      if (gone.length > 0 && deadIds.length > 0) {
+        out.set(e, {
+          matches: [], alternatives: [], confidence: 'evident', evident: {deletedTopics: gone, topicIds: deadIds},
+          note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
+        })
+      } else {
+        out.set(e, unexplained(`no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`))
+      }
       md = undefined
       continue
     }
-    out.set(e, {matches: r.matches, note: ''})
+    out.set(e, {matches: r.matches, alternatives: r.alternatives, confidence: confidenceOf(r), note: ''})
     md = stepBack(md, r.matches)
   }
   return out
+}
+
+/**
+ * Topics whose assigned partitions (the union of the members' target assignments) differ before and after the bump:
+ * partitions added, a topic created or deleted show there. A hint for the search order only.
+ */
+function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: ClusterMetadata): Set<string> {
+  if (e.groupType === 'classic' || e.groupType === 'streams') return new Set()
+  const union = (s: EpochChange['before']) => {
+    const out = new Map<string, number>()
+    for (const v of (s[e.groupType as 'consumer' | 'share']?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+      for (const tp of v.TopicPartitions ?? []) out.set(tp.TopicId, (out.get(tp.TopicId) ?? 0) + tp.Partitions.length)
+    }
+    return out
+  }
+  const a = union(e.before)
+  const b = union(e.after)
+  const names = new Map([...live.topics, ...md.topics].map(t => [uuidToString(t.topicId), t.name]))
+  const out = new Set<string>()
+  for (const id of new Set([...a.keys(), ...b.keys()])) if (a.get(id) !== b.get(id) && names.has(id)) out.add(names.get(id)!)
+  return out
+}
+
+/** Topic ids in the members' target assignments before the bump (consumer and share groups; else undefined). */
+function assignedTopicIds(e: EpochChange): Set<string> | undefined {
+  if (e.groupType !== 'consumer' && e.groupType !== 'share') return undefined
+  const out = new Set<string>()
+  for (const v of (e.before[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string}>}>) {
+    for (const tp of v.TopicPartitions ?? []) out.add(tp.TopicId)
+  }
+  return out
+}
+
+/** Every topic id in the group's records, with the offset of the first record that holds it. */
+function topicIdsFirstSeen(replay: ReplayResult): Map<string, bigint> {
+  const seen = new Map<string, bigint>()
+  const walk = (v: unknown, offset: bigint): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x, offset)
+    else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'TopicId' && typeof x === 'string') {
+          if (!seen.has(x)) seen.set(x, offset)
+        } else walk(x, offset)
+      }
+    }
+  }
+  for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) walk(r.record.value, r.offset)
+  return seen
+}
+
+/** Rack names to try: members' RackId in the records, and racks from other sources (history). */
+function knownRacks(replay: ReplayResult, options: ExplainOptions): string[] {
+  return [...new Set([...memberRacks(replay), ...(options.knownRacks ?? [])])]
 }
 
 /** Topic ids the group's assignment records mention that are not live topic ids: ids of deleted topics. */

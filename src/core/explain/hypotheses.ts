@@ -1,10 +1,19 @@
 /**
- * Which single change to today's cluster metadata reproduces a metadata hash the coordinator stored earlier?
+ * Which change to today's cluster metadata reproduces a metadata hash the coordinator stored earlier?
  * `__consumer_offsets` keeps only the group hash, not its inputs, so we test hypotheses: "topic X had N
- * partitions", "topic Y did not exist", "topic Z had another id", "broker B had rack R / was not registered".
- * Hashing is cheap (millions of partitions per second), so thousands of candidates cost milliseconds.
+ * partitions", "topic Y did not exist", "topic Z had another id", "broker B had rack R / was not registered",
+ * "partition P of topic T had its replicas on other racks (a reassignment, or its temporary wider list)", and,
+ * when no single change fits, one topic change together with one broker change.
+ *
+ * A hash only sees each partition's rack list, so different changes can hash alike: a broker's rack and a
+ * replica move that give the same rack lists are indistinguishable. Every broker hypothesis that matches is
+ * therefore checked against the equivalent replica placement (`alternatives`), and callers say how a cause is
+ * known (`Confidence`) instead of stating the first match as fact.
+ *
+ * Hashing is cheap: one topic hash per candidate, and the group hash is re-hashed from a pre-sorted buffer with
+ * one 8-byte slot patched, so tens of thousands of candidates over a thousand topics cost well under a second.
  */
-import {computeGroupHash, computeTopicHash, RackTable} from '../hash.js'
+import {computeGroupHash, computeTopicHash, RackTable, xxh3Signed} from '../hash.js'
 import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../metadata.js'
 import {type Uuid, uuidFromString, uuidToString} from '../uuid.js'
 
@@ -16,17 +25,44 @@ export type HypothesisKind =
   | 'broker-rack' // a broker had another rack (or none)
   | 'broker-unregistered' // a broker registered now was not registered then
   | 'broker-registered' // a broker id that is a replica but unregistered now was registered then, with a rack
+  | 'replica-placement' // partitions of one topic had replicas on other brokers/racks (a reassignment)
+  | 'reassignment-started' // partitions under reassignment now had their original replicas then (before it started)
+  | 'combined' // a topic change and a broker change together (`parts`)
+
+/**
+ * How a cause is known. `exact`: a recorded source saw the metadata before and after (history, the records);
+ * `inferred-unique`: one change reproduces the stored hash and no other change tried does; `inferred-ambiguous`:
+ * several do (listed as alternatives); `evident`: certain from the records and today's metadata although the old
+ * hash cannot be rebuilt (a subscribed topic whose id is in the records and which no longer exists);
+ * `unexplained`: nothing tried reproduces it.
+ */
+export type Confidence = 'exact' | 'inferred-unique' | 'inferred-ambiguous' | 'evident' | 'unexplained'
 
 export interface Hypothesis {
   kind: HypothesisKind
   topic?: string
   broker?: number
+  /** replica-placement, reassignment-started: the partitions whose replicas were different then. */
+  partitions?: number[]
   /** The value then (what reproduces the stored hash). */
   then: string
   /** The value now. */
   now: string
   /** One sentence, Kafka words. */
   description: string
+  /** replica-placement, reassignment-started: the replica lists then (one example placement of those racks). */
+  replicasThen?: Array<{partition: number; replicas: number[]}>
+  /** combined: the changes that together reproduce the hash. */
+  parts?: Hypothesis[]
+}
+
+/** A reassignment in flight (ListPartitionReassignments): `replicas` is the current, wider list. */
+export interface ReassignmentInFlight {
+  topic: string
+  partition: number
+  replicas: readonly number[]
+  addingReplicas: readonly number[]
+  removingReplicas: readonly number[]
 }
 
 export interface HypothesisSearch {
@@ -48,8 +84,19 @@ export interface HypothesisSearch {
    * knownTopicIds: "it existed then and was deleted since". Typically today's layout of a topic re-created later.
    */
   absentTemplates?: ReadonlyMap<string, TopicMetadata>
-  /** Upper bound on candidates tried (default 100,000). */
+  /** Topics to try first (e.g. whose assigned partitions changed in the bump's records): only the order changes. */
+  priorityTopics?: ReadonlySet<string>
+  /** Reassignments in flight: their original replica lists are tried as the state before they started. */
+  reassignments?: readonly ReassignmentInFlight[]
+  /** Upper bound on single-change candidates tried (default 100,000). */
   maxCandidates?: number
+  /** Upper bound on topic+broker pairs tried when no single change matches (default 20,000; 0 = none). */
+  maxPairs?: number
+  /**
+   * Upper bound on replica placements tried when no other change matches (default 40,000: every single-replica
+   * move of ~4,000 partitions; topics under reassignment first, then in the order given).
+   */
+  maxPlacements?: number
 }
 
 export interface HypothesisResult {
@@ -58,124 +105,435 @@ export interface HypothesisResult {
   /** True when the live metadata already reproduces the target. */
   unchanged: boolean
   matches: Hypothesis[]
+  /**
+   * Replica placements (with today's brokers and racks) that hash like a matching broker change: the same
+   * per-partition rack lists. Not in `matches` (they do not change the verdict), but they make a match ambiguous.
+   */
+  alternatives: Hypothesis[]
   tried: number
-  /** True when the search stopped at maxCandidates. */
+  /** Pairs (topic change + broker change) tried. */
+  pairsTried: number
+  /** Replica placements tried. */
+  placementsTried: number
+  /** True when the search stopped at maxCandidates, maxPairs or maxPlacements. */
   truncated: boolean
+}
+
+const s_ = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+const rackText = (r: string | null) => (r === null ? 'no rack' : `rack ${r}`)
+
+/** Group hash over sorted topic names, with one topic's hash replaced or removed cheaply. */
+class GroupHashPatcher {
+  private readonly index: Map<string, number>
+  private readonly buf: Buffer
+  private readonly hashes: Map<string, bigint>
+  constructor(hashes: ReadonlyMap<string, bigint>, from?: GroupHashPatcher) {
+    if (from) {
+      // the same topics as `from` with some hashes changed: no re-sort
+      this.index = from.index
+      this.buf = Buffer.from(from.buf)
+      this.hashes = new Map(from.hashes)
+      for (const [n, h] of hashes) {
+        this.hashes.set(n, h)
+        this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), this.index.get(n)! * 8)
+      }
+      return
+    }
+    this.index = new Map()
+    this.hashes = new Map(hashes)
+    const names = [...hashes.keys()].sort()
+    this.buf = Buffer.allocUnsafe(names.length * 8)
+    names.forEach((n, i) => {
+      this.index.set(n, i)
+      this.buf.writeBigUInt64LE(BigInt.asUintN(64, hashes.get(n)!), i * 8)
+    })
+  }
+
+  /** A patcher over the same topics with these topic hashes changed. */
+  derive(changes: ReadonlyMap<string, bigint>): GroupHashPatcher {
+    return new GroupHashPatcher(changes, this)
+  }
+
+  /** The group hash with `name`'s topic hash set to `h` (undefined: the topic left out). */
+  with(name: string, h: bigint | undefined): bigint {
+    const i = this.index.get(name)
+    if (i === undefined) {
+      if (h === undefined) return this.hash()
+      const m = new Map(this.hashes)
+      m.set(name, h)
+      return computeGroupHash(m)
+    }
+    if (h === undefined) {
+      if (this.buf.length === 8) return 0n
+      return xxh3Signed(Buffer.concat([this.buf.subarray(0, i * 8), this.buf.subarray((i + 1) * 8)]))
+    }
+    const saved = this.buf.readBigUInt64LE(i * 8)
+    this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), i * 8)
+    const out = this.buf.length === 0 ? 0n : xxh3Signed(this.buf)
+    this.buf.writeBigUInt64LE(saved, i * 8)
+    return out
+  }
+
+  hash(): bigint {
+    return this.buf.length === 0 ? 0n : xxh3Signed(this.buf)
+  }
+}
+
+/**
+ * A topic-level change: the topic's layout then (undefined = absent then), and what it means. Both are made only
+ * when needed (`then` on a cache miss, `h` on a match): most candidates are hashed and dropped.
+ */
+interface TopicCandidate {
+  topic: string
+  /** The topic object the variant is made from, and the variant's name: the cache key of its hash (none: not cached). */
+  base: TopicMetadata
+  variant: string | undefined
+  then: (() => TopicMetadata) | undefined
+  h: () => Hypothesis
+}
+
+/**
+ * Topic hashes by topic object, rack assignment and variant. The walk back tests the same topics bump after bump
+ * (a reconstructed metadata shares every unchanged topic object), so most hashes are computed once per explain.
+ */
+const hashCache = new WeakMap<TopicMetadata, Map<string, Map<string, bigint>>>()
+
+/** A rack table with a key naming its rack assignment (the only thing of the brokers a topic hash sees). */
+function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: string} {
+  return {table: new RackTable(brokers), key: brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')}
+}
+
+function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: string}): bigint | undefined {
+  if (!c.then) return undefined
+  if (c.variant === undefined) return computeTopicHash(c.then(), t.table)
+  let byRacks = hashCache.get(c.base)
+  if (!byRacks) hashCache.set(c.base, (byRacks = new Map()))
+  let m = byRacks.get(t.key)
+  if (!m) byRacks.set(t.key, (m = new Map()))
+  let h = m.get(c.variant)
+  if (h === undefined) {
+    h = computeTopicHash(c.then(), t.table)
+    m.set(c.variant, h)
+  }
+  return h
 }
 
 export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const max = s.maxCandidates ?? 100_000
-  const table = new RackTable(s.metadata.brokers)
+  const maxPairs = s.maxPairs ?? 20_000
+  const rt = rackTable(s.metadata.brokers)
+  const table = rt.table
   const byName = new Map(s.metadata.topics.map(t => [t.name, t]))
-  const existing = [...new Set(s.topics)].filter(t => byName.has(t))
-  const base = new Map(existing.map(n => [n, computeTopicHash(byName.get(n)!, table)]))
-  const liveHash = computeGroupHash(base)
-  const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], tried: 0, truncated: false}
+  const topicSet = [...new Set(s.topics)]
+  const existing = topicSet.filter(t => byName.has(t))
+  const asIs = (t: TopicMetadata): TopicCandidate => ({topic: t.name, base: t, variant: '', then: () => t, h: () => ({kind: 'topic-absent', then: '', now: '', description: ''})})
+  const base = new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), rt)!]))
+  const patcher = new GroupHashPatcher(base)
+  const liveHash = patcher.hash()
+  const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, placementsTried: 0, truncated: false}
   if (result.unchanged) return result
 
-  /** Group hash with some topic hashes replaced (undefined = topic left out). */
-  const withTopics = (changes: Map<string, bigint | undefined>) => {
-    const m = new Map(base)
-    for (const [n, h] of changes) {
-      if (h === undefined) m.delete(n)
-      else m.set(n, h)
-    }
-    return computeGroupHash(m)
-  }
-  const test = (hash: () => bigint, h: Hypothesis) => {
+  const test = (hash: () => bigint, h: () => Hypothesis) => {
     if (result.tried >= max) {
       result.truncated = true
       return
     }
     result.tried++
-    if (hash() === s.target) result.matches.push(h)
+    if (hash() === s.target) result.matches.push(h())
   }
 
-  for (const name of existing) {
-    const topic = byName.get(name)!
-    test(() => withTopics(new Map([[name, undefined]])), {
-      kind: 'topic-absent', topic: name, then: 'absent', now: uuidToString(topic.topicId),
-      description: `topic ${name} did not exist then (created since, id ${uuidToString(topic.topicId)})`,
-    })
-    for (let n = topic.partitions.length - 1; n >= 1; n--) {
-      const then: TopicMetadata = {...topic, partitions: topic.partitions.slice(0, n)}
-      test(() => withTopics(new Map([[name, computeTopicHash(then, table)]])), {
-        kind: 'partition-count', topic: name, then: String(n), now: String(topic.partitions.length),
-        description: `topic ${name} had ${n} partition${n === 1 ? '' : 's'} then (${topic.partitions.length} now)`,
-      })
-    }
-    for (const id of s.knownTopicIds?.get(name) ?? []) {
-      if (id === uuidToString(topic.topicId)) continue
-      let uuid: Uuid
-      try {
-        uuid = uuidFromString(id)
-      } catch {
-        continue
-      }
-      const then: TopicMetadata = {...topic, topicId: uuid}
-      test(() => withTopics(new Map([[name, computeTopicHash(then, table)]])), {
-        kind: 'topic-id', topic: name, then: id, now: uuidToString(topic.topicId),
-        description: `topic ${name} had id ${id} then: it was deleted and recreated (id ${uuidToString(topic.topicId)} now)`,
-      })
-    }
-  }
-
-  for (const name of [...new Set(s.topics)].filter(t => !byName.has(t))) {
-    const template = s.absentTemplates?.get(name)
-    if (!template) continue
-    for (const id of s.knownTopicIds?.get(name) ?? []) {
-      let uuid: Uuid
-      try {
-        uuid = uuidFromString(id)
-      } catch {
-        continue
-      }
-      const then: TopicMetadata = {...template, name, topicId: uuid}
-      test(() => withTopics(new Map([[name, computeTopicHash(then, table)]])), {
-        kind: 'topic-deleted', topic: name, then: id, now: 'absent',
-        description: `topic ${name} existed then with id ${id} (${template.partitions.length} partition${template.partitions.length === 1 ? '' : 's'}): it was deleted since`,
-      })
-    }
-  }
-
-  // Broker changes: each alters every topic with a replica on that broker.
+  // ---- broker changes first: each alters every topic with a replica on that broker
   const rackNames = [...new Set([...table.racks, ...(s.extraRacks ?? [])])].sort()
   const racks: Array<string | null> = [...rackNames, null]
-  const replicaBrokers = new Set(existing.flatMap(n => byName.get(n)!.partitions.flatMap(p => p.replicas)))
-  const brokers = new Map(s.metadata.brokers.map(b => [b.id, b]))
-  const withBrokers = (list: BrokerMetadata[]) => {
-    const t = new RackTable(list)
-    const m = new Map<string, bigint | undefined>()
-    for (const n of existing) m.set(n, computeTopicHash(byName.get(n)!, t))
-    return withTopics(m)
+  const onBroker = new Map<number, string[]>()
+  for (const n of existing) {
+    for (const id of new Set(byName.get(n)!.partitions.flatMap(p => p.replicas))) {
+      const list = onBroker.get(id)
+      if (list) list.push(n)
+      else onBroker.set(id, [n])
+    }
   }
+  const replicaBrokers = new Set(onBroker.keys())
+  const brokers = new Map(s.metadata.brokers.map(b => [b.id, b]))
+  const brokerCandidates: Array<{brokers: BrokerMetadata[]; h: Hypothesis}> = []
   for (const id of [...replicaBrokers].sort((a, b) => a - b)) {
     const b = brokers.get(id)
     const others = s.metadata.brokers.filter(x => x.id !== id)
     if (b) {
       for (const rack of racks) {
         if (rack === b.rack) continue
-        test(() => withBrokers([...others, {...b, rack}]), {
-          kind: 'broker-rack', broker: id, then: rack ?? 'no rack', now: b.rack ?? 'no rack',
-          description: `broker ${id} had ${rack === null ? 'no rack' : `rack ${rack}`} then (${b.rack === null ? 'no rack' : `rack ${b.rack}`} now)`,
+        brokerCandidates.push({
+          brokers: [...others, {...b, rack}],
+          h: {kind: 'broker-rack', broker: id, then: rack ?? 'no rack', now: b.rack ?? 'no rack', description: `broker ${id} had ${rackText(rack)} then (${rackText(b.rack)} now)`},
         })
       }
       if (b.rack !== null) {
-        test(() => withBrokers(others), {
-          kind: 'broker-unregistered', broker: id, then: 'not registered', now: `registered, rack ${b.rack}`,
-          description: `broker ${id} was not registered then (registered now with rack ${b.rack})`,
+        brokerCandidates.push({
+          brokers: others,
+          h: {kind: 'broker-unregistered', broker: id, then: 'not registered', now: `registered, rack ${b.rack}`, description: `broker ${id} was not registered then (registered now with rack ${b.rack})`},
         })
       }
     } else {
       for (const rack of rackNames) {
-        test(() => withBrokers([...s.metadata.brokers, {id, rack, fenced: false}]), {
-          kind: 'broker-registered', broker: id, then: `registered, rack ${rack}`, now: 'not registered',
-          description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`,
+        brokerCandidates.push({
+          brokers: [...s.metadata.brokers, {id, rack, fenced: false}],
+          h: {kind: 'broker-registered', broker: id, then: `registered, rack ${rack}`, now: 'not registered', description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`},
         })
       }
     }
   }
+  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: string}; patcher: GroupHashPatcher}>()
+  const brokerState = (c: {brokers: BrokerMetadata[]; h: Hypothesis}) => {
+    let x = underBrokers.get(c.h)
+    if (!x) {
+      const t = rackTable(c.brokers)
+      // only topics with a replica on the broker change
+      const touched = c.h.broker === undefined ? existing : (onBroker.get(c.h.broker) ?? [])
+      x = {rt: t, patcher: patcher.derive(new Map(touched.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
+      underBrokers.set(c.h, x)
+    }
+    return x
+  }
+  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
+
+  // ---- topic changes (kept for the pairs below; placements are tried alone only, to bound the pairs)
+  const topicCandidates: TopicCandidate[] = []
+  // Two different changes to one topic give two different topic hashes, hence two different group hashes (but
+  // for a 64-bit collision): once one topic change matches, no other can, and the rest are not tried. Broker
+  // changes (several topics at once) and the placements equivalent to them are tried regardless.
+  // A matching broker change rules out every topic change but a placement (the same partitions and id).
+  let topicMatched = result.matches.length > 0
+  const tryTopic = (c: TopicCandidate, pairable = true, placementLike = false) => {
+    if (pairable) topicCandidates.push(c)
+    if (topicMatched && !placementLike) return
+    const before = result.matches.length
+    test(() => patcher.with(c.topic, topicHash(c, rt)), c.h)
+    if (result.matches.length > before) topicMatched = true
+  }
+  const prio = s.priorityTopics
+  for (const name of prio ? [...existing].sort((a, b) => Number(prio.has(b)) - Number(prio.has(a))) : existing) {
+    const topic = byName.get(name)!
+    const id = uuidToString(topic.topicId)
+    tryTopic({topic: name, base: topic, variant: 'absent', then: undefined, h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`})})
+    for (let n = topic.partitions.length - 1; n >= 1; n--) {
+      tryTopic({
+        topic: name, base: topic, variant: `n${n}`, then: () => ({...topic, partitions: topic.partitions.slice(0, n)}),
+        h: () => ({kind: 'partition-count', topic: name, then: String(n), now: String(topic.partitions.length), description: `topic ${name} had ${s_(n, 'partition')} then (${topic.partitions.length} now)`}),
+      })
+    }
+    for (const other of s.knownTopicIds?.get(name) ?? []) {
+      if (other === id) continue
+      const uuid = parseUuid(other)
+      if (!uuid) continue
+      tryTopic({
+        topic: name, base: topic, variant: `id${other}`, then: () => ({...topic, topicId: uuid}),
+        h: () => ({kind: 'topic-id', topic: name, then: other, now: id, description: `topic ${name} had id ${other} then: it was deleted and recreated (id ${id} now)`}),
+      })
+    }
+  }
+  for (const name of topicSet.filter(t => !byName.has(t))) {
+    const template = s.absentTemplates?.get(name)
+    if (!template) continue
+    for (const other of s.knownTopicIds?.get(name) ?? []) {
+      const uuid = parseUuid(other)
+      if (!uuid) continue
+      tryTopic({
+        topic: name, base: template, variant: `deleted:${name}:${other}`, then: () => ({...template, name, topicId: uuid}),
+        h: () => ({kind: 'topic-deleted', topic: name, then: other, now: 'absent', description: `topic ${name} existed then with id ${other} (${s_(template.partitions.length, 'partition')}): it was deleted since`}),
+      })
+    }
+  }
+  // reassignments in flight: the original replicas (before the adding ones joined), all partitions of a topic at once
+  const inFlight = new Map<string, ReassignmentInFlight[]>()
+  for (const r of s.reassignments ?? []) if (byName.has(r.topic) && existing.includes(r.topic)) inFlight.set(r.topic, [...(inFlight.get(r.topic) ?? []), r])
+  for (const [name, rs] of inFlight) {
+    const topic = byName.get(name)!
+    const original = new Map(rs.map(r => [r.partition, r.replicas.filter(b => !r.addingReplicas.includes(b))]))
+    const then: TopicMetadata = {...topic, partitions: topic.partitions.map(p => (original.has(p.partition) ? {...p, replicas: original.get(p.partition)!} : p))}
+    const parts = rs.map(r => r.partition).sort((a, b) => a - b)
+    tryTopic({
+      topic: name, base: topic, variant: `rs${JSON.stringify([...original])}`, then: () => then,
+      h: () => ({
+        kind: 'reassignment-started', topic: name, partitions: parts, then: 'original replicas', now: 'reassignment in flight',
+        replicasThen: parts.map(p => ({partition: p, replicas: original.get(p)!})),
+        description: `the reassignment in flight of ${partitionsText(name, parts)} had not started then (replicas ${rs.map(r => `[${original.get(r.partition)!.join(',')}]`).join(' ')} then, [${rs.map(r => r.replicas.join(',')).join('] [')}] now with the adding replicas)`,
+      }),
+    }, true, true)
+  }
+
+  // ---- replica placements, only when no other change fits: a placement that hashes like a broker change is found
+  // from the broker change (alternatives below), and no topic-level change hashes like a placement (they change the
+  // partition count or the id). After the broker changes, so a big topic's variants cannot use up their budget.
+  // Per partition: one replica on another rack, one more replica (the wider list of a reassignment in flight
+  // then), or one fewer (a reassignment in flight now).
+  const brokerRack = new Map(s.metadata.brokers.map(b => [b.id, b.rack]))
+  const maxPlacements = s.maxPlacements ?? 40_000
+  const placementOrder = [...existing].sort((a, b) => Number(inFlight.has(b)) - Number(inFlight.has(a)))
+  if (result.matches.length === 0) placements: for (const name of placementOrder) {
+    const topic = byName.get(name)!
+    for (const p of topic.partitions) {
+      for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
+        if (result.placementsTried >= maxPlacements) {
+          result.truncated = true
+          break placements
+        }
+        result.placementsTried++
+        tryTopic({
+          topic: name, base: topic, variant: undefined,
+          then: () => ({...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}),
+          h: () => placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack),
+        }, false)
+      }
+    }
+  }
+
+  // ---- one topic change and one broker change in the same bump (e.g. a broker change the coordinator's cache
+  // hid, then partitions added): only when no single change fits
+  if (result.matches.length === 0 && maxPairs > 0) {
+    outer: for (const b of brokerCandidates) {
+      const {rt: t, patcher: p} = brokerState(b)
+      for (const c of topicCandidates) {
+        if (result.pairsTried >= maxPairs) {
+          result.truncated = true
+          break outer
+        }
+        result.pairsTried++
+        if (p.with(c.topic, topicHash(c, t)) === s.target) {
+          const h = c.h()
+          result.matches.push({
+            kind: 'combined', topic: c.topic, broker: b.h.broker, then: `${h.then}; ${b.h.then}`, now: `${h.now}; ${b.h.now}`,
+            description: `${h.description}, and ${b.h.description}`, parts: [h, b.h],
+          })
+        }
+      }
+    }
+  }
+
+  // ---- a broker change hashes like the replica placement that gives the same rack lists
+  const seen = new Set(result.matches.filter(m => m.kind === 'replica-placement').map(placementKey))
+  for (const m of result.matches) {
+    if (!isBrokerChange(m)) continue
+    const alt = placementEquivalent(applyHypothesis(s.metadata, m), s.metadata, existing)
+    if (alt && !seen.has(placementKey(alt))) {
+      seen.add(placementKey(alt))
+      result.alternatives.push(alt)
+    }
+  }
   return result
+}
+
+/**
+ * The confidence of an attribution from a search (not from history): unique when one change explains it,
+ * ambiguous when several do (the first match is listed first, the rest are alternatives).
+ */
+export function confidenceOf(r: Pick<HypothesisResult, 'matches' | 'alternatives'>): Confidence {
+  const n = r.matches.length + r.alternatives.length
+  return n === 0 ? 'unexplained' : n === 1 ? 'inferred-unique' : 'inferred-ambiguous'
+}
+
+/** How to make an inferred-ambiguous or unexplained metadata cause exact. */
+export const PIN_DOWN_STEP = 'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`)'
+
+function parseUuid(id: string): Uuid | undefined {
+  try {
+    return uuidFromString(id)
+  } catch {
+    return undefined
+  }
+}
+
+function partitionsText(topic: string, ps: readonly number[]): string {
+  return `${ps.length === 1 ? 'partition' : 'partitions'} ${ps.join(', ')} of ${topic}`
+}
+
+const racksOf = (replicas: readonly number[], rack: ReadonlyMap<number, string | null>) =>
+  replicas.map(b => rack.get(b) ?? null).filter((r): r is string => r !== null).sort()
+
+/**
+ * Replica lists one step from `replicas` whose rack lists differ (only those change the hash): one replica on a
+ * broker of another rack, one more replica, one fewer. One list per distinct rack list.
+ */
+function placementVariants(replicas: readonly number[], brokers: readonly BrokerMetadata[], rack: ReadonlyMap<number, string | null>): number[][] {
+  const out: number[][] = []
+  const seen = new Set([racksOf(replicas, rack).join('\u0000')])
+  const add = (list: number[]) => {
+    const k = racksOf(list, rack).join('\u0000')
+    if (seen.has(k)) return
+    seen.add(k)
+    out.push(list)
+  }
+  const free = brokers.filter(b => !replicas.includes(b.id))
+  for (let i = 0; i < replicas.length; i++) {
+    for (const b of free) if (b.rack !== (rack.get(replicas[i]) ?? null)) add(replicas.map((x, j) => (j === i ? b.id : x)))
+  }
+  for (const b of free) if (b.rack !== null) add([...replicas, b.id])
+  if (replicas.length > 1) for (let i = 0; i < replicas.length; i++) add(replicas.filter((_, j) => j !== i))
+  return out
+}
+
+function placementHypothesis(topic: string, changed: Array<{partition: number; now: readonly number[]; then: number[]}>, rack: ReadonlyMap<number, string | null>): Hypothesis {
+  const parts = changed.map(c => c.partition)
+  const shown = changed.slice(0, 3).map(c => {
+    const r = (l: readonly number[]) => racksOf(l, rack).join(', ') || 'none'
+    return `${changed.length > 1 ? `partition ${c.partition}: ` : ''}racks ${r(c.then)} then, e.g. brokers ${c.then.join(', ')} (now ${r(c.now)} on ${c.now.join(', ')})`
+  })
+  const kind = changed.every(c => c.then.length > c.now.length) ? 'a reassignment in flight then (its wider replica list)' : changed.every(c => c.then.length < c.now.length) ? 'a reassignment in flight now, or replicas added' : 'a reassignment'
+  return {
+    kind: 'replica-placement', topic, partitions: parts, then: changed.map(c => `${c.partition}:[${c.then.join(',')}]`).join(' '), now: changed.map(c => `${c.partition}:[${c.now.join(',')}]`).join(' '),
+    replicasThen: changed.map(c => ({partition: c.partition, replicas: c.then})),
+    description: `${partitionsText(topic, parts)} had replicas on other racks then (${kind}: ${shown.join('; ')}${changed.length > 3 ? `; and ${changed.length - 3} more` : ''})`,
+  }
+}
+
+function placementKey(h: Hypothesis): string {
+  return `${h.topic}|${h.then}`
+}
+
+/**
+ * The replica placement, with today's brokers and racks, that gives every topic in `topics` the per-partition rack
+ * lists it has under `then` (another broker set or racks). Undefined when no placement of today's brokers does,
+ * or when more than one topic would have to change (then it is not "one topic's placement").
+ */
+export function placementEquivalent(then: ClusterMetadata, now: ClusterMetadata, topics: readonly string[]): Hypothesis | undefined {
+  const rackNow = new Map(now.brokers.map(b => [b.id, b.rack]))
+  const rackThen = new Map(then.brokers.map(b => [b.id, b.rack]))
+  const byRack = new Map<string | null, number[]>()
+  for (const b of now.brokers) byRack.set(b.rack, [...(byRack.get(b.rack) ?? []), b.id])
+  const changes: Array<{topic: string; partition: number; now: readonly number[]; then: number[]}> = []
+  for (const t of now.topics) {
+    if (!topics.includes(t.name)) continue
+    for (const p of t.partitions) {
+      const want = racksOf(p.replicas, rackThen)
+      if (want.join('\u0000') === racksOf(p.replicas, rackNow).join('\u0000')) continue
+      // keep what still fits, fill the rest from brokers of the wanted racks (replica count unchanged)
+      const need = [...want]
+      const kept: number[] = []
+      for (const b of p.replicas) {
+        const r = rackNow.get(b) ?? null
+        const i = r === null ? -1 : need.indexOf(r)
+        if (i >= 0) {
+          need.splice(i, 1)
+          kept.push(b)
+        }
+      }
+      const list = [...kept]
+      for (const r of need) {
+        const b = (byRack.get(r) ?? []).find(x => !list.includes(x))
+        if (b === undefined) return undefined
+        list.push(b)
+      }
+      // the rest on rackless brokers; without any, fewer replicas then (e.g. before a reassignment added one)
+      while (list.length < p.replicas.length) {
+        const b = (byRack.get(null) ?? []).find(x => !list.includes(x))
+        if (b === undefined) break
+        list.push(b)
+      }
+      changes.push({topic: t.name, partition: p.partition, now: p.replicas, then: list})
+    }
+  }
+  const names = new Set(changes.map(c => c.topic))
+  if (names.size !== 1) return undefined
+  return placementHypothesis([...names][0], changes, rackNow)
 }
 
 /**
@@ -201,6 +559,13 @@ export function applyHypothesis(md: ClusterMetadata, h: Hypothesis, absentTempla
       return {...md, brokers: md.brokers.filter(b => b.id !== h.broker)}
     case 'broker-registered':
       return {...md, brokers: [...md.brokers, {id: h.broker!, rack: h.then.replace(/^registered, rack /, ''), fenced: false}]}
+    case 'replica-placement':
+    case 'reassignment-started': {
+      const lists = new Map((h.replicasThen ?? []).map(x => [x.partition, x.replicas]))
+      return {...md, topics: md.topics.map(t => (t.name === h.topic ? {...t, partitions: t.partitions.map(p => (lists.has(p.partition) ? {...p, replicas: lists.get(p.partition)!} : p))} : t))}
+    }
+    case 'combined':
+      return (h.parts ?? []).reduce((m, p) => applyHypothesis(m, p, absentTemplates), md)
   }
 }
 

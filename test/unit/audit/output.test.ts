@@ -46,7 +46,7 @@ describe('audit outputs', () => {
   it('table: problems only (unless --all), multi-line details, and a summary line', () => {
     const t = renderAuditTable(rs)
     expect(t).toMatch(/drifted .*REBALANCE_PENDING/)
-    expect(t).toContain('drift: topic orders had 3 partitions')
+    expect(t).toContain('drift, consistent with: topic orders had 3 partitions')
     expect(t).toContain('missing topics: nope')
     expect(t).not.toMatch(/\bok\b.*IN_SYNC/)
     expect(renderAuditTable(rs, {all: true})).toMatch(/ok .*IN_SYNC/)

@@ -90,7 +90,9 @@ describe('explainGroup: verdicts', () => {
     const r = explain(created(['a', 'b'], hash(md([A2]), ['a', 'b'])))
     expect(r.verdict.code).toBe('HASH_DIFFERS')
     expect(r.verdict.pending).toBe(true)
-    expect(r.verdict.message).toContain('no single topic or broker change explains it')
+    expect(r.verdict.message).toContain('no single topic or broker change, nor a pair of them, explains it')
+    expect(r.verdict.message).toContain('record history with `audit`')
+    expect(r.findings.find(f => f.code === 'HASH_DIFFERS')!.details).toMatchObject({confidence: 'unexplained', alternatives: []})
   })
 
   it('ASSIGNMENT_PENDING: the group epoch is ahead of the target assignment', () => {
@@ -220,7 +222,9 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     const r = explain(log)
     expect(r.verdict.code).toBe('IN_SYNC')
     expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
-    expect(r.timeline[1].causes[0].message).toBe('metadata changed: topic a had 2 partitions then (4 now)')
+    expect(r.timeline[1].causes[0].message).toBe('metadata changed, consistent with: topic a had 2 partitions then (4 now) (inferred from the stored hashes; no other change tried reproduces them)')
+    expect(r.timeline[1].causes[0]).toMatchObject({confidence: 'inferred-unique', alternatives: []})
+    expect(r.timeline[0].causes.map(x => x.confidence)).toEqual(['exact', 'exact'])
   })
 
   it('several changes, one per bump: each attributed in turn (topic created, then partitions added)', () => {
@@ -266,7 +270,8 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     metadataBump(log3, 2, hash(md([A4]), ['a']))
     const r3 = explain(log3, md([A4]))
     expect(changesOf(r3, 2)).toEqual([])
-    expect(r3.timeline[1].causes[0].message).toMatch(/no single topic or broker change reproduces the previous hash.*recorded history/)
+    expect(r3.timeline[1].causes[0].message).toMatch(/no single topic or broker change, nor a pair of them, reproduces the previous hash.*record history with `audit`.*--metadata-log/)
+    expect(r3.timeline[1].causes[0]).toMatchObject({confidence: 'unexplained', details: {nextStep: expect.stringContaining('audit')}})
   })
 
   it('broker unregistered, then the walk goes on through an earlier change', () => {

@@ -37,6 +37,7 @@ function fakeClient() {
   ].map((r, i) => ({offset: BigInt(i), timestamp: BigInt(Date.now() - 60_000 + i), ...encodeRecord(r)}))
   return {
     clusterMetadata: async () => live(),
+    listPartitionReassignments: async () => [],
     topics: async () => [{name: '__consumer_offsets', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
     readPartition: async (o: {onBatch: (b: unknown) => void}) => {
       o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})

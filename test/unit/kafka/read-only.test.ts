@@ -7,7 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {API} from '../../../src/kafka/protocol.js'
 
 const READ_ONLY = new Map([
-  [1, 'Fetch'], [2, 'ListOffsets'], [3, 'Metadata'], [10, 'FindCoordinator'], [16, 'ListGroups'], [18, 'ApiVersions'],
+  [1, 'Fetch'], [2, 'ListOffsets'], [3, 'Metadata'], [10, 'FindCoordinator'], [16, 'ListGroups'], [46, 'ListPartitionReassignments'], [18, 'ApiVersions'],
   [60, 'DescribeCluster'], [69, 'ConsumerGroupDescribe'], [75, 'DescribeTopicPartitions'], [77, 'ShareGroupDescribe'], [89, 'StreamsGroupDescribe'],
 ])
 
