@@ -302,7 +302,9 @@ function readSettingFile(readFile: (p: string) => string, path: string, key: str
 function fileError(error: unknown, path: string, what: string): InputError {
   const code = (error as NodeJS.ErrnoException).code
   const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (error as Error).message})`
-  return new InputError(`${what}: file ${path} ${why}`, undefined, 'BAD_SETTING')
+  // a path from the file itself: a lost newline can join the next line (key, separator, secret) onto it
+  const shownPath = what !== '--command-config' && /[\s=:]/.test(path) ? '(path not shown: it holds a space, "=" or ":", and a broken line may have joined a secret onto it)' : path
+  return new InputError(`${what}: file ${shownPath} ${why}`, undefined, 'BAD_SETTING')
 }
 
 function requirePem(text: string, label: 'CERTIFICATE', key: string, where: string): string {
