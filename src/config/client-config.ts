@@ -302,7 +302,9 @@ function readSettingFile(readFile: (p: string) => string, path: string, key: str
 function fileError(error: unknown, path: string, what: string): InputError {
   const code = (error as NodeJS.ErrnoException).code
   const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (error as Error).message})`
-  return new InputError(`${what}: file ${path} ${why}`, undefined, 'BAD_SETTING')
+  // a path from the file itself: a lost newline can join the next line (key, separator, secret) onto it
+  const shownPath = what !== '--command-config' && /[\s=:]/.test(path) ? '(path not shown: it holds a space, "=" or ":", and a broken line may have joined a secret onto it)' : path
+  return new InputError(`${what}: file ${shownPath} ${why}`, undefined, 'BAD_SETTING')
 }
 
 function requirePem(text: string, label: 'CERTIFICATE', key: string, where: string): string {
@@ -417,6 +419,11 @@ function shown(value: string | undefined, ok = PLAIN_TOKEN): string {
   return value !== undefined && ok.test(value) && !isSecretKey(value) ? `"${value}"` : '(value not shown: it may hold a secret)'
 }
 
+/** A name for --debug: shown when it is a plain name (a broken line can join a secret onto it). */
+function shownPlain(value: string): string {
+  return /^[\w.@-]{0,128}$/.test(value) && !isSecretKey(value) ? value : '(not shown)'
+}
+
 /** A login module class as it may be shown: one of the known ones, else not named (a typo may be a secret). */
 function moduleName(name: string): string {
   return (Object.values(LOGIN_MODULES) as string[]).includes(name) ? name : 'the login module given'
@@ -434,12 +441,12 @@ export function describeSettings(s: ConnectionSettings): string {
   const parts = [
     `bootstrap=${s.bootstrap.map(b => `${b.host}:${b.port}`).join(',')}`,
     `security.protocol=${s.securityProtocol}`,
-    `client.id=${s.clientId}`,
+    `client.id=${shownPlain(s.clientId)}`,
     `timeout=${s.timeoutMs}ms`,
   ]
   if (s.sasl) {
     parts.push(`sasl.mechanism=${s.sasl.mechanism}`)
-    if (s.sasl.username) parts.push(`sasl.username=${s.sasl.username}`)
+    if (s.sasl.username) parts.push(`sasl.username=${shownPlain(s.sasl.username)}`)
     if (s.sasl.password) parts.push('sasl.password=(set)')
     if (s.sasl.token) parts.push('sasl.token=(set)')
   }

@@ -119,7 +119,7 @@ describe('audit output when history cannot be written', () => {
     writeFileSync(join(clusterDir(root, CID), '.lock'), 'other-run\n')
     const t0 = Date.now()
     const r = await audit(['--json', '--history-dir', root])
-    expect(Date.now() - t0).toBeLessThan(15_000)
+    expect(Date.now() - t0).toBeLessThan(120_000) // a bounded wait (5 s), not a hang; generous for a loaded machine
     const doc = JSON.parse(stdout.join(''))
     expect(doc.summary.history.error).toMatch(/held by another audit/)
     expect(r.exitCode).toBe(5)

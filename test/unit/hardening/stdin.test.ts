@@ -1,7 +1,10 @@
 /** Issue 10, defect 8: stdin is read only where `--metadata-file -` asks for it, never taken as an argument. */
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {tempFile, WORKED} from '../helpers.js'
 import {cli} from './cli.js'
+
+// child processes: a hang bound, not a speed check (the machine may be loaded)
+vi.setConfig({testTimeout: 300_000})
 
 describe('--metadata-file - and stdin', () => {
   const good = JSON.stringify(WORKED)
