@@ -215,3 +215,21 @@ export async function isDirectory(path: string): Promise<boolean> {
     return false
   }
 }
+
+/** What was read, for --json outputs (`source`). */
+export function metadataLogSourceInfo(r: MetadataLogReplay): Record<string, unknown> {
+  const rp = r.replay
+  return {
+    dir: r.files.dir,
+    snapshot: r.snapshot ? {file: r.snapshot.path.slice(r.files.dir.length + 1), endOffset: r.snapshot.endOffset.toString()} : null,
+    historyStart: {offset: r.historyStart.offset, time: r.historyStart.timestamp === null ? null : new Date(r.historyStart.timestamp).toISOString()},
+    lastOffset: rp.lastOffset === undefined ? null : rp.lastOffset.toString(),
+    lastTime: rp.lastTimestamp === undefined ? null : new Date(rp.lastTimestamp).toISOString(),
+    segments: r.segmentsRead.length,
+    records: rp.stats.records,
+    skippedRecords: rp.stats.skippedByType,
+    abortedTransactionRecords: rp.stats.abortedTransactionRecords,
+    decodeErrors: rp.stats.decodeErrors,
+    partialTailBytes: r.partialTailBytes,
+  }
+}

@@ -60,6 +60,8 @@ export interface MetadataChange {
   /** The rack of the broker's previous registration; undefined when it had none before in this log. */
   readonly previousRack?: string | null
   readonly reregistered?: boolean
+  /** For broker changes: the topics with a replica on the broker at that moment (their hashes can move). */
+  readonly topicsOnBroker?: readonly string[]
 }
 
 const INTERNAL_TOPICS = new Set(['__consumer_offsets', '__transaction_state', '__share_group_state'])
@@ -89,7 +91,7 @@ export class MetadataImage {
         if (!b) return []
         this.brokers.delete(id)
         this.lastRack.set(id, b.rack)
-        return [{kind: 'broker-unregistered', offset, timestamp, movesHash: true, broker: id, rack: b.rack}]
+        return [{kind: 'broker-unregistered', offset, timestamp, movesHash: true, broker: id, rack: b.rack, topicsOnBroker: this.topicsOn(id)}]
       }
       case 'FenceBrokerRecord': return this.fence(d.Id as number, true, offset, timestamp)
       case 'UnfenceBrokerRecord': return this.fence(d.Id as number, false, offset, timestamp)
@@ -153,7 +155,15 @@ export class MetadataImage {
     })
     const previousRack = old ? old.rack : this.lastRack.get(id)
     const known = old !== undefined || this.lastRack.has(id)
-    return [{kind: 'broker-registered', offset, timestamp, movesHash: !known || previousRack !== rack, broker: id, rack, ...(known ? {previousRack} : {}), reregistered: old !== undefined}]
+    const movesHash = !known || previousRack !== rack
+    return [{kind: 'broker-registered', offset, timestamp, movesHash, broker: id, rack, ...(known ? {previousRack} : {}), reregistered: old !== undefined, topicsOnBroker: movesHash ? this.topicsOn(id) : []}]
+  }
+
+  /** Topics with a replica on `broker` (a scan: broker registrations are rare). */
+  topicsOn(broker: number): string[] {
+    const out: string[] = []
+    for (const t of this.topicsByName.values()) if (t.partitions.some(p => p?.replicas.includes(broker))) out.push(t.name)
+    return out.sort()
   }
 
   private fence(id: number, fenced: boolean, offset: bigint, timestamp: number): MetadataChange[] {

@@ -8,6 +8,7 @@ import {describeChange} from '../../../src/core/metadata-log/image.js'
 import {RecordDecodeError} from '../../../src/core/records/errors.js'
 import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
 import {encodeBatch} from './log-writer.js'
+import {run} from '../helpers.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
@@ -113,6 +114,30 @@ describe('metadata log replay', () => {
     expect(r.replay.hashes.get('orders')![0]).toMatchObject({offset: 10n, atHistoryStart: true})
     expect(r.replay.image.toClusterMetadata().topics[0].partitions.length).toBe(3)
     expect(r.replay.changes[0]).toMatchObject({kind: 'partitions-added', offset: 11n})
+  })
+
+  it('cluster history and topic-hash compute --at read it', async () => {
+    const {dir, t} = writeLog()
+    const h = JSON.parse((await run(['cluster:history', '--metadata-log', dir, '--topic', 'orders', '--json'])).stdout)
+    expect(h.changes.map((c: {description: string}) => c.description)).toEqual([
+      `topic orders created (id ${ORDERS}, 2 partitions)`, 'topic orders partitions 2 → 3',
+      'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
+      'orders partition 0 replicas [1,2,3] → [2,3]', 'broker 3 "rack-b" → "rack-c" (re-registered)',
+    ])
+    expect(h.changes[0]).toMatchObject({offset: '9', time: new Date(t + 2000).toISOString(), kind: 'topic-created', movesHash: true})
+    expect(h.source).toMatchObject({snapshot: null, historyStart: {offset: '0'}, lastOffset: '20'})
+    const nd = (await run(['cluster:history', '--metadata-log', dir, '--broker', '3', '--ndjson'])).stdout.trim().split('\n')
+    expect(JSON.parse(nd[nd.length - 1]).source.dir).toBe(dir)
+    const table = (await run(['cluster:history', '--metadata-log', dir, '--since', new Date(t + 5500).toISOString()])).stdout
+    expect(table).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
+    expect(table).not.toContain('created (id AAEC')
+    const at11 = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', '11', '--json'])).stdout)
+    const atTime = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', new Date(t + 3500).toISOString(), '--json'])).stdout)
+    expect(at11.topics[0].partitions).toBe(3)
+    expect(atTime).toEqual(at11)
+    const end = JSON.parse((await run(['topic-hash:compute', '--metadata-log', dir, '--json'])).stdout)
+    expect(end.topics.map((x: {name: string}) => x.name)).toEqual(['orders'])
+    expect(end.topics[0].hash).not.toBe(at11.topics[0].hash)
   })
 
   it('names a missing directory', async () => {
