@@ -1,5 +1,5 @@
 /**
- * The frame of a KRaft metadata record (Kafka's MetadataRecordSerde): unsigned varint frame version (0),
+ * The frame of a KRaft metadata record (Kafka's MetadataRecordSerde): unsigned varint frame version (1, AbstractApiMessageSerde.DEFAULT_FRAME_VERSION),
  * unsigned varint record type (apiKey), unsigned varint record version, then the body, which the generic codec
  * reads from the schema. Unknown types are skipped by type; a newer version of a known type is reported, not
  * guessed at; bytes that do not match their own schema throw a RecordDecodeError naming offset and field.
@@ -10,7 +10,7 @@ import {DecodeFault, RecordDecodeError} from '../records/errors.js'
 import {inRange, parseVersions} from '../records/spec.js'
 import {METADATA_RECORD_BY_TYPE, OTHER_METADATA_RECORD_NAMES} from './schemas.js'
 
-export const METADATA_FRAME_VERSION = 0
+export const METADATA_FRAME_VERSION = 1
 
 export type MetadataRecord =
   | {readonly kind: 'record'; readonly type: number; readonly name: string; readonly version: number; readonly data: StructValue}

@@ -104,10 +104,11 @@ export const METADATA_RECORDS: readonly MetadataRecordSpec[] = [
 export const METADATA_RECORD_BY_TYPE: ReadonlyMap<number, MetadataRecordSpec> = new Map(METADATA_RECORDS.map(r => [r.type, r]))
 
 /** Names of the other metadata record types (skipped and counted), for reports. */
+/** Names of the other metadata record types (skipped and counted), from Kafka 4.4's MetadataRecordType. */
 export const OTHER_METADATA_RECORD_NAMES: Readonly<Record<number, string>> = {
-  4: 'ConfigRecord', 6: 'AccessControlEntryRecord', 10: 'DelegationTokenRecord', 11: 'UserScramCredentialRecord',
-  13: 'ClientQuotaRecord', 14: 'ProducerIdsRecord', 15: 'RemoveAccessControlEntryRecord', 16: 'RemoveUserScramCredentialRecord',
-  18: 'RemoveDelegationTokenRecord', 19: 'ZkMigrationStateRecord', 20: 'NoOpRecord', 21: 'ControllerRegistrationRecord',
-  22: 'UnregisterControllerRecord', 23: 'BeginTransactionRecord', 24: 'EndTransactionRecord', 25: 'AbortTransactionRecord',
-  26: 'ClearElrRecord', 27: 'RegisterControllerRecord',
+  4: 'ConfigRecord', 10: 'DelegationTokenRecord', 11: 'UserScramCredentialRecord', 14: 'ClientQuotaRecord',
+  15: 'ProducerIdsRecord', 18: 'AccessControlEntryRecord', 19: 'RemoveAccessControlEntryRecord', 20: 'NoOpRecord',
+  21: 'ZkMigrationStateRecord', 22: 'RemoveUserScramCredentialRecord', 23: 'BeginTransactionRecord',
+  24: 'EndTransactionRecord', 25: 'AbortTransactionRecord', 26: 'RemoveDelegationTokenRecord',
+  27: 'RegisterControllerRecord', 28: 'ClearElrRecord', 29: 'UnregisterControllerRecord',
 }

@@ -19,7 +19,7 @@ const part = (id: string, p: number, replicas: number[]) =>
   encodeMetadataRecord(3, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas, RemovingReplicas: [], AddingReplicas: [], Leader: replicas[0], LeaderEpoch: 0, PartitionEpoch: 0, Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA')})
 const change = (id: string, p: number, fields: Record<string, unknown>) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, ...fields})
 const unfence = (id: number) => encodeMetadataRecord(17, {BrokerId: id, BrokerEpoch: 1n, Fenced: -1})
-const otherType = new Uint8Array([0, 20, 0, 0]) // NoOpRecord v0
+const otherType = new Uint8Array([1, 20, 0, 0]) // NoOpRecord v0
 
 function writeLog(): {dir: string; t: number} {
   const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
@@ -44,8 +44,8 @@ function writeLog(): {dir: string; t: number} {
   writeFileSync(join(dir, '00000000000000000011.log'), Buffer.concat(seg1))
   return {dir, t}
 }
-function encodeBeginTx() { return new Uint8Array([0, 23, 0, 1, 0, 0]) } // BeginTransactionRecord v0: null Name, no tags
-function encodeAbortTx() { return new Uint8Array([0, 25, 0, 0, 0]) } // AbortTransactionRecord v0: null Reason, no tags
+function encodeBeginTx() { return new Uint8Array([1, 23, 0, 1, 0, 0]) } // BeginTransactionRecord v0: null Name, no tags
+function encodeAbortTx() { return new Uint8Array([1, 25, 0, 0, 0]) } // AbortTransactionRecord v0: null Reason, no tags
 
 describe('metadata record codec', () => {
   it('round-trips every schema version and skips other types by name', () => {
@@ -54,7 +54,7 @@ describe('metadata record codec', () => {
       expect(d).toMatchObject({kind: 'record', name: 'RegisterBrokerRecord', version: v, data: {BrokerId: 7, BrokerEpoch: 5n}})
     }
     expect(decodeMetadataRecord(otherType)).toMatchObject({kind: 'skipped', name: 'NoOpRecord', reason: 'other-type'})
-    expect(decodeMetadataRecord(new Uint8Array([0, 2, 9, 0]))).toMatchObject({kind: 'skipped', name: 'TopicRecord', reason: 'unknown-version'})
+    expect(decodeMetadataRecord(new Uint8Array([1, 2, 9, 0]))).toMatchObject({kind: 'skipped', name: 'TopicRecord', reason: 'unknown-version'})
     const c = decodeMetadataRecord(change(ORDERS, 3, {Replicas: [1, 2, 3]}))
     expect(c).toMatchObject({kind: 'record', data: {PartitionId: 3, Replicas: [1, 2, 3], Isr: null, Leader: -2, AddingReplicas: null}})
   })
