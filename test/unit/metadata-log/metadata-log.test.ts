@@ -7,7 +7,7 @@ import {decodeMetadataRecord, encodeMetadataRecord} from '../../../src/core/meta
 import {describeChange} from '../../../src/core/metadata-log/image.js'
 import {RecordDecodeError} from '../../../src/core/records/errors.js'
 import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
-import {encodeBatch} from './log-writer.js'
+import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
 import {run} from '../helpers.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'

@@ -1,5 +1,5 @@
-/** Test and benchmark helper: writes metadata record batches (magic v2, uncompressed) as Kafka lays them out. */
-import {ByteWriter} from '../../../src/core/records/bytes.js'
+/** Writes metadata record batches (magic v2, uncompressed, CRC-32C) as Kafka lays them out: for tests and the benchmark. */
+import {ByteWriter} from '../records/bytes.js'
 
 function crc32cTable(): Uint32Array {
   const t = new Uint32Array(256)
