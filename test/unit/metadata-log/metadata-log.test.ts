@@ -5,6 +5,8 @@ import {describe, expect, it} from 'vitest'
 import {computeTopicHash, RackTable, TopicHasher} from '../../../src/core/hash.js'
 import {decodeMetadataRecord, encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {describeChange} from '../../../src/core/metadata-log/image.js'
+import {attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
+import {computeGroupHash} from '../../../src/core/hash.js'
 import {RecordDecodeError} from '../../../src/core/records/errors.js'
 import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
@@ -138,6 +140,27 @@ describe('metadata log replay', () => {
     const end = JSON.parse((await run(['topic-hash:compute', '--metadata-log', dir, '--json'])).stdout)
     expect(end.topics.map((x: {name: string}) => x.name)).toEqual(['orders'])
     expect(end.topics[0].hash).not.toBe(at11.topics[0].hash)
+  })
+
+  it('attributes a bump exactly, also when the coordinator combined topic hashes computed at different times', async () => {
+    const {dir, t} = writeLog()
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders', 'payments'])})
+    const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+    const o = r.replay.hashes.get('orders')!
+    const p = r.replay.hashes.get('payments')!
+    const g = (pairs: Array<[string, bigint]>) => computeGroupHash(new Map(pairs))
+    // the reassignment's first step: partition 0 gets [1,2,3]
+    const a = attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: g([['orders', o[1].hash]]), hash: g([['orders', o[2].hash]]), timestamp: t + 4500})
+    expect(a.exact).toBe(true)
+    expect(a.changes!.map(c => c.description)).toEqual(['orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])'])
+    // payments created at t+7000; the coordinator still held orders' hash from before broker 3's re-registration
+    const b = attributeFromLog(view, {topicsBefore: ['orders', 'payments'], topicsAfter: ['orders', 'payments'], previousHash: g([['orders', o[3].hash]]), hash: g([['orders', o[3].hash], ['payments', p[0].hash]]), timestamp: t + 7500})
+    expect(b.exact).toBe(true)
+    expect(b.after).toMatchObject({orders: {offset: '13'}, payments: {offset: '19'}})
+    expect(b.changes!.map(c => c.description)).toEqual([`topic payments created (id ${PAYMENTS}, 1 partition)`])
+    // a hash no combination gives, and a bump before the log starts: inferred, said so
+    expect(attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500})).toMatchObject({exact: false})
+    expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
   })
 
   it('names a missing directory', async () => {
