@@ -69,10 +69,13 @@ async function compareDir(dir: string): Promise<{records: number; compared: numb
     const kafka = dumped.get(file)
     expect(kafka, `DumpLogSegments did not dump ${file}`).toBeDefined()
     if (!kafka) continue
+    // the active segment is live: records appended after DumpLogSegments read it are not compared
+    const dumpedUpTo = Math.max(-1, ...[...kafka.keys()].map(Number))
     for await (const chunk of readBatchFile(file)) {
       for (const b of chunk) {
         if (b.isControl) continue
         for (const r of b.records) {
+          if (Number(r.offset) > dumpedUpTo) continue
           records++
           const ours = decodeMetadataRecord(r.value!, r.offset)
           const theirs = kafka!.get(r.offset.toString())
