@@ -136,6 +136,11 @@ allow.everyone.if.no.acl.found=true
 group.consumer.max.assignment.interval.ms=60000
 group.share.max.assignment.interval.ms=60000
 group.streams.max.assignment.interval.ms=60000
+# frequent KRaft metadata snapshots and segment rolls, so the metadata-log test reads a log whose oldest segments
+# are deleted after a snapshot once a suite has run 10 min (cheap: the metadata is small)
+metadata.log.max.snapshot.interval.ms=10000
+metadata.log.segment.ms=15000
+metadata.max.retention.ms=600000
 EOF
   if [[ $KV == 4.1.* ]]; then
     echo "unstable.feature.versions.enable=true"

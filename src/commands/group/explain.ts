@@ -10,6 +10,7 @@ import {renderExplain} from '../../render/explain.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
+import {explainFromMetadataLog} from '../../sources/metadata-log-explain.js'
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
@@ -44,6 +45,7 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords}.
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
     'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+    'metadata-log': Flags.string({summary: 'A KRaft metadata log directory (__cluster_metadata-0, read-only): attribute metadata bumps exactly from it.', helpValue: 'DIR'}),
     'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
   }
 
@@ -70,6 +72,8 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords}.
       const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
       const report = explainGroup(group, replay, {live, now, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
       annotateFromHistory(report, replay, view)
+      // exact, from the cluster's own metadata log, when given
+      if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
       return report
     }).finally(() => progress.stop())
 

@@ -30,20 +30,46 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
       description: 'metadata file (JSON, as written by `cluster snapshot`); "-" reads stdin. Wins over a live cluster',
       helpValue: 'FILE',
     }),
+    'metadata-log': Flags.string({
+      description: 'a KRaft metadata log directory (__cluster_metadata-0, read-only): the metadata as it was at --at (default: its end)',
+      helpValue: 'DIR',
+      exclusive: ['metadata-file'],
+    }),
+    at: Flags.string({
+      description: 'with --metadata-log: a log offset (digits) or a time (ISO-8601, or a duration ago: 2h, 7d)',
+      helpValue: 'TIME|OFFSET',
+      dependsOn: ['metadata-log'],
+    }),
     ...connectionFlags,
   }
 
   async run(): Promise<TopicHashReport> {
     const file = this.flags['metadata-file']
-    const live = !file && wantsLive(this.flags)
-    if (!file && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE (see `rebalance-doctor cluster snapshot`) or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
-    const md = file
+    const log = this.flags['metadata-log']
+    const live = !file && !log && wantsLive(this.flags)
+    if (!file && !log && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE (see `rebalance-doctor cluster snapshot`), --metadata-log DIR or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
+    const md = log
+      ? await metadataAt(log, this.flags.at)
+      : file
       ? await readMetadataFile(file)
       : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
     if (!this.jsonEnabled()) this.log(renderReport(report))
     return report
   }
+}
+
+/** The image of a metadata log at an offset or a time (its end when `at` is not given). */
+async function metadataAt(dir: string, at: string | undefined) {
+  const {replayMetadataLog} = await import('../../sources/metadata-log.js')
+  const {parseTimeSpec} = await import('../../core/time.js')
+  const bound = at === undefined ? {} : /^\d+$/.test(at) ? {untilOffset: BigInt(at)} : {untilTime: parseTimeSpec(at, 'at')}
+  const r = await replayMetadataLog(dir, {...bound, start: 'latest', keepChanges: false})
+  const startMs = r.historyStart.timestamp
+  if (at !== undefined && r.snapshot && (('untilOffset' in bound && bound.untilOffset! < r.snapshot.endOffset - 1n) || ('untilTime' in bound && startMs !== null && bound.untilTime! < startMs))) {
+    throw new InputError(`--at ${at} is before the oldest state this metadata log holds (offset ${r.historyStart.offset}${startMs === null ? '' : `, ${new Date(startMs).toISOString()}`})`, 'Give a later --at, or a copy of the log that reaches further back.', 'METADATA_LOG_TOO_SHORT')
+  }
+  return r.replay.image.toClusterMetadata()
 }
 
 export function renderReport(r: TopicHashReport): string {

@@ -1,0 +1,55 @@
+import {Flags} from '@oclif/core'
+import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../core/errors.js'
+import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
+import {parseTimeSpec} from '../../core/time.js'
+import {renderTable} from '../../render/table.js'
+import {metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
+
+export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
+  static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
+  static override description = `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
+
+--json prints {source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}]}; --ndjson one change per line, then {"source": ...}.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --metadata-log /var/lib/kafka/__cluster_metadata-0',
+    '<%= config.bin %> <%= command.id %> --metadata-log ./metadata-copy --topic orders --since 2d --json',
+  ]
+
+  static override flags = {
+    'metadata-log': Flags.string({summary: 'The __cluster_metadata-0 directory (or the log dir holding it).', helpValue: 'DIR', required: true}),
+    topic: Flags.string({summary: 'Only changes of this topic, and of brokers holding its replicas (repeatable).', helpValue: 'TOPIC', multiple: true}),
+    broker: Flags.integer({summary: 'Only changes of this broker, and of replica lists naming it (repeatable).', helpValue: 'ID', multiple: true}),
+    since: Flags.string({summary: 'Only changes at or after this time (ISO-8601 or a duration ago: 2h, 7d).', helpValue: 'TIME'}),
+    until: Flags.string({summary: 'Only changes at or before this time.', helpValue: 'TIME'}),
+    ndjson: Flags.boolean({summary: 'One JSON object per change per line, then a source line.', exclusive: ['json']}),
+  }
+
+  async run(): Promise<{source: Record<string, unknown>; changes: HistoryRow[]}> {
+    const {flags} = this
+    const since = flags.since === undefined ? undefined : parseTimeSpec(flags.since, 'since')
+    const until = flags.until === undefined ? undefined : parseTimeSpec(flags.until, 'until')
+    if (since !== undefined && until !== undefined && since > until) throw new InputError('--since is after --until', 'Swap them.')
+    const r = await replayMetadataLog(flags['metadata-log'], until === undefined ? {} : {untilTime: until})
+    const changes = historyRows(r.replay.changes, {
+      ...(flags.topic ? {topics: new Set(flags.topic)} : {}),
+      ...(flags.broker ? {brokers: new Set(flags.broker)} : {}),
+      since, until,
+    })
+    const source = metadataLogSourceInfo(r)
+    if (flags.ndjson) {
+      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify({source})}\n`)
+    } else if (!this.jsonEnabled()) {
+      this.log(`${source.dir}: exact history from offset ${r.historyStart.offset}${r.historyStart.timestamp === null ? '' : ` (${new Date(r.historyStart.timestamp).toISOString()})`} to ${source.lastOffset ?? '-'} (${source.lastTime ?? '-'})`)
+      this.log(changes.length === 0 ? 'no matching changes' : renderTable(['time', 'offset', 'change'], changes.map(c => [c.time, c.offset, printable(c.description) + (c.movesHash ? '' : ' (does not move a hash)')]), ['left', 'right', 'left']))
+    }
+    return {source, changes}
+  }
+}
+
+/** Names from a log are untrusted: control characters are shown escaped, never sent to the terminal. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ch => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}

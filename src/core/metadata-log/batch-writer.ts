@@ -1,0 +1,62 @@
+/** Writes metadata record batches (magic v2, uncompressed, CRC-32C) as Kafka lays them out: for tests and the benchmark. */
+import {ByteWriter} from '../records/bytes.js'
+
+function crc32cTable(): Uint32Array {
+  const t = new Uint32Array(256)
+  for (let i = 0; i < 256; i++) {
+    let c = i
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1
+    t[i] = c >>> 0
+  }
+  return t
+}
+const TABLE = crc32cTable()
+function crc32c(b: Uint8Array): number {
+  let c = 0xffffffff
+  for (let i = 0; i < b.length; i++) c = TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+function varint(w: ByteWriter, v: number): void {
+  w.uvarint(((v << 1) ^ (v >> 31)) >>> 0)
+}
+
+/** One batch of records (values; key null, or [key, value] pairs for control records). */
+export function encodeBatch(baseOffset: bigint, timestamp: number, values: Array<Uint8Array | [Uint8Array, Uint8Array]>, control = false): Buffer {
+  const body = new ByteWriter()
+  values.forEach((v, i) => {
+    const [key, value] = Array.isArray(v) ? v : [null, v]
+    const r = new ByteWriter()
+    r.int8(0)
+    varint(r, 0) // timestamp delta
+    varint(r, i)
+    if (key) {
+      varint(r, key.length)
+      r.bytes(key)
+    } else varint(r, -1)
+    varint(r, value.length)
+    r.bytes(value)
+    varint(r, 0) // headers
+    const rec = r.finish()
+    varint(body, rec.length)
+    body.bytes(rec)
+  })
+  const records = body.finish()
+  const afterCrc = Buffer.alloc(40 + records.length)
+  afterCrc.writeInt16BE(control ? 0x20 : 0, 0)
+  afterCrc.writeInt32BE(values.length - 1, 2)
+  afterCrc.writeBigInt64BE(BigInt(timestamp), 6)
+  afterCrc.writeBigInt64BE(BigInt(timestamp), 14)
+  afterCrc.writeBigInt64BE(-1n, 22)
+  afterCrc.writeInt16BE(-1, 30)
+  afterCrc.writeInt32BE(-1, 32)
+  afterCrc.writeInt32BE(values.length, 36)
+  Buffer.from(records).copy(afterCrc, 40)
+  const head = Buffer.alloc(21)
+  head.writeBigInt64BE(baseOffset, 0)
+  head.writeInt32BE(9 + afterCrc.length, 8)
+  head.writeInt32BE(0, 12) // partition leader epoch
+  head.writeInt8(2, 16)
+  head.writeUInt32BE(crc32c(afterCrc), 17)
+  return Buffer.concat([head, afterCrc])
+}

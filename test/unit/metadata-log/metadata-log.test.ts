@@ -1,0 +1,169 @@
+import {mkdtempSync, writeFileSync, appendFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {computeTopicHash, RackTable, TopicHasher} from '../../../src/core/hash.js'
+import {decodeMetadataRecord, encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
+import {describeChange} from '../../../src/core/metadata-log/image.js'
+import {attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
+import {computeGroupHash} from '../../../src/core/hash.js'
+import {RecordDecodeError} from '../../../src/core/records/errors.js'
+import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
+import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
+import {run} from '../helpers.js'
+
+const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
+const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
+const reg = (id: number, rack: string | null, epoch: bigint, version?: number) =>
+  encodeMetadataRecord(0, {BrokerId: id, IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', BrokerEpoch: epoch, EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}], Features: [], Rack: rack, Fenced: true, InControlledShutdown: false, LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg']}, version)
+const topic = (name: string, id: string) => encodeMetadataRecord(2, {Name: name, TopicId: id})
+const part = (id: string, p: number, replicas: number[]) =>
+  encodeMetadataRecord(3, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas, RemovingReplicas: [], AddingReplicas: [], Leader: replicas[0], LeaderEpoch: 0, PartitionEpoch: 0, Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA')})
+const change = (id: string, p: number, fields: Record<string, unknown>) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, ...fields})
+const unfence = (id: number) => encodeMetadataRecord(17, {BrokerId: id, BrokerEpoch: 1n, Fenced: -1})
+const otherType = new Uint8Array([1, 20, 0, 0]) // NoOpRecord v0
+
+function writeLog(): {dir: string; t: number} {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
+  const t = Date.parse('2026-11-30T14:00:00Z')
+  const seg0 = [
+    encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(2, 'rack-a', 11n), reg(3, 'rack-b', 12n)]),
+    encodeBatch(3n, t + 1000, [unfence(1), unfence(2), unfence(3), otherType]),
+    encodeBatch(7n, t + 2000, [topic('orders', ORDERS), part(ORDERS, 0, [1, 2]), part(ORDERS, 1, [2, 3])]),
+    encodeBatch(10n, t + 2500, [[new Uint8Array([0, 0, 0, 2]), new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0])]], true),
+  ]
+  writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat(seg0))
+  const seg1 = [
+    encodeBatch(11n, t + 3000, [part(ORDERS, 2, [3, 1])]),
+    encodeBatch(12n, t + 4000, [change(ORDERS, 0, {Replicas: [1, 2, 3], AddingReplicas: [3], RemovingReplicas: [1]})]),
+    encodeBatch(13n, t + 5000, [change(ORDERS, 0, {Replicas: [2, 3], AddingReplicas: [], RemovingReplicas: [], Isr: [2, 3]})]),
+    encodeBatch(14n, t + 6000, [reg(3, 'rack-c', 20n)]),
+    // an aborted metadata transaction: its topic never exists
+    encodeBatch(15n, t + 6500, [encodeBeginTx(), topic('payments', PAYMENTS), encodeAbortTx()]),
+    encodeBatch(18n, t + 7000, [topic('payments', PAYMENTS), part(PAYMENTS, 0, [1])]),
+    encodeBatch(20n, t + 8000, [encodeMetadataRecord(9, {TopicId: PAYMENTS})]),
+  ]
+  writeFileSync(join(dir, '00000000000000000011.log'), Buffer.concat(seg1))
+  return {dir, t}
+}
+function encodeBeginTx() { return new Uint8Array([1, 23, 0, 1, 0, 0]) } // BeginTransactionRecord v0: null Name, no tags
+function encodeAbortTx() { return new Uint8Array([1, 25, 0, 0, 0]) } // AbortTransactionRecord v0: null Reason, no tags
+
+describe('metadata record codec', () => {
+  it('round-trips every schema version and skips other types by name', () => {
+    for (const v of [0, 1, 2, 3, 4]) {
+      const d = decodeMetadataRecord(reg(7, v === 0 ? null : 'r', 5n, v))
+      expect(d).toMatchObject({kind: 'record', name: 'RegisterBrokerRecord', version: v, data: {BrokerId: 7, BrokerEpoch: 5n}})
+    }
+    expect(decodeMetadataRecord(otherType)).toMatchObject({kind: 'skipped', name: 'NoOpRecord', reason: 'other-type'})
+    expect(decodeMetadataRecord(new Uint8Array([1, 2, 9, 0]))).toMatchObject({kind: 'skipped', name: 'TopicRecord', reason: 'unknown-version'})
+    const c = decodeMetadataRecord(change(ORDERS, 3, {Replicas: [1, 2, 3]}))
+    expect(c).toMatchObject({kind: 'record', data: {PartitionId: 3, Replicas: [1, 2, 3], Isr: null, Leader: -2, AddingReplicas: null}})
+  })
+
+  it('names offset and field of malformed bytes', () => {
+    const bytes = topic('orders', ORDERS).slice(0, 8)
+    expect(() => decodeMetadataRecord(bytes, 42n)).toThrow(RecordDecodeError)
+    expect(() => decodeMetadataRecord(bytes, 42n)).toThrow(/42/)
+  })
+})
+
+describe('metadata log replay', () => {
+  it('rebuilds the image, names each change, and tracks distinct topic hashes', async () => {
+    const {dir, t} = writeLog()
+    appendFileSync(join(dir, '00000000000000000011.log'), encodeBatch(21n, t + 9000, [topic('x', PAYMENTS)]).subarray(0, 30))
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders', 'payments'])})
+    expect(r.partialTailBytes).toBe(30)
+    const md = r.replay.image.toClusterMetadata()
+    expect(md.brokers).toEqual([{id: 1, rack: 'rack-a', fenced: false}, {id: 2, rack: 'rack-a', fenced: false}, {id: 3, rack: 'rack-c', fenced: true}])
+    expect(md.topics.map(x => [x.name, x.partitions.map(p => p.replicas)])).toEqual([['orders', [[2, 3], [2, 3], [3, 1]]]])
+    expect(r.replay.stats.skippedByType).toMatchObject({NoOpRecord: 1})
+    expect(r.replay.stats.abortedTransactionRecords).toBe(1)
+    expect(r.replay.stats.controlBatches).toBe(1)
+    const lines = r.replay.changes.filter(c => c.movesHash).map(describeChange)
+    expect(lines).toEqual([
+      'broker 1 registered with "rack-a"', 'broker 2 registered with "rack-a"', 'broker 3 registered with "rack-b"',
+      `topic orders created (id ${ORDERS}, 0 partitions)`, 'topic orders partitions 0 → 1', 'topic orders partitions 1 → 2',
+      'topic orders partitions 2 → 3',
+      'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
+      'orders partition 0 replicas [1,2,3] → [2,3]',
+      'broker 3 "rack-b" → "rack-c" (re-registered)',
+      `topic payments created (id ${PAYMENTS}, 0 partitions)`, 'topic payments partitions 0 → 1',
+      `topic payments deleted (id ${PAYMENTS}, had 1 partition)`,
+    ])
+    const seq = r.replay.hashes.get('orders')!
+    expect(seq.map(p => p.offset)).toEqual([9n, 11n, 12n, 13n, 14n])
+    expect(seq[seq.length - 1].hash).toBe(new TopicHasher(md).topicHash('orders'))
+    expect(r.replay.hashes.get('payments')!.map(p => p.hash === 0n)).toEqual([false, true])
+    // the hash at offset 11 equals the hash of the image replayed to 11
+    const at11 = await replayMetadataLog(dir, {untilOffset: 11n})
+    const md11 = at11.replay.image.toClusterMetadata()
+    expect(computeTopicHash(md11.topics[0], new RackTable(md11.brokers))).toBe(seq[1].hash)
+  })
+
+  it('starts from a snapshot when the segments before it are gone, and reports where history starts', async () => {
+    const {dir, t} = writeLog()
+    const {rmSync} = await import('node:fs')
+    rmSync(join(dir, '00000000000000000000.log'))
+    const header = [new Uint8Array([0, 0, 0, 3]), (() => { const b = Buffer.alloc(11); b.writeBigInt64BE(BigInt(t + 2000), 2); return b })()] as [Uint8Array, Uint8Array]
+    writeFileSync(join(dir, '00000000000000000011-0000000001.checkpoint'), Buffer.concat([
+      encodeBatch(0n, t + 2600, [header], true),
+      encodeBatch(1n, t + 2600, [reg(1, 'rack-a', 10n), reg(2, 'rack-a', 11n), reg(3, 'rack-b', 12n), topic('orders', ORDERS), part(ORDERS, 0, [1, 2]), part(ORDERS, 1, [2, 3])]),
+    ]))
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
+    expect(r.snapshot?.endOffset).toBe(11n)
+    expect(r.historyStart).toEqual({offset: '11', timestamp: t + 2000})
+    expect(r.replay.hashes.get('orders')![0]).toMatchObject({offset: 10n, atHistoryStart: true})
+    expect(r.replay.image.toClusterMetadata().topics[0].partitions.length).toBe(3)
+    expect(r.replay.changes[0]).toMatchObject({kind: 'partitions-added', offset: 11n})
+  })
+
+  it('cluster history and topic-hash compute --at read it', async () => {
+    const {dir, t} = writeLog()
+    const h = JSON.parse((await run(['cluster:history', '--metadata-log', dir, '--topic', 'orders', '--json'])).stdout)
+    expect(h.changes.map((c: {description: string}) => c.description)).toEqual([
+      `topic orders created (id ${ORDERS}, 2 partitions)`, 'topic orders partitions 2 → 3',
+      'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
+      'orders partition 0 replicas [1,2,3] → [2,3]', 'broker 3 "rack-b" → "rack-c" (re-registered)',
+    ])
+    expect(h.changes[0]).toMatchObject({offset: '9', time: new Date(t + 2000).toISOString(), kind: 'topic-created', movesHash: true})
+    expect(h.source).toMatchObject({snapshot: null, historyStart: {offset: '0'}, lastOffset: '20'})
+    const nd = (await run(['cluster:history', '--metadata-log', dir, '--broker', '3', '--ndjson'])).stdout.trim().split('\n')
+    expect(JSON.parse(nd[nd.length - 1]).source.dir).toBe(dir)
+    const table = (await run(['cluster:history', '--metadata-log', dir, '--since', new Date(t + 5500).toISOString()])).stdout
+    expect(table).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
+    expect(table).not.toContain('created (id AAEC')
+    const at11 = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', '11', '--json'])).stdout)
+    const atTime = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', new Date(t + 3500).toISOString(), '--json'])).stdout)
+    expect(at11.topics[0].partitions).toBe(3)
+    expect(atTime).toEqual(at11)
+    const end = JSON.parse((await run(['topic-hash:compute', '--metadata-log', dir, '--json'])).stdout)
+    expect(end.topics.map((x: {name: string}) => x.name)).toEqual(['orders'])
+    expect(end.topics[0].hash).not.toBe(at11.topics[0].hash)
+  })
+
+  it('attributes a bump exactly, also when the coordinator combined topic hashes computed at different times', async () => {
+    const {dir, t} = writeLog()
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders', 'payments'])})
+    const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+    const o = r.replay.hashes.get('orders')!
+    const p = r.replay.hashes.get('payments')!
+    const g = (pairs: Array<[string, bigint]>) => computeGroupHash(new Map(pairs))
+    // the reassignment's first step: partition 0 gets [1,2,3]
+    const a = attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: g([['orders', o[1].hash]]), hash: g([['orders', o[2].hash]]), timestamp: t + 4500})
+    expect(a.exact).toBe(true)
+    expect(a.changes!.map(c => c.description)).toEqual(['orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])'])
+    // payments created at t+7000; the coordinator still held orders' hash from before broker 3's re-registration
+    const b = attributeFromLog(view, {topicsBefore: ['orders', 'payments'], topicsAfter: ['orders', 'payments'], previousHash: g([['orders', o[3].hash]]), hash: g([['orders', o[3].hash], ['payments', p[0].hash]]), timestamp: t + 7500})
+    expect(b.exact).toBe(true)
+    expect(b.after).toMatchObject({orders: {offset: '13'}, payments: {offset: '19'}})
+    expect(b.changes!.map(c => c.description)).toEqual([`topic payments created (id ${PAYMENTS}, 1 partition)`])
+    // a hash no combination gives, and a bump before the log starts: inferred, said so
+    expect(attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500})).toMatchObject({exact: false})
+    expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
+  })
+
+  it('names a missing directory', async () => {
+    await expect(replayMetadataLog('/nonexistent/x')).rejects.toThrow(/does not exist/)
+  })
+})
