@@ -36,6 +36,8 @@ export interface Phase {
   readonly unknown: ReadonlyMap<string, string>
   /** Topics created in this phase (regex subscriptions may pick them up). */
   readonly created: ReadonlySet<string>
+  /** Topics that get partitions with no share-group state yet (added, created, re-created). */
+  readonly newPartitions: ReadonlySet<string>
 }
 
 const HEARTBEAT = 'at the next heartbeat of each member-holding group'
@@ -73,15 +75,17 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
   const needBroker = (id: number, flag: string) => {
     if (!brokers.some(b => b.id === id)) throw new InputError(`--${flag} ${id}: no broker ${id} is registered`, 'Check the broker id (`kafka-cluster cluster-id`, `kafka-broker-api-versions`).', 'UNKNOWN_BROKER')
   }
-  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>} = {}) =>
+  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>; newPartitions?: Set<string>} = {}) =>
     phases.push({
       kind, when: PHASE_WHEN[kind], transient: extra.transient ?? false, reload: extra.reload ?? false, changed,
       metadata: {...md, brokers, topics: [...topics.values()]}, unknown: new Map(unknown), created: extra.created ?? new Set(),
+      newPartitions: extra.newPartitions ?? extra.created ?? new Set(),
     })
 
   // 1. topic changes
   const changed = new Set<string>()
   const created = new Set<string>()
+  const grown = new Set<string>()
   const recreate = of('recreate-topic') as Array<{topic: string}>
   for (const c of changes) {
     if (c.kind === 'delete-topic' || c.kind === 'recreate-topic') {
@@ -114,9 +118,10 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
       }
       topics.set(c.topic, {...t, partitions: [...t.partitions, ...added]})
       changed.add(c.topic)
+      grown.add(c.topic)
     }
   }
-  if (changed.size > 0) push('topics', changed, {created, transient: false})
+  if (changed.size > 0) push('topics', changed, {created, newPartitions: new Set([...created, ...grown])})
   if (recreate.length > 0) {
     const again = new Set<string>()
     for (const {topic} of recreate) {

@@ -18,7 +18,7 @@ import {buildPhases, type Phase, type PhaseKind} from './phases.js'
 import {re2jMatches} from './regex.js'
 
 export interface ImpactStep {
-  phase: PhaseKind
+  phase: PhaseKind | 'share-initialization'
   when: string
   /** The hash the bump stores (decimal string), or null when it cannot be known (see hashUnknown). */
   metadataHash: string | null
@@ -134,7 +134,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     const empty = g.members.size === 0
     if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
 
-    const run = (seen: (i: number) => boolean) => simulate(phases, hashers, base, topics, picked, g.metadataHash, seen)
+    const run = (seen: (i: number) => boolean) => simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
     const full = run(() => true)
     const transient = phases.map((p, i) => (p.transient ? i : -1)).filter(i => i >= 0)
     let min = Infinity
@@ -149,7 +149,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
       max = Math.max(max, n)
     }
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
-    for (const s of full) if (s.bump === 'yes' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
+    for (const s of full) if (s.bump === 'yes' && s.phase !== 'share-initialization' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
     if (min !== max) decides = decide(phases, transient, counts)
@@ -185,7 +185,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
 }
 
 /** One path through the phases (`seen(i)` false: no heartbeat came during transient phase i). */
-function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean): ImpactStep[] {
+function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean, share: boolean): ImpactStep[] {
   const cache = new Map<string, Cached | null>() // null: the topic does not exist
   for (const t of topics) cache.set(t, base.topic(t) ? base.topicHash(t) : null)
   let prev: Cached = stored
@@ -236,6 +236,14 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
       deferred: p.kind === 'coordinator-move',
     })
     prev = hash
+    // a share group bumps again, same hash, once the new share-partitions are initialized (initializedAssignmentPending)
+    const fresh = share ? mine.filter(t => p.newPartitions.has(t) && hashers[i].topic(t)) : []
+    if (fresh.length > 0) {
+      steps.push({
+        phase: 'share-initialization', when: `once the share-partitions of ${fresh.join(', ')} are initialized (seconds after the change)`,
+        metadataHash: hash === UNKNOWN ? null : hash.toString(), hashUnknown: hash === UNKNOWN ? why : null, bump: 'yes', deferred: false,
+      })
+    }
   })
   return steps
 }
