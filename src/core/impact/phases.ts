@@ -10,6 +10,7 @@
  * when no topic changes afterwards).
  */
 import {InputError} from '../errors.js'
+import {RackTable} from '../hash.js'
 import type {BrokerMetadata, ClusterMetadata, PartitionMetadata, TopicMetadata} from '../metadata.js'
 import type {PlannedChange} from './changes.js'
 import {uuidFromBytes} from '../uuid.js'
@@ -38,6 +39,11 @@ export interface Phase {
   readonly created: ReadonlySet<string>
   /** Topics that get partitions with no share-group state yet (added, created, re-created). */
   readonly newPartitions: ReadonlySet<string>
+  /**
+   * Reassignment start: per topic, the partitions that move, and how many of them change racks when they complete.
+   * Partitions complete one by one, so with several moving the transient replica lists a heartbeat sees vary.
+   */
+  readonly moving?: ReadonlyMap<string, {partitions: number; rackChanging: number}>
 }
 
 const HEARTBEAT = 'at the next heartbeat of each member-holding group'
@@ -75,11 +81,12 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
   const needBroker = (id: number, flag: string) => {
     if (!brokers.some(b => b.id === id)) throw new InputError(`--${flag} ${id}: no broker ${id} is registered`, 'Check the broker id (`kafka-cluster cluster-id`, `kafka-broker-api-versions`).', 'UNKNOWN_BROKER')
   }
-  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>; newPartitions?: Set<string>} = {}) =>
+  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>; newPartitions?: Set<string>; moving?: Map<string, {partitions: number; rackChanging: number}>} = {}) =>
     phases.push({
       kind, when: PHASE_WHEN[kind], transient: extra.transient ?? false, reload: extra.reload ?? false, changed,
       metadata: {...md, brokers, topics: [...topics.values()]}, unknown: new Map(unknown), created: extra.created ?? new Set(),
       newPartitions: extra.newPartitions ?? extra.created ?? new Set(),
+      ...(extra.moving ? {moving: extra.moving} : {}),
     })
 
   // 1. topic changes
@@ -149,6 +156,8 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
     }
     const mid = new Set<string>()
     const finals = new Map<string, TopicMetadata>()
+    const moving = new Map<string, {partitions: number; rackChanging: number}>()
+    const racks = new RackTable(brokers)
     for (const [name, list] of byTopic) {
       const t = topics.get(name)!
       const during = [...t.partitions]
@@ -162,6 +171,10 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
         const removing = old.filter(b => !p.replicas.includes(b))
         during[p.partition] = {partition: p.partition, replicas: [...p.replicas, ...removing]}
         after[p.partition] = {partition: p.partition, replicas: [...p.replicas]}
+        const m = moving.get(name) ?? {partitions: 0, rackChanging: 0}
+        m.partitions++
+        if (!racks.racksOf(during[p.partition].replicas).equals(racks.racksOf(p.replicas))) m.rackChanging++
+        moving.set(name, m)
       }
       if (!moves) continue
       mid.add(name)
@@ -169,7 +182,7 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
       finals.set(name, {...t, partitions: after})
     }
     if (mid.size > 0) {
-      push('reassignment-start', mid, {transient: true})
+      push('reassignment-start', mid, {transient: true, moving})
       for (const [name, t] of finals) topics.set(name, t)
       push('reassignment-complete', new Set(mid))
     }

@@ -27,6 +27,8 @@ export interface ImpactStep {
   bump: 'yes' | 'no' | 'if-seen'
   /** The bump waits for a topic change or a coordinator move (the stale-cache case). */
   deferred: boolean
+  /** Reassignment start with several partitions moving: the hash while all of them are still copying. */
+  allCopyingHash?: string
 }
 
 export interface GroupImpact {
@@ -148,11 +150,15 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
       min = Math.min(min, n)
       max = Math.max(max, n)
     }
+    // each moving partition that changes racks when it completes can be a state of its own: up to one bump each
+    const start = phases.find(p => p.moving)
+    const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
+    if (completions > 1) max += completions - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
     for (const s of full) if (s.bump === 'yes' && s.phase !== 'share-initialization' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
-    if (min !== max) decides = decide(phases, transient, counts)
+    if (min !== max) decides = decide(phases, transient, counts, completions)
     if (empty) {
       min = 0
       max = 0
@@ -225,13 +231,18 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
       else present.set(t, v)
     }
     const hash: Cached = unknown ? UNKNOWN : computeGroupHash(present)
+    // several partitions moving: they complete one by one, so the transient list a heartbeat sees is one of many
+    const movingHere = p.moving ? mine.reduce((n, t) => n + (p.moving!.get(t)?.partitions ?? 0), 0) : 0
+    const shown = movingHere > 1 ? UNKNOWN : hash
+    if (movingHere > 1) why = `${movingHere} partitions move and complete one by one: the replica lists a heartbeat sees during the copy depend on which are still copying (this is the hash while all are)`
     // an unknown hash still differs: its input (a topic id or a partition count) changed
     const bump = hash === UNKNOWN || prev === UNKNOWN ? moved : hash !== prev
     steps.push({
       phase: p.kind,
       when: newlyPicked.length > 0 && !mine.length ? `at the group's next regex resolution (within ~10 s of the creation: ${newlyPicked.join(', ')})` : p.when,
-      metadataHash: hash === UNKNOWN ? null : hash.toString(),
-      hashUnknown: hash === UNKNOWN ? why : null,
+      metadataHash: shown === UNKNOWN ? null : shown.toString(),
+      hashUnknown: shown === UNKNOWN ? why : null,
+      ...(movingHere > 1 && hash !== UNKNOWN ? {allCopyingHash: hash.toString()} : {}),
       bump: bump ? 'yes' : 'no',
       deferred: p.kind === 'coordinator-move',
     })
@@ -248,8 +259,9 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
   return steps
 }
 
-function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>): string {
+function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>, completions: number): string {
   const parts: string[] = []
+  if (completions > 1) parts.push(`the ${completions} moving partitions that change racks complete one by one: each completion a heartbeat sees apart from the others can be a bump of its own`)
   for (const i of transient) {
     const withIt = counts.filter(c => !c.skipped.includes(i)).map(c => c.n)
     const without = counts.filter(c => c.skipped.includes(i)).map(c => c.n)

@@ -73,6 +73,17 @@ describe('impact', () => {
     expect(r.summary.possible).toBe(0)
   })
 
+  it('several partitions moving: they complete one by one, so up to one more bump each; the transient hash is not one state', () => {
+    // p0 [1,2] → [3,2] and p1 [2,3] → [1,3]: both change racks when they complete
+    const r = predictImpact(md, G, [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[3,2]},{"topic":"orders","partition":1,"replicas":[1,3]}]}')])
+    const g = find(r, 'orders-g')!
+    expect(g.bumps).toEqual({min: 1, max: 3})
+    expect(g.steps[0]).toMatchObject({phase: 'reassignment-start', metadataHash: null, allCopyingHash: groupHash(withTopic(md, 'orders', [[3, 2, 1], [1, 3, 2], [3, 1]]), ['orders'])})
+    expect(g.steps[0].hashUnknown).toContain('one by one')
+    expect(g.steps[1].metadataHash).toBe(groupHash(withTopic(md, 'orders', [[3, 2], [1, 3], [3, 1]]), ['orders']))
+    expect(g.decides).toContain('one by one')
+  })
+
   it('reassignment whose final racks equal the old ones: zero or two bumps', () => {
     // p1 [2,3] (a,b) → [1,3] (a,b): during [1,3,2] (a,a,b)
     const r = predictImpact(md, G, [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":1,"replicas":[1,3],"log_dirs":["any","any"]}]}')])
