@@ -15,14 +15,16 @@ const WINDOW = 8 << 20
 /** A batch claiming more than this is corrupt (Kafka's message.max.bytes is 1 MiB by default; allow far more). */
 const MAX_BATCH = 256 << 20
 
-/** The groups of the segment files; files of one partition must be given in offset order. */
+/** The groups of the segment files (a partition's files are read in name order, which is offset order). */
 export async function readOffsetsSegments(files: readonly string[]): Promise<Map<string, ReplayResult>> {
   const decompress = await loadDecompressor()
   const groups = new Map<string, ReplayResult>()
   const byDir = new Map<string, string[]>()
   for (const f of files) {
-    const dir = f.replace(/[^/\\]*$/, '')
-    byDir.set(dir, [...(byDir.get(dir) ?? []), f])
+    // Kafka names a partition's segments by base offset (20 digits): those of one directory are one partition
+    const name = f.replace(/^.*[/\\]/, '')
+    const key = /^\d{20}\.log$/.test(name) ? f.slice(0, f.length - name.length) : f
+    byDir.set(key, [...(byDir.get(key) ?? []), f])
   }
   for (const list of byDir.values()) {
     const scan = new PartitionScan()

@@ -32,8 +32,10 @@ const D = `${R}-d`
 const S = `${R}-s`
 const NEW = `${R}-new`
 const APP = `${R}-app`
-const GROUPS: ReadonlyArray<[string, GroupKind]> = [
-  [`${R}-ga`, 'consumer'], [`${R}-gr`, 'consumer'], [`${R}-gs`, 'share'], [APP, 'streams'], [`${R}-gb`, 'consumer'], [`${R}-gn`, 'consumer'],
+/** The consumer group on A; named (in beforeAll) so that its coordinator's preferred leader is broker 3. */
+let GA = `${R}-ga`
+const GROUPS: Array<[string, GroupKind]> = [
+  [GA, 'consumer'], [`${R}-gr`, 'consumer'], [`${R}-gs`, 'share'], [APP, 'streams'], [`${R}-gb`, 'consumer'], [`${R}-gn`, 'consumer'],
 ]
 const dir = tempDir()
 const t0 = Date.now()
@@ -42,6 +44,15 @@ beforeAll(async () => {
   const [p] = await Promise.all([Probe.start('impact'), buildOnce()])
   probe = p
   await ensureBaseline(probe)
+  for (let i = 0; ; i++) {
+    const g = `${R}-ga${i}`
+    const replicas = (await probe.driver.cmd(`partition __consumer_offsets ${probe.offsetsPartition(g)}`)).replicas as number[]
+    if (replicas[0] === 3) {
+      GA = g
+      GROUPS[0] = [g, 'consumer']
+      break
+    }
+  }
 }, 240_000)
 afterAll(async () => {
   try {
@@ -80,7 +91,7 @@ async function stored(): Promise<Map<string, GroupMetadataRecord[]>> {
 }
 
 /** Waits until no group's stored epoch or hash changed for quietMs. */
-async function settledAll(quietMs = 5000, timeoutMs = 120_000): Promise<Map<string, GroupMetadataRecord[]>> {
+async function settledAll(quietMs = 5000, timeoutMs = 180_000): Promise<Map<string, GroupMetadataRecord[]>> {
   const key = (m: Map<string, GroupMetadataRecord[]>) => JSON.stringify([...m].map(([g, r]) => [g, r.at(-1)?.epoch, String(r.at(-1)?.metadataHash)]))
   const deadline = Date.now() + timeoutMs
   let last = await stored()
@@ -148,7 +159,13 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     await d.cmd(`streams ${R}c4 ${APP} ${S} ${R}-sink`)
     await d.cmd(`consumer ${R}c5 ${R}-gb names ${B},${D}`)
     await d.cmd(`consumer ${R}c6 ${R}-gn names ${NEW}`)
-    await waitFor('every group stored', async () => [...(await stored()).values()].every(r => r.length > 0), {timeoutMs: 120_000, intervalMs: 1500})
+    let missing: string[] = []
+    await waitFor('every group stored', async () => {
+      missing = [...(await stored())].filter(([, r]) => r.length === 0).map(([g]) => g)
+      return missing.length === 0
+    }, {timeoutMs: 240_000, intervalMs: 2000}).catch((error: Error) => {
+      throw new Error(`${error.message}; not yet stored: ${missing.join(', ')}`)
+    })
     await waitFor('streams member RUNNING', async () => {
       const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
       return m.find(x => x.member === `${R}c4`)?.state === 'RUNNING'
@@ -159,7 +176,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const t1 = Date.now()
     const add = await impact('--add-partitions', `${A}=4/1:2,2:3,3:1,2:1`, '--fail-on-rebalance', '1')
     expect(add.code).toBe(3) // three groups on A
-    expect(add.report.groups.map(g => g.group).sort()).toEqual([`${R}-ga`, `${R}-gr`, `${R}-gs`])
+    expect(add.report.groups.map(g => g.group).sort()).toEqual([GA, `${R}-gr`, `${R}-gs`])
     await topicCommand('--alter', '--topic', A, '--partitions', '4', '--replica-assignment', '1:2,2:3,3:1,2:1')
     let after = await settledAll()
     expectMatches(add.report, before, after, 'add-partitions')
@@ -176,7 +193,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     ]}))
     const re = await impact('--reassignment', plan)
     // A-0 and A-3 change racks when they complete, one by one: 1 to 3 bumps; S-0 alone: 1 or 2
-    for (const g of [`${R}-ga`, `${R}-gr`, `${R}-gs`]) expect(re.report.groups.find(x => x.group === g)?.bumps, g).toEqual({min: 1, max: 3})
+    for (const g of [GA, `${R}-gr`, `${R}-gs`]) expect(re.report.groups.find(x => x.group === g)?.bumps, g).toEqual({min: 1, max: 3})
     expect(re.report.groups.find(x => x.group === APP)?.bumps).toEqual({min: 1, max: 2})
     await reassign('--execute', '--reassignment-json-file', plan, '--throttle', '20000')
     await waitFor('reassignment complete', async () => {
@@ -187,7 +204,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const seen = expectMatches(re.report, before, after, 'reassignment')
     console.log(`[kafka-it] impact reassignment: bumps ${JSON.stringify(seen)}, ${((Date.now() - t2) / 1000).toFixed(0)} s`)
     // the throttled copy of A-0 outlasts the 1 s heartbeat interval: the transient replica list is stored too
-    expect(seen[`${R}-ga`]).toBeGreaterThanOrEqual(2)
+    expect(seen[GA]).toBeGreaterThanOrEqual(2)
     before = after
 
     // 3. a topic deleted
@@ -210,7 +227,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     // 5. broker 3 restarted with another rack: one bump for every group with a replica there
     const t5 = Date.now()
     const rack = await impact('--broker-rack', '3=rack-c')
-    expect(rack.report.groups.filter(g => g.bumps.max > 0).map(g => g.group)).toEqual(expect.arrayContaining([APP, `${R}-ga`, `${R}-gb`, `${R}-gr`, `${R}-gs`]))
+    expect(rack.report.groups.filter(g => g.bumps.max > 0).map(g => g.group)).toEqual(expect.arrayContaining([APP, GA, `${R}-gb`, `${R}-gr`, `${R}-gs`]))
     await killBroker(probe.env, 3)
     await d.cmd('wait-broker 3 fenced 60000')
     await startBroker(probe.env, 3, 'rack-c')
@@ -218,5 +235,39 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     after = await settledAll(6000)
     expectMatches(rack.report, before, after, 'broker-rack')
     console.log(`[kafka-it] impact broker-rack: ${((Date.now() - t5) / 1000).toFixed(0)} s`)
+    before = after
+
+    // 6. broker 2 decommissioned (stopped, then unregistered with ClusterTool): no bump, the stale-cache case,
+    //    until GA's coordinator moves (a preferred leader election of its __consumer_offsets partition puts it back
+    //    on broker 3, its preferred leader, away since the restart of scenario 5) and recomputes with a fresh cache
+    const t6 = Date.now()
+    const dec = await impact('--decommission-broker', '2')
+    const ga = dec.report.groups.find(g => g.group === GA)!
+    expect(ga).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
+    const hidden = ga.steps.find(s => s.deferred)!
+    await killBroker(probe.env, 2)
+    await d.cmd('wait-broker 2 fenced 60000')
+    await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.ClusterTool', 'unregister', '--bootstrap-server', probe.env.bootstrap, '--id', '2')
+    await d.cmd('wait-broker 2 absent 60000')
+    await sleep(5000) // heartbeats: nothing recomputes
+    after = await settledAll()
+    for (const [g] of GROUPS) expect(after.get(g)!.at(-1)!.epoch, `${g}: no bump after the unregistration`).toBe(before.get(g)!.at(-1)!.epoch)
+    const p = probe.offsetsPartition(GA)
+    const leaderBefore = (await d.cmd(`partition __consumer_offsets ${p}`)).leader as number
+    expect(leaderBefore).not.toBe(3)
+    await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.LeaderElectionCommand', '--bootstrap-server', probe.env.bootstrap, '--election-type', 'PREFERRED', '--topic', '__consumer_offsets', '--partition', String(p))
+    await waitFor('GA\'s coordinator on broker 3', async () => (await d.cmd(`partition __consumer_offsets ${p}`)).leader === 3, {timeoutMs: 60_000})
+    after = await settledAll()
+    const gaBumps = after.get(GA)!.filter(r => r.epoch > before.get(GA)!.at(-1)!.epoch)
+    expect(gaBumps.map(r => String(r.metadataHash))).toEqual([hidden.metadataHash])
+    // every other group bumps only if its coordinator moved too, and then to its predicted hidden hash
+    for (const [g] of GROUPS) {
+      const bumps = after.get(g)!.filter(r => r.epoch > before.get(g)!.at(-1)!.epoch)
+      const pred = dec.report.groups.find(x => x.group === g)
+      const moved = probe.offsetsPartition(g) === p
+      if (!moved || !pred || pred.deferredBumps === 0) expect(bumps, g).toEqual([])
+      else expect(bumps.map(r => String(r.metadataHash)), g).toEqual([pred.steps.find(s => s.deferred)!.metadataHash])
+    }
+    console.log(`[kafka-it] impact decommission: ${((Date.now() - t6) / 1000).toFixed(0)} s`)
   }, 600_000)
 })
