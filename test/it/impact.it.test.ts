@@ -32,7 +32,7 @@ const D = `${R}-d`
 const S = `${R}-s`
 const NEW = `${R}-new`
 const APP = `${R}-app`
-/** The consumer group on A; named (in beforeAll) so that its coordinator's preferred leader is broker 3. */
+/** The consumer group on A; named (in beforeAll) so that its coordinator's replicas are [3, 1, 2]. */
 let GA = `${R}-ga`
 const GROUPS: Array<[string, GroupKind]> = [
   [GA, 'consumer'], [`${R}-gr`, 'consumer'], [`${R}-gs`, 'share'], [APP, 'streams'], [`${R}-gb`, 'consumer'], [`${R}-gn`, 'consumer'],
@@ -45,9 +45,11 @@ beforeAll(async () => {
   probe = p
   await ensureBaseline(probe)
   for (let i = 0; ; i++) {
+    if (i >= 200) throw new Error('no __consumer_offsets partition with replicas [3, 1, ...]: scenario 6 needs one')
     const g = `${R}-ga${i}`
     const replicas = (await probe.driver.cmd(`partition __consumer_offsets ${probe.offsetsPartition(g)}`)).replicas as number[]
-    if (replicas[0] === 3) {
+    // preferred leader 3, then 1: killing 3 (scenario 5) moves it to 1, killing 2 (scenario 6) leaves it there
+    if (replicas[0] === 3 && replicas[1] === 1) {
       GA = g
       GROUPS[0] = [g, 'consumer']
       break
