@@ -155,7 +155,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     await d.cmd(`create-topic ${S} --assign 1:2,2:3`)
     await d.cmd(`create-topic ${R}-sink 1 3`)
     await d.cmd(`produce ${A} 40000`) // data for the throttled copy of scenario 2
-    await d.cmd(`consumer ${R}c1 ${R}-ga names ${A}`)
+    await d.cmd(`consumer ${R}c1 ${GA} names ${A}`)
     await d.cmd(`consumer ${R}c2 ${R}-gr regex ${R}-(a|new)`)
     await d.cmd(`share ${R}c3 ${R}-gs ${A}`)
     await d.cmd(`streams ${R}c4 ${APP} ${S} ${R}-sink`)
