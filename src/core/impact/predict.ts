@@ -136,7 +136,12 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     const empty = g.members.size === 0
     if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
 
-    const run = (seen: (i: number) => boolean) => simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
+    let apart = 0
+    const run = (seen: (i: number) => boolean) => {
+      const r = simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
+      apart = Math.max(apart, r.apart)
+      return r.steps
+    }
     const full = run(() => true)
     const transient = phases.map((p, i) => (p.transient ? i : -1)).filter(i => i >= 0)
     let min = Infinity
@@ -154,11 +159,13 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     const start = phases.find(p => p.moving)
     const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
     if (completions > 1) max += completions - 1
+    // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
+    if (apart > 1) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
     for (const s of full) if (s.bump === 'yes' && s.phase !== 'share-initialization' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
-    if (min !== max) decides = decide(phases, transient, counts, completions)
+    if (min !== max) decides = decide(phases, transient, counts, completions, apart)
     if (empty) {
       min = 0
       max = 0
@@ -191,7 +198,8 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
 }
 
 /** One path through the phases (`seen(i)` false: no heartbeat came during transient phase i). */
-function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean, share: boolean): ImpactStep[] {
+function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean, share: boolean): {steps: ImpactStep[]; apart: number} {
+  let apart = 0
   const cache = new Map<string, Cached | null>() // null: the topic does not exist
   for (const t of topics) cache.set(t, base.topic(t) ? base.topicHash(t) : null)
   let prev: Cached = stored
@@ -212,6 +220,7 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
     const refresh = p.reload ? [...cache.keys()] : [...mine, ...newlyPicked]
     let why: string | null = null
     let moved = false
+    let changing = 0
     for (const t of refresh) {
       const old = cache.get(t)
       let v: Cached | null
@@ -219,7 +228,10 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
       else if (p.unknown.has(t)) v = UNKNOWN
       else v = hashers[i].topicHash(t)
       // an unknown hash is a change when the topic changed here (new id or partition count)
-      if (v !== old || (v === UNKNOWN && (changed.has(t) || newlyPicked.includes(t)))) moved = true
+      if (v !== old || (v === UNKNOWN && (changed.has(t) || newlyPicked.includes(t)))) {
+        moved = true
+        changing++
+      }
       cache.set(t, v)
     }
     for (const [t, v] of cache) if (v === UNKNOWN) why ??= `${t}: ${p.unknown.get(t) ?? 'hash unknown'}`
@@ -231,6 +243,7 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
       else present.set(t, v)
     }
     const hash: Cached = unknown ? UNKNOWN : computeGroupHash(present)
+    if (p.kind === 'broker-restart') apart = Math.max(apart, changing)
     // several partitions moving: they complete one by one, so the transient list a heartbeat sees is one of many
     const movingHere = p.moving ? mine.reduce((n, t) => n + (p.moving!.get(t)?.partitions ?? 0), 0) : 0
     const shown = movingHere > 1 ? UNKNOWN : hash
@@ -256,11 +269,12 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
       })
     }
   })
-  return steps
+  return {steps, apart}
 }
 
-function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>, completions: number): string {
+function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>, completions: number, apart: number): string {
   const parts: string[] = []
+  if (apart > 1) parts.push(`${apart} of the group's topics change hash at the broker restart, each when its own partitions' ISR changes: a heartbeat between two stores a hash with some topics updated and others not (one bump more each)`)
   if (completions > 1) parts.push(`the ${completions} moving partitions that change racks complete one by one: each completion a heartbeat sees apart from the others can be a bump of its own`)
   for (const i of transient) {
     const withIt = counts.filter(c => !c.skipped.includes(i)).map(c => c.n)

@@ -101,6 +101,12 @@ describe('impact', () => {
     const rack = predictImpact(md, G, [parseBrokerRack('3=rack-c')])
     const moved = {...md, brokers: md.brokers.map(b => (b.id === 3 ? {...b, rack: 'rack-c'} : b))}
     expect(find(rack, 'pay-g')!.steps).toEqual([expect.objectContaining({phase: 'broker-restart', bump: 'yes', metadataHash: groupHash(moved, ['payments'])})])
+    expect(find(rack, 'pay-g')!.bumps).toEqual({min: 1, max: 1})
+    // two topics with a replica on broker 3: each is evicted at its own ISR change, so one or two bumps
+    const both2 = find(rack, 'both-g')!
+    expect(both2.bumps).toEqual({min: 1, max: 2})
+    expect(both2.decides).toContain('ISR')
+    expect(both2.steps.at(-1)!.metadataHash).toBe(groupHash(moved, ['orders', 'payments']))
   })
 
   it('shutdown: recomputed, no bump (a fenced broker\'s rack counts); unregistration: hidden until a coordinator move', () => {
