@@ -4,7 +4,9 @@ import {renderTable} from './table.js'
 
 export function bumpsText(g: GroupImpact): string {
   const {min, max} = g.bumps
-  const now = min === max ? String(min) : `${min} or ${max}`
+  // partial completions or per-topic evictions make every count in between possible; otherwise only the two ends
+  const between = /one by one|ISR changes/.test(g.decides ?? '')
+  const now = min === max ? String(min) : `${min} ${between ? 'to' : 'or'} ${max}`
   return g.deferredBumps > 0 ? `${now} (+${g.deferredBumps} later)` : now
 }
 
