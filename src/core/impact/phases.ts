@@ -1,0 +1,227 @@
+/**
+ * Planned changes → the metadata states the coordinator will see, in order. Each phase says which topics the
+ * controller changes in it (the coordinator evicts those topics' cached hashes and flags their groups, which
+ * recompute on their next heartbeat: kafka-coordinator-reference.md §3.2-3.3), the metadata after it, and the
+ * topics whose hash cannot be known in advance (a new topic id, a placement the controller chooses).
+ *
+ * Fixed order, whatever the order of the flags: topic changes (deletions, creations, partitions added), the
+ * re-creation of deleted topics, the reassignment (start, then completion), broker shutdowns, broker restarts
+ * with a new rack, unregistrations, and a coordinator move (the only thing that makes an unregistration visible
+ * when no topic changes afterwards).
+ */
+import {InputError} from '../errors.js'
+import {RackTable} from '../hash.js'
+import type {BrokerMetadata, ClusterMetadata, PartitionMetadata, TopicMetadata} from '../metadata.js'
+import type {PlannedChange} from './changes.js'
+import {uuidFromBytes} from '../uuid.js'
+
+/** Stands for a topic id the controller will choose; such topics are in `unknown` and never hashed. */
+const PLACEHOLDER_ID = uuidFromBytes(new Uint8Array(16).fill(0xff))
+
+export type PhaseKind =
+  | 'topics' | 'recreated' | 'reassignment-start' | 'reassignment-complete'
+  | 'broker-shutdown' | 'broker-restart' | 'unregistration' | 'coordinator-move'
+
+export interface Phase {
+  readonly kind: PhaseKind
+  /** When a group sees it. */
+  readonly when: string
+  /** Seen only if a heartbeat comes before the next phase (a transient state). */
+  readonly transient: boolean
+  /** Every topic's hash is recomputed (a coordinator reload), not only the changed ones. */
+  readonly reload: boolean
+  /** Topics the controller changes here: their cached hashes are evicted. */
+  readonly changed: ReadonlySet<string>
+  readonly metadata: ClusterMetadata
+  /** Topics whose hash after this phase cannot be predicted, and why. */
+  readonly unknown: ReadonlyMap<string, string>
+  /** Topics created in this phase (regex subscriptions may pick them up). */
+  readonly created: ReadonlySet<string>
+  /** Topics that get partitions with no share-group state yet (added, created, re-created). */
+  readonly newPartitions: ReadonlySet<string>
+  /**
+   * Reassignment start: per topic, the partitions that move, and how many of them change racks when they complete.
+   * Partitions complete one by one, so with several moving the transient replica lists a heartbeat sees vary.
+   */
+  readonly moving?: ReadonlyMap<string, {partitions: number; rackChanging: number}>
+}
+
+const HEARTBEAT = 'at the next heartbeat of each member-holding group'
+
+export const PHASE_WHEN: Readonly<Record<PhaseKind, string>> = {
+  topics: HEARTBEAT,
+  recreated: 'at the next heartbeat after the topic is created again',
+  'reassignment-start': 'at the next heartbeat after the reassignment starts (the replica list grows to target + old while new replicas catch up)',
+  'reassignment-complete': 'at the next heartbeat after the reassignment completes (the replica list shrinks to the target)',
+  'broker-shutdown': 'at the shutdown (the ISR changes flag the topics)',
+  'broker-restart': 'at the broker restart (its replicas leaving and rejoining the ISR evict the cached topic hashes)',
+  unregistration: 'not by itself: an unregistration changes no topic, so the cached topic hashes stay',
+  'coordinator-move': 'hidden until a topic change on the group\'s topics or a coordinator move (restart or leader change of its __consumer_offsets partition)',
+}
+
+/** Topics with a replica on the broker. */
+function topicsOnBroker(topics: Iterable<TopicMetadata>, broker: number): Set<string> {
+  const out = new Set<string>()
+  for (const t of topics) if (t.partitions.some(p => p.replicas.includes(broker))) out.add(t.name)
+  return out
+}
+
+/** Builds the phases. Throws InputError for a change that contradicts the metadata (unknown topic or broker). */
+export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange[]): Phase[] {
+  const topics = new Map(md.topics.map(t => [t.name, t]))
+  let brokers: BrokerMetadata[] = [...md.brokers]
+  const unknown = new Map<string, string>()
+  const phases: Phase[] = []
+  const of = (k: PlannedChange['kind']) => changes.filter(c => c.kind === k)
+  const need = (topic: string, flag: string) => {
+    const t = topics.get(topic)
+    if (!t) throw new InputError(`--${flag} ${topic}: the cluster has no topic ${topic}`, 'Check the topic name (`kafka-topics --list`).', 'UNKNOWN_TOPIC')
+    return t
+  }
+  const needBroker = (id: number, flag: string) => {
+    if (!brokers.some(b => b.id === id)) throw new InputError(`--${flag} ${id}: no broker ${id} is registered`, 'Check the broker id (`kafka-cluster cluster-id`, `kafka-broker-api-versions`).', 'UNKNOWN_BROKER')
+  }
+  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>; newPartitions?: Set<string>; moving?: Map<string, {partitions: number; rackChanging: number}>} = {}) =>
+    phases.push({
+      kind, when: PHASE_WHEN[kind], transient: extra.transient ?? false, reload: extra.reload ?? false, changed,
+      metadata: {...md, brokers, topics: [...topics.values()]}, unknown: new Map(unknown), created: extra.created ?? new Set(),
+      newPartitions: extra.newPartitions ?? extra.created ?? new Set(),
+      ...(extra.moving ? {moving: extra.moving} : {}),
+    })
+
+  // 1. topic changes
+  const changed = new Set<string>()
+  const created = new Set<string>()
+  const grown = new Set<string>()
+  const recreate = of('recreate-topic') as Array<{topic: string}>
+  for (const c of changes) {
+    if (c.kind === 'delete-topic' || c.kind === 'recreate-topic') {
+      need(c.topic, c.kind)
+      topics.delete(c.topic)
+      unknown.delete(c.topic)
+      changed.add(c.topic)
+    } else if (c.kind === 'create-topic') {
+      if (topics.has(c.topic)) throw new InputError(`--create-topic ${c.topic}: the topic exists already`, 'Use --recreate-topic to delete it and create it again.', 'TOPIC_EXISTS')
+      const n = c.partitions ?? 1
+      // a placeholder: present in the image, hash unknown (the controller picks the topic id and the placement)
+      topics.set(c.topic, {name: c.topic, topicId: PLACEHOLDER_ID, partitions: Array.from({length: n}, (_, partition) => ({partition, replicas: []}))})
+      unknown.set(c.topic, 'a new topic: its topic id is chosen by the controller')
+      changed.add(c.topic)
+      created.add(c.topic)
+    } else if (c.kind === 'add-partitions') {
+      const t = need(c.topic, c.kind)
+      const have = t.partitions.length
+      if (c.count <= have) throw new InputError(`--add-partitions ${c.topic}=${c.count}: the topic has ${have} partitions already; partitions can only be added`, `Give a total above ${have}.`, 'BAD_CHANGE')
+      let added: PartitionMetadata[]
+      if (c.replicas) {
+        // kafka-topics --alter takes every partition's list and uses those past the existing ones; accept the new ones alone too
+        const lists = c.replicas.length === c.count ? c.replicas.slice(have) : c.replicas
+        if (lists.length !== c.count - have) throw new InputError(`--add-partitions ${c.topic}=${c.count}: the replica assignment lists ${c.replicas.length} partitions; give ${c.count} (all) or ${c.count - have} (the new ones)`, undefined, 'BAD_CHANGE')
+        for (const l of lists) for (const b of l) needBroker(b, 'add-partitions')
+        added = lists.map((replicas, i) => ({partition: have + i, replicas: [...replicas]}))
+      } else {
+        added = Array.from({length: c.count - have}, (_, i) => ({partition: have + i, replicas: []}))
+        unknown.set(c.topic, 'hash depends on placement: the controller chooses the new partitions\' replicas (give them as TOPIC=N/1:2,2:3,... to get the hash)')
+      }
+      topics.set(c.topic, {...t, partitions: [...t.partitions, ...added]})
+      changed.add(c.topic)
+      grown.add(c.topic)
+    }
+  }
+  if (changed.size > 0) push('topics', changed, {created, newPartitions: new Set([...created, ...grown])})
+  if (recreate.length > 0) {
+    const again = new Set<string>()
+    for (const {topic} of recreate) {
+      const old = md.topics.find(t => t.name === topic)!
+      topics.set(topic, {name: topic, topicId: PLACEHOLDER_ID, partitions: old.partitions})
+      unknown.set(topic, 're-created: the new topic id is chosen by the controller')
+      again.add(topic)
+    }
+    // the deletion is seen alone only if a heartbeat comes before the creation
+    ;(phases.at(-1) as {transient: boolean}).transient = true
+    push('recreated', again, {created: again})
+  }
+
+  // 2. reassignment: the replica list goes to target + removing, then to target (PartitionReassignmentReplicas)
+  const reassign = of('reassignment').flatMap(c => (c.kind === 'reassignment' ? c.partitions : []))
+  if (reassign.length > 0) {
+    const byTopic = new Map<string, Array<{partition: number; replicas: readonly number[]}>>()
+    for (const p of reassign) {
+      const t = need(p.topic, 'reassignment')
+      if (p.partition >= t.partitions.length) throw new InputError(`--reassignment: ${p.topic} has no partition ${p.partition} (it has ${t.partitions.length})`, undefined, 'UNKNOWN_PARTITION')
+      for (const b of p.replicas) needBroker(b, 'reassignment')
+      let l = byTopic.get(p.topic)
+      if (!l) byTopic.set(p.topic, (l = []))
+      l.push(p)
+    }
+    const mid = new Set<string>()
+    const finals = new Map<string, TopicMetadata>()
+    const moving = new Map<string, {partitions: number; rackChanging: number}>()
+    const racks = new RackTable(brokers)
+    for (const [name, list] of byTopic) {
+      const t = topics.get(name)!
+      const during = [...t.partitions]
+      const after = [...t.partitions]
+      let moves = false
+      for (const p of list) {
+        const old = t.partitions[p.partition].replicas
+        const same = old.length === p.replicas.length && old.every((b, i) => b === p.replicas[i])
+        if (same) continue
+        moves = true
+        const removing = old.filter(b => !p.replicas.includes(b))
+        during[p.partition] = {partition: p.partition, replicas: [...p.replicas, ...removing]}
+        after[p.partition] = {partition: p.partition, replicas: [...p.replicas]}
+        const m = moving.get(name) ?? {partitions: 0, rackChanging: 0}
+        m.partitions++
+        if (!racks.racksOf(during[p.partition].replicas).equals(racks.racksOf(p.replicas))) m.rackChanging++
+        moving.set(name, m)
+      }
+      if (!moves) continue
+      mid.add(name)
+      topics.set(name, {...t, partitions: during})
+      finals.set(name, {...t, partitions: after})
+    }
+    if (mid.size > 0) {
+      push('reassignment-start', mid, {transient: true, moving})
+      for (const [name, t] of finals) topics.set(name, t)
+      push('reassignment-complete', new Set(mid))
+    }
+  }
+
+  // 3. brokers
+  const shutdown = changes.flatMap(c => (c.kind === 'shutdown-broker' || (c.kind === 'unregister-broker' && c.decommission) ? [c.broker] : []))
+  if (shutdown.length > 0) {
+    const on = new Set<string>()
+    for (const b of shutdown) {
+      needBroker(b, 'shutdown-broker')
+      for (const t of topicsOnBroker(topics.values(), b)) on.add(t)
+    }
+    brokers = brokers.map(b => (shutdown.includes(b.id) ? {...b, fenced: true} : b))
+    push('broker-shutdown', on)
+  }
+  const racks = of('broker-rack') as Array<{broker: number; rack: string}>
+  if (racks.length > 0) {
+    const on = new Set<string>()
+    for (const r of racks) {
+      needBroker(r.broker, 'broker-rack')
+      for (const t of topicsOnBroker(topics.values(), r.broker)) on.add(t)
+    }
+    brokers = brokers.map(b => {
+      const r = racks.find(x => x.broker === b.id)
+      return r ? {...b, rack: r.rack, fenced: false} : b
+    })
+    push('broker-restart', on)
+  }
+  const unregister = changes.flatMap(c => (c.kind === 'unregister-broker' ? [c.broker] : []))
+  if (unregister.length > 0) {
+    const on = new Set<string>()
+    for (const b of unregister) {
+      needBroker(b, 'unregister-broker')
+      for (const t of topicsOnBroker(topics.values(), b)) on.add(t)
+    }
+    brokers = brokers.filter(b => !unregister.includes(b.id))
+    push('unregistration', new Set())
+    push('coordinator-move', on, {reload: true})
+  }
+  return phases
+}

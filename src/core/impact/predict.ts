@@ -1,0 +1,297 @@
+/**
+ * `impact`: which groups a planned operation will make bump their group epoch, how many times, when, and the
+ * metadata hash each bump will store. Pure: metadata, replayed groups and planned changes in, a report out.
+ *
+ * Per group, the coordinator's behaviour is simulated over the phases (phases.ts): it keeps a cached hash per
+ * topic; a phase that changes one of the group's topics evicts it and flags the group, whose next heartbeat
+ * recomputes the group hash from the cache and bumps when it differs from the stored one. A transient phase (a
+ * reassignment's copy, the gap between a deletion and a re-creation) is seen only when a heartbeat falls in it, so
+ * every path with and without the transient phases is evaluated: that gives the fewest and the most bumps.
+ */
+import {auditContext, auditGroup} from '../audit/audit.js'
+import {computeGroupHash, TopicHasher} from '../hash.js'
+import type {ClusterMetadata} from '../metadata.js'
+import {type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
+import {describeChange, type PlannedChange} from './changes.js'
+import {buildPhases, type Phase, type PhaseKind} from './phases.js'
+import {re2jMatches} from './regex.js'
+
+export interface ImpactStep {
+  phase: PhaseKind | 'share-initialization'
+  when: string
+  /** The hash the bump stores (decimal string), or null when it cannot be known (see hashUnknown). */
+  metadataHash: string | null
+  hashUnknown: string | null
+  /** yes: a bump; no: recomputed, same hash; if-seen: a bump only if a heartbeat comes during this transient phase. */
+  bump: 'yes' | 'no' | 'if-seen'
+  /** The bump waits for a topic change or a coordinator move (the stale-cache case). */
+  deferred: boolean
+  /** Reassignment start with several partitions moving: the hash while all of them are still copying. */
+  allCopyingHash?: string
+}
+
+export interface GroupImpact {
+  group: string
+  type: Exclude<GroupType, 'classic'>
+  groupEpoch: number
+  storedMetadataHash: string
+  /** Members now, and partitions assigned to them (streams: active task partitions). */
+  members: number
+  assignedPartitions: number
+  /** The group's topics the plan touches. */
+  touchedTopics: string[]
+  /** Today, before the operation: IN_SYNC, or the pending/stale verdict (the operation folds into that bump). */
+  today: string
+  bumps: {min: number; max: number}
+  /** Bumps that stay hidden until a topic change or a coordinator move. */
+  deferredBumps: number
+  /** What decides the number of bumps, when it is not fixed. */
+  decides: string | null
+  steps: ImpactStep[]
+  notes: string[]
+}
+
+export interface ImpactSummary {
+  groups: number
+  classicGroupsSkipped: number
+  touched: number
+  /** Groups that bump at least once on some path, or later (deferred). */
+  rebalancing: number
+  certain: number
+  possible: number
+  deferred: number
+  alreadyPending: number
+  emptyTouched: number
+  failOnRebalance: number | null
+  exitCode: 0 | 3
+}
+
+export interface ImpactReport {
+  changes: string[]
+  phases: Array<{phase: PhaseKind; when: string; transient: boolean; topics: string[]}>
+  groups: GroupImpact[]
+  summary: ImpactSummary
+}
+
+export interface ImpactOptions {
+  /** Exit 3 when more than this many groups would rebalance. */
+  failOnRebalance?: number
+  now?: number
+}
+
+const UNKNOWN = Symbol('unknown')
+type Cached = bigint | typeof UNKNOWN
+
+export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, ReplayResult]>, changes: readonly PlannedChange[], options: ImpactOptions = {}): ImpactReport {
+  const phases = buildPhases(md, changes)
+  const hashers = phases.map(p => new TopicHasher(p.metadata))
+  const base = new TopicHasher(md)
+  const touchedAnywhere = new Set<string>()
+  const created = new Set<string>()
+  for (const p of phases) {
+    for (const t of p.changed) touchedAnywhere.add(t)
+    for (const t of p.created) created.add(t)
+  }
+  let audit: ReturnType<typeof auditContext> | undefined
+  const out: GroupImpact[] = []
+  let total = 0
+  let classic = 0
+  for (const [id, replay] of groups) {
+    const type = groupTypeOf(replay.state)
+    if (!type) continue
+    if (type === 'classic') {
+      classic++
+      continue
+    }
+    const g = replay.state[type] as ModernGroupState<unknown, unknown, unknown> | null
+    if (!g || g.epoch === undefined) continue
+    total++
+    const topics = subscribedTopicsOf(type, replay.state)
+    const notes: string[] = []
+    // broker-side regexes pick up created topics at their next resolution
+    const picked = new Set<string>()
+    if (type === 'consumer' && created.size > 0) {
+      const c = g as unknown as ConsumerGroupState
+      const subscribed = new Set([...c.members.values()].map(m => m.SubscribedTopicRegex).filter((r): r is string => !!r))
+      for (const regex of subscribed) {
+        for (const t of created) {
+          if (topics.includes(t)) continue
+          const v = re2jMatches(regex, t)
+          if ('unknown' in v) notes.push(`${v.unknown}; cannot say whether it will subscribe ${t}`)
+          else if (v.matches) picked.add(t)
+        }
+      }
+    }
+    const touched = [...new Set([...topics.filter(t => touchedAnywhere.has(t)), ...picked])].sort()
+    if (touched.length === 0) continue
+
+    const live = base.groupHash(topics)
+    let today = 'IN_SYNC'
+    if (live !== g.metadataHash) {
+      audit ??= auditContext(md, options.now ?? Date.now())
+      today = auditGroup(id, replay, audit).verdict.code
+      notes.push(`already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`)
+    }
+    const empty = g.members.size === 0
+    if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
+
+    let apart = 0
+    const run = (seen: (i: number) => boolean) => {
+      const r = simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
+      apart = Math.max(apart, r.apart)
+      return r.steps
+    }
+    const full = run(() => true)
+    const transient = phases.map((p, i) => (p.transient ? i : -1)).filter(i => i >= 0)
+    let min = Infinity
+    let max = 0
+    const counts: Array<{skipped: number[]; n: number}> = []
+    for (let mask = 0; mask < 1 << transient.length; mask++) {
+      const skipped = transient.filter((_, b) => mask & (1 << b))
+      const r = run(i => !skipped.includes(i))
+      const n = r.filter(s => s.bump === 'yes' && !s.deferred).length
+      counts.push({skipped, n})
+      min = Math.min(min, n)
+      max = Math.max(max, n)
+    }
+    // each moving partition that changes racks when it completes can be a state of its own: up to one bump each
+    const start = phases.find(p => p.moving)
+    const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
+    if (completions > 1) max += completions - 1
+    // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
+    if (apart > 1) max += apart - 1
+    const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
+    for (const s of full) if (s.bump === 'yes' && s.phase !== 'share-initialization' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
+    const steps = full
+    let decides: string | null = null
+    if (min !== max) decides = decide(phases, transient, counts, completions, apart)
+    if (empty) {
+      min = 0
+      max = 0
+    }
+    out.push({
+      group: id, type, groupEpoch: g.epoch, storedMetadataHash: g.metadataHash.toString(),
+      members: g.members.size, assignedPartitions: assigned(type, g), touchedTopics: touched, today,
+      bumps: {min, max}, deferredBumps: empty ? 0 : deferredBumps, decides: empty ? null : decides, steps, notes,
+    })
+  }
+  out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length
+  const limit = options.failOnRebalance ?? null
+  const summary: ImpactSummary = {
+    groups: total, classicGroupsSkipped: classic, touched: out.length, rebalancing,
+    certain: out.filter(o => o.bumps.min > 0).length,
+    possible: out.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length,
+    deferred: out.filter(o => o.bumps.max === 0 && o.deferredBumps > 0).length,
+    alreadyPending: out.filter(o => o.today !== 'IN_SYNC').length,
+    emptyTouched: out.filter(o => o.members === 0).length,
+    failOnRebalance: limit,
+    exitCode: limit !== null && rebalancing > limit ? 3 : 0,
+  }
+  return {
+    changes: changes.map(describeChange),
+    phases: phases.map(p => ({phase: p.kind, when: p.when, transient: p.transient, topics: [...p.changed].sort()})),
+    groups: out,
+    summary,
+  }
+}
+
+/** One path through the phases (`seen(i)` false: no heartbeat came during transient phase i). */
+function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean, share: boolean): {steps: ImpactStep[]; apart: number} {
+  let apart = 0
+  const cache = new Map<string, Cached | null>() // null: the topic does not exist
+  for (const t of topics) cache.set(t, base.topic(t) ? base.topicHash(t) : null)
+  let prev: Cached = stored
+  let carried = new Set<string>() // changes of skipped transient phases, seen by the next heartbeat
+  const steps: ImpactStep[] = []
+  phases.forEach((p, i) => {
+    const changed = new Set([...carried, ...p.changed])
+    const newlyPicked = [...picked].filter(t => p.created.has(t))
+    if (!seen(i)) {
+      carried = changed
+      return
+    }
+    carried = new Set()
+    const mine = [...cache.keys()].filter(t => changed.has(t))
+    const trigger = mine.length > 0 || newlyPicked.length > 0
+    if (!trigger) return
+    for (const t of newlyPicked) cache.set(t, null)
+    const refresh = p.reload ? [...cache.keys()] : [...mine, ...newlyPicked]
+    let why: string | null = null
+    let moved = false
+    let changing = 0
+    for (const t of refresh) {
+      const old = cache.get(t)
+      let v: Cached | null
+      if (!hashers[i].topic(t)) v = null
+      else if (p.unknown.has(t)) v = UNKNOWN
+      else v = hashers[i].topicHash(t)
+      // an unknown hash is a change when the topic changed here (new id or partition count)
+      if (v !== old || (v === UNKNOWN && (changed.has(t) || newlyPicked.includes(t)))) {
+        moved = true
+        changing++
+      }
+      cache.set(t, v)
+    }
+    for (const [t, v] of cache) if (v === UNKNOWN) why ??= `${t}: ${p.unknown.get(t) ?? 'hash unknown'}`
+    const present = new Map<string, bigint>()
+    let unknown = false
+    for (const [t, v] of cache) {
+      if (v === null) continue
+      if (v === UNKNOWN) unknown = true
+      else present.set(t, v)
+    }
+    const hash: Cached = unknown ? UNKNOWN : computeGroupHash(present)
+    if (p.kind === 'broker-restart') apart = Math.max(apart, changing)
+    // several partitions moving: they complete one by one, so the transient list a heartbeat sees is one of many
+    const movingHere = p.moving ? mine.reduce((n, t) => n + (p.moving!.get(t)?.partitions ?? 0), 0) : 0
+    const shown = movingHere > 1 ? UNKNOWN : hash
+    if (movingHere > 1) why = `${movingHere} partitions move and complete one by one: the replica lists a heartbeat sees during the copy depend on which are still copying (this is the hash while all are)`
+    // an unknown hash still differs: its input (a topic id or a partition count) changed
+    const bump = hash === UNKNOWN || prev === UNKNOWN ? moved : hash !== prev
+    steps.push({
+      phase: p.kind,
+      when: newlyPicked.length > 0 && !mine.length ? `at the group's next regex resolution (within ~10 s of the creation: ${newlyPicked.join(', ')})` : p.when,
+      metadataHash: shown === UNKNOWN ? null : shown.toString(),
+      hashUnknown: shown === UNKNOWN ? why : null,
+      ...(movingHere > 1 && hash !== UNKNOWN ? {allCopyingHash: hash.toString()} : {}),
+      bump: bump ? 'yes' : 'no',
+      deferred: p.kind === 'coordinator-move',
+    })
+    prev = hash
+    // a share group bumps again, same hash, once the new share-partitions are initialized (initializedAssignmentPending)
+    const fresh = share ? mine.filter(t => p.newPartitions.has(t) && hashers[i].topic(t)) : []
+    if (fresh.length > 0) {
+      steps.push({
+        phase: 'share-initialization', when: `once the share-partitions of ${fresh.join(', ')} are initialized (seconds after the change)`,
+        metadataHash: hash === UNKNOWN ? null : hash.toString(), hashUnknown: hash === UNKNOWN ? why : null, bump: 'yes', deferred: false,
+      })
+    }
+  })
+  return {steps, apart}
+}
+
+function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>, completions: number, apart: number): string {
+  const parts: string[] = []
+  if (apart > 1) parts.push(`${apart} of the group's topics change hash at the broker restart, each when its own partitions' ISR changes: a heartbeat between two stores a hash with some topics updated and others not (one bump more each)`)
+  if (completions > 1) parts.push(`the ${completions} moving partitions that change racks complete one by one: each completion a heartbeat sees apart from the others can be a bump of its own`)
+  for (const i of transient) {
+    const withIt = counts.filter(c => !c.skipped.includes(i)).map(c => c.n)
+    const without = counts.filter(c => c.skipped.includes(i)).map(c => c.n)
+    if (Math.max(...withIt) === Math.max(...without) && Math.min(...withIt) === Math.min(...without)) continue
+    const k = phases[i].kind
+    if (k === 'reassignment-start') parts.push('whether a heartbeat comes while the new replicas catch up: a copy longer than the members\' heartbeat interval (group.consumer.heartbeat.interval.ms, default 5 s; share and streams have their own) gives the extra bump of the transient replica list, a faster one does not')
+    else parts.push('whether a heartbeat comes between the deletion and the re-creation of the topic (the deletion alone is then stored as a bump of its own)')
+  }
+  return parts.join('; ') || 'whether heartbeats fall in the transient phases'
+}
+
+function assigned(type: Exclude<GroupType, 'classic'>, g: ModernGroupState<unknown, unknown, unknown>): number {
+  let n = 0
+  for (const v of g.currentAssignment.values()) {
+    if (type === 'streams') for (const t of (v as {ActiveTasks: Array<{Partitions: readonly number[]}>}).ActiveTasks) n += t.Partitions.length
+    else for (const t of (v as {AssignedPartitions: Array<{Partitions: readonly number[]}>}).AssignedPartitions) n += t.Partitions.length
+  }
+  return n
+}

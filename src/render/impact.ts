@@ -1,0 +1,54 @@
+/** The human form of `impact`: the plan, one row per touched group, notes, and a summary line. */
+import type {GroupImpact, ImpactReport, ImpactSummary} from '../core/impact/index.js'
+import {renderTable} from './table.js'
+
+export function bumpsText(g: GroupImpact): string {
+  const {min, max} = g.bumps
+  // partial completions or per-topic evictions make every count in between possible; otherwise only the two ends
+  const between = /one by one|ISR changes/.test(g.decides ?? '')
+  const now = min === max ? String(min) : `${min} ${between ? 'to' : 'or'} ${max}`
+  return g.deferredBumps > 0 ? `${now} (+${g.deferredBumps} later)` : now
+}
+
+function stepsText(g: GroupImpact): string {
+  if (g.members === 0) return 'none while the group has no members'
+  return g.steps
+    .filter(s => s.bump !== 'no')
+    .map(s => `${s.bump === 'if-seen' ? 'if seen: ' : ''}${s.deferred ? 'later: ' : ''}${s.phase} → ${s.metadataHash ?? 'hash unknown'}`)
+    .join('\n') || 'no bump (recomputed, same hash)'
+}
+
+export function summaryText(s: ImpactSummary): string {
+  return [
+    `${s.groups} group${s.groups === 1 ? '' : 's'} (classic ${s.classicGroupsSkipped} skipped: no metadata hash)`,
+    `${s.touched} touched`,
+    `${s.rebalancing} would rebalance (${s.certain} certainly, ${s.possible} possibly, ${s.deferred} only later)`,
+    ...(s.alreadyPending ? [`${s.alreadyPending} already pending or stale`] : []),
+    `exit ${s.exitCode}${s.failOnRebalance === null ? '' : ` (--fail-on-rebalance ${s.failOnRebalance})`}`,
+  ].join(' · ')
+}
+
+export function renderImpact(r: ImpactReport): string {
+  const out: string[] = []
+  out.push(`plan: ${r.changes.join('; ') || 'no change'}`)
+  for (const p of r.phases) out.push(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}groups bump ${p.when}`)
+  if (r.groups.length > 0) {
+    out.push('')
+    out.push(renderTable(
+      ['group', 'type', 'members', 'partitions', 'today', 'bumps', 'steps (phase → stored hash)'],
+      r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions, g.today, bumpsText(g), stepsText(g)]),
+      ['left', 'left', 'right', 'right', 'left', 'left', 'left'],
+    ))
+    const notes = r.groups.flatMap(g => [
+      ...(g.decides ? [`${g.group}: ${bumpsText(g)} bumps: ${g.decides}`] : []),
+      ...g.steps.filter(s => s.hashUnknown && s.bump !== 'no').map(s => `${g.group}: ${s.phase}: ${s.hashUnknown}`),
+      ...g.notes.map(n => `${g.group}: ${n}`),
+    ])
+    if (notes.length > 0) {
+      out.push('notes:')
+      for (const n of [...new Set(notes)]) out.push(`  - ${n}`)
+    }
+  }
+  out.push(summaryText(r.summary))
+  return out.join('\n')
+}

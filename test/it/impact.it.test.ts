@@ -1,0 +1,277 @@
+/**
+ * `impact` against what the coordinator then does. Each scenario: `impact --json` runs first; then the operation
+ * is made with Kafka's own tool classes (TopicCommand, ReassignPartitionsCommand) or a broker restart; then the
+ * epochs and hashes the coordinator stored, read back with Kafka's DumpLogSegments, must match the prediction:
+ * the same groups bump, as many times, storing the predicted hashes; the others do not bump.
+ *
+ * Shared groups (3 brokers, rack-a, rack-a, rack-b): a consumer group on A, a broker-side regex group (R-(a|new)),
+ * a share group on A, a streams app on S, a consumer group on B and D, and one subscribed to a topic not yet created.
+ *   1. partitions added to A with an explicit placement (TopicCommand --alter --replica-assignment);
+ *   2. a throttled reassignment of A-0 and S-0 from rack-a,rack-a to rack-a,rack-b (two bumps when a heartbeat sees
+ *      the transient target+old replica list);
+ *   3. D deleted (TopicCommand --delete);
+ *   4. R-new created (TopicCommand --create): the regex group and the group waiting for it bump (hash unknown
+ *      before: the controller picks the topic id);
+ *   5. broker 3 restarted with broker.rack=rack-c.
+ */
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import type {GroupImpact, ImpactReport} from '../../src/core/impact/index.js'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {runTag} from './explain-lib.js'
+import {clusterSh, killBroker, sleep, startBroker, waitFor} from './lib/cluster.js'
+import {dumpOffsetsPartitionInDriver, type GroupKind, type GroupMetadataRecord, metadataRecords, type OffsetsRecord} from './lib/offsets-log.js'
+import {ensureBaseline, Probe} from './lib/probe.js'
+
+let probe: Probe
+const R = runTag()
+const A = `${R}-a`
+const B = `${R}-b`
+const D = `${R}-d`
+const S = `${R}-s`
+const NEW = `${R}-new`
+const APP = `${R}-app`
+/** The consumer group on A; named (in beforeAll) so that its coordinator's replicas are [3, 1, 2]. */
+let GA = `${R}-ga`
+const GROUPS: Array<[string, GroupKind]> = [
+  [GA, 'consumer'], [`${R}-gr`, 'consumer'], [`${R}-gs`, 'share'], [APP, 'streams'], [`${R}-gb`, 'consumer'], [`${R}-gn`, 'consumer'],
+]
+const dir = tempDir()
+const t0 = Date.now()
+
+beforeAll(async () => {
+  const [p] = await Promise.all([Probe.start('impact'), buildOnce()])
+  probe = p
+  await ensureBaseline(probe)
+  for (let i = 0; ; i++) {
+    if (i >= 200) throw new Error('no __consumer_offsets partition with replicas [3, 1, ...]: scenario 6 needs one')
+    const g = `${R}-ga${i}`
+    const replicas = (await probe.driver.cmd(`partition __consumer_offsets ${probe.offsetsPartition(g)}`)).replicas as number[]
+    // preferred leader 3, then 1: killing 3 (scenario 5) moves it to 1, killing 2 (scenario 6) leaves it there
+    if (replicas[0] === 3 && replicas[1] === 1) {
+      GA = g
+      GROUPS[0] = [g, 'consumer']
+      break
+    }
+  }
+}, 240_000)
+afterAll(async () => {
+  try {
+    if (probe) await ensureBaseline(probe)
+  } finally {
+    await probe?.close()
+    console.log(`[kafka-it] impact: ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+  }
+}, 240_000)
+
+const tool = (cls: string, ...args: string[]) => clusterSh(probe.env, 'tool', cls, '--bootstrap-server', probe.env.bootstrap, ...args)
+const topicCommand = (...args: string[]) => tool('org.apache.kafka.tools.TopicCommand', ...args)
+const reassign = (...args: string[]) => tool('org.apache.kafka.tools.reassign.ReassignPartitionsCommand', ...args)
+
+async function impact(...args: string[]): Promise<{report: ImpactReport; code: number}> {
+  const r = await cli(['impact', '-b', probe.env.bootstrap, '--json', ...args])
+  expect([0, 3], `exit ${r.code}: ${r.stderr}`).toContain(r.code)
+  return {report: JSON.parse(r.stdout) as ImpactReport, code: r.code}
+}
+
+/** Every group's stored metadata records, one DumpLogSegments pass per __consumer_offsets partition. */
+async function stored(): Promise<Map<string, GroupMetadataRecord[]>> {
+  const byPartition = new Map<number, OffsetsRecord[]>()
+  const out = new Map<string, GroupMetadataRecord[]>()
+  for (const [g, kind] of GROUPS) {
+    const p = probe.offsetsPartition(g)
+    if (!byPartition.has(p)) {
+      const leader = (await probe.driver.cmd(`partition __consumer_offsets ${p}`)).leader as number
+      byPartition.set(p, await dumpOffsetsPartitionInDriver(probe.env, probe.driver, leader, p))
+    }
+    // 4.4+ streams groups may write metadata records without an epoch change: one entry per epoch
+    const recs = metadataRecords(byPartition.get(p)!, g, kind)
+    out.set(g, recs.filter((r, i) => i === recs.length - 1 || recs[i + 1].epoch !== r.epoch))
+  }
+  return out
+}
+
+/** Waits until no group's stored epoch or hash changed for quietMs. */
+async function settledAll(quietMs = 5000, timeoutMs = 180_000): Promise<Map<string, GroupMetadataRecord[]>> {
+  const key = (m: Map<string, GroupMetadataRecord[]>) => JSON.stringify([...m].map(([g, r]) => [g, r.at(-1)?.epoch, String(r.at(-1)?.metadataHash)]))
+  const deadline = Date.now() + timeoutMs
+  let last = await stored()
+  let since = Date.now()
+  for (;;) {
+    await sleep(1000)
+    const cur = await stored()
+    if (key(cur) !== key(last)) {
+      last = cur
+      since = Date.now()
+    } else if (Date.now() - since >= quietMs) return cur
+    if (Date.now() > deadline) throw new Error(`groups did not settle: ${key(cur)}`)
+  }
+}
+
+/**
+ * The stored bumps since `before` equal a path of the prediction: every step that bumps, or only those that are
+ * not conditional on a heartbeat during a transient phase. Returns the number of bumps seen.
+ */
+function expectMatches(report: ImpactReport, before: Map<string, GroupMetadataRecord[]>, after: Map<string, GroupMetadataRecord[]>, what: string): Record<string, number> {
+  const seen: Record<string, number> = {}
+  for (const [g] of GROUPS) {
+    const from = before.get(g)!.at(-1)!.epoch
+    const bumps = after.get(g)!.filter(r => r.epoch > from)
+    const p: GroupImpact | undefined = report.groups.find(x => x.group === g)
+    seen[g] = bumps.length
+    const label = `${what}: ${g} stored ${JSON.stringify(bumps.map(b => [b.epoch, String(b.metadataHash)]))}, predicted ${JSON.stringify(p && {bumps: p.bumps, steps: p.steps.map(s => [s.phase, s.bump, s.metadataHash])})}`
+    if (!p || p.bumps.max === 0) {
+      expect(bumps, label).toEqual([])
+      continue
+    }
+    expect(p.today, label).toBe('IN_SYNC')
+    const all = p.steps.filter(s => s.bump !== 'no' && !s.deferred)
+    const certain = all.filter(s => s.bump === 'yes')
+    expect(bumps.length, label).toBeGreaterThanOrEqual(p.bumps.min)
+    expect(bumps.length, label).toBeLessThanOrEqual(p.bumps.max)
+    bumps.forEach((b, i) => expect(b.epoch, label).toBe(from + i + 1)) // each bump one epoch up
+    // the path the heartbeats took: every step, or only the certain ones; more bumps than steps are partial
+    // completions of a multi-partition reassignment (hash not predicted), and only the last is compared then
+    const path = bumps.length === all.length ? all : bumps.length === certain.length ? certain : null
+    if (path) {
+      path.forEach((s, i) => {
+        if (s.metadataHash !== null) expect(String(bumps[i].metadataHash), label).toBe(s.metadataHash)
+      })
+    } else if (all.at(-1)!.metadataHash !== null) {
+      expect(String(bumps.at(-1)!.metadataHash), label).toBe(all.at(-1)!.metadataHash)
+    }
+    if (bumps.length > 0 && all.at(-1)!.metadataHash !== null) expect(String(bumps.at(-1)!.metadataHash), label).toBe(all.at(-1)!.metadataHash)
+  }
+  return seen
+}
+
+describe(`impact: predictions equal what the coordinator stores (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('partitions added, a throttled reassignment, a deletion, a creation, a rack change', async () => {
+    const d = probe.driver
+    await d.cmd(`create-topic ${A} --assign 1:2,2:3,3:1`)
+    await d.cmd(`create-topic ${B} --assign 1:3`)
+    await d.cmd(`create-topic ${D} --assign 2:3`)
+    await d.cmd(`create-topic ${S} --assign 1:2,2:3`)
+    await d.cmd(`create-topic ${R}-sink 1 3`)
+    await d.cmd(`produce ${A} 40000`) // data for the throttled copy of scenario 2
+    await d.cmd(`consumer ${R}c1 ${GA} names ${A}`)
+    await d.cmd(`consumer ${R}c2 ${R}-gr regex ${R}-(a|new)`)
+    await d.cmd(`share ${R}c3 ${R}-gs ${A}`)
+    await d.cmd(`streams ${R}c4 ${APP} ${S} ${R}-sink`)
+    await d.cmd(`consumer ${R}c5 ${R}-gb names ${B},${D}`)
+    await d.cmd(`consumer ${R}c6 ${R}-gn names ${NEW}`)
+    let missing: string[] = []
+    await waitFor('every group stored', async () => {
+      missing = [...(await stored())].filter(([, r]) => r.length === 0).map(([g]) => g)
+      return missing.length === 0
+    }, {timeoutMs: 240_000, intervalMs: 2000}).catch((error: Error) => {
+      throw new Error(`${error.message}; not yet stored: ${missing.join(', ')}`)
+    })
+    await waitFor('streams member RUNNING', async () => {
+      const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
+      return m.find(x => x.member === `${R}c4`)?.state === 'RUNNING'
+    }, {timeoutMs: 120_000})
+    let before = await settledAll()
+
+    // 1. partitions added with the placement given
+    const t1 = Date.now()
+    const add = await impact('--add-partitions', `${A}=4/1:2,2:3,3:1,2:1`, '--fail-on-rebalance', '1')
+    expect(add.code).toBe(3) // three groups on A
+    expect(add.report.groups.map(g => g.group).sort()).toEqual([GA, `${R}-gr`, `${R}-gs`])
+    await topicCommand('--alter', '--topic', A, '--partitions', '4', '--replica-assignment', '1:2,2:3,3:1,2:1')
+    let after = await settledAll()
+    expectMatches(add.report, before, after, 'add-partitions')
+    console.log(`[kafka-it] impact add-partitions: ${((Date.now() - t1) / 1000).toFixed(0)} s`)
+    before = after
+
+    // 2. reassignment, throttled so a heartbeat sees the transient replica list
+    const t2 = Date.now()
+    const plan = join(dir, 'plan.json')
+    writeFileSync(plan, JSON.stringify({version: 1, partitions: [
+      {topic: A, partition: 0, replicas: [3, 2]},
+      {topic: A, partition: 3, replicas: [3, 1], log_dirs: ['any', 'any']},
+      {topic: S, partition: 0, replicas: [3, 2]},
+    ]}))
+    const re = await impact('--reassignment', plan)
+    // A-0 and A-3 change racks when they complete, one by one: 1 to 3 bumps; S-0 alone: 1 or 2
+    for (const g of [GA, `${R}-gr`, `${R}-gs`]) expect(re.report.groups.find(x => x.group === g)?.bumps, g).toEqual({min: 1, max: 3})
+    expect(re.report.groups.find(x => x.group === APP)?.bumps).toEqual({min: 1, max: 2})
+    await reassign('--execute', '--reassignment-json-file', plan, '--throttle', '20000')
+    await waitFor('reassignment complete', async () => {
+      const out = await reassign('--verify', '--reassignment-json-file', plan)
+      return !/still in progress/.test(out)
+    }, {timeoutMs: 120_000, intervalMs: 2000})
+    after = await settledAll()
+    const seen = expectMatches(re.report, before, after, 'reassignment')
+    console.log(`[kafka-it] impact reassignment: bumps ${JSON.stringify(seen)}, ${((Date.now() - t2) / 1000).toFixed(0)} s`)
+    // the throttled copy of A-0 outlasts the 1 s heartbeat interval: the transient replica list is stored too
+    expect(seen[GA]).toBeGreaterThanOrEqual(2)
+    before = after
+
+    // 3. a topic deleted
+    const del = await impact('--delete-topic', D)
+    expect(del.report.groups.map(g => g.group)).toEqual([`${R}-gb`])
+    await topicCommand('--delete', '--topic', D)
+    after = await settledAll()
+    expectMatches(del.report, before, after, 'delete-topic')
+    before = after
+
+    // 4. a topic created: the group waiting for it and the regex group bump (the hash needs the new topic id)
+    const cr = await impact('--create-topic', `${NEW}:2:2`)
+    expect(cr.report.groups.map(g => g.group).sort()).toEqual([`${R}-gn`, `${R}-gr`])
+    await topicCommand('--create', '--topic', NEW, '--partitions', '2', '--replication-factor', '2')
+    await sleep(12_000) // the regex is resolved again at most every 10 s
+    after = await settledAll()
+    expectMatches(cr.report, before, after, 'create-topic')
+    before = after
+
+    // 5. broker 3 restarted with another rack: one bump for every group with a replica there
+    const t5 = Date.now()
+    const rack = await impact('--broker-rack', '3=rack-c')
+    expect(rack.report.groups.filter(g => g.bumps.max > 0).map(g => g.group)).toEqual(expect.arrayContaining([APP, GA, `${R}-gb`, `${R}-gr`, `${R}-gs`]))
+    await killBroker(probe.env, 3)
+    await d.cmd('wait-broker 3 fenced 60000')
+    await startBroker(probe.env, 3, 'rack-c')
+    await d.cmd('wait-broker 3 unfenced 120000')
+    after = await settledAll(6000)
+    expectMatches(rack.report, before, after, 'broker-rack')
+    console.log(`[kafka-it] impact broker-rack: ${((Date.now() - t5) / 1000).toFixed(0)} s`)
+    before = after
+
+    // 6. broker 2 decommissioned (stopped, then unregistered with ClusterTool): no bump, the stale-cache case,
+    //    until GA's coordinator moves (a preferred leader election of its __consumer_offsets partition puts it back
+    //    on broker 3, its preferred leader, away since the restart of scenario 5) and recomputes with a fresh cache
+    const t6 = Date.now()
+    const dec = await impact('--decommission-broker', '2')
+    const ga = dec.report.groups.find(g => g.group === GA)!
+    expect(ga).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
+    const hidden = ga.steps.find(s => s.deferred)!
+    await killBroker(probe.env, 2)
+    await d.cmd('wait-broker 2 fenced 60000')
+    await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.ClusterTool', 'unregister', '--bootstrap-server', probe.env.bootstrap, '--id', '2')
+    await d.cmd('wait-broker 2 absent 60000')
+    await sleep(5000) // heartbeats: nothing recomputes
+    after = await settledAll()
+    for (const [g] of GROUPS) expect(after.get(g)!.at(-1)!.epoch, `${g}: no bump after the unregistration`).toBe(before.get(g)!.at(-1)!.epoch)
+    const p = probe.offsetsPartition(GA)
+    const leaderBefore = (await d.cmd(`partition __consumer_offsets ${p}`)).leader as number
+    expect(leaderBefore).not.toBe(3)
+    await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.LeaderElectionCommand', '--bootstrap-server', probe.env.bootstrap, '--election-type', 'PREFERRED', '--topic', '__consumer_offsets', '--partition', String(p))
+    await waitFor('GA\'s coordinator on broker 3', async () => (await d.cmd(`partition __consumer_offsets ${p}`)).leader === 3, {timeoutMs: 60_000})
+    after = await settledAll()
+    const gaBumps = after.get(GA)!.filter(r => r.epoch > before.get(GA)!.at(-1)!.epoch)
+    expect(gaBumps.map(r => String(r.metadataHash))).toEqual([hidden.metadataHash])
+    // the other groups: none with nothing hidden bumps; one with a hidden bump stores, if it bumps, the predicted
+    // hash (on 4.1.2 the regex group, coordinator not moved, was seen to bump once more here: to which hash is
+    // checked, not why — a regex refresh recomputing its topics is a likely cause, not verified)
+    for (const [g] of GROUPS) {
+      const bumps = after.get(g)!.filter(r => r.epoch > before.get(g)!.at(-1)!.epoch)
+      const pred = dec.report.groups.find(x => x.group === g)
+      const moved = probe.offsetsPartition(g) === p
+      if (!pred || pred.deferredBumps === 0) expect(bumps, g).toEqual([])
+      else if (moved || bumps.length > 0) expect(bumps.map(r => String(r.metadataHash)), g).toEqual([pred.steps.find(s => s.deferred)!.metadataHash])
+    }
+    console.log(`[kafka-it] impact decommission: ${((Date.now() - t6) / 1000).toFixed(0)} s`)
+  }, 600_000)
+})
