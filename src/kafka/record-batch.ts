@@ -61,7 +61,15 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
     const compression = COMPRESSIONS[attributes & 0x07]
     if (!compression) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has unknown compression ${attributes & 0x07}`)
     let body = bytes.subarray(pos + HEADER, end)
-    if (compression !== 'none') body = decompress(compression, body)
+    if (compression !== 'none') {
+      try {
+        body = decompress(compression, body)
+      } catch (error) {
+        const m = `record batch at offset ${baseOffset} (${compression}): ${(error as Error).message}`
+        // Keep the class (DecompressionLimitError); anything else the codecs throw becomes a decode error.
+        throw error instanceof ProtocolDecodeError ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name}) : new ProtocolDecodeError(m)
+      }
+    }
     const rr = new ByteReader(body)
     const records: RawRecord[] = []
     for (let i = 0; i < count; i++) {
