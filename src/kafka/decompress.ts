@@ -2,7 +2,7 @@
  * Record-batch decompression with an output bound. A batch's compressed size is limited by the broker, its
  * decompressed size is not: 1 MB of gzip inflates to 1 GiB. Each codec is checked before (or while) it
  * allocates: gzip and zstd through zlib's maxOutputLength, snappy by the uncompressed lengths its blocks declare,
- * lz4 by its frame's declared content size and block count × maximum block size. A batch over the bound is a
+ * lz4 by its blocks' sizes (at most 255× each, never over the frame's block maximum). A batch over the bound is a
  * DecompressionLimitError.
  */
 import zlib from 'node:zlib'
@@ -73,7 +73,7 @@ export function snappyDeclaredSize(data: Buffer): number {
 const LZ4_MAGIC = 0x184d2204
 const LZ4_BLOCK_MAX = [0, 0, 0, 0, 64 << 10, 256 << 10, 1 << 20, 4 << 20]
 
-/** An upper bound of what an lz4 frame (or frames) decompresses to: content size if declared, else blocks × block maximum. */
+/** An upper bound of what an lz4 frame (or frames) decompresses to, from its block sizes (and content size if declared). */
 export function lz4UpperBound(data: Buffer): number {
   let total = 0
   let pos = 0
@@ -92,18 +92,21 @@ export function lz4UpperBound(data: Buffer): number {
     }
     if (flg & 0x01) pos += 4 // dictionary id
     pos += 1 // header checksum
-    let blocks = 0
+    let bound = 0
     for (;;) {
       if (pos + 4 > data.length) throw new ProtocolDecodeError('lz4 frame is truncated')
-      const size = data.readUInt32LE(pos) & 0x7fffffff
+      const word = data.readUInt32LE(pos)
+      const size = word & 0x7fffffff
       pos += 4
       if (size === 0) break
       if (size > blockMax) throw new ProtocolDecodeError('lz4 block is larger than the frame allows')
+      // A stored block is itself; a compressed one yields at most 255 bytes per input byte (LZ4's length
+      // encoding) and never more than the frame's block maximum.
+      bound += word & 0x80000000 ? size : Math.min(blockMax, size * 255 + 64)
       pos += size + (flg & 0x10 ? 4 : 0)
-      blocks++
     }
     if (flg & 0x04) pos += 4 // content checksum
-    total += declared ?? blocks * blockMax
+    total += declared === undefined ? bound : Math.min(declared, bound)
   }
   return total
 }

@@ -50,16 +50,16 @@ function libraryFile(rel: string): string {
 }
 
 /**
- * Batch decompression (gzip, snappy, lz4 from the library's WebAssembly module, zstd when Node has it), bounded
- * to `limit` output bytes per batch (./decompress.ts; default $REBALANCE_DOCTOR_MAX_BATCH_BYTES or 64 MiB).
+ * Batch decompression: gzip and zstd (when Node has it) with zlib, snappy and lz4 with the library's WebAssembly
+ * module (./wasm-codecs.ts), bounded to `limit` output bytes per batch (./decompress.ts; default
+ * $REBALANCE_DOCTOR_MAX_BATCH_BYTES or 64 MiB).
  */
 export async function loadDecompressor(limit = maxBatchBytes()): Promise<Decompress> {
-  const {compressionsAlgorithms} = await import(libraryFile('./protocol/compression.js'))
+  const wasm = await import('./wasm-codecs.js')
   return boundedDecompressor(limit, (codec, data) => {
-    const algo = compressionsAlgorithms[codec]
-    if (!algo?.available) throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
-    const out = algo.decompressSync(data)
-    return Buffer.isBuffer(out) ? out : Buffer.from(out)
+    if (codec === 'snappy') return wasm.snappyDecompress(data)
+    if (codec === 'lz4') return wasm.lz4Decompress(data)
+    throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
   })
 }
 

@@ -39,13 +39,36 @@ describe('bounded batch decompression', () => {
     expect(decompress('snappy', snappyCompress(Buffer.alloc(LIMIT, 3)))).toHaveLength(LIMIT)
   })
 
-  it('lz4: refused on the frame content size or blocks × block maximum', async () => {
+  it('lz4: refused on an upper bound from its block sizes', async () => {
     const decompress = await loadDecompressor(LIMIT)
     const big = lz4Compress(Buffer.alloc(8 << 20))
     expect(lz4UpperBound(big)).toBeGreaterThanOrEqual(8 << 20)
     expect(() => decompress('lz4', big)).toThrow(DecompressionLimitError)
     expect(decompress('lz4', lz4Compress(Buffer.alloc(100_000, 5)))).toHaveLength(100_000)
     expect(() => decompress('lz4', Buffer.from('not an lz4 frame'))).toThrow(ProtocolDecodeError)
+  })
+
+  it('corrupt snappy and lz4 inputs do not poison the codecs (a wasm trap leaked memory and broke every later call)', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    const size = LIMIT / 2
+    const snappy = snappyCompress(Buffer.alloc(size, 1))
+    const lz4 = lz4Compress(Buffer.alloc(size, 1))
+    const before = process.memoryUsage().rss
+    for (let i = 0; i < 300; i++) {
+      const s = Buffer.from(snappy)
+      s[10 + (i % 500)] ^= 0xff
+      s[s.length - 1 - (i % 50)] ^= 0x55
+      const l = Buffer.from(lz4)
+      l[20 + (i % 300)] ^= 0xff
+      for (const [codec, b] of [['snappy', s], ['lz4', l]] as const) {
+        try {
+          decompress(codec, b)
+        } catch {}
+      }
+    }
+    expect(decompress('snappy', snappy)).toHaveLength(size)
+    expect(decompress('lz4', lz4)).toHaveLength(size)
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 << 20)
   })
 
   it('a batch over the bound is a named error for its offset', async () => {
