@@ -41,6 +41,8 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
   let nextOffset: bigint | undefined
   while (bytes.length - pos >= 12) {
     const batchLength = bytes.readInt32BE(pos + 8)
+    // A v2 batch is at least its header; a negative length would also make subarray count from the end.
+    if (batchLength < HEADER - 12) throw new ProtocolDecodeError(`record batch at offset ${bytes.readBigInt64BE(pos)} has length ${batchLength}, less than a batch header`)
     const end = pos + 12 + batchLength
     if (end > bytes.length) break // partial batch at the end of the response
     const r = new ByteReader(bytes.subarray(pos, end))

@@ -69,6 +69,15 @@ describe('bounded batch decompression', () => {
     expect(decompress('snappy', snappy)).toHaveLength(size)
     expect(decompress('lz4', lz4)).toHaveLength(size)
     expect(process.memoryUsage().rss - before).toBeLessThan(150 << 20)
+  }, 300_000) // ~10 s idle; minutes on a loaded box
+
+  it('a negative or too-small batch length is a ProtocolDecodeError (found by the fuzz: a RangeError)', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    for (const length of [-71, -1, 0, 48]) {
+      const bytes = Buffer.concat([batchOf(Buffer.alloc(400), 0, 5n, 0), Buffer.alloc(64)])
+      bytes.writeInt32BE(length, 8)
+      expect(() => parseRecordBatches(bytes, decompress)).toThrow(ProtocolDecodeError)
+    }
   })
 
   it('a batch over the bound is a named error for its offset', async () => {

@@ -23,11 +23,12 @@ const SLACK_MS = 3000
 const WAITING: readonly Probe[] = ['never-answers', '1-byte-per-second']
 /**
  * HOSTILE_FULL=1: every live command × every probe (55 runs, minutes on a busy box). By default: every probe ×
- * topic-hash compute, and closes-at-once and 2GB-length × the other commands (19 runs).
+ * topic-hash compute, and 2GB-length × the other commands (15 runs).
  */
 const FULL = Boolean(process.env.HOSTILE_FULL)
-const SUBSET_PROBES: readonly Probe[] = ['closes-at-once', '2GB-length']
-const TEST_MS = FULL ? 1_500_000 : 300_000
+const SUBSET_PROBES: readonly Probe[] = ['2GB-length']
+// ~25 s on an idle 2-core box (tsc ~13 s, then 15 CLI runs two at a time); minutes when the box is loaded.
+const TEST_MS = FULL ? 1_800_000 : 900_000
 const MAX_RSS_KB = 200 * 1024
 
 const COMMANDS: Record<string, string[]> = {
@@ -101,7 +102,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'ssl.properties'), 'security.protocol=SSL\n')
   await exec('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: ROOT, timeout: 180_000})
   for (const p of PROBES) brokers.set(p, await startHostileBroker(p, TEST_MS))
-}, 200_000)
+}, 600_000)
 
 afterAll(async () => {
   for (const b of brokers.values()) await b.stop()
