@@ -14,6 +14,7 @@ import {RdError, RuntimeError} from '../core/errors.js'
 import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import {type Uuid, uuidFromBytes, uuidToString} from '../core/uuid.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
+import {frameError, guardSocket, maxResponseBytes} from './frame-guard.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadDecompressor, loadKafkaLibrary} from './library.js'
 import * as P from './protocol.js'
@@ -110,6 +111,7 @@ export class KafkaClient {
   #versions = new Map<number, P.ApiVersionRange>()
   #step = 'starting'
   #closed = false
+  readonly #maxResponse = maxResponseBytes()
 
   private constructor(lib: KafkaLibrary, settings: ConnectionSettings, opts: KafkaClientOptions) {
     this.#lib = lib
@@ -318,7 +320,11 @@ export class KafkaClient {
           const m = (error as Error).message
           throw new RuntimeError(
             `cannot read the record batches of ${topic}-${o.partition} at offset ${offset}: ${m}`,
-            /compression is not supported/.test(m) ? 'Run with a Node.js that has zstd (22.15 or newer).' : 'This is a bug or a corrupt log; run with --debug and report it.',
+            /compression is not supported/.test(m)
+              ? 'Run with a Node.js that has zstd (22.15 or newer).'
+              : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
+                ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
+                : 'This is a bug or a corrupt log; run with --debug and report it.',
             'DECODE_ERROR',
           )
         }
@@ -460,10 +466,13 @@ export class KafkaClient {
     // Errors after the handshake are reported through the pending requests; keep the emitter from throwing.
     conn.on('error', () => {})
     try {
-      await conn.connect(host, port)
+      const connecting = conn.connect(host, port)
+      // Every response frame is checked (size, correlation id) before the library buffers it.
+      if (conn.socket) guardSocket(conn.socket, host, port, this.#maxResponse, Boolean(s.tls))
+      await connecting
     } catch (error) {
       conn.socket?.destroy()
-      throw connectionError(error, {host, port, settings: s})
+      throw frameError(conn.socket) ?? connectionError(error, {host, port, settings: s})
     }
     this.#addresses.set(conn, {host, port})
     return conn
@@ -493,7 +502,9 @@ export class KafkaClient {
       api(conn, body, (error: unknown, raw: Buffer) => {
         if (error) {
           const at = this.#addresses.get(conn)
-          if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.#settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
+          const bad = frameError(conn.socket)
+          if (bad) reject(bad)
+          else if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.#settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
           else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.#settings}))
           else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
           return
@@ -501,7 +512,8 @@ export class KafkaClient {
         try {
           resolve(decode(raw, version))
         } catch (error_) {
-          reject(new RuntimeError(`cannot decode the ${name} response: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR'))
+          const at = this.#addresses.get(conn)
+          reject(new RuntimeError(`cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR'))
         }
       })
     })

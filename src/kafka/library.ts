@@ -10,6 +10,8 @@
 import {createRequire} from 'node:module'
 import {pathToFileURL} from 'node:url'
 import type {Connection} from '@platformatic/kafka'
+import {boundedDecompressor, maxBatchBytes} from './decompress.js'
+import type {Decompress} from './record-batch.js'
 
 export type KafkaConnection = Connection
 
@@ -47,15 +49,18 @@ function libraryFile(rel: string): string {
   return new URL(rel, pathToFileURL(createRequire(import.meta.url).resolve('@platformatic/kafka'))).href
 }
 
-/** Batch decompression (gzip, snappy, lz4 from the library's WebAssembly module, zstd when Node has it). */
-export async function loadDecompressor(): Promise<(codec: string, data: Buffer) => Buffer> {
-  const {compressionsAlgorithms} = await import(libraryFile('./protocol/compression.js'))
-  return (codec, data) => {
-    const algo = compressionsAlgorithms[codec]
-    if (!algo?.available) throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
-    const out = algo.decompressSync(data)
-    return Buffer.isBuffer(out) ? out : Buffer.from(out)
-  }
+/**
+ * Batch decompression: gzip and zstd (when Node has it) with zlib, snappy and lz4 with the library's WebAssembly
+ * module (./wasm-codecs.ts), bounded to `limit` output bytes per batch (./decompress.ts; default
+ * $REBALANCE_DOCTOR_MAX_BATCH_BYTES or 64 MiB).
+ */
+export async function loadDecompressor(limit = maxBatchBytes()): Promise<Decompress> {
+  const wasm = await import('./wasm-codecs.js')
+  return boundedDecompressor(limit, (codec, data) => {
+    if (codec === 'snappy') return wasm.snappyDecompress(data)
+    if (codec === 'lz4') return wasm.lz4Decompress(data)
+    throw new Error(`${codec} compression is not supported by this Node.js (${process.version})`)
+  })
 }
 
 export function loadKafkaLibrary(): Promise<KafkaLibrary> {

@@ -41,6 +41,8 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
   let nextOffset: bigint | undefined
   while (bytes.length - pos >= 12) {
     const batchLength = bytes.readInt32BE(pos + 8)
+    // A v2 batch is at least its header; a negative length would also make subarray count from the end.
+    if (batchLength < HEADER - 12) throw new ProtocolDecodeError(`record batch at offset ${bytes.readBigInt64BE(pos)} has length ${batchLength}, less than a batch header`)
     const end = pos + 12 + batchLength
     if (end > bytes.length) break // partial batch at the end of the response
     const r = new ByteReader(bytes.subarray(pos, end))
@@ -61,7 +63,15 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
     const compression = COMPRESSIONS[attributes & 0x07]
     if (!compression) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has unknown compression ${attributes & 0x07}`)
     let body = bytes.subarray(pos + HEADER, end)
-    if (compression !== 'none') body = decompress(compression, body)
+    if (compression !== 'none') {
+      try {
+        body = decompress(compression, body)
+      } catch (error) {
+        const m = `record batch at offset ${baseOffset} (${compression}): ${(error as Error).message}`
+        // Keep the class (DecompressionLimitError); anything else the codecs throw becomes a decode error.
+        throw error instanceof ProtocolDecodeError ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name}) : new ProtocolDecodeError(m)
+      }
+    }
     const rr = new ByteReader(body)
     const records: RawRecord[] = []
     for (let i = 0; i < count; i++) {

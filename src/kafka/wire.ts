@@ -20,6 +20,7 @@ export class ByteReader {
   }
 
   private need(n: number): void {
+    if (n < 0) throw new ProtocolDecodeError(`negative length ${n} at offset ${this.pos}`)
     if (this.pos + n > this.buf.length) {
       throw new ProtocolDecodeError(`response truncated: need ${n} bytes at offset ${this.pos}, have ${this.buf.length - this.pos}`)
     }

@@ -1,0 +1,108 @@
+import {gzipSync} from 'node:zlib'
+import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
+import {describe, expect, it} from 'vitest'
+import {DecompressionLimitError, lz4UpperBound, maxBatchBytes, snappyDeclaredSize} from '../../../src/kafka/decompress.js'
+import {loadDecompressor} from '../../../src/kafka/library.js'
+import {parseRecordBatches} from '../../../src/kafka/record-batch.js'
+import {ByteReader, ProtocolDecodeError} from '../../../src/kafka/wire.js'
+
+const LIMIT = 1 << 20
+
+/** A v2 batch header around an already-compressed body (attributes carry the codec). */
+function batchOf(body: Buffer, codec: number, baseOffset = 42n, count = 1): Buffer {
+  const head = Buffer.alloc(61)
+  head.writeBigInt64BE(baseOffset, 0)
+  head.writeInt32BE(49 + body.length, 8)
+  head.writeInt8(2, 16) // magic
+  head.writeInt16BE(codec, 21)
+  head.writeInt32BE(count, 57)
+  return Buffer.concat([head, body])
+}
+
+describe('bounded batch decompression', () => {
+  it('gzip: a bomb (16 MiB of zeros in ~16 KB) is refused at the bound, without inflating it', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    const bomb = gzipSync(Buffer.alloc(16 << 20))
+    expect(bomb.length).toBeLessThan(100 << 10)
+    const before = process.memoryUsage().arrayBuffers
+    expect(() => decompress('gzip', bomb)).toThrow(DecompressionLimitError)
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 << 20)
+    expect(decompress('gzip', gzipSync(Buffer.alloc(LIMIT, 7)))).toHaveLength(LIMIT)
+  })
+
+  it('snappy: refused on the declared length before decompressing', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    expect(() => decompress('snappy', snappyCompress(Buffer.alloc(8 << 20)))).toThrow(DecompressionLimitError)
+    // a raw block claiming 1 GiB
+    expect(() => decompress('snappy', Buffer.from([0x80, 0x80, 0x80, 0x80, 0x04, 0x00]))).toThrow(/snappy data declares more than 1048576 bytes/)
+    expect(snappyDeclaredSize(snappyCompress(Buffer.alloc(1000)))).toBe(1000)
+    expect(decompress('snappy', snappyCompress(Buffer.alloc(LIMIT, 3)))).toHaveLength(LIMIT)
+  })
+
+  it('lz4: refused on an upper bound from its block sizes', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    const big = lz4Compress(Buffer.alloc(8 << 20))
+    expect(lz4UpperBound(big)).toBeGreaterThanOrEqual(8 << 20)
+    expect(() => decompress('lz4', big)).toThrow(DecompressionLimitError)
+    expect(decompress('lz4', lz4Compress(Buffer.alloc(100_000, 5)))).toHaveLength(100_000)
+    expect(() => decompress('lz4', Buffer.from('not an lz4 frame'))).toThrow(ProtocolDecodeError)
+  })
+
+  it('corrupt snappy and lz4 inputs do not poison the codecs (a wasm trap leaked memory and broke every later call)', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    const size = LIMIT / 2
+    const snappy = snappyCompress(Buffer.alloc(size, 1))
+    const lz4 = lz4Compress(Buffer.alloc(size, 1))
+    const before = process.memoryUsage().rss
+    for (let i = 0; i < 300; i++) {
+      const s = Buffer.from(snappy)
+      s[10 + (i % 500)] ^= 0xff
+      s[s.length - 1 - (i % 50)] ^= 0x55
+      const l = Buffer.from(lz4)
+      l[20 + (i % 300)] ^= 0xff
+      for (const [codec, b] of [['snappy', s], ['lz4', l]] as const) {
+        try {
+          decompress(codec, b)
+        } catch {}
+      }
+    }
+    expect(decompress('snappy', snappy)).toHaveLength(size)
+    expect(decompress('lz4', lz4)).toHaveLength(size)
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 << 20)
+  }, 300_000) // ~10 s idle; minutes on a loaded box
+
+  it('a negative or too-small batch length is a ProtocolDecodeError (found by the fuzz: a RangeError)', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    for (const length of [-71, -1, 0, 48]) {
+      const bytes = Buffer.concat([batchOf(Buffer.alloc(400), 0, 5n, 0), Buffer.alloc(64)])
+      bytes.writeInt32BE(length, 8)
+      expect(() => parseRecordBatches(bytes, decompress)).toThrow(ProtocolDecodeError)
+    }
+  })
+
+  it('a batch over the bound is a named error for its offset', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    const bytes = batchOf(gzipSync(Buffer.alloc(16 << 20)), 1, 1234n)
+    expect(() => parseRecordBatches(bytes, decompress)).toThrow(/record batch at offset 1234 \(gzip\): gzip data decompresses to more than 1048576 bytes/)
+  })
+
+  it('corrupt compressed data is a ProtocolDecodeError naming the batch', async () => {
+    const decompress = await loadDecompressor(LIMIT)
+    for (const codec of [1, 2, 3]) {
+      expect(() => parseRecordBatches(batchOf(Buffer.from('garbage garbage garbage'), codec, 7n), decompress)).toThrow(ProtocolDecodeError)
+    }
+  })
+
+  it('the bound comes from $REBALANCE_DOCTOR_MAX_BATCH_BYTES', () => {
+    expect(maxBatchBytes({})).toBe(64 << 20)
+    expect(maxBatchBytes({REBALANCE_DOCTOR_MAX_BATCH_BYTES: '2048'})).toBe(2048)
+    expect(() => maxBatchBytes({REBALANCE_DOCTOR_MAX_BATCH_BYTES: 'lots'})).toThrow(/must be a number of bytes/)
+  })
+
+  it('a negative length never moves a reader backwards (a record loop could spin forever)', () => {
+    const r = new ByteReader(Buffer.alloc(16))
+    r.skip(8)
+    expect(() => r.raw(-3)).toThrow(ProtocolDecodeError)
+    expect(r.pos).toBe(8)
+  })
+})
