@@ -108,9 +108,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 }
 
 /** The error with its message, hints and stack terminal-safe (same class and oclif exit code). */
-export function safeError<E extends Error>(err: E): E {
+export function safeError<E extends Error>(err: E, options: {dropColour?: boolean} = {}): E {
   const e = err as E & {suggestions?: string[]}
-  if (typeof e.message === 'string') e.message = forTerminal(e.message)
+  // SGR colour sequences only (ESC [ digits ; m), as oclif and its plugins write them; anything else is escaped
+  // eslint-disable-next-line no-control-regex
+  const colourless = (s: string) => (options.dropColour ? s.replace(/\u001B\[[0-9;]*m/g, '') : s)
+  if (typeof e.message === 'string') e.message = forTerminal(colourless(e.message))
   if (typeof e.stack === 'string') Object.defineProperty(e, 'stack', {value: forTerminal(e.stack), configurable: true, writable: true})
   if (Array.isArray(e.suggestions)) e.suggestions = e.suggestions.map(s => forTerminal(String(s)))
   return e
