@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../base-command.js'
 import {type AuditExitCode, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../core/audit/output.js'
-import {InputError, RuntimeError} from '../core/errors.js'
+import {asUsage} from '../core/errors.js'
 import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
@@ -78,18 +78,10 @@ error.`
 
   async run(): Promise<AuditDocument> {
     const {flags} = this
-    // the core's parsers throw plain errors naming the value; here they become usage errors with what to give
-    const usage = <T>(f: () => T, hint: string, code: string): T => {
-      try {
-        return f()
-      } catch (error) {
-        throw new InputError((error as Error).message, hint, code)
-      }
-    }
-    const failOn: FindingKind[] = usage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
-    const types = flags.type ? usage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
-    const match = usage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
-    const retentionMs = usage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
+    const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
+    const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
+    const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
     const started = Date.now()
     const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
     const quiet = this.jsonEnabled() || flags.ndjson

@@ -21,6 +21,15 @@ export class InputError extends RdError {
   }
 }
 
+/** Runs a parser that throws plain errors naming the value; a failure becomes a usage error with what to give. */
+export function asUsage<T>(parse: () => T, hint: string, code: string): T {
+  try {
+    return parse()
+  } catch (error) {
+    throw new InputError((error as Error).message, hint, code)
+  }
+}
+
 /** A failure while running: the cluster, the network, the file system. Exit 1. */
 export class RuntimeError extends RdError {
   constructor(message: string, hint?: string, code = 'RUNTIME') {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../../base-command.js'
 import {groupMatcher, parseTypes} from '../../core/audit/audit.js'
-import {InputError} from '../../core/errors.js'
+import {asUsage} from '../../core/errors.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
 import {partitionForGroup} from '../../core/records/index.js'
 import type {GroupType} from '../../core/replay/state.js'
@@ -38,15 +38,8 @@ partition, describeError?}]} (null where not known). Exit 4 when --group/--type/
 
   async run(): Promise<GroupListDocument> {
     const {flags} = this
-    const usage = <T>(f: () => T, hint: string, code: string): T => {
-      try {
-        return f()
-      } catch (error) {
-        throw new InputError((error as Error).message, hint, code)
-      }
-    }
-    const types = flags.type ? usage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
-    const match = usage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
+    const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
     const states = flags.state ? new Set(flags.state.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)) : undefined
 
     const groups = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
