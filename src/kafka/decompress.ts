@@ -6,7 +6,7 @@
  * DecompressionLimitError.
  */
 import zlib from 'node:zlib'
-import {RuntimeError} from '../core/errors.js'
+import {byteLimitFromEnv} from '../config/limits.js'
 import {ProtocolDecodeError} from './wire.js'
 import type {Compression, Decompress} from './record-batch.js'
 
@@ -19,13 +19,7 @@ export class DecompressionLimitError extends ProtocolDecodeError {
 }
 
 export function maxBatchBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[MAX_BATCH_ENV]
-  if (raw === undefined || raw === '') return DEFAULT_MAX_BATCH_BYTES
-  const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < 1024 || n > 0x7fffffff) {
-    throw new RuntimeError(`$${MAX_BATCH_ENV} must be a number of bytes from 1024 to 2147483647 (got "${raw.slice(0, 40)}")`, 'Unset it for the default of 64 MiB.', 'BAD_ENV')
-  }
-  return n
+  return byteLimitFromEnv(MAX_BATCH_ENV, DEFAULT_MAX_BATCH_BYTES, env)
 }
 
 function tooLarge(codec: string, limit: number, what = 'decompresses to'): DecompressionLimitError {

@@ -11,6 +11,7 @@
  * it so the failed request reports it instead of the library's "Connection closed".
  */
 import type {Socket} from 'node:net'
+import {byteLimitFromEnv} from '../config/limits.js'
 import {RuntimeError} from '../core/errors.js'
 
 export const MAX_RESPONSE_ENV = 'REBALANCE_DOCTOR_MAX_RESPONSE_BYTES'
@@ -25,13 +26,7 @@ const FETCH = 1
 
 /** The response bound from $REBALANCE_DOCTOR_MAX_RESPONSE_BYTES (bytes; a positive integer) or the default. */
 export function maxResponseBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[MAX_RESPONSE_ENV]
-  if (raw === undefined || raw === '') return DEFAULT_MAX_RESPONSE_BYTES
-  const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < 1024 || n > 0x7fffffff) {
-    throw new RuntimeError(`$${MAX_RESPONSE_ENV} must be a number of bytes from 1024 to 2147483647 (got "${raw.slice(0, 40)}")`, 'Unset it for the default of 64 MiB.', 'BAD_ENV')
-  }
-  return n
+  return byteLimitFromEnv(MAX_RESPONSE_ENV, DEFAULT_MAX_RESPONSE_BYTES, env)
 }
 
 interface Pending {

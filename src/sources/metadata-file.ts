@@ -3,6 +3,7 @@
  * bounded before it is read, its bytes must be UTF-8 (a BOM is allowed), and every file system failure is an
  * input error naming the file.
  */
+import {byteLimitFromEnv} from '../config/limits.js'
 import {open} from 'node:fs/promises'
 import {isUtf8} from 'node:buffer'
 import {InputError} from '../core/errors.js'
@@ -13,10 +14,7 @@ export const MAX_METADATA_BYTES_ENV = 'REBALANCE_DOCTOR_MAX_METADATA_BYTES'
 export const DEFAULT_MAX_METADATA_BYTES = 256 * 1024 * 1024
 
 export function maxMetadataBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env[MAX_METADATA_BYTES_ENV]
-  if (text === undefined || text === '') return DEFAULT_MAX_METADATA_BYTES
-  const n = Number(text)
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError(`$${MAX_METADATA_BYTES_ENV} "${text}" is not a positive number of bytes`, undefined, 'BAD_SETTING')
+  const n = byteLimitFromEnv(MAX_METADATA_BYTES_ENV, DEFAULT_MAX_METADATA_BYTES, env, {min: 1, max: Number.MAX_SAFE_INTEGER})
   // a JS string cannot hold more than ~2^29 UTF-16 units on every Node we support
   return Math.min(n, 512 * 1024 * 1024)
 }
