@@ -9,12 +9,12 @@ import {mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from '
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {encodeRecord} from '../../../src/core/records/index.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {clusterDir} from '../../../src/history/store.js'
 import {nodeFileOps} from '../../../src/io/atomic-file.js'
 import {consumer, T1} from '../replay/log.js'
 import {ROOT} from '../helpers.js'
+import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
 vi.mock('../../../src/kafka/session.js', async importOriginal => {
   const orig = await importOriginal<typeof import('../../../src/kafka/session.js')>()
@@ -28,22 +28,13 @@ function live() {
 let storedHash = 0n
 function fakeClient() {
   const g = 'g1'
-  const records = [
+  return fakeCluster(live, [
     consumer.member(g, 'm1', {names: ['orders']}),
     consumer.metadata(g, 1, storedHash),
     consumer.target(g, 'm1', [[T1, [0]]]),
     consumer.targetMetadata(g, 1),
     consumer.current(g, 'm1', 1, [[T1, [0]]]),
-  ].map((r, i) => ({offset: BigInt(i), timestamp: BigInt(Date.now() - 60_000 + i), ...encodeRecord(r)}))
-  return {
-    clusterMetadata: async () => live(),
-    listPartitionReassignments: async () => [],
-    topics: async () => [{name: '__consumer_offsets', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
-    readPartition: async (o: {onBatch: (b: unknown) => void}) => {
-      o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})
-      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: 0n, endOffset: BigInt(records.length), batches: [], abortedTransactions: []}
-    },
-  }
+  ], i => BigInt(Date.now() - 60_000 + i))
 }
 
 let stdout: string[] = []

@@ -5,11 +5,11 @@
  * reaches stdout or stderr. JSON keeps the exact values.
  */
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {encodeRecord} from '../../../src/core/records/index.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
 import {consumer, T1, type MemberOpts} from '../replay/log.js'
 import {ROOT, tempFile} from '../helpers.js'
+import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
 const H = '\x1b[2J\x1b]0;pwned\x07\u009b31m\u202eevil\r'
 const GROUP = `g${H}`
@@ -38,26 +38,14 @@ function fakeClient() {
     ;(r.value as Record<string, unknown>).ClientHost = `/host${H}`
     return r
   }
-  const records = [
+  return fakeCluster(live, [
     member(GROUP, MEMBER, {names: ['orders', `missing${H}`], instanceId: `inst${H}`, rack: `rack${H}`}),
     consumer.metadata(GROUP, 1, 42n),
     consumer.target(GROUP, MEMBER, [[T1, [0]]]),
     consumer.targetMetadata(GROUP, 1),
     consumer.current(GROUP, MEMBER, 1, [[T1, [0]]]),
     consumer.metadata(GROUP, 2, 43n),
-  ].map((r, i) => {
-    const e = encodeRecord(r)
-    return {offset: BigInt(i), timestamp: 1_700_000_000_000n + BigInt(i) * 1000n, key: e.key, value: e.value}
-  })
-  return {
-    clusterMetadata: async () => live(),
-    listPartitionReassignments: async () => [],
-    topics: async () => [{name: '__consumer_offsets', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
-    readPartition: async (o: {onBatch: (b: unknown) => void}) => {
-      o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})
-      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: 0n, endOffset: BigInt(records.length), batches: [], abortedTransactions: []}
-    },
-  }
+  ], i => 1_700_000_000_000n + BigInt(i) * 1000n)
 }
 
 let out: string[] = []
