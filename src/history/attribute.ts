@@ -9,7 +9,8 @@
  */
 import {computeGroupHash} from '../core/hash.js'
 import type {ExplainReport} from '../core/explain/explain.js'
-import {type ReplayResult, subscribedTopicsOf} from '../core/replay/index.js'
+import {markExactCauses} from '../core/explain/exact.js'
+import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
 
@@ -164,30 +165,10 @@ function describe(name: string, x: TopicObservation | null, y: TopicObservation 
  */
 export function annotateFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {
   if (view.moments.length === 0) return 0
-  const byOffset = new Map(replay.timeline.map(e => [e.offset.toString(), e]))
-  let n = 0
-  for (const entry of report.timeline) {
-    const e = byOffset.get(entry.offset)
-    if (!e || e.groupType === 'classic' || e.metadataHash === undefined || e.previousMetadataHash === undefined) continue
-    for (const cause of entry.causes) {
-      if (cause.kind !== 'metadata-hash-changed') continue
-      const a = attributeBump(view, {
-        topicsBefore: subscribedTopicsOf(e.groupType, e.before),
-        topicsAfter: subscribedTopicsOf(e.groupType, e.after),
-        previousHash: e.previousMetadataHash,
-        hash: e.metadataHash,
-        timestamp: e.timestamp,
-      })
-      if (!a) continue
-      cause.details.history = a
-      // seen before and after by recorded audits: exact, whatever the hashes alone allowed
-      cause.details.inferred = {confidence: cause.confidence, alternatives: cause.alternatives}
-      delete cause.details.nextStep
-      cause.confidence = 'exact'
-      cause.alternatives = []
-      cause.message = `metadata changed (exact), ${a.message}`
-      n++
-    }
-  }
-  return n
+  return markExactCauses(report, replay, (bump, cause) => {
+    const a = attributeBump(view, bump)
+    if (!a) return undefined
+    cause.details.history = a
+    return `metadata changed (exact), ${a.message}`
+  })
 }

@@ -8,7 +8,8 @@
  */
 import type {ExplainReport} from '../explain/explain.js'
 import {computeGroupHash} from '../hash.js'
-import {type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {markExactCauses} from '../explain/exact.js'
+import type {ReplayResult} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {historyRows, type HistoryRow} from './history.js'
 import type {MetadataChange} from './image.js'
@@ -111,30 +112,11 @@ export function attributeFromLog(view: MetadataLogView, b: {topicsBefore: readon
 
 /** Annotates the report's metadata-hash-changed causes (in place); returns how many were attributed exactly. */
 export function annotateFromMetadataLog(report: ExplainReport, replay: ReplayResult, view: MetadataLogView): number {
-  const byOffset = new Map(replay.timeline.map(e => [e.offset.toString(), e]))
-  let n = 0
-  for (const entry of report.timeline) {
-    const e = byOffset.get(entry.offset)
-    if (!e || e.groupType === 'classic' || e.metadataHash === undefined || e.previousMetadataHash === undefined) continue
-    for (const cause of entry.causes) {
-      if (cause.kind !== 'metadata-hash-changed') continue
-      const a = attributeFromLog(view, {
-        topicsBefore: [...subscribedTopicsOf(e.groupType, e.before)],
-        topicsAfter: [...subscribedTopicsOf(e.groupType, e.after)],
-        previousHash: e.previousMetadataHash,
-        hash: e.metadataHash,
-        timestamp: e.timestamp,
-      })
-      cause.details.metadataLog = a
-      if (!a.exact) continue
-      // seen in the log before and after: exact; what the hashes alone said stays beside it
-      cause.details.inferred = {message: cause.message, confidence: cause.confidence, alternatives: cause.alternatives}
-      cause.details.source = 'metadata-log'
-      cause.message = a.message
-      cause.confidence = 'exact'
-      cause.alternatives = []
-      n++
-    }
-  }
-  return n
+  return markExactCauses(report, replay, (bump, cause) => {
+    const a = attributeFromLog(view, bump)
+    cause.details.metadataLog = a
+    if (!a.exact) return undefined
+    cause.details.source = 'metadata-log'
+    return a.message
+  })
 }
