@@ -53,6 +53,11 @@ function run(fn: 'snappy_decompress' | 'lz4_decompress', data: Buffer): Buffer {
   }
 }
 
+/** Bytes of the live instance's memory (0 when none): what the hardening test bounds to catch allocations left behind. */
+export function wasmMemoryBytes(): number {
+  return live ? live.memory.buffer.byteLength : 0
+}
+
 export function snappyDecompress(data: Buffer): Buffer {
   return run('snappy_decompress', data)
 }

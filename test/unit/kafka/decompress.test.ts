@@ -5,6 +5,7 @@ import {DecompressionLimitError, lz4UpperBound, maxBatchBytes, snappyDeclaredSiz
 import {loadDecompressor} from '../../../src/kafka/library.js'
 import {parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ByteReader, ProtocolDecodeError} from '../../../src/kafka/wire.js'
+import {wasmMemoryBytes} from '../../../src/kafka/wasm-codecs.js'
 
 const LIMIT = 1 << 20
 
@@ -53,7 +54,7 @@ describe('bounded batch decompression', () => {
     const size = LIMIT / 2
     const snappy = snappyCompress(Buffer.alloc(size, 1))
     const lz4 = lz4Compress(Buffer.alloc(size, 1))
-    const before = process.memoryUsage().rss
+    let peak = 0
     for (let i = 0; i < 300; i++) {
       const s = Buffer.from(snappy)
       s[10 + (i % 500)] ^= 0xff
@@ -64,12 +65,16 @@ describe('bounded batch decompression', () => {
         try {
           decompress(codec, b)
         } catch {}
+        peak = Math.max(peak, wasmMemoryBytes())
       }
     }
     expect(decompress('snappy', snappy)).toHaveLength(size)
     expect(decompress('lz4', lz4)).toHaveLength(size)
-    // Node 20 stays under 150 MB here; Node 26 reclaims the dropped WebAssembly memories lazily (318 MB seen)
-    expect(process.memoryUsage().rss - before).toBeLessThan(400 << 20)
+    // The leak was inside one instance: its memory grew with every trap (hundreds of MB after 300 rounds). Bounding
+    // the live instance's memory tests that, where the process RSS measured when dropped instances are reclaimed,
+    // which depends on the Node.js version (Node 26 reclaims them lazily: 318-443 MB seen, Node 20 under 150 MB).
+    expect(peak).toBeGreaterThan(0)
+    expect(peak).toBeLessThan(16 * LIMIT)
   }, 300_000) // ~10 s idle; minutes on a loaded box
 
   it('a negative or too-small batch length is a ProtocolDecodeError (found by the fuzz: a RangeError)', async () => {
