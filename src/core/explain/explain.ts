@@ -9,7 +9,7 @@ import {type BumpCause, classifyBump, type EpochChange, type GroupState, type Gr
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
-import {applyHypothesis, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
+import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
 import {type MemberPartitions, memberPartitions, topicNamesById} from './members.js'
 
 export type VerdictCode =
@@ -404,7 +404,7 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
     const ids = new Map(topicsBefore.map(t => [t, deadIds]))
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
-    if (new TopicHasher(md).groupHash(topicsAfter) !== e.metadataHash) {
+    if (cachedGroupHash(md, topicsAfter) !== e.metadataHash) {
       const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments})
       md = stepBack(md, later.matches)
       if (!md) {

@@ -122,31 +122,25 @@ export interface HypothesisResult {
 const s_ = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 const rackText = (r: string | null) => (r === null ? 'no rack' : `rack ${r}`)
 
-/** Group hash over sorted topic names, with one topic's hash replaced or removed cheaply. */
+/**
+ * Group hash over sorted topic names, with one topic's hash replaced or removed cheaply. The topic hashes live only
+ * in the hashed buffer (8 bytes each, in name order): a derived patcher copies that buffer, nothing else.
+ */
 class GroupHashPatcher {
-  private readonly index: Map<string, number>
+  private readonly index: ReadonlyMap<string, number>
   private readonly buf: Buffer
-  private readonly hashes: Map<string, bigint>
   constructor(hashes: ReadonlyMap<string, bigint>, from?: GroupHashPatcher) {
     if (from) {
       // the same topics as `from` with some hashes changed: no re-sort
       this.index = from.index
       this.buf = Buffer.from(from.buf)
-      this.hashes = new Map(from.hashes)
-      for (const [n, h] of hashes) {
-        this.hashes.set(n, h)
-        this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), this.index.get(n)! * 8)
-      }
+      for (const [n, h] of hashes) this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), this.index.get(n)! * 8)
       return
     }
-    this.index = new Map()
-    this.hashes = new Map(hashes)
     const names = [...hashes.keys()].sort()
+    this.index = new Map(names.map((n, i) => [n, i]))
     this.buf = Buffer.allocUnsafe(names.length * 8)
-    names.forEach((n, i) => {
-      this.index.set(n, i)
-      this.buf.writeBigUInt64LE(BigInt.asUintN(64, hashes.get(n)!), i * 8)
-    })
+    names.forEach((n, i) => this.buf.writeBigUInt64LE(BigInt.asUintN(64, hashes.get(n)!), i * 8))
   }
 
   /** A patcher over the same topics with these topic hashes changed. */
@@ -159,7 +153,7 @@ class GroupHashPatcher {
     const i = this.index.get(name)
     if (i === undefined) {
       if (h === undefined) return this.hash()
-      const m = new Map(this.hashes)
+      const m = new Map([...this.index].map(([n, j]) => [n, this.buf.readBigInt64LE(j * 8)]))
       m.set(name, h)
       return computeGroupHash(m)
     }
@@ -169,7 +163,7 @@ class GroupHashPatcher {
     }
     const saved = this.buf.readBigUInt64LE(i * 8)
     this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), i * 8)
-    const out = this.buf.length === 0 ? 0n : xxh3Signed(this.buf)
+    const out = xxh3Signed(this.buf)
     this.buf.writeBigUInt64LE(saved, i * 8)
     return out
   }
@@ -216,6 +210,21 @@ function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (
     m.set(c.variant, h)
   }
   return h
+}
+
+/**
+ * The group hash of `topics` over `metadata` (topics that do not exist left out, as TopicHasher.groupHash), with
+ * the topic hashes cached like the search's: the walk back asks it at every bump of metadata that shares topics.
+ */
+export function cachedGroupHash(metadata: ClusterMetadata, topics: Iterable<string>): bigint {
+  const rt = rackTable(metadata.brokers)
+  const byName = new Map(metadata.topics.map(t => [t.name, t]))
+  const hashes = new Map<string, bigint>()
+  for (const n of new Set(topics)) {
+    const t = byName.get(n)
+    if (t) hashes.set(n, topicHash({base: t, variant: '', then: () => t}, rt)!)
+  }
+  return computeGroupHash(hashes)
 }
 
 export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
@@ -312,6 +321,8 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   }
   const prio = s.priorityTopics
   for (const name of prio ? [...existing].sort((a, b) => Number(prio.has(b)) - Number(prio.has(a))) : existing) {
+    // once a change matched, no further topic change can (above) and the pairs are not searched: stop building them
+    if (topicMatched) break
     const topic = byName.get(name)!
     const id = uuidToString(topic.topicId)
     tryTopic({topic: name, base: topic, variant: 'absent', then: undefined, h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`})})
