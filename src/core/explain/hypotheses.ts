@@ -212,19 +212,22 @@ function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (
   return h
 }
 
+/** Today's topic hashes of the named topics that exist, from the cache the search shares. */
+function liveTopicHashes(byName: ReadonlyMap<string, TopicMetadata>, names: Iterable<string>, rt: {table: RackTable; key: string}): Map<string, bigint> {
+  const out = new Map<string, bigint>()
+  for (const n of names) {
+    const t = byName.get(n)
+    if (t) out.set(n, topicHash({base: t, variant: '', then: () => t}, rt)!)
+  }
+  return out
+}
+
 /**
  * The group hash of `topics` over `metadata` (topics that do not exist left out, as TopicHasher.groupHash), with
  * the topic hashes cached like the search's: the walk back asks it at every bump of metadata that shares topics.
  */
 export function cachedGroupHash(metadata: ClusterMetadata, topics: Iterable<string>): bigint {
-  const rt = rackTable(metadata.brokers)
-  const byName = new Map(metadata.topics.map(t => [t.name, t]))
-  const hashes = new Map<string, bigint>()
-  for (const n of new Set(topics)) {
-    const t = byName.get(n)
-    if (t) hashes.set(n, topicHash({base: t, variant: '', then: () => t}, rt)!)
-  }
-  return computeGroupHash(hashes)
+  return computeGroupHash(liveTopicHashes(new Map(metadata.topics.map(t => [t.name, t])), new Set(topics), rackTable(metadata.brokers)))
 }
 
 export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
@@ -235,9 +238,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const byName = new Map(s.metadata.topics.map(t => [t.name, t]))
   const topicSet = [...new Set(s.topics)]
   const existing = topicSet.filter(t => byName.has(t))
-  const asIs = (t: TopicMetadata): TopicCandidate => ({topic: t.name, base: t, variant: '', then: () => t, h: () => ({kind: 'topic-absent', then: '', now: '', description: ''})})
-  const base = new Map(existing.map(n => [n, topicHash(asIs(byName.get(n)!), rt)!]))
-  const patcher = new GroupHashPatcher(base)
+  const patcher = new GroupHashPatcher(liveTopicHashes(byName, existing, rt))
   const liveHash = patcher.hash()
   const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, placementsTried: 0, truncated: false}
   if (result.unchanged) return result
@@ -298,7 +299,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       const t = rackTable(c.brokers)
       // only topics with a replica on the broker change
       const touched = c.h.broker === undefined ? existing : (onBroker.get(c.h.broker) ?? [])
-      x = {rt: t, patcher: patcher.derive(new Map(touched.map(n => [n, topicHash(asIs(byName.get(n)!), t)!])))}
+      x = {rt: t, patcher: patcher.derive(liveTopicHashes(byName, touched, t))}
       underBrokers.set(c.h, x)
     }
     return x
