@@ -304,15 +304,15 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     }
     return x
   }
-  for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
 
   // ---- topic changes (kept for the pairs below; placements are tried alone only, to bound the pairs)
   const topicCandidates: TopicCandidate[] = []
   // Two different changes to one topic give two different topic hashes, hence two different group hashes (but
-  // for a 64-bit collision): once one topic change matches, no other can, and the rest are not tried. Broker
-  // changes (several topics at once) and the placements equivalent to them are tried regardless.
-  // A matching broker change rules out every topic change but a placement (the same partitions and id).
-  let topicMatched = result.matches.length > 0
+  // for a 64-bit collision): once one topic change matches, no other can, and the rest are not tried. The same
+  // holds between a partition-count, absence or id change and any broker change (a broker change keeps every
+  // topic's partitions and id): whichever kind matches first rules the other out. Placements (the same
+  // partitions and id) can hash like a broker change, so they are tried regardless.
+  let topicMatched = false
   const tryTopic = (c: TopicCandidate, pairable = true, placementLike = false) => {
     if (pairable) topicCandidates.push(c)
     if (topicMatched && !placementLike) return
@@ -320,8 +320,22 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     test(() => patcher.with(c.topic, topicHash(c, rt)), c.h)
     if (result.matches.length > before) topicMatched = true
   }
+  // The topics whose assignment changed in the bump come first, then the broker changes (each re-hashes every topic
+  // with a replica on the broker: the costliest candidates, skipped when a priority topic's change matched), then
+  // the other topics.
   const prio = s.priorityTopics
-  for (const name of prio ? [...existing].sort((a, b) => Number(prio.has(b)) - Number(prio.has(a))) : existing) {
+  const first = prio ? existing.filter(n => prio.has(n)) : []
+  const brokersAt = first.length
+  const ordered = [...first, ...(prio ? existing.filter(n => !prio.has(n)) : existing)]
+  let brokersTried = false
+  const tryBrokers = () => {
+    brokersTried = true
+    if (topicMatched) return
+    for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
+    if (result.matches.length > 0) topicMatched = true
+  }
+  for (const [i, name] of ordered.entries()) {
+    if (i === brokersAt) tryBrokers()
     // once a change matched, no further topic change can (above) and the pairs are not searched: stop building them
     if (topicMatched) break
     const topic = byName.get(name)!
@@ -343,6 +357,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       })
     }
   }
+  if (!brokersTried) tryBrokers()
   for (const name of topicSet.filter(t => !byName.has(t))) {
     const template = s.absentTemplates?.get(name)
     if (!template) continue
@@ -384,6 +399,8 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   if (result.matches.length === 0) placements: for (const name of placementOrder) {
     const topic = byName.get(name)!
     for (const p of topic.partitions) {
+      // one placement matched: any other placement gives another topic hash or another topic, so none can
+      if (topicMatched) break placements
       for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
         if (result.placementsTried >= maxPlacements) {
           result.truncated = true

@@ -88,6 +88,36 @@ describe('searchHypotheses', () => {
     expect(r.tried).toBeGreaterThan(15 + 2 + 2)
   })
 
+  it('a priority topic whose change matches rules out every broker change: they are not tried', () => {
+    const target = hashOf({brokers, topics: [topic('orders', ORDERS, 12), topic('payments', PAYMENTS, 3)]})
+    const all = searchHypotheses({target, topics: ['orders', 'payments'], metadata: now})
+    const prio = searchHypotheses({target, topics: ['orders', 'payments'], metadata: now, priorityTopics: new Set(['orders'])})
+    expect(prio.matches).toEqual(all.matches)
+    // orders' variants down to 12 partitions (topic-absent, 15..12) and nothing else; without priority the broker
+    // changes come first
+    expect(prio.tried).toBe(5)
+    expect(all.tried).toBeGreaterThan(prio.tried)
+    // a broker change is still found when the priority topic did not change
+    const rackA = hashOf({brokers: [brokers[0], brokers[1], {id: 3, rack: 'rack-a'}], topics: [topic('orders', ORDERS, 16), topic('payments', PAYMENTS, 3)]})
+    expect(searchHypotheses({target: rackA, topics: ['orders', 'payments'], metadata: now, priorityTopics: new Set(['payments'])}).matches).toEqual([
+      expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-a'}),
+    ])
+    // and when every topic is a priority topic
+    expect(searchHypotheses({target: rackA, topics: ['orders', 'payments'], metadata: now, priorityTopics: new Set(['orders', 'payments'])}).matches).toEqual([
+      expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-a'}),
+    ])
+  })
+
+  it('stops the placement search at the first placement that matches', () => {
+    const moved = topic('orders', ORDERS, 16)
+    moved.partitions[0].replicas = [3, 2]
+    const target = hashOf({brokers, topics: [moved, topic('payments', PAYMENTS, 3)]})
+    const r = searchHypotheses({target, topics: ['orders', 'payments'], metadata: now})
+    expect(r.matches).toEqual([expect.objectContaining({kind: 'replica-placement', topic: 'orders', partitions: [0]})])
+    // partition 0 is the first one searched: its few variants, not the 19 partitions' worth
+    expect(r.placementsTried).toBeLessThanOrEqual(4)
+  })
+
   it('stops at maxCandidates', () => {
     const r = searchHypotheses({target: 1n, topics: ['orders', 'payments'], metadata: now, maxCandidates: 5})
     expect(r).toMatchObject({tried: 5, truncated: true})
