@@ -85,7 +85,7 @@ public final class ItDriver {
       "add-partitions NAME TOTAL [--assign 3:1,1:2]",
       "delete-topic NAME                       waits until the topic is gone",
       "produce TOPIC COUNT",
-      "consumer MEMBER GROUP names T1,T2       KIP-848 consumer (group.protocol=consumer), subscribe(names)",
+      "consumer MEMBER GROUP names T1,T2 [rack=R]  KIP-848 consumer (group.protocol=consumer), subscribe(names); client.rack=R",
       "consumer MEMBER GROUP regex RE2         subscribe(SubscriptionPattern): broker-side regex",
       "consumer MEMBER GROUP pattern JREGEX    subscribe(java.util.regex.Pattern): client-side regex",
       "share MEMBER GROUP T1,T2                KafkaShareConsumer",
@@ -193,7 +193,7 @@ public final class ItDriver {
         case "add-partitions": return addPartitions(c);
         case "delete-topic": return deleteTopic(c[1]);
         case "produce": return produce(c[1], Integer.parseInt(c[2]));
-        case "consumer": return startConsumer(c[1], c[2], c[3], c[4]);
+        case "consumer": return startConsumer(c[1], c[2], c[3], c[4], c.length > 5 ? c[5] : null);
         case "share": return startShare(c[1], c[2], c[3]);
         case "streams": return startStreams(c[1], c[2], c[3], c[4]);
         case "stop": stopMember(c[1]); return ok("stopped", c[1]);
@@ -548,8 +548,12 @@ public final class ItDriver {
     return s;
   }
 
-  static Map<String, Object> startConsumer(String name, String group, String how, String what) {
+  static Map<String, Object> startConsumer(String name, String group, String how, String what, String option) {
     Properties p = consumerProps(group);
+    if (option != null) {
+      if (!option.startsWith("rack=")) throw new IllegalArgumentException("unknown consumer option " + option + " (rack=R)");
+      p.put(ConsumerConfig.CLIENT_RACK_CONFIG, option.substring(5));
+    }
     p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -8,7 +8,10 @@
  *      completes, and the bumps it caused explained (never unexplained);
  *   3. a subscribed topic deleted: named, evident from the topic id in the group's records;
  *   4. broker 3 unregistered while the coordinator's cache hides it, then a partition added: one bump, attributed
- *      to both changes (a pair), never unexplained. Broker 3 is restarted (rack-b) at the end whatever happens.
+ *      to both changes (a pair), never unexplained. Broker 3 is restarted (rack-b) at the end whatever happens;
+ *   5. a rack renamed: broker 3 restarted with rack-c, so no broker has rack-b any more. The old name is known only
+ *      from a member's client.rack (RackId in the group's records): the bump is attributed to broker 3's rack, not
+ *      left unexplained. Broker 3 goes back to rack-b at the end whatever happens.
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -208,6 +211,37 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
         await startBroker(env, 3, 'rack-b').catch((error: Error) => console.warn(`[causes] start-broker 3: ${error.message}`))
         await d.cmd('wait-broker 3 unfenced 120000')
       }
+    }
+  })
+  it('a rack renamed (broker 3: rack-b to rack-c, no broker keeps rack-b): the old name from a member\'s client.rack', async () => {
+    const d = probe.driver
+    const env = probe.env
+    const T = `${R}-rn`
+    await createTopic(T, '3:1')
+    const G = await groupAwayFrom(probe, `${R}-rn-g`, 3)
+    await d.cmd(`consumer ${R}n1 ${G} names ${T} rack=rack-b`)
+    const e1 = (await settled(env, G)).groupEpoch!
+    let rack3 = 'rack-b'
+    const restart = async (rack: string) => {
+      await killBroker(env, 3)
+      await d.cmd('wait-broker 3 fenced 60000')
+      await startBroker(env, 3, rack)
+      rack3 = rack
+      await d.cmd('wait-broker 3 unfenced 120000')
+    }
+    try {
+      await restart('rack-c')
+      // the bump comes when broker 3's replica rejoins the ISR (a topic change: the cached topic hash is evicted)
+      const r = await afterBump(env, G, e1, 'broker 3 back with rack-c', 120_000)
+      const report = await explain(env, G, '--history-dir', noHistory)
+      const [cause] = metadataCauses(since(report, e1))
+      expect(cause.confidence, cause.message).toMatch(/^inferred-(unique|ambiguous)$/)
+      expect(cause.details.changes).toEqual(expect.arrayContaining([expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-b', now: 'rack-c'})]))
+      expect(cause.message).toContain('consistent with: broker 3 had rack rack-b then (rack rack-c now)')
+      expect(r.groupEpoch).toBeGreaterThan(e1)
+    } finally {
+      await d.cmd(`stop ${R}n1`).catch(() => undefined)
+      if (rack3 !== 'rack-b') await restart('rack-b').catch((error: Error) => console.warn(`[causes] restart broker 3 with rack-b: ${error.message}`))
     }
   })
 })
