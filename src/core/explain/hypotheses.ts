@@ -122,6 +122,15 @@ export interface HypothesisResult {
 const s_ = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 const rackText = (r: string | null) => (r === null ? 'no rack' : `rack ${r}`)
 
+let scratch = Buffer.alloc(0)
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
+/** A buffer of `bytes` (a multiple of 8) with a 64-bit view over it where the platform order is Kafka's (LE). */
+function slotBuffer(bytes: number): [Buffer, BigInt64Array | undefined] {
+  const ab = new ArrayBuffer(bytes)
+  return [Buffer.from(ab), LITTLE_ENDIAN ? new BigInt64Array(ab) : undefined]
+}
+
 /**
  * Group hash over sorted topic names, with one topic's hash replaced or removed cheaply. The topic hashes live only
  * in the hashed buffer (8 bytes each, in name order): a derived patcher copies that buffer, nothing else.
@@ -129,18 +138,30 @@ const rackText = (r: string | null) => (r === null ? 'no rack' : `rack ${r}`)
 class GroupHashPatcher {
   private readonly index: ReadonlyMap<string, number>
   private readonly buf: Buffer
+  /** The same bytes as 64-bit slots (little-endian platforms): a slot write is much cheaper than writeBigUInt64LE. */
+  private readonly slots: BigInt64Array | undefined
   constructor(hashes: ReadonlyMap<string, bigint>, from?: GroupHashPatcher) {
     if (from) {
       // the same topics as `from` with some hashes changed: no re-sort
       this.index = from.index
-      this.buf = Buffer.from(from.buf)
-      for (const [n, h] of hashes) this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), this.index.get(n)! * 8)
+      ;[this.buf, this.slots] = slotBuffer(from.buf.length)
+      from.buf.copy(this.buf)
+      for (const [n, h] of hashes) this.set(this.index.get(n)!, h)
       return
     }
     const names = [...hashes.keys()].sort()
     this.index = new Map(names.map((n, i) => [n, i]))
-    this.buf = Buffer.allocUnsafe(names.length * 8)
-    names.forEach((n, i) => this.buf.writeBigUInt64LE(BigInt.asUintN(64, hashes.get(n)!), i * 8))
+    ;[this.buf, this.slots] = slotBuffer(names.length * 8)
+    names.forEach((n, i) => this.set(i, hashes.get(n)!))
+  }
+
+  private set(i: number, h: bigint): void {
+    if (this.slots) this.slots[i] = h
+    else this.buf.writeBigInt64LE(h, i * 8)
+  }
+
+  private get(i: number): bigint {
+    return this.slots ? this.slots[i] : this.buf.readBigInt64LE(i * 8)
   }
 
   /** A patcher over the same topics with these topic hashes changed. */
@@ -153,18 +174,22 @@ class GroupHashPatcher {
     const i = this.index.get(name)
     if (i === undefined) {
       if (h === undefined) return this.hash()
-      const m = new Map([...this.index].map(([n, j]) => [n, this.buf.readBigInt64LE(j * 8)]))
+      const m = new Map([...this.index].map(([n, j]) => [n, this.get(j)]))
       m.set(name, h)
       return computeGroupHash(m)
     }
     if (h === undefined) {
       if (this.buf.length === 8) return 0n
-      return xxh3Signed(Buffer.concat([this.buf.subarray(0, i * 8), this.buf.subarray((i + 1) * 8)]))
+      // the buffer without slot i, in a reused scratch (one allocation per topic-absent candidate was measurable)
+      if (scratch.length < this.buf.length - 8) scratch = Buffer.allocUnsafe(this.buf.length)
+      this.buf.copy(scratch, 0, 0, i * 8)
+      this.buf.copy(scratch, i * 8, (i + 1) * 8)
+      return xxh3Signed(scratch.subarray(0, this.buf.length - 8))
     }
-    const saved = this.buf.readBigUInt64LE(i * 8)
-    this.buf.writeBigUInt64LE(BigInt.asUintN(64, h), i * 8)
+    const saved = this.get(i)
+    this.set(i, h)
     const out = xxh3Signed(this.buf)
-    this.buf.writeBigUInt64LE(saved, i * 8)
+    this.set(i, saved)
     return out
   }
 
@@ -190,14 +215,41 @@ interface TopicCandidate {
  * Topic hashes by topic object, rack assignment and variant. The walk back tests the same topics bump after bump
  * (a reconstructed metadata shares every unchanged topic object), so most hashes are computed once per explain.
  */
-const hashCache = new WeakMap<TopicMetadata, Map<string, Map<string, bigint>>>()
+const hashCache = new WeakMap<TopicMetadata, Map<number, Map<string, bigint>>>()
+
+/**
+ * Rack assignments by a small number: the cache is looked up per candidate, and a number is a cheaper map key
+ * than the assignment's text (interned for the process: a few per explain, each one short string).
+ */
+const rackKeys = new Map<string, number>()
+let nextRackKey = 0
 
 /** A rack table with a key naming its rack assignment (the only thing of the brokers a topic hash sees). */
-function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: string} {
-  return {table: new RackTable(brokers), key: brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')}
+function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: number} {
+  const text = brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')
+  let key = rackKeys.get(text)
+  if (key === undefined) {
+    // bounded for a long-running process: start over rather than grow without end; numbers are never reused, so
+    // a hash cached under a forgotten key can never be taken for another assignment's
+    if (rackKeys.size >= 10_000) rackKeys.clear()
+    rackKeys.set(text, (key = nextRackKey++))
+  }
+  return {table: new RackTable(brokers), key}
 }
 
-function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: string}): bigint | undefined {
+/** The broker ids holding a replica of the topic, per topic object (the walk back asks for the same topics at every bump). */
+const replicaBrokersCache = new WeakMap<TopicMetadata, number[]>()
+function replicaBrokersOf(t: TopicMetadata): number[] {
+  let ids = replicaBrokersCache.get(t)
+  if (!ids) {
+    const set = new Set<number>()
+    for (const p of t.partitions) for (const b of p.replicas) set.add(b)
+    replicaBrokersCache.set(t, (ids = [...set]))
+  }
+  return ids
+}
+
+function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: number}): bigint | undefined {
   if (!c.then) return undefined
   if (c.variant === undefined) return computeTopicHash(c.then(), t.table)
   let byRacks = hashCache.get(c.base)
@@ -213,7 +265,7 @@ function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (
 }
 
 /** Today's topic hashes of the named topics that exist, from the cache the search shares. */
-function liveTopicHashes(byName: ReadonlyMap<string, TopicMetadata>, names: Iterable<string>, rt: {table: RackTable; key: string}): Map<string, bigint> {
+function liveTopicHashes(byName: ReadonlyMap<string, TopicMetadata>, names: Iterable<string>, rt: {table: RackTable; key: number}): Map<string, bigint> {
   const out = new Map<string, bigint>()
   for (const n of names) {
     const t = byName.get(n)
@@ -257,7 +309,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const racks: Array<string | null> = [...rackNames, null]
   const onBroker = new Map<number, string[]>()
   for (const n of existing) {
-    for (const id of new Set(byName.get(n)!.partitions.flatMap(p => p.replicas))) {
+    for (const id of replicaBrokersOf(byName.get(n)!)) {
       const list = onBroker.get(id)
       if (list) list.push(n)
       else onBroker.set(id, [n])
@@ -292,7 +344,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       }
     }
   }
-  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: string}; patcher: GroupHashPatcher}>()
+  const underBrokers = new Map<Hypothesis, {rt: {table: RackTable; key: number}; patcher: GroupHashPatcher}>()
   const brokerState = (c: {brokers: BrokerMetadata[]; h: Hypothesis}) => {
     let x = underBrokers.get(c.h)
     if (!x) {
