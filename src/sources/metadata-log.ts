@@ -7,11 +7,12 @@
  */
 import {open, readdir, stat} from 'node:fs/promises'
 import {join} from 'node:path'
-import {gunzipSync} from 'node:zlib'
 import {InputError, RuntimeError} from '../core/errors.js'
 import type {LogBatch} from '../core/log/batch.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
-import {parseRecordBatches, type Compression} from '../kafka/record-batch.js'
+import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
+import {loadDecompressor} from '../kafka/library.js'
+import {type Decompress, parseRecordBatches} from '../kafka/record-batch.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'
 const CHUNK = 1 << 20
@@ -69,10 +70,12 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
   return {dir, segments, snapshots}
 }
 
-function decompress(codec: Compression, data: Buffer): Buffer {
-  if (codec === 'gzip') return gunzipSync(data)
-  throw new RuntimeError(`a metadata batch is ${codec}-compressed; this reader handles uncompressed and gzip batches`, 'Report it with the Kafka version; KRaft writes metadata uncompressed by default.', 'METADATA_LOG_COMPRESSION')
-}
+/**
+ * Every codec Kafka writes (KRaft writes metadata uncompressed by default, but a copied or hostile file may hold
+ * any), bounded like the live reader's: a small batch cannot inflate without limit.
+ */
+let decompressor: Promise<Decompress> | undefined
+const batchDecompressor = () => (decompressor ??= loadDecompressor())
 
 export interface FileReadInfo {
   path: string
@@ -81,12 +84,26 @@ export interface FileReadInfo {
   partialTailBytes: number
 }
 
+/** The batches of a chunk; a batch that does not decompress is an error naming the file and where. */
+function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decompress): LogBatch[] {
+  try {
+    return parseRecordBatches(chunk, decompress).batches
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    if (error instanceof DecompressionLimitError) {
+      throw new RuntimeError(`${path}: a batch after byte ${at}: ${message}`, `Raise ${MAX_BATCH_ENV} if the file is trusted and the batch really is that large.`, 'METADATA_LOG_COMPRESSION')
+    }
+    throw new RuntimeError(`${path}: a batch after byte ${at} does not decode: ${message}`, 'The file is corrupt or not a Kafka log segment.', 'METADATA_LOG_CORRUPT')
+  }
+}
+
 /** Streams the complete batches of one file, one chunk at a time. */
 export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGenerator<LogBatch[]> {
   const fh = await open(path, 'r')
   try {
     const size = (await fh.stat()).size
     if (info) info.bytes = size
+    const decompress = await batchDecompressor()
     let buf = Buffer.allocUnsafe(CHUNK)
     let filled = 0
     let filePos = 0
@@ -106,7 +123,7 @@ export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGe
         end += 12 + len
       }
       if (end > 0) {
-        yield parseRecordBatches(buf.subarray(0, end), decompress).batches
+        yield parseBatches(path, filePos - filled, buf.subarray(0, end), decompress)
         buf.copy(buf, 0, end, filled)
         filled -= end
         continue

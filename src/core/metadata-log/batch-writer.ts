@@ -1,4 +1,4 @@
-/** Writes metadata record batches (magic v2, uncompressed, CRC-32C) as Kafka lays them out: for tests and the benchmark. */
+/** Writes metadata record batches (magic v2, uncompressed or compressed by a given function, CRC-32C) as Kafka lays them out: for tests and the benchmark. */
 import {ByteWriter} from '../records/bytes.js'
 
 function crc32cTable(): Uint32Array {
@@ -21,8 +21,14 @@ function varint(w: ByteWriter, v: number): void {
   w.uvarint(((v << 1) ^ (v >> 31)) >>> 0)
 }
 
+/** A batch compression: the codec id of the batch attributes (1 gzip, 2 snappy, 3 lz4, 4 zstd) and its compressor. */
+export interface BatchCompression {
+  codec: 1 | 2 | 3 | 4
+  compress: (records: Buffer) => Buffer
+}
+
 /** One batch of records (values; key null, or [key, value] pairs for control records). */
-export function encodeBatch(baseOffset: bigint, timestamp: number, values: Array<Uint8Array | [Uint8Array, Uint8Array]>, control = false): Buffer {
+export function encodeBatch(baseOffset: bigint, timestamp: number, values: Array<Uint8Array | [Uint8Array, Uint8Array]>, control = false, compression?: BatchCompression): Buffer {
   const body = new ByteWriter()
   values.forEach((v, i) => {
     const [key, value] = Array.isArray(v) ? v : [null, v]
@@ -41,9 +47,10 @@ export function encodeBatch(baseOffset: bigint, timestamp: number, values: Array
     varint(body, rec.length)
     body.bytes(rec)
   })
-  const records = body.finish()
+  const plain = body.finish()
+  const records = compression ? compression.compress(Buffer.from(plain)) : plain
   const afterCrc = Buffer.alloc(40 + records.length)
-  afterCrc.writeInt16BE(control ? 0x20 : 0, 0)
+  afterCrc.writeInt16BE((control ? 0x20 : 0) | (compression?.codec ?? 0), 0)
   afterCrc.writeInt32BE(values.length - 1, 2)
   afterCrc.writeBigInt64BE(BigInt(timestamp), 6)
   afterCrc.writeBigInt64BE(BigInt(timestamp), 14)

@@ -9,7 +9,9 @@ import {attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
 import {computeGroupHash} from '../../../src/core/hash.js'
 import {RecordDecodeError} from '../../../src/core/records/errors.js'
 import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
-import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
+import {type BatchCompression, encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
+import * as zlib from 'node:zlib'
+import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
 import {run} from '../helpers.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
@@ -23,25 +25,25 @@ const change = (id: string, p: number, fields: Record<string, unknown>) => encod
 const unfence = (id: number) => encodeMetadataRecord(17, {BrokerId: id, BrokerEpoch: 1n, Fenced: -1})
 const otherType = new Uint8Array([1, 20, 0, 0]) // NoOpRecord v0
 
-function writeLog(): {dir: string; t: number} {
+function writeLog(compression?: BatchCompression): {dir: string; t: number} {
   const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
   const t = Date.parse('2026-11-30T14:00:00Z')
   const seg0 = [
-    encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(2, 'rack-a', 11n), reg(3, 'rack-b', 12n)]),
-    encodeBatch(3n, t + 1000, [unfence(1), unfence(2), unfence(3), otherType]),
-    encodeBatch(7n, t + 2000, [topic('orders', ORDERS), part(ORDERS, 0, [1, 2]), part(ORDERS, 1, [2, 3])]),
-    encodeBatch(10n, t + 2500, [[new Uint8Array([0, 0, 0, 2]), new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0])]], true),
+    encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(2, 'rack-a', 11n), reg(3, 'rack-b', 12n)], false, compression),
+    encodeBatch(3n, t + 1000, [unfence(1), unfence(2), unfence(3), otherType], false, compression),
+    encodeBatch(7n, t + 2000, [topic('orders', ORDERS), part(ORDERS, 0, [1, 2]), part(ORDERS, 1, [2, 3])], false, compression),
+    encodeBatch(10n, t + 2500, [[new Uint8Array([0, 0, 0, 2]), new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0])]], true, compression),
   ]
   writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat(seg0))
   const seg1 = [
-    encodeBatch(11n, t + 3000, [part(ORDERS, 2, [3, 1])]),
-    encodeBatch(12n, t + 4000, [change(ORDERS, 0, {Replicas: [1, 2, 3], AddingReplicas: [3], RemovingReplicas: [1]})]),
-    encodeBatch(13n, t + 5000, [change(ORDERS, 0, {Replicas: [2, 3], AddingReplicas: [], RemovingReplicas: [], Isr: [2, 3]})]),
-    encodeBatch(14n, t + 6000, [reg(3, 'rack-c', 20n)]),
+    encodeBatch(11n, t + 3000, [part(ORDERS, 2, [3, 1])], false, compression),
+    encodeBatch(12n, t + 4000, [change(ORDERS, 0, {Replicas: [1, 2, 3], AddingReplicas: [3], RemovingReplicas: [1]})], false, compression),
+    encodeBatch(13n, t + 5000, [change(ORDERS, 0, {Replicas: [2, 3], AddingReplicas: [], RemovingReplicas: [], Isr: [2, 3]})], false, compression),
+    encodeBatch(14n, t + 6000, [reg(3, 'rack-c', 20n)], false, compression),
     // an aborted metadata transaction: its topic never exists
-    encodeBatch(15n, t + 6500, [encodeBeginTx(), topic('payments', PAYMENTS), encodeAbortTx()]),
-    encodeBatch(18n, t + 7000, [topic('payments', PAYMENTS), part(PAYMENTS, 0, [1])]),
-    encodeBatch(20n, t + 8000, [encodeMetadataRecord(9, {TopicId: PAYMENTS})]),
+    encodeBatch(15n, t + 6500, [encodeBeginTx(), topic('payments', PAYMENTS), encodeAbortTx()], false, compression),
+    encodeBatch(18n, t + 7000, [topic('payments', PAYMENTS), part(PAYMENTS, 0, [1])], false, compression),
+    encodeBatch(20n, t + 8000, [encodeMetadataRecord(9, {TopicId: PAYMENTS})], false, compression),
   ]
   writeFileSync(join(dir, '00000000000000000011.log'), Buffer.concat(seg1))
   return {dir, t}
@@ -161,6 +163,27 @@ describe('metadata log replay', () => {
     // a hash no combination gives, and a bump before the log starts: inferred, said so
     expect(attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500})).toMatchObject({exact: false})
     expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
+  })
+
+  it('reads batches in every codec Kafka writes to the same image, and refuses a batch that inflates past the bound', async () => {
+    const plain = (await replayMetadataLog(writeLog().dir)).replay.image.toClusterMetadata()
+    const zstd = (zlib as unknown as {zstdCompressSync?: (b: Buffer) => Buffer}).zstdCompressSync
+    const codecs: BatchCompression[] = [
+      {codec: 1, compress: b => zlib.gzipSync(b)},
+      {codec: 2, compress: b => snappyCompress(b)},
+      {codec: 3, compress: b => lz4Compress(b)},
+      ...(zstd ? [{codec: 4 as const, compress: zstd}] : []),
+    ]
+    for (const c of codecs) {
+      const {dir} = writeLog(c)
+      expect((await replayMetadataLog(dir)).replay.image.toClusterMetadata(), `codec ${c.codec}`).toEqual(plain)
+    }
+    // a 1 KB gzip batch that inflates to 100 MB: refused at the bound (64 MiB default), named
+    const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-bomb-'))
+    writeFileSync(join(dir, '00000000000000000000.log'), encodeBatch(0n, 0, [reg(1, 'rack-a', 1n)], false, {codec: 1, compress: () => zlib.gzipSync(Buffer.alloc(100 << 20))}))
+    const err = await replayMetadataLog(dir).catch((e: Error & {code?: string}) => e)
+    expect(err.code).toBe('METADATA_LOG_COMPRESSION')
+    expect(err.message).toMatch(/00000000000000000000\.log: a batch after byte 0: .*gzip data decompresses to more than 67108864 bytes/)
   })
 
   it('names a missing directory', async () => {
