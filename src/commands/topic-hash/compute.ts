@@ -69,6 +69,12 @@ async function metadataAt(dir: string, at: string | undefined) {
   if (at !== undefined && r.snapshot && (('untilOffset' in bound && bound.untilOffset! < r.snapshot.endOffset - 1n) || ('untilTime' in bound && startMs !== null && bound.untilTime! < startMs))) {
     throw new InputError(`--at ${at} is before the oldest state this metadata log holds (offset ${r.historyStart.offset}${startMs === null ? '' : `, ${new Date(startMs).toISOString()}`})`, 'Give a later --at, or a copy of the log that reaches further back.', 'METADATA_LOG_TOO_SHORT')
   }
+  // past the log's end the state is unknown (a copy taken earlier, or a point in the future): never the end's image
+  const last = {offset: r.replay.lastOffset, time: r.replay.lastTimestamp}
+  // (a replay that stopped at the bound saw a record past it: the log reaches beyond --at)
+  if (at !== undefined && !r.replay.done && (('untilOffset' in bound && (last.offset === undefined || bound.untilOffset! > last.offset)) || ('untilTime' in bound && (last.time === undefined || bound.untilTime! > last.time)))) {
+    throw new InputError(`--at ${at} is after the last record this metadata log holds (offset ${last.offset ?? 'none'}${last.time === undefined ? '' : `, ${new Date(last.time).toISOString()}`}): the metadata then is not in it`, 'Give an earlier --at, or a fresher copy of the log (a live metadata.log.dir ends within a second of now).', 'METADATA_LOG_TOO_SHORT')
+  }
   return r.replay.image.toClusterMetadata()
 }
 

@@ -142,6 +142,13 @@ describe('metadata log replay', () => {
     const end = JSON.parse((await run(['topic-hash:compute', '--metadata-log', dir, '--json'])).stdout)
     expect(end.topics.map((x: {name: string}) => x.name)).toEqual(['orders'])
     expect(end.topics[0].hash).not.toBe(at11.topics[0].hash)
+    // the last record is offset 20 at t + 8000: the end itself is fine, past it the state is unknown
+    expect((await run(['topic-hash:compute', '--metadata-log', dir, '--at', '20', '--json'])).exitCode).toBe(0)
+    for (const at of ['21', new Date(t + 9000).toISOString()]) {
+      const past = await run(['topic-hash:compute', '--metadata-log', dir, '--at', at])
+      expect(past.exitCode, at).toBe(2)
+      expect(past.error?.message).toContain(`--at ${at} is after the last record this metadata log holds (offset 20, ${new Date(t + 8000).toISOString()})`)
+    }
   })
 
   it('attributes a bump exactly, also when the coordinator combined topic hashes computed at different times', async () => {
