@@ -8,16 +8,13 @@ import {Command, Errors, Flags, type Interfaces, settings, ux} from '@oclif/core
 import {RdError} from './core/errors.js'
 import {forTerminal, terminalSafeJson} from './render/terminal.js'
 
+export {patternHint} from './render/hints.js'
+
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /** 4: nothing to report: the group has no records, or the filters matched no group or record. */
 export const EXIT = {ok: 0, runtime: 1, usage: 2, finding: 3, notFound: 4} as const
-
-/** A group id with glob characters was probably meant as a pattern (group ids are literal, and may hold them). */
-export function patternHint(group: string): string {
-  return /[*?[\]]/.test(group) ? ` Group ids are literal: for a pattern use \`audit --group '${group}'\`.` : ''
-}
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true

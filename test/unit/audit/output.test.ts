@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, type GroupAudit, summarize} from '../../../src/core/audit/audit.js'
-import {auditDocument, escapeLabel, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../../../src/core/audit/output.js'
+import {auditDocument, escapeLabel, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
+import {renderAuditTable, summaryLine} from '../../../src/render/audit.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {Log} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
