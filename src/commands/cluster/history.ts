@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {parseTimeSpec} from '../../core/time.js'
@@ -7,10 +8,11 @@ import {renderClusterHistory} from '../../render/cluster-history.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
+  static override schema = SCHEMAS.clusterHistory
   static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
   static override description = `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
 
---json prints {source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}]}; --ndjson one change per line, then {"source": ...}.`
+--json prints {schema, source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}], warnings}; --ndjson one change per line, then {"schema": ..., "source": ..., "warnings": [...]}.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --metadata-log /var/lib/kafka/__cluster_metadata-0',
@@ -39,7 +41,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     })
     const source = metadataLogSourceInfo(r)
     if (flags.ndjson) {
-      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify({source})}\n`)
+      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
     } else if (!this.jsonEnabled()) {
       this.log(renderClusterHistory(source, r.historyStart, changes))
     }

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
@@ -11,6 +12,7 @@ import {renderGroupRecords} from '../../render/group-records.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends BaseCommand<typeof GroupRecords> {
+  static override schema = SCHEMAS.groupRecords
   static override summary = "Decode a group's records from __consumer_offsets, over the network (read-only)."
   static override description = `Like kafka-dump-log --offsets-decoder, but from a live cluster and for one group: reads the group's
 __consumer_offsets partition from its log start to the last stable offset with ListOffsets and Fetch only (no group

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
@@ -30,6 +31,7 @@ export interface TopicHashBytes {
 }
 
 export default class TopicHashBytesCommand extends BaseCommand<typeof TopicHashBytesCommand> {
+  static override schema = SCHEMAS.topicHashBytes
   static override summary = 'Show the annotated bytes that make one topic hash, to check it by hand.'
   static override description = `Prints every byte the coordinator feeds to XXH3-64 (seed 0) for TOPIC, in order, with what it is:
 magic byte, topic id halves (little-endian), the name as UTF-16LE followed by its length, the partition count, and per

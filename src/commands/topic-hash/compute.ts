@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
 import {renderTopicHashReport} from '../../render/topic-hash.js'
@@ -8,6 +9,7 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {wantsLive, withKafka} from '../../kafka/session.js'
 
 export default class TopicHashCompute extends BaseCommand<typeof TopicHashCompute> {
+  static override schema = SCHEMAS.topicHashCompute
   static override summary = "Compute topic hashes and the group metadata hash exactly as the group coordinator does."
   static override description = `Each topic's hash (KIP-1101, hash format 0) and the group hash over the listed topics that exist,
 from a metadata file or a live cluster (--bootstrap-server). With no TOPIC, every topic in the metadata (live: every non-internal topic). Topics that do not exist are listed as missing:

@@ -2,29 +2,25 @@
  * audit's machine outputs, all pure: the --json document, --ndjson lines and the Prometheus text exposition
  * format (node_exporter textfile collector). The human table and summary line are in src/render/audit.ts.
  *
- * JSON document (schema "rebalance-doctor/audit-v1"; 64-bit values as decimal strings):
- *   {schema, summary: AuditSummary, groups: GroupAudit[]}
- * NDJSON: one line per group: {"schema":"rebalance-doctor/audit-group-v1","time":…,"clusterId":…, ...GroupAudit},
- *   then one last line {"schema":"rebalance-doctor/audit-summary-v1", ...AuditSummary}.
+ * JSON document (schema {name: "rebalance-doctor/audit", version: 1}; 64-bit values as decimal strings):
+ *   {schema, summary: AuditSummary, groups: GroupAudit[], warnings}
+ * NDJSON: one line per group: {"schema":{"name":"rebalance-doctor/audit-group","version":1},"time":…,"clusterId":…, ...GroupAudit},
+ *   then one last line {"schema":{"name":"rebalance-doctor/audit-summary","version":1}, ...AuditSummary, "warnings":[…]}.
  */
+import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
 import {type AuditSummary, FINDING_KINDS, type GroupAudit} from './audit.js'
 
-export const AUDIT_SCHEMA = 'rebalance-doctor/audit-v1'
+export type AuditDocument = Document<{summary: AuditSummary; groups: GroupAudit[]}>
 
-export interface AuditDocument {
-  schema: typeof AUDIT_SCHEMA
-  summary: AuditSummary
-  groups: GroupAudit[]
+export function auditDocument(summary: AuditSummary, groups: GroupAudit[], warnings: readonly Warning[] = []): AuditDocument {
+  return toDocument(SCHEMAS.audit, {summary, groups}, warnings)
 }
 
-export function auditDocument(summary: AuditSummary, groups: GroupAudit[]): AuditDocument {
-  return {schema: AUDIT_SCHEMA, summary, groups}
-}
-
-export function ndjsonLines(summary: AuditSummary, groups: readonly GroupAudit[]): string {
+/** One line per group (schema, time and cluster first), then the summary line, which carries the warnings. */
+export function ndjsonLines(summary: AuditSummary, groups: readonly GroupAudit[], warnings: readonly Warning[] = []): string {
   const out: string[] = []
-  for (const g of groups) out.push(JSON.stringify({schema: 'rebalance-doctor/audit-group-v1', time: summary.time, clusterId: summary.clusterId, ...g}))
-  out.push(JSON.stringify({schema: 'rebalance-doctor/audit-summary-v1', ...summary}))
+  for (const g of groups) out.push(JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId, ...g}))
+  out.push(JSON.stringify(toDocument(SCHEMAS.auditSummary, summary, warnings)))
   return `${out.join('\n')}\n`
 }
 

@@ -27,7 +27,8 @@ describe('topic-hash compute (metadata file)', () => {
     const all = JSON.parse((await run(['topic-hash:compute', '-f', file, '--json'])).stdout)
     expect(all.topics.map((t: {name: string}) => t.name)).toEqual(['orders'])
     const none = JSON.parse((await run(['topic-hash:compute', 'x', 'y', '-f', file, '--json'])).stdout)
-    expect(none).toEqual({topics: [], missing: ['x', 'y'], groupHash: '0'})
+    expect(none).toEqual({schema: {name: 'rebalance-doctor/topic-hash-compute', version: 1}, topics: [], missing: ['x', 'y'], groupHash: '0', warnings: []})
+    expect(Object.keys(none)).toEqual(['schema', 'topics', 'missing', 'groupHash', 'warnings'])
   })
 
   const bad: Array<[string, string | object, RegExp]> = [
@@ -69,7 +70,9 @@ describe('topic-hash compute (metadata file)', () => {
     const {stdout, exitCode} = await run(['topic-hash:compute', '-f', '/nonexistent.json', '--json'])
     expect(exitCode).toBe(2)
     expect(JSON.parse(stdout)).toEqual({
+      schema: {name: 'rebalance-doctor/error', version: 1},
       error: {code: 'BAD_INPUT', message: 'metadata file /nonexistent.json does not exist', hint: expect.any(String), exitCode: 2},
+      warnings: [],
     })
   })
 })
