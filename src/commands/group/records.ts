@@ -4,6 +4,7 @@ import {SCHEMAS} from '../../core/documents.js'
 import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
+import {RECORD_TYPE} from '../../core/records/index.js'
 import {parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
@@ -58,7 +59,7 @@ The log is compacted: older values of a key may be gone.`
 
     let views = log.records
       .filter(r => !types || types.has(r.record.type))
-      .filter(r => !flags['exclude-offset-commits'] || (r.record.type !== 0 && r.record.type !== 1))
+      .filter(r => !flags['exclude-offset-commits'] || (r.record.type !== RECORD_TYPE.LegacyOffsetCommit && r.record.type !== RECORD_TYPE.OffsetCommit))
       .filter(r => (since === undefined || r.timestamp >= since) && (until === undefined || r.timestamp < until))
       .map(recordView)
     if (flags.last) views = views.slice(-flags.last)
