@@ -92,6 +92,13 @@ describe('topic-hash bytes', () => {
     expect(out.segments.filter((s: {note: string}) => s.note.startsWith('rack')).length).toBe(5)
   })
 
+  it('the table: offset, bytes 16 a line, meaning; then the length and both hashes', async () => {
+    const {stdout, exitCode} = await run(['topic-hash:bytes', 'orders', '-f', file])
+    expect(exitCode).toBe(0)
+    expect(stdout).toMatch(/│\s+0\s+│\s+00\s+│/)
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('149 bytes; XXH3-64 = 0xeccac9d8fc6a97d6; topic hash = -1384072001678043178')
+  })
+
   it('an unknown topic is an input error', async () => {
     const {error, exitCode} = await run(['topic-hash:bytes', 'nope', '-f', file])
     expect(exitCode).toBe(2)
