@@ -5,8 +5,11 @@
  * names from a cluster or a file cannot drive the terminal; JSON keeps exact values (terminalSafeJson).
  */
 import {Command, Errors, Flags, type Interfaces, settings, ux} from '@oclif/core'
+import {type SchemaId, SCHEMAS, toDocument, type Warning} from './core/documents.js'
 import {RdError} from './core/errors.js'
 import {forTerminal, terminalSafeJson} from './render/terminal.js'
+
+export {patternHint} from './render/hints.js'
 
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -14,13 +17,11 @@ export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']
 /** 4: nothing to report: the group has no records, or the filters matched no group or record. */
 export const EXIT = {ok: 0, runtime: 1, usage: 2, finding: 3, notFound: 4} as const
 
-/** A group id with glob characters was probably meant as a pattern (group ids are literal, and may hold them). */
-export function patternHint(group: string): string {
-  return /[*?[\]]/.test(group) ? ` Group ids are literal: for a pattern use \`audit --group '${group}'\`.` : ''
-}
-
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
+
+  /** The `schema` of the command's --json document (see core/documents.ts). */
+  static schema: SchemaId
 
   static override baseFlags = {
     debug: Flags.boolean({
@@ -33,6 +34,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected args!: ArgsOf<T>
   /** All positional arguments, for commands that take a variable number. */
   protected argList: string[] = []
+  /** Every warning of this run, for the `warnings` of the JSON document (oclif prints none under --json). */
+  protected readonly warnings: Warning[] = []
 
   public override async init(): Promise<void> {
     await super.init()
@@ -64,9 +67,25 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   public override warn(input: string | Error): string | Error {
+    this.warnings.push(typeof input === 'string' ? input : input.message)
     if (typeof input === 'string') super.warn(forTerminal(input))
     else super.warn(safeError(input))
     return input
+  }
+
+  /** A warning with a stable code, for the JSON document only: the command tells humans in its own words. */
+  protected addWarning(code: string, message: string): void {
+    this.warnings.push({code, message})
+  }
+
+  /** The schema of this run's document: the command's, unless one command prints two kinds (snapshot). */
+  protected documentSchema(_result: unknown): SchemaId {
+    return (this.constructor as typeof BaseCommand).schema
+  }
+
+  /** What run() returns, between its `schema` (first key) and the run's `warnings` (last key). */
+  protected override toSuccessJson(result: unknown): unknown {
+    return toDocument(this.documentSchema(result), result as object, this.warnings)
   }
 
   /** Plain JSON (what oclif prints when stdout is not colourised), C1/bidi controls as \u escapes: same values. */
@@ -96,14 +115,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected override toErrorJson(err: unknown): unknown {
     const e = err as Errors.CLIError
-    return {
-      error: {
-        code: e.code ?? 'ERROR',
-        message: e.message,
-        ...(e.suggestions?.length ? {hint: e.suggestions.join(' ')} : {}),
-        exitCode: e.oclif?.exit ?? 1,
-      },
+    const error = {
+      code: e.code ?? 'ERROR',
+      message: e.message,
+      ...(e.suggestions?.length ? {hint: e.suggestions.join(' ')} : {}),
+      exitCode: e.oclif?.exit ?? 1,
     }
+    return toDocument(SCHEMAS.error, {error}, this.warnings)
   }
 }
 

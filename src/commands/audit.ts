@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../base-command.js'
 import {type AuditExitCode, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
-import {type AuditDocument, auditDocument, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../core/audit/output.js'
+import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
+import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
 import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
@@ -12,11 +13,13 @@ import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
+import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
+  static override schema = SCHEMAS.audit
   static override summary = 'Every group in one pass: metadata-hash drift, pending assignments, stuck members; exit codes for cron.'
   static override description = `Reads every __consumer_offsets partition from its leader (read-only: ListOffsets and Fetch, no group
 joined), replays every group as the coordinator does, hashes each topic of the live metadata once, and reports per
@@ -35,8 +38,8 @@ $XDG_STATE_HOME/rebalance-doctor/history/<cluster id>/ (default ~/.local/state/.
 ${HISTORY_DIR_ENV} override it) as checksummed NDJSON day segments; --no-record turns it off.
 \`group explain\` uses it to name past metadata changes exactly.
 
---json prints {schema: "rebalance-doctor/audit-v1", summary, groups: [...]}; --ndjson one object per group per line
-and a last summary line; --prometheus FILE writes node_exporter textfile metrics atomically (see README).
+--json prints {schema: {name: "rebalance-doctor/audit", version: 1}, summary, groups: [...], warnings: [...]};
+--ndjson one object per group per line and a last summary line (with the warnings); --prometheus FILE writes node_exporter textfile metrics atomically (see README).
 
 The report is always written, also when the history cannot be (unwritable directory, full disk, a lock held
 by another audit): the failure is then on stderr, in summary.history of --json/--ndjson and in the metric
@@ -148,7 +151,9 @@ error.`
     }
     const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
     const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {})}
-    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows)))
+    if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
+    if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
+    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled()) {
       const table = renderAuditTable(rows, {all: flags.all})
       if (table) this.log(table)
@@ -165,7 +170,7 @@ error.`
       this.note(`no group matches ${asked}. Try this: drop the filters to list every group (\`audit --all\`).`)
     }
     if (finalExit !== 0) process.exitCode = finalExit
-    return auditDocument(summary, rows)
+    return auditDocument(summary, rows, this.warnings)
   }
 }
 

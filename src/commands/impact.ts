@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
 import {BaseCommand, EXIT} from '../base-command.js'
+import {SCHEMAS} from '../core/documents.js'
 import {InputError} from '../core/errors.js'
 import {
   type ImpactReport, parseAddPartitions, parseBrokerRack, parseCreateTopic, parseDeleteTopic, parseReassignmentJson,
@@ -17,6 +18,7 @@ import {readMetadataFile} from '../sources/metadata-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
 
 export default class Impact extends BaseCommand<typeof Impact> {
+  static override schema = SCHEMAS.impact
   static override summary = 'Before an operation: which groups it will rebalance, how many times, when, and the metadata hash each will store.'
   static override description = `Read-only. Takes the live metadata and every group (as \`audit\` reads them), or a metadata file and
 __consumer_offsets segment files, and one or more planned changes; simulates what the group coordinator will see
@@ -30,7 +32,7 @@ placement) are never guessed: they are null with the reason.
 Changes apply in this order whatever the flag order: topic deletions/creations/partitions added, re-creations,
 the reassignment, broker shutdowns, restarts with a new rack, unregistrations.
 
---json prints {schema: "rebalance-doctor/impact-v1", changes, phases, groups: [{group, type, groupEpoch,
+--json prints {schema: {name: "rebalance-doctor/impact", version: 1}, changes, phases, groups: [{group, type, groupEpoch,
 storedMetadataHash, members, assignedPartitions, touchedTopics, today, bumps: {min, max}, deferredBumps, decides,
 steps: [{phase, when, metadataHash, hashUnknown, bump, deferred, allCopyingHash?}], notes}], summary}. Hashes are decimal strings.
 
@@ -69,7 +71,7 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
     await super.init()
   }
 
-  async run(): Promise<ImpactReport & {schema: string}> {
+  async run(): Promise<ImpactReport> {
     const {flags} = this
     const changes: PlannedChange[] = []
     if (flags.reassignment) {
@@ -112,6 +114,6 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
       this.log(renderImpact(shown))
     }
     if (report.summary.exitCode === 3) process.exitCode = EXIT.finding
-    return {schema: 'rebalance-doctor/impact-v1', ...report}
+    return report
   }
 }

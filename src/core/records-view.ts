@@ -25,6 +25,24 @@ export interface RecordView {
   legacy?: string
 }
 
+/** What `group records` reports. */
+export interface GroupRecordsResult {
+  group: string
+  /** The __consumer_offsets partition holding the group, of partitionCount. */
+  partition: number
+  partitionCount: number
+  leader: number
+  logStartOffset: string
+  endOffset: string
+  /** Records of that partition read (all groups). */
+  recordsScanned: number
+  abortedTransactionalRecords: number
+  /** The group's records (after --type/--since/--until/--last), in log order. */
+  records: RecordView[]
+  /** Malformed records of the group: reported and skipped. */
+  decodeErrors: Array<{offset: string | null; message: string}>
+}
+
 export function recordView(r: LoggedRecord): RecordView {
   const d = r.record
   const base = {
@@ -73,20 +91,4 @@ export function parseRecordTypes(values: readonly string[]): Set<number> {
     out.add(id)
   }
   return out
-}
-
-/** "MemberId=m1 RegularExpression=.*" — the key without the group id, for tables. */
-export function keySummary(v: RecordView): string {
-  if (!v.key) return ''
-  return Object.entries(v.key)
-    .filter(([k]) => k !== 'group' && k !== 'GroupId' && k !== 'groupId')
-    .map(([k, x]) => `${k}=${typeof x === 'string' ? x : JSON.stringify(x)}`)
-    .join(' ')
-}
-
-export function valueSummary(v: RecordView, width: number): string {
-  if (v.unknown) return `(${v.unknown.replace('-', ' ')}${v.version === undefined ? '' : ` v${v.version}`}: reported and skipped)`
-  if (v.tombstone) return '(tombstone)'
-  const text = JSON.stringify(v.value)
-  return width > 0 && text.length > width ? `${text.slice(0, width - 1)}…` : text
 }

@@ -61,13 +61,3 @@ function row(t: TopicMetadata, hasher: TopicHasher, md: ClusterMetadata): TopicH
     replicasOnUnknownBrokers,
   }
 }
-
-/** "rack-a×4 rack-b×2, 1 without rack" */
-export function rackSummary(r: TopicHashRow): string {
-  const parts = Object.entries(r.replicaRacks).map(([rack, n]) => `${rack === '' ? '""' : rack}×${n}`)
-  const extra: string[] = []
-  if (r.replicasWithoutRack) extra.push(`${r.replicasWithoutRack} without rack`)
-  if (r.replicasOnUnknownBrokers) extra.push(`${r.replicasOnUnknownBrokers} on unregistered brokers`)
-  const main = parts.length > 0 ? parts.join(' ') : 'no racks'
-  return extra.length > 0 ? `${main}, ${extra.join(', ')}` : main
-}

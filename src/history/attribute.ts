@@ -50,6 +50,13 @@ export interface TopicChange {
   description: string
 }
 
+declare module '../core/explain/causes.js' {
+  interface CauseAnnotations {
+    /** group explain with an audit history: the exact change between two recorded audits. */
+    history?: HistoryAttribution
+  }
+}
+
 export interface HistoryAttribution {
   source: 'history'
   changes: TopicChange[]

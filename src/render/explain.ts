@@ -1,6 +1,6 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
 import type {ExplainReport} from '../core/explain/explain.js'
-import {partitionsText} from '../core/explain/members.js'
+import type {NamedPartitions} from '../core/explain/members.js'
 import {renderTable} from './table.js'
 
 export function renderExplain(r: ExplainReport): string {
@@ -70,4 +70,20 @@ export function renderExplain(r: ExplainReport): string {
     )
   }
   return out.join('\n')
+}
+
+/** "orders 0-2,5; payments 1" (topic ids stand in for names that no longer exist). */
+export function partitionsText(list: readonly NamedPartitions[]): string {
+  return list.map(tp => `${tp.topic ?? `id ${tp.topicId}`} ${ranges(tp.partitions)}`).join('; ')
+}
+
+function ranges(ps: readonly number[]): string {
+  const out: string[] = []
+  for (let i = 0; i < ps.length; i++) {
+    let j = i
+    while (j + 1 < ps.length && ps[j + 1] === ps[j] + 1) j++
+    out.push(j > i + 1 ? `${ps[i]}-${ps[j]}` : j === i + 1 ? `${ps[i]},${ps[j]}` : `${ps[i]}`)
+    i = j
+  }
+  return out.join(',')
 }

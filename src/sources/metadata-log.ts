@@ -234,7 +234,23 @@ export async function isDirectory(path: string): Promise<boolean> {
 }
 
 /** What was read, for --json outputs (`source`). */
-export function metadataLogSourceInfo(r: MetadataLogReplay): Record<string, unknown> {
+/** Where a metadata log's history came from and how much of it was read (the `source` of `cluster history`). */
+export interface MetadataLogSource {
+  dir: string
+  snapshot: {file: string; endOffset: string} | null
+  historyStart: {offset: string; time: string | null}
+  lastOffset: string | null
+  lastTime: string | null
+  segments: number
+  records: number
+  skippedRecords: Record<string, number>
+  abortedTransactionRecords: number
+  /** The first 100 records that could not be decoded. */
+  decodeErrors: Array<{offset: string; message: string}>
+  partialTailBytes: number
+}
+
+export function metadataLogSourceInfo(r: MetadataLogReplay): MetadataLogSource {
   const rp = r.replay
   return {
     dir: r.files.dir,

@@ -123,7 +123,7 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       expect(json.stuckMembers.find(m => m.memberId === k1.memberId)!.since).toBe(k1.reconcilingSince)
 
       expect(ndjson.code, ndjson.stderr).toBe(3)
-      const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1')!
+      const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group')!
       expect(line).toMatchObject({group: G, findings: ['stuck'], membersReconciling: 2})
       const text = readFileSync(prom, 'utf8')
       expect(text).toContain(`rebalance_doctor_group_members_stuck{group="${G}",type="consumer"} 2`)
@@ -195,7 +195,7 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
         explain(c.G, '--fail-on-pending'),
       ])
       expect(ndjson.code, ndjson.stderr).toBe(3)
-      expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string}).find(l => l.schema === 'rebalance-doctor/audit-group-v1'))
+      expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group'))
         .toMatchObject({group: c.G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
       expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{group="${c.G}",type="${c.type}"} 1`)
       expect(table.code, table.stderr).toBe(3)

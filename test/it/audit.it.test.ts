@@ -131,6 +131,8 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     const live = new TopicHasher(md).groupHash([`${P}-grow`, `${P}-grow2`])
 
     expect(json.code, json.stderr).toBe(3)
+    expect(Object.keys(JSON.parse(json.stdout))).toEqual(['schema', 'summary', 'groups', 'warnings'])
+    expect(JSON.parse(json.stdout).schema).toEqual({name: 'rebalance-doctor/audit', version: 1})
     const drift = row(rowsOf(json.stdout), `${P}-drift`)
     expect(drift).toMatchObject({inSync: false, members: 1, findings: ['drift'], storedMetadataHash: before.metadataHash.toString(), liveMetadataHash: live.toString()})
     // two topics changed at once: no single change reproduces the stored hash
@@ -138,9 +140,10 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(row(rowsOf(json.stdout), `${P}-ok`).verdict.code).toBe('IN_SYNC')
 
     expect(ndjson.code, ndjson.stderr).toBe(3)
-    const lines = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: string; findings: Record<string, number> | string[]})
-    expect(lines.at(-1)!.schema).toBe('rebalance-doctor/audit-summary-v1')
-    const nd = lines.filter(l => l.schema === 'rebalance-doctor/audit-group-v1')
+    const lines = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string; version: number}; warnings?: unknown[]; findings: Record<string, number> | string[]})
+    expect(lines.at(-1)!.schema).toEqual({name: 'rebalance-doctor/audit-summary', version: 1})
+    expect(Object.keys(lines.at(-1)!).at(-1)).toBe('warnings')
+    const nd = lines.filter(l => l.schema.name === 'rebalance-doctor/audit-group')
     expect(nd.map(l => l.group).sort()).toEqual([`${P}-drift`, `${P}-missing`, `${P}-ok`, `${P}-share`, `${P}-streams`])
     expect(nd.find(l => l.group === `${P}-drift`)).toMatchObject({inSync: false, verdict: {code: 'HASH_DIFFERS'}})
 

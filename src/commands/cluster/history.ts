@@ -1,16 +1,18 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {parseTimeSpec} from '../../core/time.js'
-import {renderTable} from '../../render/table.js'
-import {metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
+import {renderClusterHistory} from '../../render/cluster-history.js'
+import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
+  static override schema = SCHEMAS.clusterHistory
   static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
   static override description = `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
 
---json prints {source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}]}; --ndjson one change per line, then {"source": ...}.`
+--json prints {schema, source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}], warnings}; --ndjson one change per line, then {"schema": ..., "source": ..., "warnings": [...]}.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --metadata-log /var/lib/kafka/__cluster_metadata-0',
@@ -26,7 +28,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     ndjson: Flags.boolean({summary: 'One JSON object per change per line, then a source line.', exclusive: ['json']}),
   }
 
-  async run(): Promise<{source: Record<string, unknown>; changes: HistoryRow[]}> {
+  async run(): Promise<{source: MetadataLogSource; changes: HistoryRow[]}> {
     const {flags} = this
     const since = flags.since === undefined ? undefined : parseTimeSpec(flags.since, 'since')
     const until = flags.until === undefined ? undefined : parseTimeSpec(flags.until, 'until')
@@ -39,17 +41,10 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     })
     const source = metadataLogSourceInfo(r)
     if (flags.ndjson) {
-      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify({source})}\n`)
+      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
     } else if (!this.jsonEnabled()) {
-      this.log(`${source.dir}: exact history from offset ${r.historyStart.offset}${r.historyStart.timestamp === null ? '' : ` (${new Date(r.historyStart.timestamp).toISOString()})`} to ${source.lastOffset ?? '-'} (${source.lastTime ?? '-'})`)
-      this.log(changes.length === 0 ? 'no matching changes' : renderTable(['time', 'offset', 'change'], changes.map(c => [c.time, c.offset, printable(c.description) + (c.movesHash ? '' : ' (does not move a hash)')]), ['left', 'right', 'left']))
+      this.log(renderClusterHistory(source, r.historyStart, changes))
     }
     return {source, changes}
   }
-}
-
-/** Names from a log are untrusted: control characters are shown escaped, never sent to the terminal. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ch => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {connectionFlags} from '../../kafka/flags.js'
@@ -18,10 +19,11 @@ export interface SnapshotSummary {
 }
 
 export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot> {
+  static override schema = SCHEMAS.clusterSnapshot
   static override summary = 'Write the live cluster metadata (brokers with racks, fenced ones included; topics with ids and replicas) as a metadata file.'
   static override description = `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
 
---json prints, with --output, a summary {output, clusterId, capturedAt, brokers, fencedBrokers, topics}; without --output, the metadata document itself.`
+--json prints, with --output, a summary {schema, output, clusterId, capturedAt, brokers, fencedBrokers, topics, warnings}; without --output, the metadata document itself between its schema and warnings (still a valid metadata file).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b kafka-1:9092 --output cluster.json',
@@ -38,6 +40,11 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
       default: 'metadata',
       hidden: true,
     }),
+  }
+
+  /** With --output the document says what was written; without, it is the metadata document itself. */
+  protected override documentSchema(result: unknown): SchemaId {
+    return result !== null && typeof result === 'object' && 'output' in result ? SCHEMAS.clusterSnapshotWritten : SCHEMAS.clusterSnapshot
   }
 
   async run(): Promise<Record<string, unknown> | SnapshotSummary> {

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {replayGroup, subscribedTopicsOf} from '../../core/replay/index.js'
 import {parseDuration, parseTimeSpec} from '../../core/time.js'
@@ -13,6 +14,7 @@ import {inFlightReassignments} from '../../sources/reassignments.js'
 import {explainFromMetadataLog} from '../../sources/metadata-log-explain.js'
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
+  static override schema = SCHEMAS.groupExplain
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
   static override description = `Reads the group's records from __consumer_offsets (read-only), replays them as the group coordinator does,
 and names the cause of every group epoch bump: members joining or leaving, subscription or regex changes, streams
@@ -24,10 +26,10 @@ The verdict compares the stored metadata hash with the hash of the live metadata
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
 reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
 
---json prints {group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
+--json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members,
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
-causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords}. Hashes and offsets are decimal strings.`
+causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, warnings}. Hashes and offsets are decimal strings.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {groupMatcher, parseTypes} from '../../core/audit/audit.js'
 import {asUsage} from '../../core/errors.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
@@ -15,14 +16,15 @@ export interface GroupListDocument {
 }
 
 export default class GroupList extends BaseCommand<typeof GroupList> {
+  static override schema = SCHEMAS.groupList
   static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
 streams group's own describe at its coordinator (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe)
 for the group epoch, the assignment epoch and the member count, and FindCoordinator for where it lives. Read-only:
 no group is joined. Classic groups show their state only.
 
---json prints {groups: [{group, type, protocolType, state, groupEpoch, assignmentEpoch, members, coordinator,
-partition, describeError?}]} (null where not known). Exit 4 when --group/--type/--state match no group.`
+--json prints {schema, groups: [{group, type, protocolType, state, groupEpoch, assignmentEpoch, members, coordinator,
+partition, describeError?}], warnings} (null where not known). Exit 4 when --group/--type/--state match no group.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',

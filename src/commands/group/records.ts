@@ -1,31 +1,19 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
-import {type RecordView, keySummary, parseRecordTypes, recordView, valueSummary} from '../../core/records-view.js'
+import {BaseCommand, EXIT} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
+import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
+
+export type {GroupRecordsResult} from '../../core/records-view.js'
+import {RECORD_TYPE} from '../../core/records/index.js'
 import {parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
-import {renderTable} from '../../render/table.js'
+import {renderGroupRecords} from '../../render/group-records.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
-export interface GroupRecordsResult {
-  group: string
-  /** The __consumer_offsets partition holding the group, of partitionCount. */
-  partition: number
-  partitionCount: number
-  leader: number
-  logStartOffset: string
-  endOffset: string
-  /** Records of that partition read (all groups). */
-  recordsScanned: number
-  abortedTransactionalRecords: number
-  /** The group's records (after --type/--since/--until/--last), in log order. */
-  records: RecordView[]
-  /** Malformed records of the group: reported and skipped. */
-  decodeErrors: Array<{offset: string | null; message: string}>
-}
-
 export default class GroupRecords extends BaseCommand<typeof GroupRecords> {
+  static override schema = SCHEMAS.groupRecords
   static override summary = "Decode a group's records from __consumer_offsets, over the network (read-only)."
   static override description = `Like kafka-dump-log --offsets-decoder, but from a live cluster and for one group: reads the group's
 __consumer_offsets partition from its log start to the last stable offset with ListOffsets and Fetch only (no group
@@ -71,7 +59,7 @@ The log is compacted: older values of a key may be gone.`
 
     let views = log.records
       .filter(r => !types || types.has(r.record.type))
-      .filter(r => !flags['exclude-offset-commits'] || (r.record.type !== 0 && r.record.type !== 1))
+      .filter(r => !flags['exclude-offset-commits'] || (r.record.type !== RECORD_TYPE.LegacyOffsetCommit && r.record.type !== RECORD_TYPE.OffsetCommit))
       .filter(r => (since === undefined || r.timestamp >= since) && (until === undefined || r.timestamp < until))
       .map(recordView)
     if (flags.last) views = views.slice(-flags.last)
@@ -88,33 +76,8 @@ The log is compacted: older values of a key may be gone.`
       records: views,
       decodeErrors: log.decodeErrors.map(e => ({offset: e.offset === undefined ? null : e.offset.toString(), message: e.message})),
     }
-    if (!this.jsonEnabled()) this.log(render(result, flags.wide ? 0 : 100, log.records.length))
+    if (!this.jsonEnabled()) this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length))
     if (views.length === 0) process.exitCode = EXIT.notFound
     return result
   }
-}
-
-function render(r: GroupRecordsResult, width: number, unfiltered: number): string {
-  const lines: string[] = []
-  lines.push(`${r.group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
-  if (r.records.length === 0) {
-    lines.push(
-      unfiltered === 0
-        ? `no record of group ${r.group} in __consumer_offsets-${r.partition}: it does not exist, or its records were deleted (compacted after the group expired).${patternHint(r.group)}`
-        : `${unfiltered} record(s) of group ${r.group}, none matching the filters.`,
-    )
-  } else {
-    lines.push(
-      renderTable(
-        ['offset', 'time', 'record', 'key', 'value'],
-        r.records.map(v => [v.offset, v.time, `${v.name ?? `type ${v.type}`}${v.version === undefined ? '' : ` v${v.version}`}`, keySummary(v), valueSummary(v, width)]),
-        ['right', 'left', 'left', 'left', 'left'],
-      ),
-    )
-  }
-  const unknown = r.records.filter(v => v.unknown).length
-  if (unknown > 0) lines.push(`${unknown} record(s) of unknown types or newer versions were reported and skipped.`)
-  if (r.abortedTransactionalRecords > 0) lines.push(`${r.abortedTransactionalRecords} record(s) of aborted transactions in the partition were dropped.`)
-  for (const e of r.decodeErrors) lines.push(`skipped malformed record: ${e.message}`)
-  return lines.join('\n')
 }

@@ -1,9 +1,10 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
-import {renderTable} from '../../render/table.js'
+import {renderTopicHashBytes} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {wantsLive, withKafka} from '../../kafka/session.js'
@@ -30,6 +31,7 @@ export interface TopicHashBytes {
 }
 
 export default class TopicHashBytesCommand extends BaseCommand<typeof TopicHashBytesCommand> {
+  static override schema = SCHEMAS.topicHashBytes
   static override summary = 'Show the annotated bytes that make one topic hash, to check it by hand.'
   static override description = `Prints every byte the coordinator feeds to XXH3-64 (seed 0) for TOPIC, in order, with what it is:
 magic byte, topic id halves (little-endian), the name as UTF-16LE followed by its length, the partition count, and per
@@ -84,17 +86,8 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
       hashHex: BigInt.asUintN(64, annotated.hash).toString(16).padStart(16, '0'),
     }
     if (!this.jsonEnabled()) {
-      this.log(renderTable(['offset', 'bytes', 'meaning'], result.segments.map(s => [s.offset, spaced(s.hex), s.note]), ['right', 'left', 'left']))
-      this.log(`${result.length} bytes; XXH3-64 = 0x${result.hashHex}; topic hash = ${result.hash}`)
+      this.log(renderTopicHashBytes(result))
     }
     return result
   }
-}
-
-/** "6f0072" → "6f 00 72", wrapped every 16 bytes. */
-function spaced(hex: string): string {
-  const pairs = hex.match(/../g) ?? []
-  const lines: string[] = []
-  for (let i = 0; i < pairs.length; i += 16) lines.push(pairs.slice(i, i + 16).join(' '))
-  return lines.join('\n')
 }

@@ -1,13 +1,15 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
+import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
-import {rackSummary, type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
-import {renderTable} from '../../render/table.js'
+import {type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
+import {renderTopicHashReport} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {wantsLive, withKafka} from '../../kafka/session.js'
 
 export default class TopicHashCompute extends BaseCommand<typeof TopicHashCompute> {
+  static override schema = SCHEMAS.topicHashCompute
   static override summary = "Compute topic hashes and the group metadata hash exactly as the group coordinator does."
   static override description = `Each topic's hash (KIP-1101, hash format 0) and the group hash over the listed topics that exist,
 from a metadata file or a live cluster (--bootstrap-server). With no TOPIC, every topic in the metadata (live: every non-internal topic). Topics that do not exist are listed as missing:
@@ -54,7 +56,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
       ? await readMetadataFile(file)
       : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
-    if (!this.jsonEnabled()) this.log(renderReport(report))
+    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report))
     return report
   }
 }
@@ -76,20 +78,4 @@ async function metadataAt(dir: string, at: string | undefined) {
     throw new InputError(`--at ${at} is after the last record this metadata log holds (offset ${last.offset ?? 'none'}${last.time === undefined ? '' : `, ${new Date(last.time).toISOString()}`}): the metadata then is not in it`, 'Give an earlier --at, or a fresher copy of the log (a live metadata.log.dir ends within a second of now).', 'METADATA_LOG_TOO_SHORT')
   }
   return r.replay.image.toClusterMetadata()
-}
-
-export function renderReport(r: TopicHashReport): string {
-  const lines: string[] = []
-  if (r.topics.length > 0) {
-    lines.push(
-      renderTable(
-        ['topic', 'topic id', 'partitions', 'replica racks', 'topic hash'],
-        r.topics.map(t => [t.name, t.topicId, t.partitions, rackSummary(t), t.hash]),
-        ['left', 'left', 'right', 'left', 'right'],
-      ),
-    )
-  }
-  lines.push(`group hash over ${r.topics.length} existing topic${r.topics.length === 1 ? '' : 's'}: ${r.groupHash}`)
-  if (r.missing.length > 0) lines.push(`missing (not in the metadata, left out of the group hash): ${r.missing.join(', ')}`)
-  return lines.join('\n')
 }

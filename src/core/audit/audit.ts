@@ -92,16 +92,13 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
     ? inSyncVerdict({empty, epoch: base.groupEpoch, topicCount: topics.length, assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'), reconciling: base.members.filter(m => m.reconciling).length})
     : report.verdict
   const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
-  const matches = ((change?.details as {changes?: Hypothesis[]} | undefined)?.changes ?? [])
+  const matches = change?.details.changes ?? []
   // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
   const driftMatches = inSync === false ? matches : []
   const reconciling = base.members.filter(m => m.reconciling)
   const stuck = base.findings
-    .filter(f => f.code === 'MEMBER_RECONCILING' && (f.details as {stuck?: boolean}).stuck)
-    .map(f => {
-      const d = f.details as {memberId: string; since: string | null; memberEpoch: number | null; state: string | null}
-      return {memberId: d.memberId, since: d.since, memberEpoch: d.memberEpoch, state: d.state}
-    })
+    .flatMap(f => (f.code === 'MEMBER_RECONCILING' && f.details.stuck ? [f.details] : []))
+    .map(d => ({memberId: d.memberId, since: d.since, memberEpoch: d.memberEpoch, state: d.state}))
   const assignmentPending = base.findings.some(f => f.code === 'ASSIGNMENT_PENDING')
   const unknownRecords = base.skippedRecords.filter(s => s.reason !== 'legacy').length
   const findings: FindingKind[] = []
@@ -112,7 +109,7 @@ export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditCont
   if (missing.length > 0) findings.push('missing-topics')
   if (unknownRecords > 0) findings.push('unknown-records')
   const inFlight = ctx.reassignments.length > 0 && topics.length > 0 ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync) : undefined
-  const reassignments = ((inFlight?.details as {topics?: GroupAudit['reassignments']} | undefined)?.topics ?? [])
+  const reassignments: GroupAudit['reassignments'] = inFlight?.details.topics ?? []
   if (reassignments.length > 0) findings.push('reassignment')
   return {
     group: groupId,

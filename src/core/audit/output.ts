@@ -1,78 +1,27 @@
 /**
- * audit outputs, all pure strings: the human table and summary line, the --json document, --ndjson lines and
- * the Prometheus text exposition format (node_exporter textfile collector).
+ * audit's machine outputs, all pure: the --json document, --ndjson lines and the Prometheus text exposition
+ * format (node_exporter textfile collector). The human table and summary line are in src/render/audit.ts.
  *
- * JSON document (schema "rebalance-doctor/audit-v1"; 64-bit values as decimal strings):
- *   {schema, summary: AuditSummary, groups: GroupAudit[]}
- * NDJSON: one line per group: {"schema":"rebalance-doctor/audit-group-v1","time":…,"clusterId":…, ...GroupAudit},
- *   then one last line {"schema":"rebalance-doctor/audit-summary-v1", ...AuditSummary}.
+ * JSON document (schema {name: "rebalance-doctor/audit", version: 1}; 64-bit values as decimal strings):
+ *   {schema, summary: AuditSummary, groups: GroupAudit[], warnings}
+ * NDJSON: one line per group: {"schema":{"name":"rebalance-doctor/audit-group","version":1},"time":…,"clusterId":…, ...GroupAudit},
+ *   then one last line {"schema":{"name":"rebalance-doctor/audit-summary","version":1}, ...AuditSummary, "warnings":[…]}.
  */
-import {renderTable} from '../../render/table.js'
+import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
 import {type AuditSummary, FINDING_KINDS, type GroupAudit} from './audit.js'
 
-export const AUDIT_SCHEMA = 'rebalance-doctor/audit-v1'
+export type AuditDocument = Document<{summary: AuditSummary; groups: GroupAudit[]}>
 
-export interface AuditDocument {
-  schema: typeof AUDIT_SCHEMA
-  summary: AuditSummary
-  groups: GroupAudit[]
+export function auditDocument(summary: AuditSummary, groups: GroupAudit[], warnings: readonly Warning[] = []): AuditDocument {
+  return toDocument(SCHEMAS.audit, {summary, groups}, warnings)
 }
 
-export function auditDocument(summary: AuditSummary, groups: GroupAudit[]): AuditDocument {
-  return {schema: AUDIT_SCHEMA, summary, groups}
-}
-
-export function ndjsonLines(summary: AuditSummary, groups: readonly GroupAudit[]): string {
+/** One line per group (schema, time and cluster first), then the summary line, which carries the warnings. */
+export function ndjsonLines(summary: AuditSummary, groups: readonly GroupAudit[], warnings: readonly Warning[] = []): string {
   const out: string[] = []
-  for (const g of groups) out.push(JSON.stringify({schema: 'rebalance-doctor/audit-group-v1', time: summary.time, clusterId: summary.clusterId, ...g}))
-  out.push(JSON.stringify({schema: 'rebalance-doctor/audit-summary-v1', ...summary}))
+  for (const g of groups) out.push(JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId, ...g}))
+  out.push(JSON.stringify(toDocument(SCHEMAS.auditSummary, summary, warnings)))
   return `${out.join('\n')}\n`
-}
-
-const short = (h: string | null) => (h === null ? '-' : h)
-
-/** The table: problems first, then by group id. */
-export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: boolean} = {}): string {
-  const rows = [...groups]
-    .filter(g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'))
-    .sort((a, b) => b.findings.length - a.findings.length || a.group.localeCompare(b.group))
-    .map(g => [
-      g.group,
-      g.type ?? '-',
-      g.verdict.code,
-      g.groupEpoch ?? '-',
-      g.assignmentEpoch ?? '-',
-      g.inSync === null ? '-' : g.inSync ? 'yes' : 'NO',
-      `${g.members}${g.membersReconciling ? ` (${g.membersReconciling} reconciling)` : ''}`,
-      details(g),
-    ])
-  if (rows.length === 0) return ''
-  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'])
-}
-
-function details(g: GroupAudit): string {
-  const parts: string[] = []
-  if (g.inSync === false) {
-    parts.push(g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
-  }
-  if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
-  if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => `${m.memberId}${m.since ? ` since ${m.since}` : ''}`).join(', ')}`)
-  if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
-  if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
-  if (g.reassignments.length > 0) parts.push(`reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`)
-  return parts.join('\n')
-}
-
-export function summaryLine(s: AuditSummary): string {
-  const kinds = FINDING_KINDS.filter(k => s.findings[k] > 0).map(k => `${k} ${s.findings[k]}`)
-  const types = Object.entries(s.byType).sort().map(([t, n]) => `${n} ${t}`).join(', ')
-  return [
-    `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}${s.deletedGroupsSkipped ? `, ${s.deletedGroupsSkipped} deleted skipped` : ''}`,
-    s.groupsWithFindings === 0 ? 'no findings' : `${s.groupsWithFindings} with findings: ${kinds.join(', ')}`,
-    ...(s.decodeErrors > 0 ? [`${s.decodeErrors} undecodable record(s)`] : []),
-    `${s.recordsScanned} records in ${s.partitions} partitions, ${(s.durationMs / 1000).toFixed(1)} s`,
-    `exit ${s.exitCode}${s.failOn.length === 0 ? ' (--fail-on none)' : ''}`,
-  ].join(' · ')
 }
 
 // ---------------------------------------------------------------- Prometheus text format

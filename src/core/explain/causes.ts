@@ -1,10 +1,32 @@
 /** Sentences for bump causes, in Kafka's words. Details stay structured for --json. */
+import type {LogAttribution} from '../metadata-log/attribute.js'
 import type {BumpCause} from '../replay/index.js'
-import {toJsonSafe} from '../records/index.js'
+import {type JsonSafe, toJsonSafe} from '../records/json.js'
 import type {Confidence, Hypothesis} from './hypotheses.js'
 
-export interface CauseView {
-  kind: string
+/**
+ * What the steps after classification add to a cause's details, all optional. The audit history adds `history`
+ * by declaration merging (history/attribute.ts): core does not import the history.
+ */
+export interface CauseAnnotations {
+  /** The member's client.id (causes naming a member). */
+  clientId?: string
+  /** metadata-hash-changed: the changes to today's metadata that reproduce the hash before the bump. */
+  changes?: Hypothesis[]
+  /** evident: the deleted topics and the ids the records hold for them. */
+  evident?: {deletedTopics: string[]; topicIds: string[]}
+  /** How to pin down an ambiguous or unexplained cause. */
+  nextStep?: string
+  /** What the hashes alone said, kept when a cause became exact. */
+  inferred?: {message: string; confidence: Confidence; alternatives: Hypothesis[]}
+  /** group explain --metadata-log: the attribution from the cluster's metadata log (exact or not). */
+  metadataLog?: LogAttribution
+  source?: 'metadata-log'
+}
+
+/** One cause kind's view: its fields from the records (JSON-safe) and the annotations. */
+export type CauseViewOf<C extends BumpCause> = {
+  kind: C['kind']
   message: string
   /**
    * How the cause is known: read from the records (member joined, …) or seen by history is `exact`; a metadata
@@ -13,8 +35,11 @@ export interface CauseView {
   confidence: Confidence
   /** inferred-ambiguous: the other changes that reproduce the same hash. */
   alternatives: Hypothesis[]
-  details: Record<string, unknown>
+  details: JsonSafe<Omit<C, 'kind'>> & CauseAnnotations
 }
+
+/** A cause of a group epoch bump as --json prints it, discriminated by `kind`. */
+export type CauseView = BumpCause extends infer C ? (C extends BumpCause ? CauseViewOf<C> : never) : never
 
 const list = (xs: readonly string[]) => (xs.length === 0 ? 'nothing' : xs.join(', '))
 
@@ -22,7 +47,8 @@ export function causeView(c: BumpCause): CauseView {
   const {kind, ...rest} = c
   // a metadata change is unexplained until attributed; every other cause is read from the records
   const confidence: Confidence = kind === 'unexplained' || kind === 'metadata-hash-changed' ? 'unexplained' : 'exact'
-  return {kind, message: describeCause(c), confidence, alternatives: [], details: toJsonSafe(rest) as Record<string, unknown>}
+  // (TypeScript cannot follow the kind through the rest spread: the pairing is the one classifyBump made)
+  return {kind, message: describeCause(c), confidence, alternatives: [], details: toJsonSafe(rest)} as CauseView
 }
 
 export function describeCause(c: BumpCause): string {

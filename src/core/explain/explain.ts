@@ -32,10 +32,43 @@ export interface Verdict {
   pending: boolean
 }
 
-export interface Finding {
-  code: 'ASSIGNMENT_PENDING' | 'MEMBER_RECONCILING' | 'MISSING_TOPICS' | 'UNKNOWN_RECORDS' | 'HASH_DIFFERS' | 'STALE_COORDINATOR_CACHE' | 'REBALANCE_PENDING' | 'REASSIGNMENT_IN_FLIGHT'
-  message: string
-  details: Record<string, unknown>
+/** Stored vs live hash and the changes to today's metadata that reproduce the stored one. */
+export interface HashDetails {
+  stored: string
+  live: string
+  changes: Hypothesis[]
+  confidence: Confidence
+  alternatives: Hypothesis[]
+  candidatesTried: number
+  pairsTried: number
+}
+
+/** A partition reassignment in flight on one of the group's topics. */
+export interface ReassignmentTopic {
+  topic: string
+  partitions: Array<{partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[]}>
+  /** The topic's rack lists change when the removing replicas leave: one more bump. */
+  bumpOnCompletion: boolean
+}
+
+type FindingOf<C extends string, D> = {code: C; message: string; details: D}
+
+/** What `group explain` found, by code; `details` has one shape per code (the --json contract). */
+export type Finding =
+  | FindingOf<'UNKNOWN_RECORDS', {records: Array<{offset: string; type: number; version: number | null; reason: string}>}>
+  | FindingOf<'ASSIGNMENT_PENDING', {groupEpoch: number; assignmentEpoch: number | undefined; since: string | null}>
+  | FindingOf<'MEMBER_RECONCILING', {memberId: string; clientId: string | null; memberEpoch: number | null; state: string | null; since: string | null; stuck: boolean}>
+  | FindingOf<'MISSING_TOPICS', {topics: string[]; members: string[]}>
+  | FindingOf<'REASSIGNMENT_IN_FLIGHT', {topics: ReassignmentTopic[]; expectedFurtherBumps: number}>
+  | FindingOf<'STALE_COORDINATOR_CACHE', HashDetails>
+  | FindingOf<'REBALANCE_PENDING', HashDetails>
+  | FindingOf<'HASH_DIFFERS', HashDetails>
+
+export type FindingCode = Finding['code']
+
+/** The finding of a code, typed (undefined when the report has none). */
+export function findingOf<C extends FindingCode>(findings: readonly Finding[], code: C): Extract<Finding, {code: C}> | undefined {
+  return findings.find((f): f is Extract<Finding, {code: C}> => f.code === code)
 }
 
 export interface TimelineEntry {
@@ -234,7 +267,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const search = searchHypotheses({target: g.metadataHash, topics, metadata: options.live, knownTopicIds: knownTopicIds(replay, options.live, topics), extraRacks: knownRacks(replay, options), reassignments: options.reassignments})
   const confidence = confidenceOf(search)
   const described = [consistentWith(search)]
-  const details = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, confidence, alternatives: search.alternatives, candidatesTried: search.tried, pairsTried: search.pairsTried}
+  const details: HashDetails = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, confidence, alternatives: search.alternatives, candidatesTried: search.tried, pairsTried: search.pairsTried}
   if (empty) {
     base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: the stored hash differs from live metadata${described.length ? ` (${described.join('; ')})` : ''}, which matters only when a member joins`, pending: false}
   } else if (search.matches.length > 0 && search.matches.every(isBrokerChange)) {
@@ -329,7 +362,7 @@ const unexplained = (note: string): Attribution => ({matches: [], alternatives: 
  * list (adding + removing) now; the group bumps when that list's racks enter the hash, and again when the
  * reassignment completes if the rack lists without the removing replicas differ.
  */
-export function reassignmentFinding(topics: readonly string[], live: ClusterMetadata, reassignments: readonly ReassignmentInFlight[], hasher: TopicHasher, inSync: boolean | null): Finding | undefined {
+export function reassignmentFinding(topics: readonly string[], live: ClusterMetadata, reassignments: readonly ReassignmentInFlight[], hasher: TopicHasher, inSync: boolean | null): Extract<Finding, {code: 'REASSIGNMENT_IN_FLIGHT'}> | undefined {
   const mine = reassignments.filter(r => topics.includes(r.topic))
   if (mine.length === 0) return undefined
   const byTopic = new Map<string, ReassignmentInFlight[]>()

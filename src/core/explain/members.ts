@@ -110,19 +110,3 @@ export function memberPartitions(type: 'consumer' | 'share' | 'streams', state: 
   }
   return out
 }
-
-/** "orders 0-2,5; payments 1" (topic ids stand in for names that no longer exist). */
-export function partitionsText(list: readonly NamedPartitions[]): string {
-  return list.map(tp => `${tp.topic ?? `id ${tp.topicId}`} ${ranges(tp.partitions)}`).join('; ')
-}
-
-function ranges(ps: readonly number[]): string {
-  const out: string[] = []
-  for (let i = 0; i < ps.length; i++) {
-    let j = i
-    while (j + 1 < ps.length && ps[j + 1] === ps[j] + 1) j++
-    out.push(j > i + 1 ? `${ps[i]}-${ps[j]}` : j === i + 1 ? `${ps[i]},${ps[j]}` : `${ps[i]}`)
-    i = j
-  }
-  return out.join(',')
-}

@@ -7,7 +7,7 @@
  * decodeRecord(key, value, offset): a KnownRecord, an UnknownRecord (unknown type or newer value
  * version, never fatal), or a thrown RecordDecodeError (malformed bytes, with offset and field).
  */
-export {RECORD_TYPES, RECORD_TYPE_BY_ID, GROUP_METADATA_TYPES} from './schemas.js'
+export {RECORD_TYPE, RECORD_TYPES, RECORD_TYPE_BY_ID, GROUP_METADATA_TYPES, type RecordTypeName} from './schemas.js'
 export {ConsumerProtocolSubscription, ConsumerProtocolAssignment} from './consumer-protocol.js'
 export type {FieldSpec, MessageSpec, RecordTypeSpec, StructSpec, PrimitiveType, GroupKind, VersionRange} from './spec.js'
 export {parseVersions} from './spec.js'

@@ -366,5 +366,40 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
 /** Record type specs by type id. */
 export const RECORD_TYPE_BY_ID: ReadonlyMap<number, RecordTypeSpec> = new Map(RECORD_TYPES.map((r) => [r.type, r]))
 
+/** Kafka's names of the record types in the table (a name not in it fails the unit test of RECORD_TYPE). */
+export type RecordTypeName =
+  | 'LegacyOffsetCommit'
+  | 'OffsetCommit'
+  | 'GroupMetadata'
+  | 'ConsumerGroupMetadata'
+  | 'ConsumerGroupPartitionMetadata'
+  | 'ConsumerGroupMemberMetadata'
+  | 'ConsumerGroupTargetAssignmentMetadata'
+  | 'ConsumerGroupTargetAssignmentMember'
+  | 'ConsumerGroupCurrentMemberAssignment'
+  | 'ShareGroupPartitionMetadata'
+  | 'ShareGroupMemberMetadata'
+  | 'ShareGroupMetadata'
+  | 'ShareGroupTargetAssignmentMetadata'
+  | 'ShareGroupTargetAssignmentMember'
+  | 'ShareGroupCurrentMemberAssignment'
+  | 'ShareGroupStatePartitionMetadata'
+  | 'ConsumerGroupRegularExpression'
+  | 'StreamsGroupMetadata'
+  | 'StreamsGroupPartitionMetadata'
+  | 'StreamsGroupMemberMetadata'
+  | 'StreamsGroupTargetAssignmentMetadata'
+  | 'StreamsGroupTargetAssignmentMember'
+  | 'StreamsGroupCurrentMemberAssignment'
+  | 'StreamsGroupTopology'
+
+/** Type ids by Kafka's name, read from the table (code names a record type by name, never by a bare number). */
+export const RECORD_TYPE: Readonly<Record<RecordTypeName, number>> = Object.freeze(Object.fromEntries(RECORD_TYPES.map(r => [r.name, r.type])) as Record<RecordTypeName, number>)
+
 /** Record types whose value carries the group epoch (the coordinator's bump records). */
-export const GROUP_METADATA_TYPES = {consumer: 3, share: 11, streams: 17, classic: 2} as const
+export const GROUP_METADATA_TYPES = {
+  consumer: RECORD_TYPE.ConsumerGroupMetadata,
+  share: RECORD_TYPE.ShareGroupMetadata,
+  streams: RECORD_TYPE.StreamsGroupMetadata,
+  classic: RECORD_TYPE.GroupMetadata,
+} as const

@@ -3,6 +3,7 @@
  * before it (reference §3–4, §8). Kinds, not sentences: `group explain` (issue 6) words them and
  * adds what needs live metadata (which topic's partitions/racks changed).
  */
+import {RECORD_TYPE} from '../records/index.js'
 import type {FieldChange} from './diff.js'
 import type {EpochChange} from './replay.js'
 import type * as V from './values.js'
@@ -45,7 +46,7 @@ export type BumpCauseKind = BumpCause['kind']
 export function classifyBump(e: EpochChange): BumpCause[] {
   const d = e.diff
   if (e.groupType === 'classic') {
-    const downgraded = e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === 3 && r.value === null)
+    const downgraded = e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === RECORD_TYPE.ConsumerGroupMetadata && r.value === null)
     return [
       ...(downgraded ? [{kind: 'converted-from-consumer'} as const] : []),
       {kind: 'classic-rebalance', generation: e.epoch, membersAdded: d.classic!.members.added, membersRemoved: d.classic!.members.removed, protocol: d.classic!.protocol.after},

@@ -7,7 +7,7 @@
  * that changes a group epoch (or classic generation); the write's records travel with the entry.
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
-import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord} from '../records/index.js'
+import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
 import {diffGroup, type GroupDiff} from './diff.js'
 import {applyRecord, emptyGroupState, snapshot, type GroupSnapshot, type GroupState, type GroupType} from './state.js'
 
@@ -84,7 +84,7 @@ function currentHash(s: GroupState, type: GroupType): bigint | undefined {
 
 function epochOf(r: KnownRecord): number | undefined {
   if (r.value === null) return undefined
-  return (r.type === 2 ? r.value.generation : r.value.Epoch) as number
+  return (r.type === RT.GroupMetadata ? r.value.generation : r.value.Epoch) as number
 }
 
 export class GroupReplay {
@@ -181,7 +181,7 @@ export class GroupReplay {
     const r = lr.record
     if (r.kind === 'unknown') {
       this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: r.reason})
-    } else if (r.legacy && r.type !== 0) {
+    } else if (r.legacy && r.type !== RT.LegacyOffsetCommit) {
       // Types 9 and 18: the coordinator skips them on load; type 0 offsets still count.
       this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
     } else {
@@ -205,8 +205,8 @@ function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
 function opensWrite(r: DecodedRecord): boolean {
   if (r.kind !== 'record') return false
   switch (r.type) {
-    case 2: case 5: case 10: case 16: case 19: case 23: return true
-    case 7: case 8: case 13: case 14: case 21: case 22: return r.value === null
+    case RT.GroupMetadata: case RT.ConsumerGroupMemberMetadata: case RT.ShareGroupMemberMetadata: case RT.ConsumerGroupRegularExpression: case RT.StreamsGroupMemberMetadata: case RT.StreamsGroupTopology: return true
+    case RT.ConsumerGroupTargetAssignmentMember: case RT.ConsumerGroupCurrentMemberAssignment: case RT.ShareGroupTargetAssignmentMember: case RT.ShareGroupCurrentMemberAssignment: case RT.StreamsGroupTargetAssignmentMember: case RT.StreamsGroupCurrentMemberAssignment: return r.value === null
     default: return false
   }
 }

@@ -4,7 +4,7 @@
  * and the log keeps both kinds of records. Decoded values are never mutated, so a snapshot is a
  * copy of the maps, not of the values.
  */
-import type {KnownRecord} from '../records/index.js'
+import {type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
 import type * as V from './values.js'
 
 export interface AssignmentState<T, C> {
@@ -101,14 +101,14 @@ function modern<M, T, C>(): ModernGroupState<M, T, C> {
 }
 
 const MEMBER_RECORD: Record<number, keyof MemberWrites> = {
-  5: 'metadata', 7: 'targetAssignment', 8: 'currentAssignment',
-  10: 'metadata', 13: 'targetAssignment', 14: 'currentAssignment',
-  19: 'metadata', 21: 'targetAssignment', 22: 'currentAssignment',
+  [RT.ConsumerGroupMemberMetadata]: 'metadata', [RT.ConsumerGroupTargetAssignmentMember]: 'targetAssignment', [RT.ConsumerGroupCurrentMemberAssignment]: 'currentAssignment',
+  [RT.ShareGroupMemberMetadata]: 'metadata', [RT.ShareGroupTargetAssignmentMember]: 'targetAssignment', [RT.ShareGroupCurrentMemberAssignment]: 'currentAssignment',
+  [RT.StreamsGroupMemberMetadata]: 'metadata', [RT.StreamsGroupTargetAssignmentMember]: 'targetAssignment', [RT.StreamsGroupCurrentMemberAssignment]: 'currentAssignment',
 }
 
 function noteWrite(g: ModernGroupState<unknown, unknown, unknown>, r: KnownRecord, at: RecordAt): void {
-  if (r.type === 3 || r.type === 11 || r.type === 17) g.epochAt = r.value === null ? undefined : at
-  else if (r.type === 6 || r.type === 12 || r.type === 20) g.targetAssignmentAt = r.value === null ? undefined : at
+  if (r.type === RT.ConsumerGroupMetadata || r.type === RT.ShareGroupMetadata || r.type === RT.StreamsGroupMetadata) g.epochAt = r.value === null ? undefined : at
+  else if (r.type === RT.ConsumerGroupTargetAssignmentMetadata || r.type === RT.ShareGroupTargetAssignmentMetadata || r.type === RT.StreamsGroupTargetAssignmentMetadata) g.targetAssignmentAt = r.value === null ? undefined : at
   const kind = MEMBER_RECORD[r.type]
   if (!kind) return
   const id = r.key.MemberId as string
@@ -165,47 +165,47 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
   const v = r.value as never
   const memberId = r.key.MemberId as string
   switch (r.type) {
-    case 0:
-    case 1: {
+    case RT.LegacyOffsetCommit:
+    case RT.OffsetCommit: {
       const topic = r.key.topic as string
       const partition = r.key.partition as number
       put(s.offsets, `${topic}:${partition}`, r.value === null ? null : {topic, partition, value: r.value, offset: logOffset})
       return true
     }
-    case 2:
+    case RT.GroupMetadata:
       if (r.value === null) {
         if (s.classic) s.classic.value = null
       } else {
         s.classic = {value: v}
       }
       break
-    case 3: applyMetadata(consumer(s), v); break
-    case 4: consumer(s).partitionMetadata = v; break
-    case 5: put(consumer(s).members, memberId, v); break
-    case 6: applyAssignmentMetadata(consumer(s), v); break
-    case 7: put(consumer(s).targetAssignment, memberId, v); break
-    case 8: put(consumer(s).currentAssignment, memberId, v); break
-    case 9: share(s).partitionMetadata = v; break
-    case 10: put(share(s).members, memberId, v); break
-    case 11: {
+    case RT.ConsumerGroupMetadata: applyMetadata(consumer(s), v); break
+    case RT.ConsumerGroupPartitionMetadata: consumer(s).partitionMetadata = v; break
+    case RT.ConsumerGroupMemberMetadata: put(consumer(s).members, memberId, v); break
+    case RT.ConsumerGroupTargetAssignmentMetadata: applyAssignmentMetadata(consumer(s), v); break
+    case RT.ConsumerGroupTargetAssignmentMember: put(consumer(s).targetAssignment, memberId, v); break
+    case RT.ConsumerGroupCurrentMemberAssignment: put(consumer(s).currentAssignment, memberId, v); break
+    case RT.ShareGroupPartitionMetadata: share(s).partitionMetadata = v; break
+    case RT.ShareGroupMemberMetadata: put(share(s).members, memberId, v); break
+    case RT.ShareGroupMetadata: {
       // A 4.0 record (decoded with the old layout) has no hash.
       const g = share(s)
       g.epoch = r.value === null ? undefined : (r.value.Epoch as number)
       g.metadataHash = (r.value?.MetadataHash as bigint | undefined) ?? 0n
       break
     }
-    case 12: applyAssignmentMetadata(share(s), v); break
-    case 13: put(share(s).targetAssignment, memberId, v); break
-    case 14: put(share(s).currentAssignment, memberId, v); break
-    case 15: {
+    case RT.ShareGroupTargetAssignmentMetadata: applyAssignmentMetadata(share(s), v); break
+    case RT.ShareGroupTargetAssignmentMember: put(share(s).targetAssignment, memberId, v); break
+    case RT.ShareGroupCurrentMemberAssignment: put(share(s).currentAssignment, memberId, v); break
+    case RT.ShareGroupStatePartitionMetadata: {
       const val = r.value as V.ShareGroupStatePartitionMetadataValue | null
       // 4.0 layout lacks InitializingTopics.
       share(s).statePartitionMetadata = val && {...val, InitializingTopics: val.InitializingTopics ?? []}
       break
     }
-    case 16: put(consumer(s).regexes, r.key.RegularExpression as string, r.value === null ? null : {...(r.value as unknown as V.RegularExpressionValue), offset: logOffset})
+    case RT.ConsumerGroupRegularExpression: put(consumer(s).regexes, r.key.RegularExpression as string, r.value === null ? null : {...(r.value as unknown as V.RegularExpressionValue), offset: logOffset})
       break
-    case 17: {
+    case RT.StreamsGroupMetadata: {
       const g = streams(s)
       const val = r.value as V.StreamsGroupMetadataValue | null
       applyMetadata(g, val)
@@ -215,12 +215,12 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
       g.failedDescriptionTopologyEpoch = val?.FailedDescriptionTopologyEpoch ?? -1
       break
     }
-    case 18: return false // never released; brokers skip it
-    case 19: put(streams(s).members, memberId, v); break
-    case 20: applyAssignmentMetadata(streams(s), v); break
-    case 21: put(streams(s).targetAssignment, memberId, v); break
-    case 22: put(streams(s).currentAssignment, memberId, v); break
-    case 23: streams(s).topology = v; break
+    case RT.StreamsGroupPartitionMetadata: return false // never released; brokers skip it
+    case RT.StreamsGroupMemberMetadata: put(streams(s).members, memberId, v); break
+    case RT.StreamsGroupTargetAssignmentMetadata: applyAssignmentMetadata(streams(s), v); break
+    case RT.StreamsGroupTargetAssignmentMember: put(streams(s).targetAssignment, memberId, v); break
+    case RT.StreamsGroupCurrentMemberAssignment: put(streams(s).currentAssignment, memberId, v); break
+    case RT.StreamsGroupTopology: streams(s).topology = v; break
     default: return false
   }
   const section = r.group === 'consumer' ? s.consumer : r.group === 'share' ? s.share : r.group === 'streams' ? s.streams : null

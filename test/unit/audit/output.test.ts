@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, type GroupAudit, summarize} from '../../../src/core/audit/audit.js'
-import {auditDocument, escapeLabel, ndjsonLines, prometheusText, renderAuditTable, summaryLine} from '../../../src/core/audit/output.js'
+import {auditDocument, escapeLabel, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
+import {renderAuditTable, summaryLine} from '../../../src/render/audit.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {Log} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
@@ -23,8 +24,10 @@ describe('audit outputs', () => {
   const summary = summarize(rs, {partitions: 5, recordsScanned: 42, decodeErrors: 0, durationMs: 1500}, ['drift', 'missing-topics'], 'cid', NOW)
 
   it('JSON document: schema, summary and groups; 64-bit hashes as decimal strings; round-trips through JSON', () => {
-    const doc = JSON.parse(JSON.stringify(auditDocument(summary, rs)))
-    expect(doc.schema).toBe('rebalance-doctor/audit-v1')
+    const doc = JSON.parse(JSON.stringify(auditDocument(summary, rs, [{code: 'HISTORY_NOT_WRITTEN', message: 'full disk'}])))
+    expect(Object.keys(doc)).toEqual(['schema', 'summary', 'groups', 'warnings'])
+    expect(doc.schema).toEqual({name: 'rebalance-doctor/audit', version: 1})
+    expect(doc.warnings).toEqual([{code: 'HISTORY_NOT_WRITTEN', message: 'full disk'}])
     expect(doc.summary).toMatchObject({groups: 3, exitCode: 3, recordsScanned: 42, findings: {drift: 1, 'missing-topics': 1}})
     const d = doc.groups.find((g: GroupAudit) => g.group === 'drifted')
     expect(d.storedMetadataHash).toMatch(/^-?\d+$/)
@@ -33,14 +36,18 @@ describe('audit outputs', () => {
   })
 
   it('NDJSON: one object per group per line, then the summary', () => {
-    const lines = ndjsonLines(summary, rs).trimEnd().split('\n').map(l => JSON.parse(l))
+    const lines = ndjsonLines(summary, rs, ['fenced brokers']).trimEnd().split('\n').map(l => JSON.parse(l))
     expect(lines).toHaveLength(4)
+    const group = {name: 'rebalance-doctor/audit-group', version: 1}
     expect(lines.slice(0, 3).map(l => [l.schema, l.group, l.clusterId])).toEqual([
-      ['rebalance-doctor/audit-group-v1', 'ok', 'cid'],
-      ['rebalance-doctor/audit-group-v1', 'drifted', 'cid'],
-      ['rebalance-doctor/audit-group-v1', 'miss "q"\\x', 'cid'],
+      [group, 'ok', 'cid'],
+      [group, 'drifted', 'cid'],
+      [group, 'miss "q"\\x', 'cid'],
     ])
-    expect(lines[3]).toMatchObject({schema: 'rebalance-doctor/audit-summary-v1', groups: 3, exitCode: 3})
+    expect(Object.keys(lines[0]).slice(0, 3)).toEqual(['schema', 'time', 'clusterId'])
+    expect(lines[3]).toMatchObject({schema: {name: 'rebalance-doctor/audit-summary', version: 1}, groups: 3, exitCode: 3, warnings: ['fenced brokers']})
+    expect(Object.keys(lines[3])[0]).toBe('schema')
+    expect(Object.keys(lines[3]).at(-1)).toBe('warnings')
   })
 
   it('table: problems only (unless --all), multi-line details, and a summary line', () => {

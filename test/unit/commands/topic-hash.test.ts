@@ -27,7 +27,8 @@ describe('topic-hash compute (metadata file)', () => {
     const all = JSON.parse((await run(['topic-hash:compute', '-f', file, '--json'])).stdout)
     expect(all.topics.map((t: {name: string}) => t.name)).toEqual(['orders'])
     const none = JSON.parse((await run(['topic-hash:compute', 'x', 'y', '-f', file, '--json'])).stdout)
-    expect(none).toEqual({topics: [], missing: ['x', 'y'], groupHash: '0'})
+    expect(none).toEqual({schema: {name: 'rebalance-doctor/topic-hash-compute', version: 1}, topics: [], missing: ['x', 'y'], groupHash: '0', warnings: []})
+    expect(Object.keys(none)).toEqual(['schema', 'topics', 'missing', 'groupHash', 'warnings'])
   })
 
   const bad: Array<[string, string | object, RegExp]> = [
@@ -69,7 +70,9 @@ describe('topic-hash compute (metadata file)', () => {
     const {stdout, exitCode} = await run(['topic-hash:compute', '-f', '/nonexistent.json', '--json'])
     expect(exitCode).toBe(2)
     expect(JSON.parse(stdout)).toEqual({
+      schema: {name: 'rebalance-doctor/error', version: 1},
       error: {code: 'BAD_INPUT', message: 'metadata file /nonexistent.json does not exist', hint: expect.any(String), exitCode: 2},
+      warnings: [],
     })
   })
 })
@@ -87,6 +90,13 @@ describe('topic-hash bytes', () => {
     expect(out.segments.map((s: {hex: string}) => s.hex).join('')).toBe(out.bytes)
     expect(out.bytes.slice(0, 34)).toBe('000706050403020100' + '0f0e0d0c0b0a0908')
     expect(out.segments.filter((s: {note: string}) => s.note.startsWith('rack')).length).toBe(5)
+  })
+
+  it('the table: offset, bytes 16 a line, meaning; then the length and both hashes', async () => {
+    const {stdout, exitCode} = await run(['topic-hash:bytes', 'orders', '-f', file])
+    expect(exitCode).toBe(0)
+    expect(stdout).toMatch(/│\s+0\s+│\s+00\s+│/)
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('149 bytes; XXH3-64 = 0xeccac9d8fc6a97d6; topic hash = -1384072001678043178')
   })
 
   it('an unknown topic is an input error', async () => {

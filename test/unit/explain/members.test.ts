@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {explainGroup} from '../../../src/core/explain/explain.js'
-import {partitionsText} from '../../../src/core/explain/members.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
+import {partitionsText} from '../../../src/render/explain.js'
 import {consumer, Log, share, T1, T2} from '../replay/log.js'
 
 const G = 'g'

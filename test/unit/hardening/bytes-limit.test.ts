@@ -30,7 +30,7 @@ describe('topic-hash bytes bound', () => {
     const huge = topicFile(1_000_000)
     const r = cli(['topic-hash', 'bytes', 'big', '-f', huge, '--json'], {heapMb: 1024})
     expect(r.status).toBe(2)
-    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'TOO_MANY_BYTES_TO_SHOW', message: expect.stringContaining('1000000 partitions'), hint: expect.any(String), exitCode: 2}})
+    expect(JSON.parse(r.stdout)).toEqual({schema: {name: 'rebalance-doctor/error', version: 1}, error: {code: 'TOO_MANY_BYTES_TO_SHOW', message: expect.stringContaining('1000000 partitions'), hint: expect.any(String), exitCode: 2}, warnings: []})
   })
 
   it('a topic just over the bound is refused, a smaller one shown', () => {

@@ -132,8 +132,12 @@ describe('metadata log replay', () => {
     expect(h.source).toMatchObject({snapshot: null, historyStart: {offset: '0'}, lastOffset: '20'})
     const nd = (await run(['cluster:history', '--metadata-log', dir, '--broker', '3', '--ndjson'])).stdout.trim().split('\n')
     expect(JSON.parse(nd[nd.length - 1]).source.dir).toBe(dir)
+    expect(Object.keys(JSON.parse(nd[nd.length - 1]))).toEqual(['schema', 'source', 'warnings'])
+    expect(JSON.parse(nd[nd.length - 1]).schema).toEqual({name: 'rebalance-doctor/cluster-history-source', version: 1})
+    expect(Object.keys(h)).toEqual(['schema', 'source', 'changes', 'warnings'])
     const table = (await run(['cluster:history', '--metadata-log', dir, '--since', new Date(t + 5500).toISOString()])).stdout
     expect(table).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
+    expect(table.split('\n')[0]).toBe(`${dir}: exact history from offset 0 (${new Date(t).toISOString()}) to 20 (${new Date(t + 8000).toISOString()})`)
     expect(table).not.toContain('created (id AAEC')
     const at11 = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', '11', '--json'])).stdout)
     const atTime = JSON.parse((await run(['topic-hash:compute', 'orders', '--metadata-log', dir, '--at', new Date(t + 3500).toISOString(), '--json'])).stdout)

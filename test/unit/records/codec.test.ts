@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {
-  RECORD_TYPES, RecordDecodeError, decodeRecord, encodeKey, encodeRecord, encodeValue, planFor, parseVersions,
+  RECORD_TYPE, RECORD_TYPES, GROUP_METADATA_TYPES, RecordDecodeError, decodeRecord, encodeKey, encodeRecord, encodeValue, planFor, parseVersions,
   ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, decodeEmbeddedMessage, groupIdOfKey,
   type KnownRecord,
 } from '../../../src/core/records/index.js'
@@ -25,6 +25,12 @@ function decodeError(f: () => unknown): RecordDecodeError {
 describe('schema table', () => {
   it('has every record type 0–23 once, in order', () => {
     expect(RECORD_TYPES.map((r) => r.type)).toEqual(Array.from({length: 24}, (_, i) => i))
+  })
+
+  it('RECORD_TYPE names every type of the table by its Kafka name, and only those', () => {
+    expect(Object.entries(RECORD_TYPE)).toEqual(RECORD_TYPES.map(r => [r.name, r.type]))
+    expect(RECORD_TYPE.ConsumerGroupMetadata).toBe(3)
+    expect(GROUP_METADATA_TYPES).toEqual({consumer: 3, share: 11, streams: 17, classic: 2})
   })
 
   it('marks exactly types 0, 9 and 18 as legacy', () => {

@@ -1,0 +1,45 @@
+/**
+ * The envelope of every --json document (and of the last line of every --ndjson stream): `schema` first, so a
+ * script can dispatch on it before reading the rest, and `warnings` last, because oclif drops `this.warn` under
+ * --json and a warning (fenced brokers' racks may be missing, history not written) must still reach scripts.
+ *
+ *   {"schema": {"name": "rebalance-doctor/audit", "version": 1}, ...body, "warnings": [...]}
+ *
+ * A version changes only when a field is removed or changes meaning; added fields keep it.
+ */
+
+export interface SchemaId {
+  name: string
+  version: number
+}
+
+/** A plain message, or one with a stable code a script can test. */
+export type Warning = string | {code: string; message: string}
+
+export type Document<T> = {schema: SchemaId} & Omit<T, 'schema' | 'warnings'> & {warnings: Warning[]}
+
+const id = (name: string, version = 1): SchemaId => ({name: `rebalance-doctor/${name}`, version})
+
+/** Every document this tool prints, by the command (or output line) that prints it. */
+export const SCHEMAS = {
+  audit: id('audit'),
+  auditGroup: id('audit-group'),
+  auditSummary: id('audit-summary'),
+  clusterHistory: id('cluster-history'),
+  clusterHistorySource: id('cluster-history-source'),
+  clusterSnapshot: id('cluster-snapshot'),
+  clusterSnapshotWritten: id('cluster-snapshot-written'),
+  error: id('error'),
+  groupExplain: id('group-explain'),
+  groupList: id('group-list'),
+  groupRecords: id('group-records'),
+  impact: id('impact'),
+  topicHashBytes: id('topic-hash-bytes'),
+  topicHashCompute: id('topic-hash-compute'),
+} as const satisfies Record<string, SchemaId>
+
+/** The body between `schema` (first key) and `warnings` (last key); keys of the body named so are replaced. */
+export function toDocument<T extends object>(schema: SchemaId, body: T, warnings: readonly Warning[] = []): Document<T> {
+  const {schema: _schema, warnings: _warnings, ...rest} = body as T & {schema?: unknown; warnings?: unknown}
+  return {schema: {...schema}, ...rest, warnings: [...warnings]} as Document<T>
+}

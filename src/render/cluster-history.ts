@@ -1,0 +1,14 @@
+/** `cluster history` for humans: the span of exact history the log holds, then one row a change. */
+import type {HistoryRow} from '../core/metadata-log/history.js'
+import {renderTable} from './table.js'
+
+export function renderClusterHistory(source: {dir: string; lastOffset?: string | null; lastTime?: string | null}, start: {offset: bigint | string | number; timestamp: number | null}, changes: readonly HistoryRow[]): string {
+  const head = `${source.dir}: exact history from offset ${start.offset}${start.timestamp === null ? '' : ` (${new Date(start.timestamp).toISOString()})`} to ${source.lastOffset ?? '-'} (${source.lastTime ?? '-'})`
+  return `${head}\n${changes.length === 0 ? 'no matching changes' : renderTable(['time', 'offset', 'change'], changes.map(c => [c.time, c.offset, printable(c.description) + (c.movesHash ? '' : ' (does not move a hash)')]), ['left', 'right', 'left'])}`
+}
+
+/** Names from a log are untrusted: control characters are shown escaped, never sent to the terminal. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ch => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
