@@ -134,6 +134,14 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
 
     const report = await explain(env, G, '--metadata-log', ctrlDir)
     const bumps = since(report, e1).filter(e => e.causes.some(c => c.kind === 'metadata-hash-changed'))
+    if (bumps.some(b => b.causes.some(c => c.kind === 'metadata-hash-changed' && c.details.source !== 'metadata-log'))) {
+      // evidence for issue 12 (this scenario failed after earlier files): what the log holds against what was stored
+      const live = (await cli(['topic-hash', 'compute', T, '-b', env.bootstrap, '--json'])).stdout
+      const all = (await cli(['cluster', 'history', '--metadata-log', ctrlDir, '--json'])).stdout
+      console.log(`[metadata-log] bumps: ${JSON.stringify(since(report, e1).map(e => ({epoch: e.epoch, time: e.time, causes: e.causes})))}`)
+      console.log(`[metadata-log] live: ${live}`)
+      console.log(`[metadata-log] history (all): ${all.slice(-20_000)}`)
+    }
     expect(bumps.length).toBeGreaterThanOrEqual(2)
     for (const b of bumps) {
       const c = b.causes.find(x => x.kind === 'metadata-hash-changed')!
