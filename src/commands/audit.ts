@@ -88,28 +88,29 @@ error.`
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
     const {rows, summary: coreSummary, history, historyNote} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
-      const [scan, live, reassignments] = await Promise.all([
-        scanOffsets(client, {
-          concurrency: flags.concurrency,
-          acceptGroup: match,
-          onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
-        }),
-        client.clusterMetadata(),
-        inFlightReassignments(client, m => this.warn(m)),
-      ])
-      progress.update(`auditing ${scan.groups.size} groups`)
+      // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
+      // memory follows the partitions being read, not every group of the cluster
+      const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
       const ctx = auditContext(live, started, stuckAfterMs, reassignments)
       const rows: GroupAudit[] = []
       let deleted = 0
-      for (const [id, replay] of [...scan.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        if (isDeleted(replay)) {
-          deleted++
-          continue
-        }
-        const type = groupTypeOf(replay.state)
-        if (types && (!type || !types.has(type))) continue
-        rows.push(auditGroup(id, replay, ctx))
-      }
+      const scan = await scanOffsets(client, {
+        concurrency: flags.concurrency,
+        acceptGroup: match,
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
+        onPartition: (_partition, groups) => {
+          for (const [id, summary] of groups) {
+            if (isDeleted(summary)) {
+              deleted++
+              continue
+            }
+            const type = groupTypeOf(summary.state)
+            if (types && (!type || !types.has(type))) continue
+            rows.push(auditGroup(id, summary, ctx))
+          }
+        },
+      })
+      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
       const clusterId = live.clusterId ?? null
       const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
       // filters that match nothing are more likely a typo than a healthy cluster

@@ -4,12 +4,13 @@
  * and dropped, so memory follows groups and members, not records.
  */
 import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
-import type {ReplayResult} from '../core/replay/index.js'
+import type {GroupSummary} from '../core/replay/index.js'
 import type {KafkaClient} from '../kafka/client.js'
 import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
 
 export interface OffsetsScanResult {
-  groups: Map<string, ReplayResult>
+  /** Every group's summary; empty when onPartition takes them. */
+  groups: Map<string, GroupSummary>
   partitions: number
   recordsScanned: number
   offsetCommitsSkipped: number
@@ -21,6 +22,9 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
   /** Partitions read at the same time (default 4). */
   concurrency?: number
   onProgress?: (done: number, total: number, records: number) => void
+  /** Takes each partition's groups as soon as it is read (audit them and drop them: memory then follows the
+   * largest partitions read at once, not the cluster); they are not kept in the result. */
+  onPartition?: (partition: number, groups: Map<string, GroupSummary>) => void
 }
 
 export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptions = {}): Promise<OffsetsScanResult> {
@@ -45,7 +49,9 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
         },
       })
       // a group lives on exactly one partition
-      for (const [id, r] of scan.finish()) result.groups.set(id, r)
+      const groups = scan.finish()
+      if (options.onPartition) options.onPartition(partition, groups)
+      else for (const [id, r] of groups) result.groups.set(id, r)
       result.offsetCommitsSkipped += scan.offsetCommitsSkipped
       result.decodeErrors += scan.decodeErrors
       result.batches += scan.batches
