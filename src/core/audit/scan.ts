@@ -8,7 +8,8 @@
 import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
-import {GroupReducer, type GroupSummary} from '../replay/index.js'
+import {GroupReducer, type GroupSummary, type ReducerData} from '../replay/index.js'
+import type {ScanCounters} from './checkpoint.js'
 
 export interface PartitionScanOptions {
   /** Bumps kept per group (default 3: the audit only needs the recent ones, "reconciling since"). */
@@ -28,9 +29,27 @@ export class PartitionScan {
   private readonly accept: (groupId: string) => boolean
   private readonly rejected = new Set<string>()
 
-  constructor(options: PartitionScanOptions = {}) {
+  /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
+  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}) {
     this.keep = options.keepEpochs ?? 3
     this.accept = options.acceptGroup ?? (() => true)
+    if (from) {
+      for (const [id, data] of from.groups) this.groups.set(id, new GroupReducer(id, this.keep, data))
+      ;({recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches} = from.counters)
+    }
+  }
+
+  get keepEpochs(): number {
+    return this.keep
+  }
+
+  get counters(): ScanCounters {
+    return {recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches}
+  }
+
+  /** Every group's reducer state, to resume from (call at a batch boundary). */
+  data(): Array<[string, ReducerData]> {
+    return [...this.groups].map(([id, g]) => [id, g.data()])
   }
 
   onAborted(list: readonly AbortedTransaction[]): void {

@@ -18,7 +18,7 @@ export {
   type GroupDiff, type SetChange, type FieldChange, type MemberAdded, type MemberRemoved, type MemberChanged,
   type SubscriptionChange, type RegexChange, type RegexResolutionChange, type TopologyDiff, type MemberTombstone,
 } from './diff.js'
-export {GroupReducer, collectTopicIds, type GroupSummary, type EpochMark} from './reduce.js'
+export {GroupReducer, collectTopicIds, type GroupSummary, type EpochMark, type KeptMark, type ReducerData} from './reduce.js'
 export {decodeBatch, groupKeyMatcher, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
 export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
 export type * from './values.js'

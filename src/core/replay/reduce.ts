@@ -17,7 +17,7 @@ export interface EpochMark {
   readonly timestamp: number
 }
 
-interface KeptMark extends EpochMark {
+export interface KeptMark extends EpochMark {
   readonly topicIds: readonly string[]
   readonly racks: readonly string[]
 }
@@ -51,14 +51,31 @@ function memberRacks(s: GroupState, into: Set<string>): void {
   }
 }
 
+/** A reducer's whole state between writes (an incremental audit's checkpoint keeps it). */
+export interface ReducerData {
+  readonly state: GroupState
+  readonly skipped: readonly SkippedRecord[]
+  readonly recent: readonly KeptMark[]
+}
+
 export class GroupReducer {
   readonly state: GroupState
   readonly skipped: SkippedRecord[] = []
   private readonly recent: KeptMark[] = []
   private pending: LoggedRecord[] = []
 
-  constructor(readonly groupId: string, private readonly keep = 3) {
-    this.state = emptyGroupState(groupId)
+  constructor(readonly groupId: string, private readonly keep = 3, from?: ReducerData) {
+    this.state = from?.state ?? emptyGroupState(groupId)
+    if (from) {
+      this.skipped.push(...from.skipped)
+      this.recent.push(...from.recent)
+    }
+  }
+
+  /** Everything needed to continue later (after the last complete write: call at a batch boundary). */
+  data(): ReducerData {
+    this.flush()
+    return {state: this.state, skipped: this.skipped, recent: this.recent}
   }
 
   /** Feeds the next record of this group in log order. */
