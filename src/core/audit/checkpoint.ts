@@ -88,7 +88,12 @@ export function decodeCheckpoint(text: string): PartitionCheckpoint | {error: st
     return {error: `not JSON (${(error as Error).message})`}
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
-  const cp = untag(doc) as PartitionCheckpoint & {schema?: string}
+  let cp: PartitionCheckpoint & {schema?: string}
+  try {
+    cp = untag(doc) as PartitionCheckpoint & {schema?: string}
+  } catch (error) {
+    return {error: `damaged (${(error as Error).message})`}
+  }
   delete cp.schema
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
     && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(cp.groups)

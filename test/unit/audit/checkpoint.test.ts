@@ -84,5 +84,6 @@ describe('incremental audit (checkpoint)', () => {
     expect(decodeCheckpoint('{')).toHaveProperty('error')
     expect(decodeCheckpoint('{"schema":"x"}')).toHaveProperty('error')
     expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v1', clusterId: 'c'}))).toHaveProperty('error')
+    expect(decodeCheckpoint(encodeCheckpoint(cp).replace('"100"', '"1x"'))).toHaveProperty('error')
   })
 })
