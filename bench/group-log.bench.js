@@ -7,6 +7,8 @@
 // with the raw-byte matcher on the same batches.
 //   npm run build && node bench/group-log.bench.js         (BENCH_RECORDS, BENCH_GROUPS)
 // Prints one JSON line.
+// Measured (issue 14; Node 20, load 8): 10 M records, 2,000 groups: generation alone 1.5 s, string filter 5.0 s,
+// raw-key matcher 1.6 s (0.06 s over generation); peak RSS 98 MB. The network read and batch parsing come on top.
 const dist = new URL('../dist/', import.meta.url)
 const {encodeRecord, groupIdOfKey} = await import(new URL('core/records/index.js', dist).href)
 const {decodeBatch, groupKeyMatcher, GroupReplay} = await import(new URL('core/replay/index.js', dist).href)
