@@ -16,6 +16,7 @@ import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
+import {checkpointStore} from '../sources/audit-checkpoint.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
@@ -76,6 +77,12 @@ error.`
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
     'history-retention': Flags.string({summary: 'Delete history older than this (h, d, w).', default: '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
+    incremental: Flags.boolean({
+      summary: 'Read only what is new since the last --incremental audit: each partition resumes from its checkpoint.',
+      description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset and the reduced state of its groups) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
+      exclusive: ['group'],
+      helpGroup: 'HISTORY',
+    }),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
   }
 
@@ -90,30 +97,40 @@ error.`
     const quiet = this.jsonEnabled() || flags.ndjson
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
-    const {rows, summary: coreSummary, history, historyNote} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
-      const [scan, live, reassignments] = await Promise.all([
-        scanOffsets(client, {
-          concurrency: flags.concurrency,
-          acceptGroup: match,
-          onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
-        }),
-        client.clusterMetadata(),
-        inFlightReassignments(client, m => this.warn(m)),
-      ])
-      progress.update(`auditing ${scan.groups.size} groups`)
+    const {rows, summary: coreSummary, history, historyNote, incremental} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
+      // memory follows the partitions being read, not every group of the cluster
+      const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
       const ctx = auditContext(live, started, stuckAfterMs, reassignments)
       const rows: GroupAudit[] = []
       let deleted = 0
-      for (const [id, replay] of [...scan.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        if (isDeleted(replay)) {
-          deleted++
-          continue
-        }
-        const type = groupTypeOf(replay.state)
-        if (types && (!type || !types.has(type))) continue
-        rows.push(auditGroup(id, replay, ctx))
-      }
       const clusterId = live.clusterId ?? null
+      let checkpoints: {store: ReturnType<typeof checkpointStore>; clusterId: string} | undefined
+      if (flags.incremental) {
+        if (clusterId === null) this.warn('--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster\'s; reading every partition in full')
+        else checkpoints = {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
+      }
+      const scan = await scanOffsets(client, {
+        checkpoints,
+        concurrency: flags.concurrency,
+        acceptGroup: match,
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
+        onPartition: (_partition, groups) => {
+          for (const [id, summary] of groups) {
+            if (isDeleted(summary)) {
+              deleted++
+              continue
+            }
+            const type = groupTypeOf(summary.state)
+            if (types && (!type || !types.has(type))) continue
+            rows.push(auditGroup(id, summary, ctx))
+          }
+        },
+      })
+      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+      for (const f of scan.fullReads) this.warn(`--incremental: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
+      for (const f of scan.checkpointErrors) this.warn(`--incremental: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
+      const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
       const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
       // filters that match nothing are more likely a typo than a healthy cluster
       if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
@@ -134,7 +151,7 @@ error.`
       } else {
         history = {recorded: false, disabled: true}
       }
-      return {rows, summary, history, historyNote}
+      return {rows, summary, history, historyNote, incremental}
     }).finally(() => progress.stop())
 
     const historyFailed = history.recorded === false && !history.disabled
@@ -150,7 +167,7 @@ error.`
       }
     }
     const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
-    const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {})}
+    const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
@@ -176,6 +193,16 @@ error.`
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
 export const EXIT_HISTORY_FAILED = 5 as const
+
+/** summary.incremental with --incremental: what was resumed, what was read in full and why. */
+export interface IncrementalStatus {
+  dir: string
+  partitionsResumed: number
+  /** Records read by this run (summary.recordsScanned counts those the earlier runs read too). */
+  recordsRead: number
+  fullReads: Array<{partition: number; reason: string}>
+  checkpointErrors: Array<{partition: number; error: string}>
+}
 
 export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
 

@@ -8,7 +8,7 @@ import {
   parseRecreateTopic, parseShutdownBroker, parseUnregisterBroker, type PlannedChange, predictImpact,
 } from '../core/impact/index.js'
 import type {ClusterMetadata} from '../core/metadata.js'
-import type {ReplayResult} from '../core/replay/index.js'
+import type {GroupSummary} from '../core/replay/index.js'
 import {connectionFlags} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {renderImpact} from '../render/impact.js'
@@ -94,7 +94,7 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
     if (changes.length === 0) throw new InputError('no planned change given', 'Give at least one of --reassignment, --add-partitions, --delete-topic, --create-topic, --recreate-topic, --shutdown-broker, --unregister-broker, --decommission-broker, --broker-rack.', 'NO_CHANGE')
 
     let md: ClusterMetadata
-    let groups: Map<string, ReplayResult>
+    let groups: Map<string, GroupSummary>
     if (flags['metadata-file']) {
       md = await readMetadataFile(flags['metadata-file'])
       groups = await readOffsetsSegments(flags['offsets-segment'] ?? [])

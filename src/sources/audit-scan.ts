@@ -3,56 +3,141 @@
  * bounded number at a time, each streamed through a PartitionScan (src/core/audit/scan.ts): batches are applied
  * and dropped, so memory follows groups and members, not records.
  */
+import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
 import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
-import type {ReplayResult} from '../core/replay/index.js'
+import type {GroupSummary} from '../core/replay/index.js'
 import type {KafkaClient} from '../kafka/client.js'
+import type {CheckpointStore} from './audit-checkpoint.js'
 import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
 
 export interface OffsetsScanResult {
-  groups: Map<string, ReplayResult>
+  /** Every group's summary; empty when onPartition takes them. */
+  groups: Map<string, GroupSummary>
   partitions: number
+  /** Records the groups' state covers: with checkpoints, those read by earlier audits too. */
   recordsScanned: number
+  /** Records read by this scan. */
+  recordsRead: number
   offsetCommitsSkipped: number
   decodeErrors: number
   batches: number
+  /** Partitions resumed from their checkpoint. */
+  resumed: number
+  /** Partitions read from their log start although checkpoints were asked for, and why (none yet is not listed). */
+  fullReads: Array<{partition: number; reason: string}>
+  /** Checkpoints that could not be written (the audit is complete; the next run reads those partitions in full). */
+  checkpointErrors: Array<{partition: number; error: string}>
 }
 
 export interface OffsetsScanOptions extends PartitionScanOptions {
   /** Partitions read at the same time (default 4). */
   concurrency?: number
   onProgress?: (done: number, total: number, records: number) => void
+  /** Takes each partition's groups as soon as it is read (audit them and drop them: memory then follows the
+   * largest partitions read at once, not the cluster); they are not kept in the result. */
+  onPartition?: (partition: number, groups: Map<string, GroupSummary>) => void
+  /** Incremental: resume each partition from its checkpoint when it fits, and write a new one after reading. */
+  checkpoints?: {store: CheckpointStore; clusterId: string}
 }
+
+/** Thrown from onBatch to stop a read whose first batch shows the checkpoint no longer fits. */
+const STOP = Symbol('checkpoint misfit')
 
 export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptions = {}): Promise<OffsetsScanResult> {
   const count = await offsetsPartitionCount(client)
-  const result: OffsetsScanResult = {groups: new Map(), partitions: count, recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}
+  const result: OffsetsScanResult = {groups: new Map(), partitions: count, recordsScanned: 0, recordsRead: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0, resumed: 0, fullReads: [], checkpointErrors: []}
+  const ck = options.checkpoints
+  const keepEpochs = new PartitionScan(options).keepEpochs
   let next = 0
   let done = 0
+
+  /** One read of a partition, from its log start or resumed from `cp`; {misfit} when `cp` turns out not to fit. */
+  const read = async (partition: number, cp: PartitionCheckpoint | undefined) => {
+    const scan = new PartitionScan(options, cp)
+    let first: BatchMark | undefined
+    let last: BatchMark | undefined
+    let misfit: string | undefined
+    let got
+    try {
+      got = await client.readPartition({
+        topic: OFFSETS_TOPIC,
+        partition,
+        isolation: 'read_committed',
+        fromOffset: cp ? resumeOffset(cp) : undefined,
+        onAborted: list => scan.onAborted(list),
+        onBatch: batch => {
+          const mark = {baseOffset: batch.baseOffset, lastOffset: batch.lastOffset, leaderEpoch: batch.partitionLeaderEpoch}
+          if (cp && first === undefined) {
+            first = mark
+            misfit = firstBatchMisfit(cp, mark)
+            if (misfit) throw STOP
+            if (cp.lastBatch) return // the checkpoint's last batch, read by the earlier audit: only checked
+          }
+          first ??= mark
+          last = mark
+          scan.onBatch(batch)
+          result.recordsRead += batch.records.length
+          if ((scan.batches & 63) === 0) options.onProgress?.(done, count, result.recordsRead)
+        },
+      })
+    } catch (error) {
+      if (error === STOP) return {misfit: misfit!}
+      throw error
+    }
+    if (cp) {
+      misfit = readMisfit(cp, {logStartOffset: got.logStartOffset, endOffset: got.endOffset, firstBatch: first})
+      if (misfit) return {misfit}
+    }
+    const checkpoint: PartitionCheckpoint | undefined = ck && {
+      clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
+      lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, groups: scan.data(),
+    }
+    return {scan, checkpoint}
+  }
+
   const worker = async () => {
     for (;;) {
       const partition = next++
       if (partition >= count) return
-      const scan = new PartitionScan(options)
-      await client.readPartition({
-        topic: OFFSETS_TOPIC,
-        partition,
-        isolation: 'read_committed',
-        onAborted: list => scan.onAborted(list),
-        onBatch: batch => {
-          scan.onBatch(batch)
-          result.recordsScanned += batch.records.length
-          if ((scan.batches & 63) === 0) options.onProgress?.(done, count, result.recordsScanned)
-        },
-      })
+      let cp: PartitionCheckpoint | undefined
+      let reason: string | undefined
+      if (ck) {
+        const loaded = ck.store.load(partition)
+        if (loaded && 'error' in loaded) reason = `its checkpoint cannot be used: ${loaded.error}`
+        else if (loaded) {
+          const m = checkpointMisfit(loaded, {clusterId: ck.clusterId, partition, keepEpochs})
+          if (m) reason = `its checkpoint does not fit: ${m}`
+          else cp = loaded
+        }
+      }
+      let r = await read(partition, cp)
+      if ('misfit' in r) {
+        reason = `its checkpoint does not fit: ${r.misfit}`
+        r = await read(partition, undefined)
+        if ('misfit' in r) throw new Error('unreachable: a full read has no checkpoint to misfit')
+      } else if (cp) result.resumed++
+      if (reason) result.fullReads.push({partition, reason})
+      const {scan, checkpoint} = r
+      if (checkpoint) {
+        try {
+          ck!.store.save(checkpoint)
+        } catch (error) {
+          result.checkpointErrors.push({partition, error: (error as Error).message})
+        }
+      }
       // a group lives on exactly one partition
-      for (const [id, r] of scan.finish()) result.groups.set(id, r)
+      const groups = scan.finish()
+      if (options.onPartition) options.onPartition(partition, groups)
+      else for (const [id, g] of groups) result.groups.set(id, g)
+      result.recordsScanned += scan.recordsScanned
       result.offsetCommitsSkipped += scan.offsetCommitsSkipped
       result.decodeErrors += scan.decodeErrors
       result.batches += scan.batches
       done++
-      options.onProgress?.(done, count, result.recordsScanned)
+      options.onProgress?.(done, count, result.recordsRead)
     }
   }
   await Promise.all(Array.from({length: Math.max(1, Math.min(options.concurrency ?? 4, count))}, worker))
+  result.fullReads.sort((a, b) => a.partition - b.partition)
   return result
 }

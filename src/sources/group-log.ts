@@ -2,12 +2,14 @@
  * A group's records from the live `__consumer_offsets`: finds the group's partition (Java String.hashCode,
  * Kafka's Utils.abs, modulo the topic's real partition count), streams that partition from its log start to the
  * last stable offset (ListOffsets + Fetch only: no group joined, nothing committed), drops aborted transactions
- * and control batches, and keeps only the group's records, so memory follows the group, not the partition.
+ * and control batches, and keeps only the group's records (matched on the raw key bytes, so other groups' records
+ * are never decoded), so memory follows the group, not the partition. With onRecord the records are streamed to
+ * the caller (a GroupReplay) and not kept here.
  */
 import {RuntimeError} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
-import {decodeBatch, type LoggedRecord} from '../core/replay/index.js'
+import {decodeBatch, groupKeyMatcher, type LoggedRecord} from '../core/replay/index.js'
 import type {KafkaClient} from '../kafka/client.js'
 
 export const OFFSETS_TOPIC = '__consumer_offsets'
@@ -19,8 +21,10 @@ export interface GroupLog {
   leader: number
   logStartOffset: bigint
   endOffset: bigint
-  /** The group's committed records in log order, decoded (known, unknown or legacy types). */
+  /** The group's committed records in log order, decoded (known, unknown or legacy types); empty with onRecord. */
   records: LoggedRecord[]
+  /** The group's records read (kept or streamed). */
+  groupRecords: number
   /** Records of the partition looked at (all groups), committed or not. */
   recordsScanned: number
   batches: number
@@ -32,6 +36,8 @@ export interface GroupLog {
 export interface GroupLogOptions {
   /** Progress: records scanned so far and the offset reached. */
   onProgress?: (scanned: number, offset: bigint, endOffset: bigint | undefined) => void
+  /** Each of the group's records in log order, as it is read; then `records` stays empty. */
+  onRecord?: (record: LoggedRecord) => void
 }
 
 export async function offsetsPartitionCount(client: KafkaClient): Promise<number> {
@@ -52,6 +58,9 @@ export async function readGroupLog(client: KafkaClient, groupId: string, options
   const partition = partitionForGroup(groupId, partitionCount)
   const filter = new CommittedFilter()
   const records: LoggedRecord[] = []
+  const matchKey = groupKeyMatcher(groupId)
+  const emit = options.onRecord ?? ((r: LoggedRecord) => void records.push(r))
+  let groupRecords = 0
   const decodeErrors: RecordDecodeError[] = []
   let recordsScanned = 0
   let batches = 0
@@ -65,7 +74,10 @@ export async function readGroupLog(client: KafkaClient, groupId: string, options
       recordsScanned += batch.records.length
       const committed = filter.accept(batch)
       if (committed.length > 0) {
-        for (const r of decodeBatch({baseOffset: batch.baseOffset, records: committed}, {groupId, errors: decodeErrors})) records.push(r)
+        for (const r of decodeBatch({baseOffset: batch.baseOffset, records: committed}, {matchKey, errors: decodeErrors})) {
+          groupRecords++
+          emit(r)
+        }
       }
       options.onProgress?.(recordsScanned, batch.lastOffset, undefined)
     },
@@ -78,6 +90,7 @@ export async function readGroupLog(client: KafkaClient, groupId: string, options
     logStartOffset: read.logStartOffset,
     endOffset: read.endOffset,
     records,
+    groupRecords,
     recordsScanned,
     batches,
     aborted: {batches: filter.stats.abortedBatches, records: filter.stats.abortedRecords},

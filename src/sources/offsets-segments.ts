@@ -7,7 +7,7 @@
 import {closeSync, openSync, readSync} from 'node:fs'
 import {PartitionScan} from '../core/audit/scan.js'
 import {InputError} from '../core/errors.js'
-import type {ReplayResult} from '../core/replay/index.js'
+import type {GroupSummary} from '../core/replay/index.js'
 import {loadDecompressor} from '../kafka/library.js'
 import {type Compression, parseRecordBatches} from '../kafka/record-batch.js'
 
@@ -16,9 +16,9 @@ const WINDOW = 8 << 20
 const MAX_BATCH = 256 << 20
 
 /** The groups of the segment files (a partition's files are read in name order, which is offset order). */
-export async function readOffsetsSegments(files: readonly string[]): Promise<Map<string, ReplayResult>> {
+export async function readOffsetsSegments(files: readonly string[]): Promise<Map<string, GroupSummary>> {
   const decompress = await loadDecompressor()
-  const groups = new Map<string, ReplayResult>()
+  const groups = new Map<string, GroupSummary>()
   const byDir = new Map<string, string[]>()
   for (const f of files) {
     // Kafka names a partition's segments by base offset (20 digits): those of one directory are one partition

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
-import {replayGroup, subscribedTopicsOf} from '../../core/replay/index.js'
+import {GroupReplay, subscribedTopicsOf} from '../../core/replay/index.js'
 import {parseDuration, parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
@@ -59,8 +59,10 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     const group = this.args.group
     const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
-      const log = await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`)})
-      const replay = replayGroup(group, log.records)
+      // streamed into the replay as read: the partition's other groups are skipped by key, undecoded
+      const replaying = new GroupReplay(group)
+      await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`), onRecord: r => replaying.push(r)})
+      const replay = replaying.finish()
       // every topic the group used at any epoch: the attribution walks back through them
       const topics = new Set<string>()
       for (const e of replay.timeline) for (const s of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)

@@ -9,7 +9,7 @@ import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, ty
 import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
@@ -63,14 +63,14 @@ export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfter
  * A group whose records end in its deletion (every section tombstoned, e.g. an empty group the coordinator
  * cleaned up): nothing to audit. A group with records of unknown types is never skipped.
  */
-export function isDeleted(replay: ReplayResult): boolean {
+export function isDeleted(replay: ReplayResult | GroupSummary): boolean {
   const s = replay.state
   const live = (['consumer', 'share', 'streams'] as const).some(t => s[t]?.epoch !== undefined)
   return !live && !s.classic?.value && replay.skipped.length === 0
 }
 
 /** One group's audit row. */
-export function auditGroup(groupId: string, replay: ReplayResult, ctx: AuditContext): GroupAudit {
+export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary, ctx: AuditContext): GroupAudit {
   const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
   const type = base.type
   let report: ExplainReport = base

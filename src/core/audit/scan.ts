@@ -1,18 +1,18 @@
 /**
- * One `__consumer_offsets` partition streamed into replay state for every group on it, with memory bounded by
- * groups and members, not by records: batches are filtered (read_committed), decoded and applied one at a
- * time and never kept; offset commits (record types 0 and 1, the bulk of the log) are skipped by their key
- * prefix without decoding; and each group's epoch timeline is trimmed to its last `keepEpochs` entries (the
- * audit only needs the recent bumps: "reconciling since", "assignment pending since"). Pure: the network
- * reader calls onAborted/onBatch.
+ * One `__consumer_offsets` partition streamed into per-group summaries (GroupReducer: state, skipped records,
+ * the last `keepEpochs` bumps without snapshots), with memory bounded by the partition's live groups and
+ * members, not by records: batches are filtered (read_committed), decoded and applied one at a time and never
+ * kept, and offset commits (record types 0 and 1, the bulk of the log) are skipped by their key prefix without
+ * decoding. Pure: the network reader calls onAborted/onBatch.
  */
 import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
-import {PartitionReplay, type ReplayResult} from '../replay/index.js'
+import {GroupReducer, type GroupSummary, type ReducerData} from '../replay/index.js'
+import type {ScanCounters} from './checkpoint.js'
 
 export interface PartitionScanOptions {
-  /** Timeline entries kept per group (default 3: each holds two snapshots of the group, so this bounds memory). */
+  /** Bumps kept per group (default 3: the audit only needs the recent ones, "reconciling since"). */
   keepEpochs?: number
   /** Only groups this accepts are replayed (their records still count as scanned). */
   acceptGroup?: (groupId: string) => boolean
@@ -20,7 +20,7 @@ export interface PartitionScanOptions {
 
 export class PartitionScan {
   readonly filter = new CommittedFilter()
-  readonly replay = new PartitionReplay()
+  readonly groups = new Map<string, GroupReducer>()
   recordsScanned = 0
   offsetCommitsSkipped = 0
   decodeErrors = 0
@@ -29,9 +29,27 @@ export class PartitionScan {
   private readonly accept: (groupId: string) => boolean
   private readonly rejected = new Set<string>()
 
-  constructor(options: PartitionScanOptions = {}) {
+  /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
+  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}) {
     this.keep = options.keepEpochs ?? 3
     this.accept = options.acceptGroup ?? (() => true)
+    if (from) {
+      for (const [id, data] of from.groups) this.groups.set(id, new GroupReducer(id, this.keep, data))
+      ;({recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches} = from.counters)
+    }
+  }
+
+  get keepEpochs(): number {
+    return this.keep
+  }
+
+  get counters(): ScanCounters {
+    return {recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches}
+  }
+
+  /** Every group's reducer state, to resume from (call at a batch boundary). */
+  data(): Array<[string, ReducerData]> {
+    return [...this.groups].map(([id, g]) => [id, g.data()])
   }
 
   onAborted(list: readonly AbortedTransaction[]): void {
@@ -41,14 +59,13 @@ export class PartitionScan {
   onBatch(batch: LogBatch): void {
     this.batches++
     this.recordsScanned += batch.records.length
-    const records = this.filter.accept(batch)
-    const touched = new Set<string>()
-    for (const r of records) {
+    for (const r of this.filter.accept(batch)) {
       const key = r.key
       if (key === null || key.length < 2) {
         this.decodeErrors++
         continue
       }
+      // key version = record type for types 0 and 1 (offset commits): no value decoding, no group state
       const type = ((key[0] << 24) >> 16) | key[1]
       if (type === 0 || type === 1) {
         this.offsetCommitsSkipped++
@@ -63,27 +80,23 @@ export class PartitionScan {
         continue
       }
       const gid = record.groupId
-      if (gid === undefined) continue
-      if (this.rejected.has(gid)) continue
-      if (!this.replay.groups.has(gid) && !this.accept(gid)) {
-        this.rejected.add(gid)
-        continue
+      if (gid === undefined || this.rejected.has(gid)) continue
+      let g = this.groups.get(gid)
+      if (!g) {
+        if (!this.accept(gid)) {
+          this.rejected.add(gid)
+          continue
+        }
+        this.groups.set(gid, (g = new GroupReducer(gid, this.keep)))
       }
-      this.replay.push({offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record})
-      touched.add(gid)
-    }
-    for (const gid of touched) {
-      const tl = this.replay.groups.get(gid)?.timeline
-      if (tl && tl.length > this.keep) tl.splice(0, tl.length - this.keep)
+      g.push({offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record})
     }
   }
 
-  finish(): Map<string, ReplayResult> {
-    const out = this.replay.finish()
-    for (const r of out.values()) {
-      const tl = r.timeline as unknown[]
-      if (tl.length > this.keep) tl.splice(0, tl.length - this.keep)
-    }
+  /** Every group's summary; the scan should be dropped after this. */
+  finish(): Map<string, GroupSummary> {
+    const out = new Map<string, GroupSummary>()
+    for (const [id, g] of this.groups) out.set(id, g.finish())
     return out
   }
 }

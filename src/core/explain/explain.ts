@@ -5,7 +5,7 @@
  */
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type BumpCause, classifyBump, type EpochChange, type GroupState, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type EpochMark, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
@@ -161,15 +161,21 @@ export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCou
   return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
 }
 
-export function explainGroup(groupId: string, replay: ReplayResult, options: ExplainOptions = {}): ExplainReport {
+/**
+ * A full replay, or (audit) a group's summary: then `timeline: false` is implied, and the bumps the verdict reads
+ * ("since when") are the summary's last ones.
+ */
+export function explainGroup(groupId: string, replay: ReplayResult | GroupSummary, options: ExplainOptions = {}): ExplainReport {
   const now = options.now ?? Date.now()
   const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
   const {state} = replay
+  const full = 'timeline' in replay ? replay : undefined
+  const marks: readonly EpochMark[] = full ? full.timeline : (replay as GroupSummary).recent
   // A group whose records were all tombstoned (deleted once empty and without offsets) keeps its history.
-  const type = groupTypeOf(state) ?? replay.timeline.at(-1)?.groupType ?? null
+  const type = groupTypeOf(state) ?? marks.at(-1)?.groupType ?? null
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
-  const timelineOfType = options.timeline === false ? [] : replay.timeline.filter(e => e.groupType === type)
-  const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay, options) : new Map()
+  const timelineOfType = options.timeline === false || !full ? [] : full.timeline.filter(e => e.groupType === type)
+  const attributions = full && timelineOfType.length > 0 && options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, full, options) : new Map()
   const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
   const base: ExplainReport = {
     group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
@@ -185,7 +191,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const deleted = (last: number | null) => `the ${type} group was deleted: its records were tombstoned${last === null ? '' : ` after epoch ${last}`}. The coordinator deletes a group that is empty and has no committed offsets left (offsets retention), or on DeleteGroups; an online conversion to another group type tombstones the old type's records too`
   if (type === 'classic') {
     if (!state.classic?.value) {
-      base.verdict = {code: 'GROUP_DELETED', message: deleted(replay.timeline.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
+      base.verdict = {code: 'GROUP_DELETED', message: deleted(marks.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
       return base
     }
     const v = state.classic?.value
@@ -197,7 +203,7 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const section = state[type]
   if (!section || section.epoch === undefined) {
     base.assignmentEpoch = section?.targetAssignmentEpoch ?? null
-    base.verdict = {code: 'GROUP_DELETED', message: deleted(replay.timeline.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
+    base.verdict = {code: 'GROUP_DELETED', message: deleted(marks.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
     return base
   }
   const g = section as typeof section & {epoch: number}
@@ -205,13 +211,13 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   base.assignmentEpoch = g.targetAssignmentEpoch ?? null
   base.storedMetadataHash = g.metadataHash.toString()
   const topics = subscribedTopicsOf(type, state)
-  base.members = membersOf(type, state, replay.timeline, topicNamesById(options.live))
+  base.members = membersOf(type, state, marks, topicNamesById(options.live))
 
   // Assignment and reconciliation: true whatever the metadata says.
   // An empty group has nothing to assign: 4.1 leaves the assignment epoch behind when the last member goes.
   const assignmentPending = g.targetAssignmentEpoch !== undefined && g.targetAssignmentEpoch < g.epoch && g.members.size > 0
   if (assignmentPending) {
-    const since = replay.timeline.find(e => e.groupType === type && e.epoch > (g.targetAssignmentEpoch ?? 0))
+    const since = marks.find(e => e.groupType === type && e.epoch > (g.targetAssignmentEpoch ?? 0))
     base.findings.push({
       code: 'ASSIGNMENT_PENDING',
       message: `the target assignment is at epoch ${g.targetAssignmentEpoch}, behind group epoch ${g.epoch}${since ? ` since ${isoTime(since.timestamp)}` : ''}: the coordinator has not computed the new assignment yet`,
@@ -519,34 +525,26 @@ function topicIdsFirstSeen(replay: ReplayResult): Map<string, bigint> {
 }
 
 /** Rack names to try: members' RackId in the records, and racks from other sources (history). */
-function knownRacks(replay: ReplayResult, options: ExplainOptions): string[] {
+function knownRacks(replay: ReplayResult | GroupSummary, options: ExplainOptions): string[] {
   return [...new Set([...memberRacks(replay), ...(options.knownRacks ?? [])])]
 }
 
 /** Topic ids the group's assignment records mention that are not live topic ids: ids of deleted topics. */
-function knownTopicIds(replay: ReplayResult, live: ClusterMetadata, topics: readonly string[]): Map<string, string[]> {
+function knownTopicIds(replay: ReplayResult | GroupSummary, live: ClusterMetadata, topics: readonly string[]): Map<string, string[]> {
   const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
-  const seen = new Set<string>()
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk)
-    else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === 'TopicId' && typeof x === 'string') seen.add(x)
-        else walk(x)
-      }
-    }
-  }
-  for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) walk(r.record.value)
+  const seen = new Set<string>('timeline' in replay ? [] : replay.topicIds)
+  if ('timeline' in replay) for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) collectTopicIds(r.record.value, seen)
   for (const type of ['consumer', 'share'] as const) {
     const g = replay.state[type]
-    if (g) for (const m of [...g.targetAssignment.values(), ...g.currentAssignment.values()]) walk(m)
+    if (g) for (const m of [...g.targetAssignment.values(), ...g.currentAssignment.values()]) collectTopicIds(m, seen)
   }
   const dead = [...seen].filter(id => !liveIds.has(id))
   return new Map(topics.map(t => [t, dead]))
 }
 
 /** Rack ids members reported: names of racks that may no longer exist on any broker. */
-function memberRacks(replay: ReplayResult): string[] {
+function memberRacks(replay: ReplayResult | GroupSummary): string[] {
+  if (!('timeline' in replay)) return [...replay.racks]
   const racks = new Set<string>()
   for (const e of replay.timeline) {
     for (const s of [e.before, e.after]) {
@@ -562,7 +560,7 @@ function memberName(m: MemberStatus): string {
   return m.clientId ? `${m.memberId} (client ${m.clientId})` : m.memberId
 }
 
-function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochChange[], topicNames: ReadonlyMap<string, string>): MemberStatus[] {
+function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochMark[], topicNames: ReadonlyMap<string, string>): MemberStatus[] {
   const g = state[type]!
   const partitions = memberPartitions(type, state, topicNames)
   const stable = type === 'streams' ? 1 : 0

@@ -11,7 +11,7 @@
 import {auditContext, auditGroup} from '../audit/audit.js'
 import {computeGroupHash, TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
 import {describeChange, type PlannedChange} from './changes.js'
 import {buildPhases, type Phase, type PhaseKind} from './phases.js'
@@ -83,7 +83,7 @@ export interface ImpactOptions {
 const UNKNOWN = Symbol('unknown')
 type Cached = bigint | typeof UNKNOWN
 
-export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, ReplayResult]>, changes: readonly PlannedChange[], options: ImpactOptions = {}): ImpactReport {
+export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, ReplayResult | GroupSummary]>, changes: readonly PlannedChange[], options: ImpactOptions = {}): ImpactReport {
   const phases = buildPhases(md, changes)
   const hashers = phases.map(p => new TopicHasher(p.metadata))
   const base = new TopicHasher(md)

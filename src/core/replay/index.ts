@@ -4,7 +4,8 @@
  *   fetched batches ─ decodeBatch(batch, {groupId}) ─▶ LoggedRecord[] ─ GroupReplay.push() … finish()
  *     ─▶ {state, timeline: EpochChange[], skipped} ─ classifyBump(entry) ─▶ BumpCause[]
  *
- * PartitionReplay does the same for every group of a partition in one pass.
+ * PartitionReplay does the same for every group of a partition in one pass; GroupReducer keeps only what
+ * audit needs (state, skipped records, the last bumps without snapshots).
  */
 export {GroupReplay, PartitionReplay, replayGroup, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
 export {
@@ -17,6 +18,7 @@ export {
   type GroupDiff, type SetChange, type FieldChange, type MemberAdded, type MemberRemoved, type MemberChanged,
   type SubscriptionChange, type RegexChange, type RegexResolutionChange, type TopologyDiff, type MemberTombstone,
 } from './diff.js'
-export {decodeBatch, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
+export {GroupReducer, collectTopicIds, type GroupSummary, type EpochMark, type KeptMark, type ReducerData} from './reduce.js'
+export {decodeBatch, groupKeyMatcher, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
 export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
 export type * from './values.js'

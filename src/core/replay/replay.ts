@@ -71,10 +71,11 @@ export interface ReplayResult {
   readonly skipped: readonly SkippedRecord[]
 }
 
-const EPOCH_TYPES: ReadonlyMap<number, GroupType> = new Map(Object.entries(GROUP_METADATA_TYPES).map(([k, v]) => [v, k as GroupType]))
+/** Record types that carry a group epoch (classic: generation), by type. */
+export const EPOCH_TYPES: ReadonlyMap<number, GroupType> = new Map(Object.entries(GROUP_METADATA_TYPES).map(([k, v]) => [v, k as GroupType]))
 const ASSIGNMENT_METADATA: ReadonlyMap<number, GroupType> = new Map([[6, 'consumer'], [12, 'share'], [20, 'streams']])
 
-function currentEpoch(s: GroupState, type: GroupType): number | undefined {
+export function currentEpoch(s: GroupState, type: GroupType): number | undefined {
   return type === 'classic' ? s.classic?.value?.generation : s[type]?.epoch
 }
 
@@ -82,7 +83,7 @@ function currentHash(s: GroupState, type: GroupType): bigint | undefined {
   return type === 'classic' ? undefined : s[type]?.epoch === undefined ? undefined : s[type]!.metadataHash
 }
 
-function epochOf(r: KnownRecord): number | undefined {
+export function epochOf(r: KnownRecord): number | undefined {
   if (r.value === null) return undefined
   return (r.type === RT.GroupMetadata ? r.value.generation : r.value.Epoch) as number
 }
@@ -191,7 +192,7 @@ export class GroupReplay {
   }
 }
 
-function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
+export function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
   if (a.timestamp !== b.timestamp) return false
   if (a.batchBaseOffset !== undefined && b.batchBaseOffset !== undefined) return a.batchBaseOffset === b.batchBaseOffset
   return b.offset === a.offset + 1n
@@ -212,7 +213,7 @@ function opensWrite(r: DecodedRecord): boolean {
 }
 
 /** Splits records of one batch and millisecond into writes, so that each write has at most one epoch change per group type. */
-function splitWrites(records: LoggedRecord[]): LoggedRecord[][] {
+export function splitWrites(records: LoggedRecord[]): LoggedRecord[][] {
   const epochRecords = records.filter(({record: r}) => r.kind === 'record' && EPOCH_TYPES.has(r.type) && r.value !== null)
   if (epochRecords.length < 2) return [records]
   const out: LoggedRecord[][] = [[]]

@@ -17,7 +17,7 @@ function batch(records: RecordToEncode[], txn: {producerId?: bigint; control?: b
 }
 
 describe('PartitionScan', () => {
-  it('replays every group of the partition, skips offset commits undecoded, and trims timelines', () => {
+  it('reduces every group of the partition, skips offset commits undecoded, and keeps the last bumps', () => {
     const scan = new PartitionScan({keepEpochs: 3})
     for (let e = 1; e <= 50; e++) {
       scan.onBatch(batch([consumer.member('a', 'm1', {names: ['t']}), consumer.metadata('a', e, BigInt(e)), consumer.targetMetadata('a', e), consumer.current('a', 'm1', e)]))
@@ -27,8 +27,8 @@ describe('PartitionScan', () => {
     const out = scan.finish()
     expect([...out.keys()].sort()).toEqual(['a', 'b'])
     expect(out.get('a')!.state.consumer!.epoch).toBe(50)
-    expect(out.get('a')!.timeline.map(e => e.epoch)).toEqual([48, 49, 50])
-    expect(out.get('b')!.timeline.map(e => e.epoch)).toEqual([3, 4, 5])
+    expect(out.get('a')!.recent.map(e => e.epoch)).toEqual([48, 49, 50])
+    expect(out.get('b')!.recent.map(e => e.epoch)).toEqual([3, 4, 5])
     expect(scan.offsetCommitsSkipped).toBe(100)
     expect(scan.recordsScanned).toBe(50 * 6 + 5 * 2)
     // offset commits were not applied (memory follows groups and members)

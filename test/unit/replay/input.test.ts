@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {encodeRecord, type RecordDecodeError} from '../../../src/core/records/index.js'
-import {decodeBatch, replayGroup} from '../../../src/core/replay/index.js'
-import {consumer as c} from './log.js'
+import {encodeRecord, groupIdOfKey, type RecordDecodeError} from '../../../src/core/records/index.js'
+import {decodeBatch, groupKeyMatcher, replayGroup} from '../../../src/core/replay/index.js'
+import {classic, consumer as c, share, streams} from './log.js'
 
 const rec = (offset: bigint, r: ReturnType<typeof c.metadata>) => ({offset, timestamp: 1700000000000n, ...encodeRecord(r)})
 
@@ -20,5 +20,23 @@ describe('decodeBatch', () => {
     expect(decodeBatch({baseOffset: 5n, records: [bad]}, {errors})).toEqual([])
     expect(errors[0].offset).toBe(5n)
     expect(() => decodeBatch({baseOffset: 5n, records: [bad]})).toThrow(/offset 5/)
+  })
+})
+
+describe('groupKeyMatcher', () => {
+  it('accepts exactly the keys whose group id is the group (every record type, prefixes, UTF-8), on raw bytes', () => {
+    const ids = ['g', 'g2', '', 'g\u00e9', 'ge\u0301', 'ordérs-日本', 'x'.repeat(300)]
+    const keys = ids.flatMap(g => [c.metadata(g, 1), c.member(g, 'm'), c.offsetCommit(g, 't', 0, 1n), classic.group(g, 1, []), share.metadata(g, 1), streams.metadata(g, 1)].map(r => encodeRecord(r).key))
+    for (const g of ids) {
+      const match = groupKeyMatcher(g)
+      const mine = keys.filter(k => match(k))
+      expect(mine).toHaveLength(6)
+      for (const k of keys) expect(match(k), `${g} vs ${groupIdOfKey(k)}`).toBe(groupIdOfKey(k) === g)
+    }
+    const match = groupKeyMatcher('g')
+    expect(match(null)).toBe(false)
+    expect(match(Uint8Array.from([0, 3, 0]))).toBe(false)
+    // a length that claims more bytes than the key has
+    expect(match(Uint8Array.from([0, 3, 0, 1]))).toBe(false)
   })
 })

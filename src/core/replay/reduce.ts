@@ -1,0 +1,131 @@
+/**
+ * A group's records reduced to what `audit` needs, as they are read: the coordinator state, the skipped records
+ * and the last few epoch bumps, each kept as four numbers plus the evidence explain's hypothesis search reads
+ * from it (topic ids in the bump's write, members' racks before and after it). GroupReplay keeps two snapshots,
+ * a diff and the records of every bump; this keeps none of them, so a group costs its live state and no more.
+ * The write grouping and bump detection are GroupReplay's (same functions), so audit results are the same as
+ * from a full replay whose timeline is trimmed to the same number of bumps (test/unit/audit/reduce.test.ts).
+ */
+import {currentEpoch, EPOCH_TYPES, epochOf, type LoggedRecord, sameWrite, type SkippedRecord, splitWrites} from './replay.js'
+import {applyRecord, emptyGroupState, type GroupState, type GroupType} from './state.js'
+
+/** One epoch bump, without its snapshots (what "since when" questions need). */
+export interface EpochMark {
+  readonly groupType: GroupType
+  readonly epoch: number
+  readonly offset: bigint
+  readonly timestamp: number
+}
+
+export interface KeptMark extends EpochMark {
+  readonly topicIds: readonly string[]
+  readonly racks: readonly string[]
+}
+
+/** What audit reads of a group: its state, skipped records, and its last bumps with their evidence. */
+export interface GroupSummary {
+  readonly state: GroupState
+  readonly skipped: readonly SkippedRecord[]
+  /** The last bumps of any type, oldest first (at most the reducer's `keep`). */
+  readonly recent: readonly EpochMark[]
+  /** Topic ids in the records written with those bumps (ids of deleted topics show up here). */
+  readonly topicIds: ReadonlySet<string>
+  /** Members' rack ids before and after those bumps (racks no broker has today). */
+  readonly racks: ReadonlySet<string>
+}
+
+/** Adds every string TopicId found in a decoded value (any depth) to `into`. */
+export function collectTopicIds(v: unknown, into: Set<string>): void {
+  if (Array.isArray(v)) for (const x of v) collectTopicIds(x, into)
+  else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'TopicId' && typeof x === 'string') into.add(x)
+      else collectTopicIds(x, into)
+    }
+  }
+}
+
+function memberRacks(s: GroupState, into: Set<string>): void {
+  for (const type of ['consumer', 'share', 'streams'] as const) {
+    for (const m of (s[type]?.members.values() ?? []) as Iterable<{RackId?: string | null}>) if (m.RackId) into.add(m.RackId)
+  }
+}
+
+/** A reducer's whole state between writes (an incremental audit's checkpoint keeps it). */
+export interface ReducerData {
+  readonly state: GroupState
+  readonly skipped: readonly SkippedRecord[]
+  readonly recent: readonly KeptMark[]
+}
+
+export class GroupReducer {
+  readonly state: GroupState
+  readonly skipped: SkippedRecord[] = []
+  private readonly recent: KeptMark[] = []
+  private pending: LoggedRecord[] = []
+
+  constructor(readonly groupId: string, private readonly keep = 3, from?: ReducerData) {
+    this.state = from?.state ?? emptyGroupState(groupId)
+    if (from) {
+      this.skipped.push(...from.skipped)
+      this.recent.push(...from.recent)
+    }
+  }
+
+  /** Everything needed to continue later (after the last complete write: call at a batch boundary). */
+  data(): ReducerData {
+    this.flush()
+    return {state: this.state, skipped: this.skipped, recent: this.recent}
+  }
+
+  /** Feeds the next record of this group in log order. */
+  push(r: LoggedRecord): void {
+    const last = this.pending[this.pending.length - 1]
+    if (last && !sameWrite(last, r)) this.flush()
+    this.pending.push(r)
+  }
+
+  finish(): GroupSummary {
+    this.flush()
+    const topicIds = new Set<string>()
+    const racks = new Set<string>()
+    for (const m of this.recent) {
+      for (const id of m.topicIds) topicIds.add(id)
+      for (const r of m.racks) racks.add(r)
+    }
+    return {state: this.state, skipped: this.skipped, recent: this.recent.map(({groupType, epoch, offset, timestamp}) => ({groupType, epoch, offset, timestamp})), topicIds, racks}
+  }
+
+  private flush(): void {
+    const pending = this.pending
+    if (pending.length === 0) return
+    this.pending = []
+    for (const write of splitWrites(pending)) this.flushWrite(write)
+  }
+
+  private flushWrite(write: LoggedRecord[]): void {
+    const bumps = write.filter(({record: r}) => r.kind === 'record' && r.value !== null && EPOCH_TYPES.has(r.type) && epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!))
+    const racks = new Set<string>()
+    if (bumps.length > 0) memberRacks(this.state, racks)
+    for (const lr of write) this.apply(lr)
+    if (bumps.length === 0) return
+    memberRacks(this.state, racks)
+    const topicIds = new Set<string>()
+    for (const {record: r} of write) if (r.kind === 'record' && r.value) collectTopicIds(r.value, topicIds)
+    const ids = [...topicIds]
+    const rackList = [...racks]
+    for (const {record, offset, timestamp} of bumps) {
+      if (record.kind !== 'record') continue
+      this.recent.push({groupType: EPOCH_TYPES.get(record.type)!, epoch: epochOf(record)!, offset, timestamp, topicIds: ids, racks: rackList})
+    }
+    if (this.recent.length > this.keep) this.recent.splice(0, this.recent.length - this.keep)
+  }
+
+  private apply(lr: LoggedRecord): void {
+    const r = lr.record
+    if (r.kind === 'unknown') this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: r.reason})
+    // types 9 and 18: the coordinator skips them on load (as GroupReplay does)
+    else if (r.legacy && r.type !== 0) this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
+    else applyRecord(this.state, r, {offset: lr.offset, timestamp: lr.timestamp})
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Where incremental audits keep their partition checkpoints: <history dir>/<cluster id>/audit-checkpoint/
+ * offsets-<partition>.json, next to the history, each written atomically (a crash leaves the old one).
+ */
+import {mkdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint} from '../core/audit/checkpoint.js'
+import {clusterDir} from '../history/store.js'
+import {writeFileAtomic} from '../io/atomic-file.js'
+
+export interface CheckpointStore {
+  readonly dir: string
+  /** undefined when there is none; {error} when it cannot be used. */
+  load(partition: number): PartitionCheckpoint | {error: string} | undefined
+  save(cp: PartitionCheckpoint): void
+}
+
+export function checkpointStore(historyRoot: string, clusterId: string): CheckpointStore {
+  const dir = join(clusterDir(historyRoot, clusterId), 'audit-checkpoint')
+  const file = (p: number) => join(dir, `offsets-${p}.json`)
+  return {
+    dir,
+    load(partition) {
+      let text: string
+      try {
+        text = readFileSync(file(partition), 'utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        return {error: `cannot read ${file(partition)}: ${(error as Error).message}`}
+      }
+      return decodeCheckpoint(text)
+    },
+    save(cp) {
+      mkdirSync(dir, {recursive: true})
+      writeFileAtomic(file(cp.partition), encodeCheckpoint(cp))
+    },
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * scanOffsets with checkpoints against a scripted partition (log start, leader epochs, fromOffset as the broker
+ * handles it): resumed runs read only the new batches and give the same audit as a full read; a checkpoint
+ * that no longer fits is reported and the partition read in full.
+ */
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {auditContext, auditGroup, isDeleted} from '../../../src/core/audit/audit.js'
+import type {LogBatch} from '../../../src/core/log/batch.js'
+import type {KafkaClient} from '../../../src/kafka/client.js'
+import {checkpointStore} from '../../../src/sources/audit-checkpoint.js'
+import {scanOffsets} from '../../../src/sources/audit-scan.js'
+import {cluster} from './fixtures.js'
+import {batches, generate} from './generated.js'
+
+type Batch = LogBatch & {partitionLeaderEpoch: number}
+
+/** One __consumer_offsets partition: its batches, log start offset and end offset, served like a broker. */
+function partition(all: LogBatch[]) {
+  const p = {log: all.map(b => ({...b, partitionLeaderEpoch: 0})) as Batch[], logStart: 0n}
+  const client = {
+    topics: async () => [{name: '__consumer_offsets', partitions: [{partition: 0, replicas: [1]}]}],
+    readPartition: async (o: {fromOffset?: bigint; onBatch: (b: Batch) => void}) => {
+      const from = o.fromOffset !== undefined && o.fromOffset > p.logStart ? o.fromOffset : p.logStart
+      for (const b of p.log) if (b.lastOffset >= from && b.baseOffset >= p.logStart) o.onBatch(b)
+      const end = p.log.length ? p.log.at(-1)!.lastOffset + 1n : 0n
+      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: p.logStart, endOffset: end, batches: [], abortedTransactions: [], fetches: 1}
+    },
+  }
+  return {p, client: client as unknown as KafkaClient}
+}
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+
+async function audit(client: KafkaClient, dir: string | undefined, now: number, clusterId = 'test-cluster-id') {
+  const ctx = auditContext(cluster(3, 2), now, 10 * 60_000)
+  const rows: unknown[] = []
+  let deleted = 0
+  const scan = await scanOffsets(client, {
+    checkpoints: dir === undefined ? undefined : {store: checkpointStore(dir, clusterId), clusterId},
+    onPartition: (_p, groups) => {
+      for (const [id, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        if (isDeleted(g)) deleted++
+        else rows.push(auditGroup(id, g, ctx))
+      }
+    },
+  })
+  return {json: JSON.stringify({rows, deleted, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors}), scan}
+}
+
+describe('incremental audit: scanOffsets with checkpoints', () => {
+  it('resumes where the last run stopped, reads only new batches, equals a full read; misfits read in full', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
+    dirs.push(dir)
+    const all = batches(generate(5, 10, 80), 5)
+    const now = Number(all.at(-1)!.records.at(-1)!.timestamp) + 600_000
+    const cut = Math.floor(all.length / 2)
+    const {p, client} = partition(all.slice(0, cut))
+
+    const first = await audit(client, dir, now)
+    expect(first.scan.resumed).toBe(0)
+    expect(first.scan.fullReads).toEqual([]) // no checkpoint yet: nothing to report
+
+    // new writes: only they are read
+    p.log.push(...all.slice(cut).map(b => ({...b, partitionLeaderEpoch: 0})))
+    const second = await audit(client, dir, now)
+    expect(second.scan.resumed).toBe(1)
+    expect(second.scan.recordsRead).toBe(all.slice(cut).reduce((n, b) => n + b.records.length, 0))
+    const full = await audit(client, undefined, now)
+    expect(second.json).toBe(full.json)
+
+    // nothing new: nothing read but the checked batch, same result
+    const idle = await audit(client, dir, now)
+    expect(idle.scan.resumed).toBe(1)
+    expect(idle.scan.recordsRead).toBe(0)
+    expect(idle.json).toBe(full.json)
+
+    // the leader epoch history diverged: the last batch has another epoch now
+    p.log[p.log.length - 1] = {...p.log.at(-1)!, partitionLeaderEpoch: 7}
+    const diverged = await audit(client, dir, now)
+    expect(diverged.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/diverged/)}])
+    expect(diverged.json).toBe(full.json)
+
+    // another cluster's checkpoint (cluster ids x.y and x_y share a directory name)
+    await audit(client, dir, now, 'x.y')
+    const other = await audit(client, dir, now, 'x_y')
+    expect(other.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/another cluster \(x\.y\)/)}])
+    expect(other.json).toBe(full.json)
+
+    // a damaged file
+    expect((await audit(client, dir, now)).scan.resumed).toBe(1)
+    writeFileSync(join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json'), '{"schema":"rebalance-doctor/audit-checkpoint-v1"')
+    const damaged = await audit(client, dir, now)
+    expect(damaged.scan.fullReads[0].reason).toMatch(/cannot be used/)
+    expect(damaged.json).toBe(full.json)
+
+    // the log start moved past the checkpoint (retention): read from the new start, in full
+    p.log.push(...batches(generate(6, 2, 5), 6).map(b => ({...b, baseOffset: b.baseOffset + 1_000_000n, lastOffset: b.lastOffset + 1_000_000n, records: b.records.map(r => ({...r, offset: r.offset + 1_000_000n})), partitionLeaderEpoch: 0})))
+    p.logStart = p.log.at(-2)!.baseOffset
+    const moved = await audit(client, dir, now)
+    expect(moved.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/log start moved past|diverged/)}])
+    expect(moved.json).toBe((await audit(client, undefined, now)).json)
+  })
+})
