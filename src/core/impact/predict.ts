@@ -151,14 +151,15 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     let max = 0
     const counts: Array<{skipped: number[]; n: number}> = []
     // the phases that bump on every path (each phase kind occurs once)
-    let everywhere: Set<string> | null = null
+    let everywhere: ReadonlySet<string> | undefined
     for (let mask = 0; mask < 1 << transient.length; mask++) {
       const skipped = transient.filter((_, b) => mask & (1 << b))
       const r = run(i => !skipped.includes(i))
       const bumping = r.filter(s => s.bump === 'yes' && !s.deferred)
       const n = bumping.length
       const kinds = new Set<string>(bumping.map(s => s.phase))
-      everywhere = everywhere ? new Set([...everywhere].filter(k => kinds.has(k))) : kinds
+      const prior: ReadonlySet<string> = everywhere ?? kinds
+      everywhere = new Set([...prior].filter(k => kinds.has(k)))
       counts.push({skipped, n})
       min = Math.min(min, n)
       max = Math.max(max, n)
@@ -171,7 +172,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     if (apart > 1) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
     // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
-    for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere!.has(s.phase)) s.bump = 'if-seen'
+    for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
     if (min !== max) decides = decide(phases, transient, counts, completions, apart)
