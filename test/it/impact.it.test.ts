@@ -16,8 +16,8 @@
  *   6. B re-created (TopicCommand --delete, --create): one or two bumps, the new topic id unknown before;
  *   7. B-0 reassigned to brokers on the same racks: zero or two bumps, never one;
  *   8. broker 2 shut down (killed, fenced) and restarted with the same rack: no bump;
- *   9. broker 2 decommissioned (killed, then ClusterTool unregister): bumps only where broker 2 was a partition's
- *      last in-sync replica; the rest stays hidden until GA's coordinator moves, which then stores the hidden hash.
+ *   9. broker 2 decommissioned (killed, then ClusterTool unregister): no bump, hidden until GA's coordinator moves,
+ *      which then stores the hidden hash.
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -286,14 +286,14 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     before = after
 
     // 9. broker 2 decommissioned: stopped (fenced), then unregistered with ClusterTool. `--decommission-broker 2`
-    //    runs before the stop, `--unregister-broker 2` once it is fenced. At the unregistration the controller
-    //    drops broker 2 from the ISR and ELR it is still in: partitions whose only in-sync replica it was (the
-    //    streams app's RF 1 internal topics, when placed there) change, and their groups bump at once; every other
-    //    topic keeps its cached hash (with broker 2's rack) until a topic change or a coordinator move.
-    //    Two things outside the plan would change a topic or move a coordinator and are ruled out first: a replica
-    //    still catching up when broker 2 stops (it would leave broker 2 in that partition's ISR), and the
-    //    controller's periodic preferred-leader election (every leader.imbalance.check.interval.seconds, 300 s),
-    //    which moves topic and __consumer_offsets leaders back after the kills above: it is run by hand first.
+    //    runs before the stop, `--unregister-broker 2` once it is fenced. The unregistration changes no topic
+    //    (broker 2 left the ISRs when it was fenced; of the streams app's RF-1 internal partitions it stays the ELR,
+    //    unchanged), so every group keeps its cached hashes (with broker 2's rack) until a topic change or a
+    //    coordinator move. Two things outside the plan would change a topic or move a coordinator, and are ruled
+    //    out first: a replica still catching up when broker 2 stops (broker 2 would stay in that partition's ISR,
+    //    and leave it at the unregistration), and the controller's periodic preferred-leader election (every
+    //    leader.imbalance.check.interval.seconds, 300 s), which moves topic and __consumer_offsets leaders back
+    //    after the kills above at a time of its own: it is run by hand before the unregistration.
     const t9 = Date.now()
     await waitFor('every partition in sync', async () => (await topicCommand('--describe', '--under-replicated-partitions')).trim() === '', {timeoutMs: 120_000, intervalMs: 2000})
     const dec = await impact('--decommission-broker', '2')
