@@ -171,7 +171,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
     if (apart > 1) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
-    if (deferredBumps > 0) notes.push('the hidden bump assumes the broker\'s partitions have another replica in sync when it stops; where none has, the broker stays in that partition\'s ISR and the unregistration takes it out, a topic change: the bump then comes at the unregistration')
+    if (deferredBumps > 0) notes.push('the hidden bump comes with the first partition change on one of the group\'s topics (a leader election or an ISR change: the controller\'s own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator')
     // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
     for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
     const steps = full
