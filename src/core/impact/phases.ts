@@ -55,7 +55,7 @@ export const PHASE_WHEN: Readonly<Record<PhaseKind, string>> = {
   'reassignment-complete': 'at the next heartbeat after the reassignment completes (the replica list shrinks to the target)',
   'broker-shutdown': 'at the shutdown (the ISR changes flag the topics)',
   'broker-restart': 'at the broker restart (its replicas leaving and rejoining the ISR evict the cached topic hashes)',
-  unregistration: 'not by itself: an unregistration changes no topic, so the cached topic hashes stay',
+  unregistration: 'not by itself for a stopped broker (it changes no topic, so the cached topic hashes stay); a running broker leaves its partitions\' ISRs, which changes those topics at once',
   'coordinator-move': 'hidden until a topic change on the group\'s topics or a coordinator move (restart or leader change of its __consumer_offsets partition)',
 }
 
@@ -219,8 +219,16 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
       needBroker(b, 'unregister-broker')
       for (const t of topicsOnBroker(topics.values(), b)) on.add(t)
     }
+    // The controller drops a broker it unregisters from the ISRs it is still in with other members
+    // (ReplicationControlManager.handleBrokerUnregistered): for a running broker, every partition it shares
+    // with another replica changes, so those topics are evicted and their groups bump at once. A fenced broker
+    // left those ISRs when it was fenced; where it stayed the last in-sync replica (RF 1), it stays in the ELR
+    // and the partition does not change (seen on 4.4.0): the unregistration changes no topic.
+    const live = new Set(unregister.filter(id => !brokers.find(b => b.id === id)!.fenced))
+    const last = new Set<string>()
+    for (const t of topics.values()) if (t.partitions.some(p => p.replicas.length > 1 && p.replicas.some(b => live.has(b)))) last.add(t.name)
     brokers = brokers.filter(b => !unregister.includes(b.id))
-    push('unregistration', new Set())
+    push('unregistration', last)
     push('coordinator-move', on, {reload: true})
   }
   return phases

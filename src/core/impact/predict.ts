@@ -23,7 +23,10 @@ export interface ImpactStep {
   /** The hash the bump stores (decimal string), or null when it cannot be known (see hashUnknown). */
   metadataHash: string | null
   hashUnknown: string | null
-  /** yes: a bump; no: recomputed, same hash; if-seen: a bump only if a heartbeat comes during this transient phase. */
+  /**
+   * yes: a bump on every path; no: recomputed, same hash; if-seen: a bump only on the paths where a heartbeat comes
+   * during a transient phase (this one, or an earlier one whose hash this step leaves again).
+   */
   bump: 'yes' | 'no' | 'if-seen'
   /** The bump waits for a topic change or a coordinator move (the stale-cache case). */
   deferred: boolean
@@ -147,10 +150,16 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     let min = Infinity
     let max = 0
     const counts: Array<{skipped: number[]; n: number}> = []
+    // the phases that bump on every path (each phase kind occurs once)
+    let everywhere: ReadonlySet<string> | undefined
     for (let mask = 0; mask < 1 << transient.length; mask++) {
       const skipped = transient.filter((_, b) => mask & (1 << b))
       const r = run(i => !skipped.includes(i))
-      const n = r.filter(s => s.bump === 'yes' && !s.deferred).length
+      const bumping = r.filter(s => s.bump === 'yes' && !s.deferred)
+      const n = bumping.length
+      const kinds = new Set<string>(bumping.map(s => s.phase))
+      const prior: ReadonlySet<string> = everywhere ?? kinds
+      everywhere = new Set([...prior].filter(k => kinds.has(k)))
       counts.push({skipped, n})
       min = Math.min(min, n)
       max = Math.max(max, n)
@@ -162,7 +171,9 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
     if (apart > 1) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
-    for (const s of full) if (s.bump === 'yes' && s.phase !== 'share-initialization' && transient.includes(phases.findIndex(p => p.kind === s.phase))) s.bump = 'if-seen'
+    if (deferredBumps > 0) notes.push('the hidden bump comes with the first partition change on one of the group\'s topics (a leader election or an ISR change: the controller\'s own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator')
+    // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
+    for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
     if (min !== max) decides = decide(phases, transient, counts, completions, apart)

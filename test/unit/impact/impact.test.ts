@@ -1,6 +1,6 @@
 /** `impact` prediction: expected hashes come from our hasher over the expected metadata, never hard-coded. */
 import {describe, expect, it} from 'vitest'
-import {TopicHasher} from '../../../src/core/hash.js'
+import {computeGroupHash, TopicHasher} from '../../../src/core/hash.js'
 import {parseAddPartitions, parseBrokerRack, parseCreateTopic, parseReassignmentJson, type PlannedChange, predictImpact, re2jMatches} from '../../../src/core/impact/index.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {replayGroup, type ReplayResult} from '../../../src/core/replay/index.js'
@@ -90,6 +90,8 @@ describe('impact', () => {
     const g = find(r, 'orders-g')!
     expect(g.bumps).toEqual({min: 0, max: 2})
     expect(g.steps.at(-1)!.metadataHash).toBe(g.storedMetadataHash)
+    // the bump back to the stored hash happens only after the transient one: neither step is certain
+    expect(g.steps.map(s => s.bump)).toEqual(['if-seen', 'if-seen'])
     expect(r.summary.possible).toBe(5 - 1)
   })
 
@@ -114,12 +116,27 @@ describe('impact', () => {
     expect(down.groups.every(g => g.bumps.max === 0 && g.steps.every(s => s.bump === 'no'))).toBe(true)
     expect(down.summary.rebalancing).toBe(0)
     const gone = predictImpact(md, G, [{kind: 'unregister-broker', broker: 3, decommission: true}])
+    const without = {...md, brokers: md.brokers.filter(b => b.id !== 3)}
+    // shut down first: broker 3 left the ISRs then (stays the ELR of RF-1 payments p0): the unregistration changes no topic
     const g = find(gone, 'pay-g')!
     expect(g.bumps).toEqual({min: 0, max: 0})
     expect(g.deferredBumps).toBe(1)
-    const without = {...md, brokers: md.brokers.filter(b => b.id !== 3)}
     expect(g.steps.at(-1)).toMatchObject({phase: 'coordinator-move', deferred: true, metadataHash: groupHash(without, ['payments'])})
     expect(gone.summary).toMatchObject({rebalancing: 5, deferred: 5})
+    // a running broker unregistered leaves the ISRs it shares (orders, RF 2) at once; RF-1 payments p0 stays hidden
+    const live = predictImpact(md, G, [{kind: 'unregister-broker', broker: 3, decommission: false}])
+    expect(find(live, 'orders-g')).toMatchObject({bumps: {min: 1, max: 1}, deferredBumps: 0})
+    expect(find(live, 'orders-g')!.steps.find(s => s.bump === 'yes')).toMatchObject({phase: 'unregistration', deferred: false, metadataHash: groupHash(without, ['orders'])})
+    expect(find(live, 'pay-g')).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
+    // both topics: orders recomputed at the unregistration, payments still cached (with rack b); then the rest
+    const both = find(live, 'both-g')!
+    const mixed = computeGroupHash(new Map([['orders', new TopicHasher(without).topicHash('orders')], ['payments', new TopicHasher(md).topicHash('payments')]]))
+    expect(both.steps.filter(s => s.bump !== 'no').map(s => [s.phase, s.metadataHash])).toEqual([['unregistration', mixed.toString()], ['coordinator-move', groupHash(without, ['orders', 'payments'])]])
+    expect(both).toMatchObject({bumps: {min: 1, max: 1}, deferredBumps: 1})
+    // already fenced: as after the shutdown
+    const fenced = {...md, brokers: md.brokers.map(b => (b.id === 3 ? {...b, fenced: true} : b))}
+    const after = predictImpact(fenced, G, [{kind: 'unregister-broker', broker: 3, decommission: false}])
+    expect(after.groups.every(x => x.bumps.max === 0 && x.deferredBumps === 1)).toBe(true)
   })
 
   it('create-topic: groups subscribed while it is missing, and broker-side regexes that match it; RE2J-only syntax refused', () => {
