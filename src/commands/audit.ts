@@ -14,6 +14,7 @@ import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
+import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {scanOffsets} from '../sources/audit-scan.js'
@@ -77,6 +78,8 @@ error.`
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
     'history-retention': Flags.string({summary: 'Delete history older than this (h, d, w).', default: '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
+    ...timeFlags,
+    ...colorFlags,
   }
 
   async run(): Promise<AuditDocument> {
@@ -155,8 +158,8 @@ error.`
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled()) {
-      const table = renderAuditTable(rows, {all: flags.all})
-      if (table) this.log(table)
+      const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
+      if (table) this.logRendered(table)
       this.log(summaryLine(summary))
     }
     if (historyFailed) {

@@ -8,6 +8,7 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
+import {colorFlags, styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
@@ -49,6 +50,8 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
     'metadata-log': Flags.string({summary: 'A KRaft metadata log directory (__cluster_metadata-0, read-only): attribute metadata bumps exactly from it.', helpValue: 'DIR'}),
     'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
+    ...timeFlags,
+    ...colorFlags,
   }
 
   async run(): Promise<ExplainReport> {
@@ -81,7 +84,7 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
-    if (!this.jsonEnabled()) this.log(renderExplain(report))
+    if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, now)))
     if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
     if (report.verdict.code === 'NOT_FOUND') {
       this.note(`Try this: check the group id (\`audit --all\` lists every group).${patternHint(group)}`)

@@ -156,8 +156,8 @@ const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, strin
 /** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
 export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number}): Verdict {
   if (o.empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
-  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${o.epoch} is pending`, pending: true}
-  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) still reconciling to epoch ${o.epoch}`, pending: true}
+  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
+  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
   return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
 }
 
