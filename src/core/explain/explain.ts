@@ -10,7 +10,7 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
-import {type MemberPartitions, memberPartitions, topicNamesById} from './members.js'
+import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
@@ -170,7 +170,10 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
   const timelineOfType = options.timeline === false ? [] : replay.timeline.filter(e => e.groupType === type)
   const attributions = options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, replay, options) : new Map()
-  const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
+  const bumps = timelineOfType.map(e => classifyBump(e))
+  // every join, for telling a leave that was followed by a rejoin (same member id, or same instance id)
+  const joins = timelineOfType.flatMap((e, i) => bumps[i].flatMap(c => (c.kind === 'member-joined' || c.kind === 'static-member-replaced' ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}] : [])))
+  const timeline = timelineOfType.map((e, i) => timelineEntry(e, attributions.get(e), bumps[i], joins.filter(j => j.offset > e.offset)))
   const base: ExplainReport = {
     group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
     verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
@@ -295,9 +298,24 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   return base
 }
 
-function timelineEntry(e: EpochChange, attribution: Attribution | undefined): TimelineEntry {
-  const causes = classifyBump(e).map(c => {
+function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bumpCauses: readonly BumpCause[], laterJoins: LeaveFacts['laterJoins']): TimelineEntry {
+  const causes = bumpCauses.map(c => {
     const view = causeView(c)
+    if (c.kind === 'member-left' && e.groupType !== 'classic') {
+      const type = e.groupType
+      const g = e.before[type]
+      const cur = g?.currentAssignment.get(c.memberId) as {State?: number} | undefined
+      const at = g?.memberWrites.get(c.memberId)?.currentAssignment?.timestamp
+      const timeout = (g?.members.get(c.memberId) as {RebalanceTimeoutMs?: number} | undefined)?.RebalanceTimeoutMs
+      const leave = whyLeft({
+        type, memberId: c.memberId, instanceId: c.instanceId, lastMemberEpoch: c.lastMemberEpoch, at: e.timestamp,
+        lastState: cur?.State !== undefined && at !== undefined ? {state: cur.State, name: STATE_NAMES[type][cur.State] ?? String(cur.State), at} : null,
+        rebalanceTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
+        laterJoins,
+      })
+      view.details.leave = leave
+      view.message = `member ${c.memberId}${c.instanceId ? ` (instance ${c.instanceId})` : ''} left: ${leave.reason}`
+    }
     if ('memberId' in c && typeof c.memberId === 'string' && e.groupType !== 'classic') {
       // who the member is, in the operator's terms: the client.id it sent (the member id is a random UUID)
       const m = (e.after[e.groupType]?.members.get(c.memberId) ?? e.before[e.groupType]?.members.get(c.memberId)) as {ClientId?: string} | undefined
