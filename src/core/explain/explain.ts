@@ -128,13 +128,39 @@ export interface ExplainReport {
   timeline: TimelineEntry[]
   /** Records of unknown types or newer versions, reported and skipped. */
   skippedRecords: Array<{offset: string; type: number; version: number | null; reason: string}>
+  /** How long a member may reconcile before it is called stuck, and where that came from. */
+  stuckAfter: StuckAfter
+}
+
+/**
+ * `flag`: given (--stuck-after); `rebalance-timeout`: half the smallest RebalanceTimeoutMs the members declared, so
+ * "stuck" is reported before the coordinator fences them; `default`: 5 minutes, when no member declared one.
+ */
+export interface StuckAfter {
+  ms: number
+  source: 'flag' | 'rebalance-timeout' | 'default'
+  /** The smallest RebalanceTimeoutMs among today's members (null when none declared one). */
+  smallestRebalanceTimeoutMs: number | null
+}
+
+export const DEFAULT_STUCK_AFTER_MS = 5 * 60_000
+
+/** The stuck threshold: the one given, else half the smallest declared rebalance timeout, else the default. */
+export function stuckAfterOf(given: number | undefined, state: GroupState, type: GroupType | null): StuckAfter {
+  const g = type && type !== 'classic' ? state[type] : null
+  const declared = g ? [...(g.members.values() as Iterable<{RebalanceTimeoutMs?: number}>)].map(m => m.RebalanceTimeoutMs).filter((t): t is number => typeof t === 'number' && t > 0) : []
+  const smallest = declared.length > 0 ? Math.min(...declared) : null
+  if (given !== undefined) return {ms: given, source: 'flag', smallestRebalanceTimeoutMs: smallest}
+  if (smallest !== null) return {ms: Math.floor(smallest / 2), source: 'rebalance-timeout', smallestRebalanceTimeoutMs: smallest}
+  return {ms: DEFAULT_STUCK_AFTER_MS, source: 'default', smallestRebalanceTimeoutMs: null}
 }
 
 export interface ExplainOptions {
   /** Live cluster metadata; without it the verdict is NO_LIVE_METADATA and no hash is attributed. */
   live?: ClusterMetadata
   now?: number
-  /** A member reconciling longer than this is reported as stuck (ms, default 5 minutes). */
+  /** A member reconciling longer than this is reported as stuck (ms); default: half the smallest rebalance timeout
+   * the members declared, or 5 minutes when none did (see stuckAfterOf). */
   stuckAfterMs?: number
   /** The hasher over `live` when the caller has one already (audit hashes each topic once for all groups). */
   hasher?: TopicHasher
@@ -163,7 +189,6 @@ export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCou
 
 export function explainGroup(groupId: string, replay: ReplayResult, options: ExplainOptions = {}): ExplainReport {
   const now = options.now ?? Date.now()
-  const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
   const {state} = replay
   // A group whose records were all tombstoned (deleted once empty and without offsets) keeps its history.
   const type = groupTypeOf(state) ?? replay.timeline.at(-1)?.groupType ?? null
@@ -177,7 +202,9 @@ export function explainGroup(groupId: string, replay: ReplayResult, options: Exp
   const base: ExplainReport = {
     group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
     verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
+    stuckAfter: stuckAfterOf(options.stuckAfterMs, state, type),
   }
+  const stuckAfter = base.stuckAfter.ms
   if (skippedRecords.length > 0) {
     base.findings.push({code: 'UNKNOWN_RECORDS', message: `${skippedRecords.length} record(s) of unknown types or newer versions were skipped`, details: {records: skippedRecords}})
   }
