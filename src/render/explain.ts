@@ -114,11 +114,12 @@ export function shortId(id: string, max: number): string {
 
 /**
  * One cause for the timeline, cause first and detail after ("member joined: <id> (client c), subscribed to …"),
- * times in the style; member ids shortened to 12 characters when the full line would not fit in `room`.
+ * times in the style; member and client ids shortened (keeping their start) when the line would not fit in `room`.
  */
 export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'timeZone'>, room = Infinity): string {
-  const full = causeText(c, id => id)
-  const text = [...full].length <= room ? full : causeText(c, id => shortId(id, 12))
+  let text = causeText(c, id => id)
+  // ids cut to 12, then 8 characters (still distinct among a group's members), until the line fits
+  for (const max of [12, 8]) if ([...text].length > room) text = causeText(c, id => shortId(id, max))
   return forTerminal(retime(text, style))
 }
 

@@ -182,5 +182,5 @@ export function whyLeft(f: LeaveFacts): LeaveReason {
   if (d !== null && d <= LEAVE_AFTER_STATE_MS) {
     return {...base, kind: 'after-state-record', likely: true, reason: `left ${secs(d)} after its last state record (${f.lastState!.name}): likely a leave request (the client closed or unsubscribed)`}
   }
-  return {...base, kind: 'unknown', likely: false, reason: `left or was fenced (leave, session or rebalance timeout)${f.lastState && d !== null ? `; last state ${f.lastState.name} for ${secs(d)}` : ''}`}
+  return {...base, kind: 'unknown', likely: false, reason: `leave, session or rebalance timeout${f.lastState && d !== null ? `; last state ${f.lastState.name} for ${secs(d)}` : ''}`}
 }

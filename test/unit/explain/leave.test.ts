@@ -62,6 +62,6 @@ describe('why a member left, from the records', () => {
     expect(quick.details.leave).toMatchObject({kind: 'after-state-record', likely: true, lastState: 'STABLE', msInLastState: 2000})
     expect(quick.message).toContain('left 2 s after its last state record (STABLE): likely a leave request')
     expect(slow.details.leave).toMatchObject({kind: 'unknown', likely: false, msInLastState: 120_000})
-    expect(slow.message).toContain('left or was fenced (leave, session or rebalance timeout); last state STABLE for 120 s')
+    expect(slow.message).toContain('leave, session or rebalance timeout; last state STABLE for 120 s')
   })
 })

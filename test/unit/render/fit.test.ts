@@ -56,6 +56,10 @@ describe('tables that fit the terminal', () => {
     expect(timeline[row]).toMatch(new RegExp(`│ member joined: ${B.slice(0, 11)}… \\(client client-Yj4c…\\), subscribed to orders\\s+│$`))
     // the next line is the next row, not a continuation of this one
     expect(timeline[row + 1]).toMatch(/^└/)
+    // a leave the records cannot tell: one line too, ids cut shorter
+    const leave = timeline.findIndex(l => l.includes('│ 2 → 3 │'))
+    expect(timeline[leave]).toMatch(/│ member left: q7ZbW1x… \(client client-…\); leave, session or rebalance timeout\s*│$/)
+    expect(timeline[leave + 1]).toMatch(/│ 3 → 4 │/)
     for (const l of timeline.filter(x => x.startsWith('│') && !x.startsWith('│       │'))) expect([...l].length).toBeLessThanOrEqual(120)
   })
 })
