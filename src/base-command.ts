@@ -62,6 +62,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     super.log(typeof message === 'string' ? forTerminal(message) : message, ...args)
   }
 
+  /**
+   * Text a renderer made terminal-safe itself (it escapes every piece of data, then adds colour): printed as it
+   * is, since escaping it again would show the colour sequences as text.
+   */
+  protected logRendered(text: string): void {
+    super.log(text)
+  }
+
   public override logToStderr(message = '', ...args: unknown[]): void {
     super.logToStderr(typeof message === 'string' ? forTerminal(message) : message, ...args)
   }

@@ -14,6 +14,7 @@ import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
+import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {checkpointStore} from '../sources/audit-checkpoint.js'
@@ -84,6 +85,8 @@ error.`
       helpGroup: 'HISTORY',
     }),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
+    ...timeFlags,
+    ...colorFlags,
   }
 
   async run(): Promise<AuditDocument> {
@@ -172,8 +175,8 @@ error.`
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled()) {
-      const table = renderAuditTable(rows, {all: flags.all})
-      if (table) this.log(table)
+      const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
+      if (table) this.logRendered(table)
       this.log(summaryLine(summary))
     }
     if (historyFailed) {

@@ -1,11 +1,13 @@
 /** `audit` for humans: the table of groups (problems first) and the one-line summary. */
 import {type AuditSummary, FINDING_KINDS, type GroupAudit} from '../core/audit/audit.js'
+import {PLAIN, type Style, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable} from './table.js'
 
 const short = (h: string | null) => (h === null ? '-' : h)
 
 /** The table: problems first, then by group id. */
-export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: boolean} = {}): string {
+/** Terminal-safe (cells are escaped before colour is added): a command prints it as it is. */
+export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: boolean} = {}, style: Style = PLAIN): string {
   const rows = [...groups]
     .filter(g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'))
     .sort((a, b) => b.findings.length - a.findings.length || a.group.localeCompare(b.group))
@@ -17,23 +19,27 @@ export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: 
       g.assignmentEpoch ?? '-',
       g.inSync === null ? '-' : g.inSync ? 'yes' : 'NO',
       `${g.members}${g.membersReconciling ? ` (${g.membersReconciling} reconciling)` : ''}`,
-      details(g),
+      details(g, style),
     ])
   if (rows.length === 0) return ''
-  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'])
+  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'], {
+    width: style.width,
+    truncate: [0],
+    paint: (col, text) => (col === 2 ? paint(text, verdictTone(text), style) : col === 5 && text === 'NO' ? paint(text, 'bad', style) : text),
+  })
 }
 
-function details(g: GroupAudit): string {
+function details(g: GroupAudit, style: Style): string {
   const parts: string[] = []
   if (g.inSync === false) {
     parts.push(g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
-  if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => `${m.memberId}${m.since ? ` since ${m.since}` : ''}`).join(', ')}`)
+  if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => `${m.memberId}${m.since ? ` since ${formatTime(m.since, style)}` : ''}`).join(', ')}`)
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
   if (g.reassignments.length > 0) parts.push(`reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`)
-  return parts.join('\n')
+  return retime(parts.join('\n'), style)
 }
 
 export function summaryLine(s: AuditSummary): string {

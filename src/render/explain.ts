@@ -1,22 +1,31 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
+import type {CauseView} from '../core/explain/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/members.js'
-import {renderTable} from './table.js'
+import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
+import {renderTable, wrapProse} from './table.js'
+import {forTerminal} from './terminal.js'
 
-export function renderExplain(r: ExplainReport): string {
+/**
+ * The whole text, terminal-safe (every piece from the records is escaped here, before colour is added), so a
+ * command may print it as it is. `style`: times, colour and the terminal width (see style.ts).
+ */
+export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   const out: string[] = []
+  const safe = (text: string) => forTerminal(retime(text, style))
+  const width = style.width ?? 0
   const head = [`group ${r.group}${r.type ? ` (${r.type})` : ''}`]
   if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
   if (r.assignmentEpoch !== null) head.push(`assignment epoch ${r.assignmentEpoch}`)
-  out.push(head.join(', '))
-  out.push(`verdict: ${r.verdict.code}: ${r.verdict.message}`)
+  out.push(wrapProse(safe(head.join(', ')), width, 2))
+  out.push(verdictLine(r.verdict.code, safe(r.verdict.message), style, width))
   if (r.storedMetadataHash !== null) {
     out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)
   }
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
     out.push('findings:')
-    for (const f of findings) out.push(`  - ${f.code}: ${f.message}`)
+    for (const f of findings) out.push(wrapProse(`  - ${f.code}: ${safe(f.message)}`, width, 4).replace(f.code, paint(f.code, 'warn', style)))
   }
   if (r.members.length > 0) {
     out.push('')
@@ -26,11 +35,12 @@ export function renderExplain(r: ExplainReport): string {
         r.members.map(m => [
           `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`,
           m.memberEpoch ?? '-',
-          m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${m.reconcilingSince}` : ''})` : (m.state ?? '-'),
+          m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})` : (m.state ?? '-'),
           [m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' '),
           m.rackId ?? '',
         ]),
         ['left', 'right', 'left', 'left', 'left'],
+        {width, truncate: [0]},
       ),
     )
     const withPartitions = r.members.filter(m => m.partitions)
@@ -40,6 +50,7 @@ export function renderExplain(r: ExplainReport): string {
           ['member', 'host', 'assigned', 'to revoke', 'to assign'],
           withPartitions.map(m => [m.memberId, m.clientHost ?? '', partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
           ['left', 'left', 'left', 'left', 'left'],
+          {width, truncate: [0]},
         ),
       )
     }
@@ -49,13 +60,13 @@ export function renderExplain(r: ExplainReport): string {
         const o = r.members.find(x => x.memberId === id)
         return `${id}${o?.clientId ? ` (client ${o.clientId}${o.clientHost ? ` on ${o.clientHost}` : ''})` : ''}`
       }
-      out.push(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`)
+      out.push(wrapProse(safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`), width, 2))
     }
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }
   if (r.topics.length > 0) {
-    out.push(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`)
+    out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
   }
   out.push('')
   if (r.timeline.length === 0) {
@@ -64,12 +75,76 @@ export function renderExplain(r: ExplainReport): string {
     out.push(
       renderTable(
         ['epoch', 'time', 'why'],
-        r.timeline.map(e => [`${e.previousEpoch ?? '-'} → ${e.epoch}`, e.time, e.causes.map(c => c.message).join('\n')]),
+        r.timeline.map(e => {
+          const epoch = `${e.previousEpoch ?? '-'} → ${e.epoch}`
+          const time = formatTime(e.timestamp, style)
+          // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
+          // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
+          const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
+          return [epoch, time, e.causes.map(c => causeLine(c, style, room)).join('\n')]
+        }),
         ['right', 'left', 'left'],
+        {width},
       ),
     )
   }
   return out.join('\n')
+}
+
+/**
+ * "verdict: IN_SYNC: the stored metadata hash equals …": the code (coloured on a terminal), then the message
+ * without its opening words when they only restate the code ("in sync: …", "a rebalance is coming: …").
+ */
+export function verdictLine(code: string, message: string, style: Pick<Style, 'color'> = PLAIN, width = 0): string {
+  const words = code.toLowerCase().split('_')
+  let rest = message.replace(RESTATED[code] ?? /^$/, '')
+  if (rest === '') rest = message
+  // a lead-in that is the code in words ("in sync: …", "pending: …")
+  const spelled = new RegExp(`^${words.join('[ _-]')}[:;,]?\\s*`, 'i')
+  rest = rest.replace(spelled, '') || rest
+  return wrapProse(`verdict: ${code}${rest ? `: ${rest}` : ''}`, width, 2).replace(`verdict: ${code}`, `verdict: ${paint(code, verdictTone(code), style)}`)
+}
+
+const TITLES: Partial<Record<CauseView['kind'], string>> = {'member-joined': 'member joined', 'member-left': 'member left'}
+
+/** "Yj4cM3n0RkK9…": an id cut to `max` characters with an ellipsis, keeping its start. */
+export function shortId(id: string, max: number): string {
+  return [...id].length <= max ? id : `${[...id].slice(0, max - 1).join('')}…`
+}
+
+/**
+ * One cause for the timeline, cause first and detail after ("member joined: <id> (client c), subscribed to …"),
+ * times in the style; member and client ids shortened (keeping their start) when the line would not fit in `room`.
+ */
+export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'timeZone'>, room = Infinity): string {
+  let text = causeText(c, id => id)
+  // ids cut to 12, then 8 characters (still distinct among a group's members), until the line fits
+  for (const max of [12, 8]) if ([...text].length > room) text = causeText(c, id => shortId(id, max))
+  return forTerminal(retime(text, style))
+}
+
+function causeText(c: CauseView, id: (id: string) => string): string {
+  const d = c.details as {memberId?: string; previousMemberId?: string; clientId?: string; instanceId?: string | null; subscribedTopicNames?: string[]; subscribedTopicRegex?: string | null; leave?: {reason: string}}
+  const title = TITLES[c.kind]
+  if (title && d.memberId) {
+    const who = `${id(d.memberId)}${d.clientId ? ` (client ${id(d.clientId)})` : ''}${d.instanceId ? ` (instance ${d.instanceId})` : ''}`
+    if (c.kind === 'member-joined') {
+      const subs = [d.subscribedTopicNames?.length ? `subscribed to ${d.subscribedTopicNames.join(', ')}` : '', d.subscribedTopicRegex ? `regex ${d.subscribedTopicRegex}` : ''].filter(Boolean)
+      return `${title}: ${who}${subs.length ? `, ${subs.join(', ')}` : ''}`
+    }
+    return `${title}: ${who}; ${d.leave?.reason ?? c.message.replace(/^.*? left or was fenced/, 'left or was fenced')}`
+  }
+  let text = c.message
+  for (const m of [d.memberId, d.previousMemberId]) if (m && id(m) !== m) text = text.split(m).join(id(m))
+  return text
+}
+
+/** Opening clauses of the core's verdict messages that repeat what the code says. */
+const RESTATED: Record<string, RegExp> = {
+  IN_SYNC: /^in sync: /,
+  REBALANCE_PENDING: /^a rebalance is coming: /,
+  EMPTY_GROUP: /^the group has no members(; |: )/,
+  CLASSIC_GROUP: /^classic group /,
 }
 
 /** "orders 0-2,5; payments 1" (topic ids stand in for names that no longer exist). */

@@ -1,9 +1,11 @@
 /** `group records` for humans: where the group's records are, then one table row a record. */
 import type {GroupRecordsResult, RecordView} from '../core/records-view.js'
 import {patternHint} from './hints.js'
+import {formatTime, PLAIN, type Style} from './style.js'
 import {renderTable} from './table.js'
 
-export function renderGroupRecords(r: GroupRecordsResult, width: number, unfiltered: number): string {
+/** `width`: how much of a record's value to show (0: all); `style`: times, and the table's fit to the terminal. */
+export function renderGroupRecords(r: GroupRecordsResult, width: number, unfiltered: number, style: Style = PLAIN): string {
   const lines: string[] = []
   lines.push(`${r.group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
   if (r.records.length === 0) {
@@ -16,8 +18,9 @@ export function renderGroupRecords(r: GroupRecordsResult, width: number, unfilte
     lines.push(
       renderTable(
         ['offset', 'time', 'record', 'key', 'value'],
-        r.records.map(v => [v.offset, v.time, `${v.name ?? `type ${v.type}`}${v.version === undefined ? '' : ` v${v.version}`}`, keySummary(v), valueSummary(v, width)]),
+        r.records.map(v => [v.offset, formatTime(v.time, style), `${v.name ?? `type ${v.type}`}${v.version === undefined ? '' : ` v${v.version}`}`, keySummary(v), valueSummary(v, width)]),
         ['right', 'left', 'left', 'left', 'left'],
+        {width: style.width},
       ),
     )
   }

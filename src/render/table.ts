@@ -1,17 +1,125 @@
 /**
- * Tables for humans (cli-table3): plain borders, no colours, so output pastes well into tickets. Every cell is
- * terminal-safe (control characters escaped, see terminal.ts) before its width is measured.
+ * Tables for humans (cli-table3): plain borders, so output pastes well into tickets. Every cell is terminal-safe
+ * (control characters escaped, see terminal.ts) before its width is measured; colour, when asked for, is added
+ * after that (cli-table3 measures text without its colour sequences).
+ *
+ * With a width (the terminal's columns), a table that would be wider is fitted: columns share the room, the
+ * narrow ones keep their natural width, the wide ones wrap inside their cells at word boundaries (a word longer
+ * than the cell is broken), and id columns are cut with an ellipsis keeping their start. Without a width (0 or
+ * unknown: a pipe, a file, a terminal that reports 0 columns) a table keeps its natural width: one finite string.
  */
 import Table from 'cli-table3'
 import {forTerminal} from './terminal.js'
 
-export function renderTable(head: string[], rows: Array<Array<string | number>>, align?: Array<'left' | 'right'>): string {
+export interface TableOptions {
+  /** Columns of the whole table, borders included; 0 or absent: no limit. */
+  width?: number
+  /** Columns (by index) cut to one line with an ellipsis rather than wrapped: ids, whose start identifies them. */
+  truncate?: readonly number[]
+  /** Colour for a cell's (already escaped) text: returns the text with SGR sequences. */
+  paint?: (column: number, text: string, row: number) => string
+}
+
+/** Narrowest a fitted column gets (its content; padding and border come on top). */
+const MIN_COLUMN = 6
+
+export function renderTable(head: string[], rows: Array<Array<string | number>>, align?: Array<'left' | 'right'>, options: TableOptions = {}): string {
+  const safeHead = head.map(forTerminal)
+  let cells = rows.map(r => r.map(c => forTerminal(String(c))))
+  const widths = fitWidths(safeHead, cells, options.width ?? 0)
+  if (widths) {
+    const cut = new Set(options.truncate ?? [])
+    cells = cells.map(r => r.map((c, i) => (cut.has(i) ? truncateLines(c, widths[i]) : wrap(c, widths[i]))))
+  }
   const table = new Table({
-    head: head.map(forTerminal),
+    head: widths ? safeHead.map((h, i) => wrap(h, widths[i])) : safeHead,
     style: {head: [], border: [], compact: true},
     ...(align ? {colAligns: align} : {}),
     chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
   })
-  for (const r of rows) table.push(r.map(c => forTerminal(String(c))))
+  const paint = options.paint
+  for (const [ri, r] of cells.entries()) table.push(paint ? r.map((c, i) => c.split('\n').map(line => (line ? paint(i, line, ri) : line)).join('\n')) : r)
   return table.toString()
+}
+
+const len = (s: string) => [...s].length
+
+function natural(text: string): number {
+  return Math.max(0, ...text.split('\n').map(len))
+}
+
+/**
+ * The content width of each column when the natural table is wider than `width`, else undefined. Water-filling:
+ * columns narrower than an equal share of what is left keep their width; the rest split the remainder.
+ */
+export function fitWidths(head: readonly string[], rows: readonly string[][], width: number): number[] | undefined {
+  if (!(width > 0)) return undefined
+  const n = head.length
+  const want = head.map((h, i) => Math.max(natural(h), ...rows.map(r => natural(r[i] ?? ''))))
+  const overhead = n + 1 + 2 * n // borders, and one space of padding each side
+  if (want.reduce((a, b) => a + b, 0) + overhead <= width) return undefined
+  let room = Math.max(width - overhead, n * MIN_COLUMN)
+  const out = new Array<number>(n)
+  const order = want.map((w, i) => [w, i] as const).sort((a, b) => a[0] - b[0])
+  for (const [k, [w, i]] of order.entries()) {
+    const share = Math.floor(room / (n - k))
+    out[i] = Math.max(Math.min(w, share), Math.min(w, MIN_COLUMN))
+    room -= out[i]
+  }
+  return out
+}
+
+/** Each line of the cell within `width`: at spaces where it can, words longer than the line broken. */
+export function wrap(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap(line => {
+      if (len(line) <= width) return [line]
+      const out: string[] = []
+      let cur = ''
+      for (const word of line.split(/ +/)) {
+        let w = word
+        if (cur && len(cur) + 1 + len(w) <= width) {
+          cur += ` ${w}`
+          continue
+        }
+        if (cur) out.push(cur)
+        cur = ''
+        while (len(w) > width) {
+          const chars = [...w]
+          out.push(chars.slice(0, width).join(''))
+          w = chars.slice(width).join('')
+        }
+        cur = w
+      }
+      if (cur) out.push(cur)
+      return out
+    })
+    .join('\n')
+}
+
+/** Prose for a terminal `width` wide (0: as it is): wrapped at spaces, continuation lines indented by `indent`. */
+export function wrapProse(text: string, width: number, indent = 0): string {
+  if (!(width > 0)) return text
+  const room = Math.max(MIN_COLUMN, width - indent - 1)
+  return text
+    .split('\n')
+    .map(line => {
+      if (len(line) < width) return line
+      const lead = line.match(/^ */)![0].length
+      const [first, ...rest] = wrap(line.slice(lead), Math.max(MIN_COLUMN, width - lead - 1)).split('\n')
+      return [' '.repeat(lead) + first, ...wrap(rest.join(' '), room).split('\n').map(l => ' '.repeat(indent) + l)].filter(l => l.trim() !== '').join('\n')
+    })
+    .join('\n')
+}
+
+/** Each line cut to `width` with an ellipsis, keeping its start ("consumer-1-4f9a…"). */
+export function truncateLines(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map(line => {
+      const chars = [...line]
+      return chars.length <= width ? line : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`
+    })
+    .join('\n')
 }

@@ -5,6 +5,7 @@ import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {parseTimeSpec} from '../../core/time.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
+import {styleOf, timeFlags} from '../../output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
@@ -26,6 +27,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     since: Flags.string({summary: 'Only changes at or after this time (ISO-8601 or a duration ago: 2h, 7d).', helpValue: 'TIME'}),
     until: Flags.string({summary: 'Only changes at or before this time.', helpValue: 'TIME'}),
     ndjson: Flags.boolean({summary: 'One JSON object per change per line, then a source line.', exclusive: ['json']}),
+    ...timeFlags,
   }
 
   async run(): Promise<{source: MetadataLogSource; changes: HistoryRow[]}> {
@@ -43,7 +45,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     if (flags.ndjson) {
       process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
     } else if (!this.jsonEnabled()) {
-      this.log(renderClusterHistory(source, r.historyStart, changes))
+      this.log(renderClusterHistory(source, r.historyStart, changes, {...styleOf(flags), color: false}))
     }
     return {source, changes}
   }

@@ -8,6 +8,7 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
+import {colorFlags, styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
@@ -27,7 +28,7 @@ the next heartbeat, or a hash stale in the coordinator's cache; and reports pend
 reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
-verdict: {code, message, pending}, findings: [{code, message, details}], topics, members,
+verdict: {code, message, pending}, findings: [{code, message, details}], topics, members, stuckAfter: {ms, source, smallestRebalanceTimeoutMs},
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
 causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, warnings}. Hashes and offsets are decimal strings.`
 
@@ -46,16 +47,18 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
-    'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+    'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration; default: half the smallest rebalance timeout the members declared, else 5m).', helpValue: 'DURATION'}),
     'metadata-log': Flags.string({summary: 'A KRaft metadata log directory (__cluster_metadata-0, read-only): attribute metadata bumps exactly from it.', helpValue: 'DIR'}),
     'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
+    ...timeFlags,
+    ...colorFlags,
   }
 
   async run(): Promise<ExplainReport> {
     const {flags} = this
     const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
     const now = Date.now()
-    const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
+    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
     const group = this.args.group
     const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
@@ -83,7 +86,7 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
-    if (!this.jsonEnabled()) this.log(renderExplain(report))
+    if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, now)))
     if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
     if (report.verdict.code === 'NOT_FOUND') {
       this.note(`Try this: check the group id (\`audit --all\` lists every group).${patternHint(group)}`)

@@ -10,6 +10,7 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderGroupRecords} from '../../render/group-records.js'
+import {styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends BaseCommand<typeof GroupRecords> {
@@ -44,6 +45,7 @@ The log is compacted: older values of a key may be gone.`
     until: Flags.string({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
+    ...timeFlags,
   }
 
   async run(): Promise<GroupRecordsResult> {
@@ -76,7 +78,7 @@ The log is compacted: older values of a key may be gone.`
       records: views,
       decodeErrors: log.decodeErrors.map(e => ({offset: e.offset === undefined ? null : e.offset.toString(), message: e.message})),
     }
-    if (!this.jsonEnabled()) this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length))
+    if (!this.jsonEnabled()) this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length, {...styleOf(flags), color: false, ...(flags.wide ? {width: 0} : {})}))
     if (views.length === 0) process.exitCode = EXIT.notFound
     return result
   }

@@ -3,6 +3,7 @@ import type {LogAttribution} from '../metadata-log/attribute.js'
 import type {BumpCause} from '../replay/index.js'
 import {type JsonSafe, toJsonSafe} from '../records/json.js'
 import type {Confidence, Hypothesis} from './hypotheses.js'
+import type {LeaveReason} from './members.js'
 
 /**
  * What the steps after classification add to a cause's details, all optional. The audit history adds `history`
@@ -22,6 +23,8 @@ export interface CauseAnnotations {
   /** group explain --metadata-log: the attribution from the cluster's metadata log (exact or not). */
   metadataLog?: LogAttribution
   source?: 'metadata-log'
+  /** member-left: why it left, as far as the records tell (see LeaveReason in members.ts). */
+  leave?: LeaveReason
 }
 
 /** One cause kind's view: its fields from the records (JSON-safe) and the annotations. */

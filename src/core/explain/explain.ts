@@ -10,7 +10,7 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
-import {type MemberPartitions, memberPartitions, topicNamesById} from './members.js'
+import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
@@ -128,13 +128,39 @@ export interface ExplainReport {
   timeline: TimelineEntry[]
   /** Records of unknown types or newer versions, reported and skipped. */
   skippedRecords: Array<{offset: string; type: number; version: number | null; reason: string}>
+  /** How long a member may reconcile before it is called stuck, and where that came from. */
+  stuckAfter: StuckAfter
+}
+
+/**
+ * `flag`: given (--stuck-after); `rebalance-timeout`: half the smallest RebalanceTimeoutMs the members declared, so
+ * "stuck" is reported before the coordinator fences them; `default`: 5 minutes, when no member declared one.
+ */
+export interface StuckAfter {
+  ms: number
+  source: 'flag' | 'rebalance-timeout' | 'default'
+  /** The smallest RebalanceTimeoutMs among today's members (null when none declared one). */
+  smallestRebalanceTimeoutMs: number | null
+}
+
+export const DEFAULT_STUCK_AFTER_MS = 5 * 60_000
+
+/** The stuck threshold: the one given, else half the smallest declared rebalance timeout, else the default. */
+export function stuckAfterOf(given: number | undefined, state: GroupState, type: GroupType | null): StuckAfter {
+  const g = type && type !== 'classic' ? state[type] : null
+  const declared = g ? [...(g.members.values() as Iterable<{RebalanceTimeoutMs?: number}>)].map(m => m.RebalanceTimeoutMs).filter((t): t is number => typeof t === 'number' && t > 0) : []
+  const smallest = declared.length > 0 ? Math.min(...declared) : null
+  if (given !== undefined) return {ms: given, source: 'flag', smallestRebalanceTimeoutMs: smallest}
+  if (smallest !== null) return {ms: Math.floor(smallest / 2), source: 'rebalance-timeout', smallestRebalanceTimeoutMs: smallest}
+  return {ms: DEFAULT_STUCK_AFTER_MS, source: 'default', smallestRebalanceTimeoutMs: null}
 }
 
 export interface ExplainOptions {
   /** Live cluster metadata; without it the verdict is NO_LIVE_METADATA and no hash is attributed. */
   live?: ClusterMetadata
   now?: number
-  /** A member reconciling longer than this is reported as stuck (ms, default 5 minutes). */
+  /** A member reconciling longer than this is reported as stuck (ms); default: half the smallest rebalance timeout
+   * the members declared, or 5 minutes when none did (see stuckAfterOf). */
   stuckAfterMs?: number
   /** The hasher over `live` when the caller has one already (audit hashes each topic once for all groups). */
   hasher?: TopicHasher
@@ -156,8 +182,8 @@ const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, strin
 /** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
 export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number}): Verdict {
   if (o.empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
-  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the assignment for epoch ${o.epoch} is pending`, pending: true}
-  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) still reconciling to epoch ${o.epoch}`, pending: true}
+  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
+  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
   return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
 }
 
@@ -167,7 +193,6 @@ export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCou
  */
 export function explainGroup(groupId: string, replay: ReplayResult | GroupSummary, options: ExplainOptions = {}): ExplainReport {
   const now = options.now ?? Date.now()
-  const stuckAfter = options.stuckAfterMs ?? 5 * 60_000
   const {state} = replay
   const full = 'timeline' in replay ? replay : undefined
   const marks: readonly EpochMark[] = full ? full.timeline : (replay as GroupSummary).recent
@@ -176,11 +201,16 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
   const timelineOfType = options.timeline === false || !full ? [] : full.timeline.filter(e => e.groupType === type)
   const attributions = full && timelineOfType.length > 0 && options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, full, options) : new Map()
-  const timeline = timelineOfType.map(e => timelineEntry(e, attributions.get(e)))
+  const bumps = timelineOfType.map(e => classifyBump(e))
+  // every join, for telling a leave that was followed by a rejoin (same member id, or same instance id)
+  const joins = timelineOfType.flatMap((e, i) => bumps[i].flatMap(c => (c.kind === 'member-joined' || c.kind === 'static-member-replaced' ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}] : [])))
+  const timeline = timelineOfType.map((e, i) => timelineEntry(e, attributions.get(e), bumps[i], joins.filter(j => j.offset > e.offset)))
   const base: ExplainReport = {
     group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
     verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
+    stuckAfter: stuckAfterOf(options.stuckAfterMs, state, type),
   }
+  const stuckAfter = base.stuckAfter.ms
   if (skippedRecords.length > 0) {
     base.findings.push({code: 'UNKNOWN_RECORDS', message: `${skippedRecords.length} record(s) of unknown types or newer versions were skipped`, details: {records: skippedRecords}})
   }
@@ -301,9 +331,24 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   return base
 }
 
-function timelineEntry(e: EpochChange, attribution: Attribution | undefined): TimelineEntry {
-  const causes = classifyBump(e).map(c => {
+function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bumpCauses: readonly BumpCause[], laterJoins: LeaveFacts['laterJoins']): TimelineEntry {
+  const causes = bumpCauses.map(c => {
     const view = causeView(c)
+    if (c.kind === 'member-left' && e.groupType !== 'classic') {
+      const type = e.groupType
+      const g = e.before[type]
+      const cur = g?.currentAssignment.get(c.memberId) as {State?: number} | undefined
+      const at = g?.memberWrites.get(c.memberId)?.currentAssignment?.timestamp
+      const timeout = (g?.members.get(c.memberId) as {RebalanceTimeoutMs?: number} | undefined)?.RebalanceTimeoutMs
+      const leave = whyLeft({
+        type, memberId: c.memberId, instanceId: c.instanceId, lastMemberEpoch: c.lastMemberEpoch, at: e.timestamp,
+        lastState: cur?.State !== undefined && at !== undefined ? {state: cur.State, name: STATE_NAMES[type][cur.State] ?? String(cur.State), at} : null,
+        rebalanceTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
+        laterJoins,
+      })
+      view.details.leave = leave
+      view.message = `member ${c.memberId}${c.instanceId ? ` (instance ${c.instanceId})` : ''} left: ${leave.reason}`
+    }
     if ('memberId' in c && typeof c.memberId === 'string' && e.groupType !== 'classic') {
       // who the member is, in the operator's terms: the client.id it sent (the member id is a random UUID)
       const m = (e.after[e.groupType]?.members.get(c.memberId) ?? e.before[e.groupType]?.members.get(c.memberId)) as {ClientId?: string} | undefined

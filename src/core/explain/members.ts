@@ -110,3 +110,77 @@ export function memberPartitions(type: 'consumer' | 'share' | 'streams', state: 
   }
   return out
 }
+
+/** Why a member left, as far as the records tell: what is read from them is plain, what is inferred says "likely". */
+export interface LeaveReason {
+  /**
+   * rebalance-timeout: it left about its declared rebalance timeout after entering UNREVOKED_PARTITIONS (or
+   * UNREVOKED_TASKS); static-restart: a later member with the same instance id and a new member id; fenced-rejoined:
+   * the same member id joined again later; static-temporary: a static member's temporary leave (member epoch -2)
+   * that was not followed by a rejoin in time; after-state-record: it left within seconds of its last state record;
+   * unknown: none of these.
+   */
+  kind: 'rebalance-timeout' | 'static-restart' | 'fenced-rejoined' | 'static-temporary' | 'after-state-record' | 'unknown'
+  /** True when the kind is inferred from times and ids rather than read from a record. */
+  likely: boolean
+  /** One sentence for humans ("likely rebalance timeout: revocation took 300 s"). */
+  reason: string
+  /** The member's state in its last current-assignment record, and when that record was written (ISO). */
+  lastState: string | null
+  lastStateAt: string | null
+  /** From that record to the leave. */
+  msInLastState: number | null
+  /** The RebalanceTimeoutMs of its member metadata record. */
+  rebalanceTimeoutMs: number | null
+  /** static-restart / fenced-rejoined: the member id it came back as, and at which group epoch. */
+  rejoined: {memberId: string; epoch: number; afterMs: number} | null
+}
+
+/** "A leave right after a state record": within this of the member's last state record. */
+export const LEAVE_AFTER_STATE_MS = 5000
+/** A leave this close to (or past) the declared rebalance timeout after revocation began counts as that timeout. */
+const TIMEOUT_SLACK = 0.9
+
+const UNREVOKED: Record<'consumer' | 'share' | 'streams', number> = {consumer: 1, share: 1, streams: 2}
+
+export interface LeaveFacts {
+  type: 'consumer' | 'share' | 'streams'
+  memberId: string
+  instanceId: string | null
+  lastMemberEpoch: number | undefined
+  /** When the leave was written. */
+  at: number
+  /** From the snapshot before the leave. */
+  lastState: {state: number; name: string; at: number} | null
+  rebalanceTimeoutMs: number | null
+  /** Later joins of the group, in log order: member id, instance id, group epoch, time. */
+  laterJoins: ReadonlyArray<{memberId: string; instanceId: string | null; epoch: number; at: number}>
+}
+
+const secs = (ms: number) => `${Math.round(ms / 1000)} s`
+
+export function whyLeft(f: LeaveFacts): LeaveReason {
+  const d = f.lastState ? f.at - f.lastState.at : null
+  const base = {lastState: f.lastState?.name ?? null, lastStateAt: f.lastState ? new Date(f.lastState.at).toISOString() : null, msInLastState: d, rebalanceTimeoutMs: f.rebalanceTimeoutMs, rejoined: null}
+  const sameInstance = f.instanceId === null ? undefined : f.laterJoins.find(j => j.instanceId === f.instanceId && j.memberId !== f.memberId)
+  const sameMember = f.laterJoins.find(j => j.memberId === f.memberId)
+  const revoking = f.lastState !== null && f.lastState.state === UNREVOKED[f.type] && f.type !== 'share'
+  if (revoking && d !== null && f.rebalanceTimeoutMs !== null && d >= f.rebalanceTimeoutMs * TIMEOUT_SLACK) {
+    return {...base, kind: 'rebalance-timeout', likely: true, reason: `likely rebalance timeout: revocation took ${secs(d)} (rebalance timeout ${secs(f.rebalanceTimeoutMs)})`}
+  }
+  if (sameInstance) {
+    const rejoined = {memberId: sameInstance.memberId, epoch: sameInstance.epoch, afterMs: sameInstance.at - f.at}
+    return {...base, rejoined, kind: 'static-restart', likely: true, reason: `likely a static member's restart: instance ${f.instanceId} came back as member ${sameInstance.memberId} ${secs(rejoined.afterMs)} later (epoch ${sameInstance.epoch})`}
+  }
+  if (f.lastMemberEpoch === -2) {
+    return {...base, kind: 'static-temporary', likely: false, reason: 'a static member that had left temporarily and did not rejoin within its session timeout'}
+  }
+  if (sameMember) {
+    const rejoined = {memberId: sameMember.memberId, epoch: sameMember.epoch, afterMs: sameMember.at - f.at}
+    return {...base, rejoined, kind: 'fenced-rejoined', likely: true, reason: `likely fenced (session or rebalance timeout): it rejoined with the same member id ${secs(rejoined.afterMs)} later (epoch ${sameMember.epoch})`}
+  }
+  if (d !== null && d <= LEAVE_AFTER_STATE_MS) {
+    return {...base, kind: 'after-state-record', likely: true, reason: `left ${secs(d)} after its last state record (${f.lastState!.name}): likely a leave request (the client closed or unsubscribed)`}
+  }
+  return {...base, kind: 'unknown', likely: false, reason: `leave, session or rebalance timeout${f.lastState && d !== null ? `; last state ${f.lastState.name} for ${secs(d)}` : ''}`}
+}

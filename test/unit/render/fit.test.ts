@@ -1,0 +1,65 @@
+import {describe, expect, it} from 'vitest'
+import {renderExplain} from '../../../src/render/explain.js'
+import {fitWidths, renderTable, truncateLines, wrap, wrapProse} from '../../../src/render/table.js'
+import {A, B, fixtureReport} from './fixture.js'
+
+const lines = (text: string) => text.split('\n')
+const longest = (text: string) => Math.max(...lines(text).map(l => [...l].length))
+
+describe('tables that fit the terminal', () => {
+  it('cells wrap at spaces, long words are broken, ids are cut keeping their start', () => {
+    expect(wrap('member joined: a b c', 8)).toBe('member\njoined:\na b c')
+    expect(wrap('abcdefghij', 4)).toBe('abcd\nefgh\nij')
+    expect(truncateLines('consumer-1-4f9a2b', 12)).toBe('consumer-1-…')
+    expect(truncateLines('short', 12)).toBe('short')
+    expect(wrapProse('  - CODE: one two three four five', 16, 4)).toBe('  - CODE: one\n    two three\n    four five')
+  })
+
+  it('water-fills the columns: narrow ones keep their width, wide ones share the rest', () => {
+    expect(fitWidths(['a', 'b'], [['x'.repeat(10), 'y'.repeat(10)]], 100)).toBeUndefined()
+    expect(fitWidths(['a', 'b'], [['x'.repeat(10), 'y'.repeat(10)]], 0)).toBeUndefined()
+    const w = fitWidths(['n', 'text'], [['12', 'z'.repeat(200)]], 60)!
+    expect(w[0]).toBe(2)
+    expect(w[0] + w[1] + 3 + 4).toBe(60)
+  })
+
+  it('without a width a table keeps its natural width (no limit, one finite string)', () => {
+    const t = renderTable(['a'], [['x'.repeat(500)]], undefined, {width: 0})
+    expect(longest(t)).toBe(504)
+  })
+
+  it('group explain at 80, 120 and 200 columns: every table line fits; prose wraps', () => {
+    const {report, log} = fixtureReport()
+    for (const width of [80, 120, 200]) {
+      const text = renderExplain(report, {time: 'utc', now: log.time, color: false, width})
+      expect(longest(text), `at ${width}`).toBeLessThanOrEqual(width)
+    }
+    // unknown width: nothing wrapped or cut
+    const natural = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 0})
+    expect(natural).toContain(A)
+    expect(longest(natural)).toBeGreaterThan(200)
+  })
+
+  it('at 80 columns long member ids are cut with an ellipsis keeping the start; at 200 they are whole', () => {
+    const {report, log} = fixtureReport()
+    const at80 = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 80})
+    expect(at80).toMatch(/│ consumer-orders-s\S*… │/)
+    const at200 = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 200})
+    expect(at200).toContain(`│ ${A} │`)
+  })
+
+  it('at 120 columns an ordinary timeline row (member joined) is one line; cause first, detail after', () => {
+    const {report, log} = fixtureReport()
+    const text = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 120})
+    const timeline = lines(text.slice(text.lastIndexOf('│ epoch │')))
+    const row = timeline.findIndex(l => l.includes('│ 3 → 4 │'))
+    expect(timeline[row]).toMatch(new RegExp(`│ member joined: ${B.slice(0, 11)}… \\(client client-Yj4c…\\), subscribed to orders\\s+│$`))
+    // the next line is the next row, not a continuation of this one
+    expect(timeline[row + 1]).toMatch(/^└/)
+    // a leave the records cannot tell: one line too, ids cut shorter
+    const leave = timeline.findIndex(l => l.includes('│ 2 → 3 │'))
+    expect(timeline[leave]).toMatch(/│ member left: q7ZbW1x… \(client client-…\); leave, session or rebalance timeout\s*│$/)
+    expect(timeline[leave + 1]).toMatch(/│ 3 → 4 │/)
+    for (const l of timeline.filter(x => x.startsWith('│') && !x.startsWith('│       │'))) expect([...l].length).toBeLessThanOrEqual(120)
+  })
+})
