@@ -36,3 +36,29 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
     },
   }
 }
+
+/**
+ * `audit --watch`: checkpoints kept in memory between cycles (and, with `backing`, also written as --incremental
+ * writes them). A load hands out a deep copy: a cycle that fails half-way through a partition cannot damage the
+ * checkpoint the next cycle resumes from. One checkpoint per partition is held, replaced each cycle: flat memory.
+ */
+export interface MemoryCheckpointStore extends CheckpointStore {
+  /** The offset the last successful read of `partition` reached in this process (undefined before the first). */
+  nextOffset(partition: number): bigint | undefined
+}
+
+export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpointStore {
+  const held = new Map<number, PartitionCheckpoint>()
+  return {
+    dir: backing?.dir ?? '(memory)',
+    load(partition) {
+      const cp = held.get(partition)
+      return cp ? structuredClone(cp) : backing?.load(partition)
+    },
+    save(cp) {
+      held.set(cp.partition, cp)
+      backing?.save(cp)
+    },
+    nextOffset: partition => held.get(partition)?.nextOffset,
+  }
+}
