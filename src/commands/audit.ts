@@ -3,7 +3,7 @@ import {BaseCommand, EXIT} from '../base-command.js'
 import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
-import {asUsage, InputError} from '../core/errors.js'
+import {asUsage} from '../core/errors.js'
 import {groupTypeOf} from '../core/replay/index.js'
 import {parseDuration} from '../core/time.js'
 import {parseRetention} from '../history/format.js'
@@ -21,7 +21,7 @@ import {type BumpEvent, bumpDocument, newBumpEvents, orderBumps, PrintedBumps} f
 import {explainGroup} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {stopOnSignals, watchLoop} from '../io/watch-loop.js'
+import {stopOnSignals, watchInterval, watchLoop} from '../io/watch-loop.js'
 import {bumpLine} from '../render/watch.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
@@ -107,9 +107,7 @@ error.`
     const started = Date.now()
     const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
     if (flags.watch !== undefined) {
-      const intervalMs = parseDuration(flags.watch, 'watch')
-      if (intervalMs > MAX_TIMEOUT_MS) throw new InputError(`--watch "${flags.watch}" is too long: at most ${MAX_TIMEOUT_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
-      if (intervalMs < 100) throw new InputError(`--watch "${flags.watch}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
+      const intervalMs = watchInterval(flags.watch)
       await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
       return auditDocument(summarize([], {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: Date.now() - started}, failOn, null, started), [], this.warnings)
     }

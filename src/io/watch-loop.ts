@@ -5,6 +5,12 @@
  * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
  */
 import {delayUntilNextCycle} from '../core/audit/watch.js'
+import {InputError} from '../core/errors.js'
+import {parseDuration} from '../core/time.js'
+
+/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
+const MAX_INTERVAL_MS = 2_147_483_647
+
 
 export interface WatchLoopOptions {
   intervalMs: number
@@ -69,4 +75,12 @@ export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<Node
     proc.off('SIGINT', handler)
     proc.off('SIGTERM', handler)
   }}
+}
+
+/** --watch DURATION in ms: at least 100 ms, at most what a timer can wait. */
+export function watchInterval(text: string): number {
+  const ms = parseDuration(text, 'watch')
+  if (ms > MAX_INTERVAL_MS) throw new InputError(`--watch "${text}" is too long: at most ${MAX_INTERVAL_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
+  if (ms < 100) throw new InputError(`--watch "${text}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
+  return ms
 }
