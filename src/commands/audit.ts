@@ -282,7 +282,7 @@ error.`
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
             }
-            if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${r.bumps.length} new bumps, ${Date.now() - started} ms\n`))
+            if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${r.bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB\n`))
           } finally {
             // nothing accumulates across cycles (the warnings were printed on stderr as they came)
             this.warnings.length = 0

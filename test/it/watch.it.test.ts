@@ -1,0 +1,74 @@
+/**
+ * `audit --watch 2s --ndjson` on a real cluster: running while a consumer joins a group and a partition is added
+ * to its topic, each bump appears once with its cause (member joined; metadata hash changed), and SIGTERM ends
+ * the watch with exit code 0 after the running pass.
+ */
+import {spawn} from 'node:child_process'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildOnce, tempDir} from './adapter-cli.js'
+import {REPO_ROOT, waitFor} from './lib/cluster.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+const P = `wa${Date.now().toString(36).slice(-5)}`
+
+beforeAll(async () => {
+  probe = await Probe.start('watch')
+  await buildOnce()
+})
+afterAll(async () => {
+  await probe?.close()
+})
+
+interface Bump {
+  schema: {name: string; version: number}
+  group: string
+  epoch: number
+  offset: string
+  causes: Array<{kind: string}>
+}
+
+describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('prints a consumer joining and a partition added once each, with causes; SIGTERM exits 0', async () => {
+    const d = probe.driver
+    await d.cmd(`create-topic ${P}-t --assign 1:2,2:3`)
+    await d.cmd(`consumer c1 ${P}-g names ${P}-t`)
+    await probe.settled(`${P}-g`, 'consumer')
+
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
+    const w = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), 'audit', '-b', probe.env.bootstrap, '--watch', '2s', '--ndjson', '--group', `${P}-*`, '--history-dir', tempDir(), '--debug'], {env: clean, cwd: REPO_ROOT})
+    let stdout = ''
+    let stderr = ''
+    w.stdout.on('data', x => (stdout += x))
+    w.stderr.on('data', x => (stderr += x))
+    const exited = new Promise<number | null>(resolve => w.on('close', code => resolve(code)))
+    const bumps = () => stdout.split('\n').filter(Boolean).map(l => JSON.parse(l) as Bump)
+    try {
+      // the first pass is the baseline: wait for the second
+      await waitFor('two watch passes', async () => /--watch cycle 2:/.test(stderr), {timeoutMs: 60_000, intervalMs: 300})
+      expect(bumps()).toEqual([])
+
+      await d.cmd(`consumer c2 ${P}-g names ${P}-t`)
+      await waitFor('the join printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'member-joined')), {timeoutMs: 60_000, intervalMs: 500})
+      await d.cmd(`add-partitions ${P}-t 3 --assign 3:1`)
+      await waitFor('the metadata bump printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'metadata-hash-changed')), {timeoutMs: 60_000, intervalMs: 500})
+      // two more passes: nothing is printed twice
+      const n = Number(/--watch cycle (\d+):[^\n]*$/.exec(stderr.trimEnd())?.[1] ?? 0)
+      await waitFor('two more passes', async () => new RegExp(`--watch cycle ${n + 2}:`).test(stderr), {timeoutMs: 30_000, intervalMs: 300})
+    } finally {
+      w.kill('SIGTERM')
+    }
+    expect(await exited, stderr.slice(-3000)).toBe(0)
+    const all = bumps()
+    expect(all.every(b => b.schema.name === 'rebalance-doctor/bump' && b.group === `${P}-g`)).toBe(true)
+    const keys = all.map(b => `${b.group}:${b.epoch}:${b.offset}`)
+    expect(new Set(keys).size, keys.join(' ')).toBe(keys.length)
+    const epochs = all.map(b => b.epoch)
+    expect(epochs).toEqual([...epochs].sort((a, b) => a - b))
+    expect(stderr).toMatch(/SIGTERM: stopping after this cycle/)
+    expect(stderr).not.toMatch(/cycle \d+ failed/)
+    // memory per pass (--debug): printed for the note, not asserted (a timed/measured figure belongs in bench/)
+    console.log([...stderr.matchAll(/--watch cycle (\d+):[^\n]*rss (\d+) MB, heap (\d+) MB/g)].map(m => `cycle ${m[1]}: rss ${m[2]} MB heap ${m[3]} MB`).join('\n'))
+  }, 150_000)
+})
