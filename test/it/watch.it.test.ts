@@ -44,6 +44,13 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     w.stderr.on('data', x => (stderr += x))
     const exited = new Promise<number | null>(resolve => w.on('close', code => resolve(code)))
     const bumps = () => stdout.split('\n').filter(Boolean).map(l => JSON.parse(l) as Bump)
+    // the same for one group: the report, then a line per new bump
+    const g = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), 'group', 'explain', `${P}-g`, '-b', probe.env.bootstrap, '--watch', '2s'], {env: clean, cwd: REPO_ROOT})
+    let gout = ''
+    let gerr = ''
+    g.stdout.on('data', x => (gout += x))
+    g.stderr.on('data', x => (gerr += x))
+    const gExited = new Promise<number | null>(resolve => g.on('close', code => resolve(code)))
     try {
       // the first pass is the baseline: wait for the second
       await waitFor('two watch passes', async () => /--watch cycle 2:/.test(stderr), {timeoutMs: 60_000, intervalMs: 300})
@@ -56,10 +63,17 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       // two more passes: nothing is printed twice
       const n = Number(/--watch cycle (\d+):[^\n]*$/.exec(stderr.trimEnd())?.[1] ?? 0)
       await waitFor('two more passes', async () => new RegExp(`--watch cycle ${n + 2}:`).test(stderr), {timeoutMs: 30_000, intervalMs: 300})
+      await waitFor('group explain --watch printed both bumps', async () => (gout.match(/ epoch \d+ → \d+: /g) ?? []).length >= 2, {timeoutMs: 20_000, intervalMs: 500})
     } finally {
       w.kill('SIGTERM')
+      g.kill('SIGTERM')
     }
     expect(await exited, stderr.slice(-3000)).toBe(0)
+    expect(await gExited, gerr.slice(-3000)).toBe(0)
+    const lines = gout.split('\n').filter(l => / epoch \d+ → \d+: /.test(l))
+    console.log(`group explain --watch:\n${lines.join('\n')}\naudit --watch --ndjson:\n${stdout}`)
+    expect(lines.some(l => /joined/.test(l)), gout).toBe(true)
+    expect(new Set(lines).size).toBe(lines.length)
     const all = bumps()
     expect(all.every(b => b.schema.name === 'rebalance-doctor/bump' && b.group === `${P}-g`)).toBe(true)
     const keys = all.map(b => `${b.group}:${b.epoch}:${b.offset}`)
