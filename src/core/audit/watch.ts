@@ -29,7 +29,7 @@ export type BumpDocument = Document<BumpEvent>
 export class PrintedBumps {
   private readonly keys = new Set<string>()
 
-  constructor(readonly limit = 100_000) {
+  constructor(readonly limit = 10_000) {
     if (!(limit >= 1)) throw new Error('PrintedBumps: limit must be at least 1')
   }
 
