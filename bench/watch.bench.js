@@ -98,6 +98,7 @@ for (let cycle = 1; cycle <= CYCLES; cycle++) {
       for (const [id, replay] of bumps) printedTotal += newBumpEvents(explainGroup(id, replay, {live: md, hasher: ctx.hasher, now: time}), 'bench', printed).length
     },
   })
+  store.commit()
   // the scripted broker drops what has been read (but the last batch, which the next pass re-checks)
   for (const log of logs) log.batches.splice(0, Math.max(0, log.batches.length - 1))
   for (let k = 0; k < CHURN; k++) {

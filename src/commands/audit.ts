@@ -272,6 +272,7 @@ error.`
             })
             if (flags.ndjson) process.stdout.write(r.bumps.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
             else for (const e of r.bumps) process.stdout.write(`${bumpLine(e)}\n`)
+            memory?.store.commit()
             const historyFailed = r.history.recorded === false && !r.history.disabled
             if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
             if (flags.prometheus) {
@@ -283,6 +284,10 @@ error.`
               }
             }
             if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${r.bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB\n`))
+          } catch (error) {
+            // resumed next cycle from where the last good one ended: no bump of this cycle is lost
+            memory?.store.rollback()
+            throw error
           } finally {
             // nothing accumulates across cycles (the warnings were printed on stderr as they came)
             this.warnings.length = 0

@@ -9,6 +9,7 @@ import {bumpDocument, bumpKey, type BumpEvent, newBumpEvents, orderBumps, Printe
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
+import type {ReplayResult} from '../../../src/core/replay/index.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
 import {stopOnSignals, watchInterval, watchLoop} from '../../../src/io/watch-loop.js'
 import {bumpLine} from '../../../src/render/watch.js'
@@ -102,14 +103,22 @@ describe('PartitionScan trackFrom: the bumps of the records after the last cycle
 describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
   async function cycle(client: KafkaClient, store: ReturnType<typeof memoryCheckpointStore>, printed: PrintedBumps): Promise<BumpEvent[]> {
     const events: BumpEvent[] = []
+    const replays: Array<[string, ReplayResult]> = []
     const ctx = auditContext(cluster(3, 2), time, 600_000)
+    // as the command does: the cycle's checkpoints count once it succeeded
     await scanOffsets(client, {
       checkpoints: {store, clusterId: 'c1'},
       trackFrom: p => store.nextOffset(p),
       onPartition: (_p, _groups, bumps) => {
-        for (const [id, replay] of bumps) events.push(...newBumpEvents(explainGroup(id, replay, {live: ctx.live, hasher: ctx.hasher, now: time}), 'c1', printed))
+        for (const [id, replay] of bumps) replays.push([id, replay])
       },
+    }).catch((error: unknown) => {
+      store.rollback()
+      throw error
     })
+    // explained and marked printed once the whole pass has been read (as the command does)
+    for (const [id, replay] of replays) events.push(...newBumpEvents(explainGroup(id, replay, {live: ctx.live, hasher: ctx.hasher, now: time}), 'c1', printed))
+    store.commit()
     return orderBumps(events)
   }
 
@@ -148,6 +157,32 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
     p.log[p.log.length - 1] = {...p.log.at(-1)!, partitionLeaderEpoch: 5}
     p.log.push(join('g', 'm3', 3))
     expect((await cycle(client, store, printed)).map(e => e.epoch)).toEqual([3])
+  })
+
+  it('a cycle that fails after some partitions were read loses none of their bumps (their checkpoints roll back)', async () => {
+    const logs = [[] as Batch[], [] as Batch[]]
+    let failOn: number | undefined
+    const client = {
+      topics: async () => [{name: '__consumer_offsets', partitions: [{partition: 0, replicas: [1]}, {partition: 1, replicas: [1]}]}],
+      readPartition: async (o: {partition: number; fromOffset?: bigint; onBatch: (b: Batch) => void}) => {
+        if (o.partition === failOn) throw new Error('coordinator moved')
+        const log = logs[o.partition]
+        for (const b of log) if (b.lastOffset >= (o.fromOffset ?? 0n)) o.onBatch(b)
+        return {topic: '__consumer_offsets', partition: o.partition, leader: 1, logStartOffset: 0n, endOffset: log.length ? log.at(-1)!.lastOffset + 1n : 0n, batches: [], abortedTransactions: [], fetches: 1}
+      },
+    } as unknown as KafkaClient
+    const store = memoryCheckpointStore()
+    const printed = new PrintedBumps()
+    logs[0].push(join('a', 'm1', 1))
+    logs[1].push(join('b', 'm1', 1))
+    await cycle(client, store, printed)
+    logs[0].push(join('a', 'm2', 2))
+    logs[1].push(join('b', 'm2', 2))
+    failOn = 1
+    await expect(cycle(client, store, printed)).rejects.toThrow(/coordinator moved/) // partition 0 was read
+    failOn = undefined
+    expect((await cycle(client, store, printed)).map(e => `${e.group}:${e.epoch}`)).toEqual(['a:2', 'b:2'])
+    expect(await cycle(client, store, printed)).toEqual([])
   })
 
   it('hands out copies: a cycle that fails half-way cannot damage the checkpoint resumed from', async () => {
