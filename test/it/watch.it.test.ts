@@ -26,7 +26,7 @@ interface Bump {
   group: string
   epoch: number
   offset: string
-  causes: Array<{kind: string}>
+  causes: Array<{kind: string; confidence: string; message: string}>
 }
 
 describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
@@ -80,6 +80,10 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     expect(new Set(keys).size, keys.join(' ')).toBe(keys.length)
     const epochs = all.map(b => b.epoch)
     expect(epochs).toEqual([...epochs].sort((a, b) => a - b))
+    // the history recorded every pass names the metadata change exactly (the passes before and after it)
+    const meta = all.flatMap(b => b.causes).find(c => c.kind === 'metadata-hash-changed')!
+    expect(meta.confidence).toBe('exact')
+    expect(meta.message).toContain(`${P}-t: 2 → 3 partitions`)
     expect(stderr).toMatch(/SIGTERM: stopping after this cycle/)
     expect(stderr).not.toMatch(/cycle \d+ failed/)
     // memory per pass (--debug): printed for the note, not asserted (a timed/measured figure belongs in bench/)
