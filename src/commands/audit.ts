@@ -17,8 +17,8 @@ import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
-import {type BumpEvent, bumpDocument, newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
-import {explainGroup} from '../core/explain/explain.js'
+import {bumpDocument, newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
 import {stopOnSignals, watchInterval, watchLoop} from '../io/watch-loop.js'
@@ -226,16 +226,16 @@ error.`
       }
       // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
       // passes is then named exactly from the two moments around it
-      const events: BumpEvent[] = []
+      const bumpReports: ExplainReport[] = []
       if (p.watch && bumps.length > 0) {
         const {view} = loadHistoryView(clusterId ?? undefined, flags['history-dir'])
         for (const {group, replay} of bumps) {
           const report = explainGroup(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
           annotateFromHistory(report, replay, view)
-          events.push(...newBumpEvents(report, clusterId, p.watch.printed))
+          bumpReports.push(report)
         }
       }
-      return {rows, summary, history, historyNote, incremental, bumps: orderBumps(events)}
+      return {rows, summary, history, historyNote, incremental, bumpReports}
     })
   }
 
@@ -260,7 +260,7 @@ error.`
           const started = Date.now()
           try {
             const r = await this.pass({
-              ...base, started, progress: silent, watch: {printed},
+              ...base, started, progress: silent, watch: true,
               checkpoints: clusterId => {
                 const id = clusterId ?? 'unknown-cluster'
                 // on disk only with the history on, a real cluster id and every group (a --group checkpoint lacks the others)
@@ -270,8 +270,10 @@ error.`
               },
               trackFrom: partition => memory?.store.nextOffset(partition),
             })
-            if (flags.ndjson) process.stdout.write(r.bumps.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
-            else for (const e of r.bumps) process.stdout.write(`${bumpLine(e)}\n`)
+            // marked printed only now, when they are written (a pass that failed marked nothing)
+            const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
+            if (flags.ndjson) process.stdout.write(bumps.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
+            else for (const e of bumps) process.stdout.write(`${bumpLine(e)}\n`)
             memory?.store.commit()
             const historyFailed = r.history.recorded === false && !r.history.disabled
             if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
@@ -283,7 +285,7 @@ error.`
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
             }
-            if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${r.bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB\n`))
+            if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB\n`))
           } catch (error) {
             // resumed next cycle from where the last good one ended: no bump of this cycle is lost
             memory?.store.rollback()
@@ -311,7 +313,7 @@ interface PassOptions {
   checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
   trackFrom?: (partition: number) => bigint | undefined
-  watch?: {printed: PrintedBumps}
+  watch?: true
 }
 
 interface PassResult {
@@ -320,8 +322,8 @@ interface PassResult {
   history: HistoryStatus
   historyNote: string | undefined
   incremental: IncrementalStatus | undefined
-  /** watch: the pass's new bumps with their causes, in the order they happened. */
-  bumps: BumpEvent[]
+  /** watch: explain reports of the groups with new records, their timelines holding only the new bumps. */
+  bumpReports: ExplainReport[]
 }
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
