@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../base-command.js'
-import {type AuditExitCode, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
+import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
@@ -17,7 +17,13 @@ import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
-import {checkpointStore} from '../sources/audit-checkpoint.js'
+import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
+import {bumpDocument, newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
+import type {GroupType, ReplayResult} from '../core/replay/index.js'
+import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
+import {stopOnSignals, watchInterval, watchLoop} from '../io/watch-loop.js'
+import {bumpLine} from '../render/watch.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
@@ -84,6 +90,12 @@ error.`
       exclusive: ['group'],
       helpGroup: 'HISTORY',
     }),
+    watch: Flags.string({
+      summary: 'Keep running: an incremental audit every DURATION (10s), printing each new epoch bump once with its causes.',
+      description: `One line per new bump (--ndjson: one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump; see README); the first pass only reads (it prints nothing but errors). Each pass also rewrites the --prometheus file atomically and records the history (unless --no-record), so metadata changes are named exactly to the interval; with the history on, the checkpoints are written as --incremental writes them (not with --group). A failed pass (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running pass has written everything, exit code 0 (a second signal exits at once, 130).`,
+      exclusive: ['json', 'incremental', 'all'],
+      helpValue: 'DURATION',
+    }),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
     ...timeFlags,
     ...colorFlags,
@@ -97,64 +109,24 @@ error.`
     const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
     const started = Date.now()
     const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
+    if (flags.watch !== undefined) {
+      const intervalMs = watchInterval(flags.watch)
+      await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
+      return auditDocument(summarize([], {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: Date.now() - started}, failOn, null, started), [], this.warnings)
+    }
     const quiet = this.jsonEnabled() || flags.ndjson
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
-    const {rows, summary: coreSummary, history, historyNote, incremental} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
-      // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
-      // memory follows the partitions being read, not every group of the cluster
-      const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
-      const ctx = auditContext(live, started, stuckAfterMs, reassignments)
-      const rows: GroupAudit[] = []
-      let deleted = 0
-      const clusterId = live.clusterId ?? null
-      let checkpoints: {store: ReturnType<typeof checkpointStore>; clusterId: string} | undefined
-      if (flags.incremental) {
-        if (clusterId === null) this.warn('--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster\'s; reading every partition in full')
-        else checkpoints = {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
-      }
-      const scan = await scanOffsets(client, {
-        checkpoints,
-        concurrency: flags.concurrency,
-        acceptGroup: match,
-        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
-        onPartition: (_partition, groups) => {
-          for (const [id, summary] of groups) {
-            if (isDeleted(summary)) {
-              deleted++
-              continue
-            }
-            const type = groupTypeOf(summary.state)
-            if (types && (!type || !types.has(type))) continue
-            rows.push(auditGroup(id, summary, ctx))
-          }
-        },
-      })
-      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
-      for (const f of scan.fullReads) this.warn(`--incremental: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
-      for (const f of scan.checkpointErrors) this.warn(`--incremental: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
-      const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
-      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
-      // filters that match nothing are more likely a typo than a healthy cluster
-      if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
-      let historyNote: string | undefined
-      let history: HistoryStatus
-      if (flags.record) {
-        progress.update('recording history')
-        const dir = flags['history-dir'] ?? defaultHistoryDir()
-        try {
-          const groups = new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
-          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, groups, ctx.hasher)
-          history = {recorded: true, dir, file: res.file}
-          historyNote = `history: ${res.full ? 'new segment' : 'appended'} ${res.file} (${res.topicsWritten} topics, ${res.groupsWritten} groups changed)${res.expired.length ? `; expired ${res.expired.length} segment(s)` : ''}`
-        } catch (error) {
-          // the report matters more than its history: never lose it for this (issue: cron user without a home)
-          history = {recorded: false, dir, error: describeWriteError(error)}
+    const {rows, summary: coreSummary, history, historyNote, incremental} = await this.pass({
+      started, stuckAfterMs, failOn, types, match, retentionMs, progress,
+      checkpoints: clusterId => {
+        if (!flags.incremental) return undefined
+        if (clusterId === null) {
+          this.warn('--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster\'s; reading every partition in full')
+          return undefined
         }
-      } else {
-        history = {recorded: false, disabled: true}
-      }
-      return {rows, summary, history, historyNote, incremental}
+        return {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
+      },
     }).finally(() => progress.stop())
 
     const historyFailed = history.recorded === false && !history.disabled
@@ -192,6 +164,169 @@ error.`
     if (finalExit !== 0) process.exitCode = finalExit
     return auditDocument(summary, rows, this.warnings)
   }
+
+  /** One audit: live metadata, every partition (resumed from checkpoints when given), history. */
+  private async pass(p: PassOptions): Promise<PassResult> {
+    const {flags} = this
+    const {started, stuckAfterMs, failOn, types, match, retentionMs, progress} = p
+    return withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
+      // memory follows the partitions being read, not every group of the cluster
+      const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
+      const ctx = auditContext(live, started, stuckAfterMs, reassignments)
+      const rows: GroupAudit[] = []
+      let deleted = 0
+      const clusterId = live.clusterId ?? null
+      const checkpoints = p.checkpoints(clusterId)
+      const bumps: Array<{group: string; replay: ReplayResult}> = []
+      const scan = await scanOffsets(client, {
+        checkpoints,
+        concurrency: flags.concurrency,
+        acceptGroup: match,
+        trackFrom: p.trackFrom,
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
+        onPartition: (_partition, groups, newBumps) => {
+          for (const [id, replay] of newBumps) {
+            if (replay.timeline.length === 0) continue
+            const type = groupTypeOf(replay.state)
+            if (types && (!type || !types.has(type))) continue
+            bumps.push({group: id, replay})
+          }
+          for (const [id, summary] of groups) {
+            if (isDeleted(summary)) {
+              deleted++
+              continue
+            }
+            const type = groupTypeOf(summary.state)
+            if (types && (!type || !types.has(type))) continue
+            rows.push(auditGroup(id, summary, ctx))
+          }
+        },
+      })
+      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+      for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
+      for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
+      const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
+      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
+      // filters that match nothing are more likely a typo than a healthy cluster
+      if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
+      let historyNote: string | undefined
+      let history: HistoryStatus
+      if (flags.record) {
+        progress.update('recording history')
+        const dir = flags['history-dir'] ?? defaultHistoryDir()
+        try {
+          const groups = new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
+          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, groups, ctx.hasher)
+          history = {recorded: true, dir, file: res.file}
+          historyNote = `history: ${res.full ? 'new segment' : 'appended'} ${res.file} (${res.topicsWritten} topics, ${res.groupsWritten} groups changed)${res.expired.length ? `; expired ${res.expired.length} segment(s)` : ''}`
+        } catch (error) {
+          // the report matters more than its history: never lose it for this (issue: cron user without a home)
+          history = {recorded: false, dir, error: describeWriteError(error)}
+        }
+      } else {
+        history = {recorded: false, disabled: true}
+      }
+      // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
+      // passes is then named exactly from the two moments around it
+      const bumpReports: ExplainReport[] = []
+      if (p.watch && bumps.length > 0) {
+        const {view} = loadHistoryView(clusterId ?? undefined, flags['history-dir'])
+        for (const {group, replay} of bumps) {
+          const report = explainGroup(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+          annotateFromHistory(report, replay, view)
+          bumpReports.push(report)
+        }
+      }
+      return {rows, summary, history, historyNote, incremental, bumpReports}
+    })
+  }
+
+  /**
+   * --watch: an incremental pass every interval (checkpoints held in memory, and written as --incremental writes
+   * them when the history is on), each new bump printed once with its causes, the --prometheus file and the
+   * history rewritten each pass; a failed pass is reported on stderr and retried; SIGINT/SIGTERM stop it after
+   * the running pass has written everything.
+   */
+  private async watch(intervalMs: number, base: Pick<PassOptions, 'stuckAfterMs' | 'failOn' | 'types' | 'match' | 'retentionMs'>): Promise<void> {
+    const {flags} = this
+    const printed = new PrintedBumps()
+    let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
+    const silent = {update() {}, stop() {}}
+    const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this cycle\n`))
+    try {
+      await watchLoop({
+        intervalMs,
+        stop: controller.signal,
+        onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch cycle ${n} failed (retrying in ${flags.watch}): ${(error as Error)?.message ?? String(error)}\n`)),
+        cycle: async n => {
+          const started = Date.now()
+          try {
+            const r = await this.pass({
+              ...base, started, progress: silent, watch: true,
+              checkpoints: clusterId => {
+                const id = clusterId ?? 'unknown-cluster'
+                // on disk only with the history on, a real cluster id and every group (a --group checkpoint lacks the others)
+                const backing = flags.record && clusterId !== null && flags.group === undefined ? checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId) : undefined
+                if (memory?.clusterId !== id) memory = {clusterId: id, store: memoryCheckpointStore(backing)}
+                return {store: memory.store, clusterId: id}
+              },
+              trackFrom: partition => memory?.store.nextOffset(partition),
+            })
+            // marked printed only now, when they are written (a pass that failed marked nothing)
+            const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
+            if (flags.ndjson) process.stdout.write(bumps.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
+            else for (const e of bumps) process.stdout.write(`${bumpLine(e)}\n`)
+            memory?.store.commit()
+            const historyFailed = r.history.recorded === false && !r.history.disabled
+            if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
+            if (flags.prometheus) {
+              const exitCode: AuditExitCode = r.summary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : r.summary.exitCode
+              try {
+                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows) + historyMetric(historyFailed))
+              } catch (error) {
+                process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
+              }
+            }
+            if (flags.debug) process.stderr.write(forTerminal(`[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB\n`))
+          } catch (error) {
+            // resumed next cycle from where the last good one ended: no bump of this cycle is lost
+            memory?.store.rollback()
+            throw error
+          } finally {
+            // nothing accumulates across cycles (the warnings were printed on stderr as they came)
+            this.warnings.length = 0
+          }
+        },
+      })
+    } finally {
+      dispose()
+    }
+  }
+}
+
+interface PassOptions {
+  started: number
+  stuckAfterMs: number
+  failOn: FindingKind[]
+  types: ReadonlySet<GroupType> | undefined
+  match: (group: string) => boolean
+  retentionMs: number
+  progress: {update(text: string): void}
+  checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
+  /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
+  trackFrom?: (partition: number) => bigint | undefined
+  watch?: true
+}
+
+interface PassResult {
+  rows: GroupAudit[]
+  summary: AuditSummary
+  history: HistoryStatus
+  historyNote: string | undefined
+  incremental: IncrementalStatus | undefined
+  /** watch: explain reports of the groups with new records, their timelines holding only the new bumps. */
+  bumpReports: ExplainReport[]
 }
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */

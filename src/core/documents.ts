@@ -25,6 +25,8 @@ export const SCHEMAS = {
   audit: id('audit'),
   auditGroup: id('audit-group'),
   auditSummary: id('audit-summary'),
+  /** `audit --watch --ndjson` and `group explain --watch --json`: one line per new epoch bump. */
+  bump: id('bump'),
   clusterHistory: id('cluster-history'),
   clusterHistorySource: id('cluster-history-source'),
   clusterSnapshot: id('cluster-snapshot'),

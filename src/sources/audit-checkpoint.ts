@@ -36,3 +36,41 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
     },
   }
 }
+
+/**
+ * `audit --watch`: checkpoints kept in memory between cycles (and, with `backing`, also written as --incremental
+ * writes them). A load hands out a deep copy: a cycle that fails half-way through a partition cannot damage the
+ * checkpoint the next cycle resumes from. Saves are staged until commit() (the cycle's bumps are printed): a cycle
+ * that fails after some partitions were read rolls them back, so their new bumps come again with the next cycle
+ * instead of being lost. One checkpoint per partition is held, replaced each cycle: flat memory.
+ */
+export interface MemoryCheckpointStore extends CheckpointStore {
+  /** The offset the last committed read of `partition` reached in this process (undefined before the first). */
+  nextOffset(partition: number): bigint | undefined
+  /** The cycle succeeded: its saves become what the next cycle resumes from. */
+  commit(): void
+  /** The cycle failed: its saves are dropped (the disk copies, if any, only serve a restarted process). */
+  rollback(): void
+}
+
+export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpointStore {
+  const held = new Map<number, PartitionCheckpoint>()
+  const staged = new Map<number, PartitionCheckpoint>()
+  return {
+    dir: backing?.dir ?? '(memory)',
+    load(partition) {
+      const cp = held.get(partition)
+      return cp ? structuredClone(cp) : backing?.load(partition)
+    },
+    save(cp) {
+      staged.set(cp.partition, cp)
+      backing?.save(cp)
+    },
+    nextOffset: partition => held.get(partition)?.nextOffset,
+    commit() {
+      for (const [p, cp] of staged) held.set(p, cp)
+      staged.clear()
+    },
+    rollback: () => staged.clear(),
+  }
+}

@@ -5,7 +5,7 @@
  */
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
 import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
-import type {GroupSummary} from '../core/replay/index.js'
+import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {KafkaClient} from '../kafka/client.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
 import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
@@ -35,7 +35,10 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
   onProgress?: (done: number, total: number, records: number) => void
   /** Takes each partition's groups as soon as it is read (audit them and drop them: memory then follows the
    * largest partitions read at once, not the cluster); they are not kept in the result. */
-  onPartition?: (partition: number, groups: Map<string, GroupSummary>) => void
+  onPartition?: (partition: number, groups: Map<string, GroupSummary>, newBumps: Map<string, ReplayResult>) => void
+  /** watch: per partition, the offset the last cycle read to; each group's records from there are also replayed
+   * in full and handed to onPartition (newBumps), so their bumps get causes. undefined: nothing is new (baseline). */
+  trackFrom?: (partition: number) => bigint | undefined
   /** Incremental: resume each partition from its checkpoint when it fits, and write a new one after reading. */
   checkpoints?: {store: CheckpointStore; clusterId: string}
 }
@@ -53,7 +56,7 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
 
   /** One read of a partition, from its log start or resumed from `cp`; {misfit} when `cp` turns out not to fit. */
   const read = async (partition: number, cp: PartitionCheckpoint | undefined) => {
-    const scan = new PartitionScan(options, cp)
+    const scan = new PartitionScan(options, cp, options.trackFrom?.(partition))
     let first: BatchMark | undefined
     let last: BatchMark | undefined
     let misfit: string | undefined
@@ -127,7 +130,7 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
       }
       // a group lives on exactly one partition
       const groups = scan.finish()
-      if (options.onPartition) options.onPartition(partition, groups)
+      if (options.onPartition) options.onPartition(partition, groups, scan.newBumps())
       else for (const [id, g] of groups) result.groups.set(id, g)
       result.recordsScanned += scan.recordsScanned
       result.offsetCommitsSkipped += scan.offsetCommitsSkipped

@@ -38,6 +38,8 @@ export interface GroupLogOptions {
   onProgress?: (scanned: number, offset: bigint, endOffset: bigint | undefined) => void
   /** Each of the group's records in log order, as it is read; then `records` stays empty. */
   onRecord?: (record: LoggedRecord) => void
+  /** Read from this offset, not the log start (--watch: where the last read ended). */
+  fromOffset?: bigint
 }
 
 export async function offsetsPartitionCount(client: KafkaClient): Promise<number> {
@@ -68,8 +70,11 @@ export async function readGroupLog(client: KafkaClient, groupId: string, options
     topic: OFFSETS_TOPIC,
     partition,
     isolation: 'read_committed',
+    fromOffset: options.fromOffset,
     onAborted: list => filter.addAborted(list),
     onBatch: batch => {
+      // a batch the last read already had (the broker returns the whole batch holding fromOffset)
+      if (options.fromOffset !== undefined && batch.lastOffset < options.fromOffset) return
       batches++
       recordsScanned += batch.records.length
       const committed = filter.accept(batch)

@@ -1,8 +1,12 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
-import {SCHEMAS} from '../../core/documents.js'
+import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
-import {GroupReplay, subscribedTopicsOf} from '../../core/replay/index.js'
+import {GroupReplay, type GroupState, subscribedTopicsOf} from '../../core/replay/index.js'
+import {type BumpEvent, bumpDocument, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
+import {stopOnSignals, watchInterval, watchLoop} from '../../io/watch-loop.js'
+import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
+import {bumpLine} from '../../render/watch.js'
 import {parseDuration, parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
@@ -52,6 +56,13 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
     ...timeFlags,
     ...colorFlags,
+    watch: Flags.string({
+      summary: "Keep running: print the report, then read the group's new records every DURATION (10s) and print each new epoch bump once with its causes.",
+      description: 'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see README). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
+      exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
+      helpValue: 'DURATION',
+    }),
+    ndjson: Flags.boolean({summary: 'With --watch: one JSON object per line (the report, then one per new bump).', dependsOn: ['watch']}),
   }
 
   async run(): Promise<ExplainReport> {
@@ -59,13 +70,16 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
     const now = Date.now()
     const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
+    if (flags.watch !== undefined) watchInterval(flags.watch) // a usage error before any read
     const group = this.args.group
     const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
+    let watchFrom: {state: GroupState; nextOffset: bigint} | undefined
     const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
       // streamed into the replay as read: the partition's other groups are skipped by key, undecoded
       const replaying = new GroupReplay(group)
-      await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`), onRecord: r => replaying.push(r)})
+      const log = await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`), onRecord: r => replaying.push(r)})
       const replay = replaying.finish()
+      if (flags.watch !== undefined) watchFrom = {state: structuredClone(replay.state), nextOffset: log.endOffset}
       // every topic the group used at any epoch: the attribution walks back through them
       const topics = new Set<string>()
       for (const e of replay.timeline) for (const s of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
@@ -86,6 +100,13 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
+    if (flags.watch !== undefined) {
+      if (flags.ndjson) process.stdout.write(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
+      else this.logRendered(renderExplain(report, styleOf(flags, now)))
+      this.warnings.length = 0
+      await this.watch(group, stuckAfterMs, watchFrom!)
+      return report
+    }
     if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, now)))
     if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
     if (report.verdict.code === 'NOT_FOUND') {
@@ -93,5 +114,62 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
       process.exitCode = EXIT.notFound
     }
     return report
+  }
+
+  /**
+   * --watch: every interval, the group's records after the last read, replayed from the state the last read left
+   * (a copy: a read that fails half-way changes nothing), and each new bump printed once with its causes.
+   */
+  private async watch(group: string, stuckAfterMs: number | undefined, from: {state: GroupState; nextOffset: bigint}): Promise<void> {
+    const {flags} = this
+    const intervalMs = watchInterval(flags.watch!)
+    const printed = new PrintedBumps()
+    let at = from
+    const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this read\n`))
+    try {
+      await watchLoop({
+        intervalMs,
+        stop: controller.signal,
+        onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch read ${n} failed (retrying in ${flags.watch}): ${(error as Error)?.message ?? String(error)}\n`)),
+        cycle: async n => {
+          if (n === 1) return // the report was the first read
+          try {
+            const events = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+              let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
+              let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: r => replaying.push(r)})
+              let since = at.nextOffset
+              const misfit = log.logStartOffset > at.nextOffset ? `the log start (${log.logStartOffset}) moved past the last read (${at.nextOffset})` : log.endOffset < at.nextOffset ? `the log ends at ${log.endOffset}, before the last read (${at.nextOffset}): truncated` : undefined
+              if (misfit) {
+                // read it all again; bumps from the old end on are new (those already printed stay printed)
+                process.stderr.write(forTerminal(`Warning: --watch: ${misfit}; reading the group's records in full\n`))
+                replaying = new GroupReplay(group)
+                log = await readGroupLog(client, group, {onRecord: r => replaying.push(r)})
+                since = log.endOffset < at.nextOffset ? log.logStartOffset : at.nextOffset
+              }
+              const replay = replaying.finish()
+              const fresh = {...replay, timeline: replay.timeline.filter(e => e.offset >= since)}
+              let events: BumpEvent[] = []
+              if (fresh.timeline.length > 0) {
+                const topics = new Set<string>()
+                for (const e of fresh.timeline) for (const st of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, st)) topics.add(t)
+                const live = await client.clusterMetadata({topics: [...topics]})
+                const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
+                const report = explainGroup(group, fresh, {live, now: Date.now(), stuckAfterMs, knownRacks: historyRacks(view)})
+                annotateFromHistory(report, fresh, view)
+                events = newBumpEvents(report, live.clusterId ?? null, printed)
+              }
+              at = {state: replay.state, nextOffset: log.endOffset}
+              return events
+            })
+            if (flags.ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
+            else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+          } finally {
+            this.warnings.length = 0
+          }
+        },
+      })
+    } finally {
+      dispose()
+    }
   }
 }

@@ -8,7 +8,7 @@
 import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
-import {GroupReducer, type GroupSummary, type ReducerData} from '../replay/index.js'
+import {GroupReducer, GroupReplay, type GroupSummary, type ReducerData, type ReplayResult} from '../replay/index.js'
 import type {ScanCounters} from './checkpoint.js'
 
 export interface PartitionScanOptions {
@@ -17,6 +17,9 @@ export interface PartitionScanOptions {
   /** Only groups this accepts are replayed (their records still count as scanned). */
   acceptGroup?: (groupId: string) => boolean
 }
+
+/** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
+const cloneState = <T>(v: T): T => structuredClone(v)
 
 export class PartitionScan {
   readonly filter = new CommittedFilter()
@@ -28,10 +31,14 @@ export class PartitionScan {
   private readonly keep: number
   private readonly accept: (groupId: string) => boolean
   private readonly rejected = new Set<string>()
+  /** watch: records at or after this offset are also replayed in full per group, to name their bumps' causes. */
+  private readonly trackFrom: bigint | undefined
+  private readonly tracked = new Map<string, GroupReplay>()
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
-  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}) {
+  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}, trackFrom?: bigint) {
     this.keep = options.keepEpochs ?? 3
+    this.trackFrom = trackFrom
     this.accept = options.acceptGroup ?? (() => true)
     if (from) {
       for (const [id, data] of from.groups) this.groups.set(id, new GroupReducer(id, this.keep, data))
@@ -89,8 +96,27 @@ export class PartitionScan {
         }
         this.groups.set(gid, (g = new GroupReducer(gid, this.keep)))
       }
-      g.push({offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record})
+      const lr = {offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record}
+      if (this.trackFrom !== undefined && r.offset >= this.trackFrom) {
+        let t = this.tracked.get(gid)
+        // seeded with the group as it stood before its first new record (data() applies the earlier writes:
+        // trackFrom is a batch boundary, so they are complete)
+        if (!t) this.tracked.set(gid, (t = new GroupReplay(gid, {initialState: cloneState(g.data().state)})))
+        t.push(lr)
+      }
+      g.push(lr)
     }
+  }
+
+  /**
+   * watch: the groups that had records at or after trackFrom, each replayed from its state just before them;
+   * their timelines hold exactly the bumps of those records (with snapshots, diffs and records: causes).
+   */
+  newBumps(): Map<string, ReplayResult> {
+    const out = new Map<string, ReplayResult>()
+    for (const [id, t] of this.tracked) out.set(id, t.finish())
+    this.tracked.clear()
+    return out
   }
 
   /** Every group's summary; the scan should be dropped after this. */

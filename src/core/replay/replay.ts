@@ -63,6 +63,9 @@ export interface SkippedRecord {
 export interface ReplayOptions {
   /** Called after each record is applied, with the live (mutable) state. */
   readonly onRecord?: (record: LoggedRecord, state: GroupState) => void
+  /** Continue from this state (watch: the group as the last cycle left it; owned by the replay from now on):
+   * the timeline then holds only the bumps of the records pushed after it. */
+  readonly initialState?: GroupState
 }
 
 export interface ReplayResult {
@@ -96,7 +99,7 @@ export class GroupReplay {
   private awaitingAssignment: EpochChange[] = []
 
   constructor(readonly groupId: string, private readonly options: ReplayOptions = {}) {
-    this.state = emptyGroupState(groupId)
+    this.state = options.initialState ?? emptyGroupState(groupId)
   }
 
   /** Feeds the next record in log order; records of other groups are ignored. */

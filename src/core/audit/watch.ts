@@ -1,0 +1,76 @@
+/**
+ * `audit --watch` and `group explain --watch`: what is new since the last cycle. Pure.
+ *
+ * A cycle replays in full only the records after the offset the last cycle reached (per partition, see
+ * PartitionScan's trackFrom), so an explain report of that replay has exactly the new bumps in its timeline.
+ * They become bump events; a bounded set of those already printed keeps a bump from being printed twice when a
+ * partition is read again (a checkpoint that no longer fits, a log truncated after a broker restart).
+ *
+ * NDJSON line (schema {name: "rebalance-doctor/bump", version: 1}; hashes and offsets as decimal strings):
+ *   {schema, clusterId, group, type, epoch, previousEpoch, time, timestamp, offset, metadataHash,
+ *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], warnings: []}
+ */
+import {type Document, SCHEMAS, toDocument} from '../documents.js'
+import type {ExplainReport, TimelineEntry} from '../explain/explain.js'
+import type {GroupType} from '../replay/index.js'
+
+export interface BumpEvent extends TimelineEntry {
+  clusterId: string | null
+  group: string
+  type: GroupType | null
+}
+
+export type BumpDocument = Document<BumpEvent>
+
+/**
+ * Keys of bumps already printed, the oldest forgotten past `limit`: memory stays flat however long the watch
+ * runs. A key is group, type, epoch and offset (a group deleted and created again starts again at epoch 1).
+ */
+export class PrintedBumps {
+  private readonly keys = new Set<string>()
+
+  constructor(readonly limit = 10_000) {
+    if (!(limit >= 1)) throw new Error('PrintedBumps: limit must be at least 1')
+  }
+
+  get size(): number {
+    return this.keys.size
+  }
+
+  /** true the first time `key` is offered (then it is remembered), false after. */
+  firstTime(key: string): boolean {
+    if (this.keys.has(key)) return false
+    this.keys.add(key)
+    // a Set iterates in insertion order: the first key is the oldest
+    if (this.keys.size > this.limit) this.keys.delete(this.keys.values().next().value!)
+    return true
+  }
+}
+
+export function bumpKey(group: string, type: GroupType | null, epoch: number, offset: string): string {
+  return `${group}\u0000${type ?? ''}\u0000${epoch}\u0000${offset}`
+}
+
+/** The bumps of `report`'s timeline not printed yet (marked printed now), oldest first. */
+export function newBumpEvents(report: Pick<ExplainReport, 'group' | 'type' | 'timeline'>, clusterId: string | null, printed: PrintedBumps): BumpEvent[] {
+  const out: BumpEvent[] = []
+  for (const e of report.timeline) {
+    if (!printed.firstTime(bumpKey(report.group, report.type, e.epoch, e.offset))) continue
+    out.push({clusterId, group: report.group, type: report.type, ...e})
+  }
+  return out
+}
+
+/** Bumps of several groups in the order they happened (time, then group id). */
+export function orderBumps(events: BumpEvent[]): BumpEvent[] {
+  return events.sort((a, b) => a.timestamp - b.timestamp || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) || a.epoch - b.epoch)
+}
+
+export function bumpDocument(e: BumpEvent): BumpDocument {
+  return toDocument(SCHEMAS.bump, e)
+}
+
+/** How long to sleep after a cycle that started at `startedAt`: the rest of the interval, never negative. */
+export function delayUntilNextCycle(intervalMs: number, startedAt: number, now: number): number {
+  return Math.max(0, startedAt + intervalMs - now)
+}

@@ -1,0 +1,86 @@
+/**
+ * The `--watch` loop: a cycle every interval until stopped. A cycle that throws is reported and the next one
+ * runs at the next interval (a broker restart or a coordinator move must not end the watch). A stop (SIGINT or
+ * SIGTERM) never interrupts a cycle: it ends the sleep, or the loop after the running cycle has finished its
+ * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
+ */
+import {delayUntilNextCycle} from '../core/audit/watch.js'
+import {InputError} from '../core/errors.js'
+import {parseDuration} from '../core/time.js'
+
+/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
+const MAX_INTERVAL_MS = 2_147_483_647
+
+
+export interface WatchLoopOptions {
+  intervalMs: number
+  /** One cycle (n counts from 1). */
+  cycle: (n: number) => Promise<void>
+  /** A cycle failed: report it (the loop goes on). */
+  onError: (error: unknown, n: number) => void
+  /** Aborted: stop after the running cycle (or now, when sleeping). */
+  stop: AbortSignal
+  now?: () => number
+  sleep?: (ms: number, stop: AbortSignal) => Promise<void>
+}
+
+/** Resolves after `ms`, or as soon as `stop` aborts. */
+export function sleepUnlessStopped(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise(resolve => {
+    if (stop.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      stop.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    stop.addEventListener('abort', done, {once: true})
+  })
+}
+
+/** Runs cycles until `stop` aborts; returns the number of cycles run. */
+export async function watchLoop(o: WatchLoopOptions): Promise<number> {
+  const now = o.now ?? Date.now
+  const sleep = o.sleep ?? sleepUnlessStopped
+  let n = 0
+  while (!o.stop.aborted) {
+    n++
+    const started = now()
+    try {
+      await o.cycle(n)
+    } catch (error) {
+      o.onError(error, n)
+    }
+    if (o.stop.aborted) break
+    await sleep(delayUntilNextCycle(o.intervalMs, started, now()), o.stop)
+  }
+  return n
+}
+
+/**
+ * SIGINT and SIGTERM abort the returned controller (the loop then finishes its cycle and returns); a second
+ * signal while that cycle is still running exits at once (130), for a cycle stuck on an unreachable cluster.
+ * Call the returned `dispose` when the loop has ended.
+ */
+export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<NodeJS.Process, 'on' | 'off' | 'exit'> = process): {controller: AbortController; dispose: () => void} {
+  const controller = new AbortController()
+  const handler = (signal: string) => {
+    if (controller.signal.aborted) proc.exit(130)
+    onStop?.(signal)
+    controller.abort()
+  }
+  proc.on('SIGINT', handler)
+  proc.on('SIGTERM', handler)
+  return {controller, dispose: () => {
+    proc.off('SIGINT', handler)
+    proc.off('SIGTERM', handler)
+  }}
+}
+
+/** --watch DURATION in ms: at least 100 ms, at most what a timer can wait. */
+export function watchInterval(text: string): number {
+  const ms = parseDuration(text, 'watch')
+  if (ms > MAX_INTERVAL_MS) throw new InputError(`--watch "${text}" is too long: at most ${MAX_INTERVAL_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
+  if (ms < 100) throw new InputError(`--watch "${text}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
+  return ms
+}
