@@ -18,12 +18,11 @@ import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
-import {bumpDocument, newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {stopOnSignals, watchInterval, watchLoop} from '../io/watch-loop.js'
-import {bumpLine} from '../render/watch.js'
+import {printBumps, runWatch, watchInterval} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
@@ -253,12 +252,8 @@ error.`
     const printed = new PrintedBumps()
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
     const silent = {update() {}, stop() {}}
-    const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this cycle\n`))
-    try {
-      await watchLoop({
-        intervalMs,
-        stop: controller.signal,
-        onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch cycle ${n} failed (retrying in ${flags.watch}): ${(error as Error)?.message ?? String(error)}\n`)),
+    await runWatch({
+        interval: flags.watch!, intervalMs, unit: 'cycle',
         cycle: async n => {
           const started = Date.now()
           try {
@@ -275,8 +270,7 @@ error.`
             })
             // marked printed only now, when they are written (a pass that failed marked nothing)
             const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
-            if (flags.ndjson) process.stdout.write(bumps.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
-            else for (const e of bumps) process.stdout.write(`${bumpLine(e)}\n`)
+            printBumps(bumps, flags.ndjson)
             memory?.store.commit()
             const historyFailed = r.history.recorded === false && !r.history.disabled
             if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
@@ -298,10 +292,7 @@ error.`
             this.warnings.length = 0
           }
         },
-      })
-    } finally {
-      dispose()
-    }
+    })
   }
 }
 

@@ -4,7 +4,9 @@
  * SIGTERM) never interrupts a cycle: it ends the sleep, or the loop after the running cycle has finished its
  * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
  */
-import {delayUntilNextCycle} from '../core/audit/watch.js'
+import {type BumpEvent, bumpDocument, delayUntilNextCycle} from '../core/audit/watch.js'
+import {forTerminal, terminalSafeJson} from '../render/terminal.js'
+import {bumpLine} from '../render/watch.js'
 import {InputError} from '../core/errors.js'
 import {parseDuration} from '../core/time.js'
 
@@ -83,4 +85,29 @@ export function watchInterval(text: string): number {
   if (ms > MAX_INTERVAL_MS) throw new InputError(`--watch "${text}" is too long: at most ${MAX_INTERVAL_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
   if (ms < 100) throw new InputError(`--watch "${text}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
   return ms
+}
+
+/**
+ * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is
+ * reported on stderr and retried at the next interval, and the signal handlers are removed at the end.
+ * `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
+ */
+export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>}): Promise<void> {
+  const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this ${o.unit}\n`))
+  try {
+    await watchLoop({
+      intervalMs: o.intervalMs,
+      stop: controller.signal,
+      onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch ${o.unit} ${n} failed (retrying in ${o.interval}): ${(error as Error)?.message ?? String(error)}\n`)),
+      cycle: o.cycle,
+    })
+  } finally {
+    dispose()
+  }
+}
+
+/** New bumps on stdout: one NDJSON `rebalance-doctor/bump` document or one text line each. */
+export function printBumps(events: BumpEvent[], ndjson: boolean): void {
+  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
+  else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
 }

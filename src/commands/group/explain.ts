@@ -3,10 +3,9 @@ import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
 import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {GroupReplay, type GroupState, subscribedTopicsOf} from '../../core/replay/index.js'
-import {type BumpEvent, bumpDocument, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
-import {stopOnSignals, watchInterval, watchLoop} from '../../io/watch-loop.js'
+import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
+import {printBumps, runWatch, watchInterval} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
-import {bumpLine} from '../../render/watch.js'
 import {parseDuration, parseTimeSpec} from '../../core/time.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
@@ -125,12 +124,8 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
     const intervalMs = watchInterval(flags.watch!)
     const printed = new PrintedBumps()
     let at = from
-    const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this read\n`))
-    try {
-      await watchLoop({
-        intervalMs,
-        stop: controller.signal,
-        onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch read ${n} failed (retrying in ${flags.watch}): ${(error as Error)?.message ?? String(error)}\n`)),
+    await runWatch({
+        interval: flags.watch!, intervalMs, unit: 'read',
         cycle: async n => {
           if (n === 1) return // the report was the first read
           try {
@@ -161,15 +156,11 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
               at = {state: replay.state, nextOffset: log.endOffset}
               return events
             })
-            if (flags.ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
-            else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+            printBumps(events, flags.ndjson)
           } finally {
             this.warnings.length = 0
           }
         },
-      })
-    } finally {
-      dispose()
-    }
+    })
   }
 }
