@@ -24,6 +24,7 @@ import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
 import {printBumps, runWatch, watchInterval} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
+import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends BaseCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
@@ -95,6 +96,11 @@ error.`
       exclusive: ['json', 'incremental', 'all'],
       helpValue: 'DURATION',
     }),
+    'metadata-log': Flags.string({
+      summary: 'A KRaft metadata log directory (__cluster_metadata-0, read-only): name drift and --watch bumps exactly from it.',
+      description: 'For each group whose stored hash differs from the live one, the metadata log states that give the stored hash and the live hash are found, and the changes between them are listed with their times (groups[].driftFromLog, exact: true); where the log does not reach back that far, or no state gives the stored hash, it says so (exact: false) and the inferred drift stays. With --watch, new metadata bumps are attributed from the log as group explain --metadata-log does (the log is read again on each pass that has new bumps). summary.metadataLog says what was read.',
+      helpValue: 'DIR',
+    }),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
     ...timeFlags,
     ...colorFlags,
@@ -108,6 +114,8 @@ error.`
     const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
     const started = Date.now()
     const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
+    // a wrong directory is a usage error before anything is read from the cluster
+    if (flags['metadata-log']) await (await import('../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     if (flags.watch !== undefined) {
       const intervalMs = watchInterval(flags.watch)
       await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
@@ -116,7 +124,7 @@ error.`
     const quiet = this.jsonEnabled() || flags.ndjson
     const progress = await startProgress('reading __consumer_offsets', !quiet)
 
-    const {rows, summary: coreSummary, history, historyNote, incremental} = await this.pass({
+    const {rows, summary: coreSummary, history, historyNote, incremental, metadataLog} = await this.pass({
       started, stuckAfterMs, failOn, types, match, retentionMs, progress,
       checkpoints: clusterId => {
         if (!flags.incremental) return undefined
@@ -141,7 +149,7 @@ error.`
       }
     }
     const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
-    const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {})}
+    const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {}), ...(metadataLog ? {metadataLog} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
@@ -153,6 +161,7 @@ error.`
     if (historyFailed) {
       process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
     } else if (historyNote && !quiet) this.note(historyNote)
+    if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
       process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
     }
@@ -228,16 +237,20 @@ error.`
       }
       // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
       // passes is then named exactly from the two moments around it
-      const bumpReports: ExplainReport[] = []
+      const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
       if (p.watch && bumps.length > 0) {
         const {view} = loadHistoryView(clusterId ?? undefined, flags['history-dir'])
         for (const {group, replay} of bumps) {
           const report = explainGroup(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
           annotateFromHistory(report, replay, view)
-          bumpReports.push(report)
+          explained.push({report, replay})
         }
       }
-      return {rows, summary, history, historyNote, incremental, bumpReports}
+      // after the history: the log's exact names replace what the hashes alone inferred
+      const dir = flags['metadata-log']
+      // (--watch: only on passes with new bumps, whose causes it names)
+      const metadataLog = dir && (!p.watch || explained.length > 0) ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started) : undefined
+      return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
     })
   }
 
@@ -318,6 +331,13 @@ interface PassResult {
   incremental: IncrementalStatus | undefined
   /** watch: explain reports of the groups with new records, their timelines holding only the new bumps. */
   bumpReports: ExplainReport[]
+  /** --metadata-log: what was read and attributed. */
+  metadataLog: AuditMetadataLog | undefined
+}
+
+function metadataLogNote(m: AuditMetadataLog): string {
+  const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}`
+  return `metadata log ${m.dir} (${span}): ${m.groupsDrifting === 0 ? 'no group drifts' : `drift of ${m.driftsAttributed} of ${m.groupsDrifting} drifting group(s) named exactly`}`
 }
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */

@@ -154,6 +154,39 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     expect(rest).toMatch(/→ \[3,1\]/)
   }, 360_000)
 
+  it('audit --metadata-log: an empty group\'s drift after TopicCommand added partitions is named exactly, from the controller\'s and a broker\'s log', async () => {
+    const env = probe.env
+    const T = `${R}-adr`
+    const G = `${R}-adr-g`
+    await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', T, '--replica-assignment', '1:2,2:3')
+    await probe.driver.cmd(`consumer ${R}a1 ${G} names ${T}`)
+    const e1 = (await settled(env, G)).groupEpoch!
+    // the member leaves: the group is empty and keeps its stored hash (no heartbeat, no bump)
+    await probe.driver.cmd(`stop ${R}a1`)
+    await afterBump(env, G, e1, 'the member left')
+    await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--alter', '--topic', T, '--partitions', '3', '--replica-assignment', '1:2,2:3,3:1')
+    const added = `topic ${T} partitions 2 → 3`
+    for (const dir of [metadataDir(env.raw.CONTROLLER_LOG_DIR), metadataDir(env.brokerLogDir(1))]) {
+      let row: {inSync: boolean; findings: string[]; driftFromLog?: {exact: boolean; message: string; changes: Array<{description: string; time: string}>}} | undefined
+      let summary: {metadataLog?: {groupsDrifting: number; driftsAttributed: number}} = {}
+      // the partition increase reaches the broker's log (and the live metadata) within moments
+      await waitFor(`audit --metadata-log ${dir} sees the drift`, async () => {
+        const r = await cli(['audit', '-b', env.bootstrap, '--group', G, '--metadata-log', dir, '--json', '--no-record'])
+        const doc = JSON.parse(r.stdout)
+        row = doc.groups[0]
+        summary = doc.summary
+        return row?.inSync === false && row.driftFromLog?.exact ? true : undefined
+      }, {timeoutMs: 30_000, intervalMs: 1000}).catch(() => undefined)
+      expect(row, dir).toBeDefined()
+      expect(row!.inSync, dir).toBe(false)
+      expect(row!.driftFromLog, `${dir}: ${JSON.stringify(row)}`).toMatchObject({exact: true})
+      expect(row!.driftFromLog!.changes.map(c => c.description), dir).toEqual([added])
+      expect(summary.metadataLog).toMatchObject({groupsDrifting: 1, driftsAttributed: 1})
+      const text = await cli(['audit', '-b', env.bootstrap, '--group', G, '--metadata-log', dir, '--all', '--no-record'])
+      expect(text.stdout).toContain(`drift (exact, from the metadata log): ${added}`)
+    }
+  }, 180_000)
+
   it('every record of the controller and broker logs equals DumpLogSegments --cluster-metadata-decoder, field by field', async () => {
     for (const dir of [metadataDir(probe.env.raw.CONTROLLER_LOG_DIR), metadataDir(probe.env.brokerLogDir(1))]) {
       const r = await compareDir(dir)

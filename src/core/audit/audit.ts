@@ -10,6 +10,7 @@ import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import type {LogAttribution} from '../metadata-log/attribute.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
@@ -43,6 +44,8 @@ export interface GroupAudit {
   lastEpochTime: string | null
   /** The kinds of finding this group has (FINDING_KINDS order). */
   findings: FindingKind[]
+  /** With --metadata-log, when stored ≠ live: the log's changes since the stored hash (exact), or why not. */
+  driftFromLog?: LogAttribution
 }
 
 export interface AuditContext {

@@ -78,7 +78,15 @@ export interface LogAttribution {
 
 const pointView = (p: TopicHashPoint | null) => (p ? {hash: p.hash.toString(), offset: p.offset.toString(), time: isoTime(p.timestamp)} : null)
 
-export function attributeFromLog(view: MetadataLogView, b: {topicsBefore: readonly string[]; topicsAfter: readonly string[]; previousHash: bigint; hash: bigint; timestamp: number}): LogAttribution {
+interface Span {
+  topicsBefore: readonly string[]
+  topicsAfter: readonly string[]
+  previousHash: bigint
+  hash: bigint
+  timestamp: number
+}
+
+export function attributeFromLog(view: MetadataLogView, b: Span): LogAttribution {
   if (view.historyStart !== null && view.historyStart > b.timestamp) {
     return {source: 'metadata-log', exact: false, message: `the metadata log starts at ${isoTime(view.historyStart)}, after this bump: inferred, not exact`}
   }
@@ -87,6 +95,29 @@ export function attributeFromLog(view: MetadataLogView, b: {topicsBefore: readon
   if (!after || !before) {
     return {source: 'metadata-log', exact: false, message: `no combination of the metadata log's topic hashes reproduces the stored hash ${after ? 'before' : 'after'} this bump: inferred, not exact`}
   }
+  return changesBetween(view, before, after, b.timestamp)
+}
+
+/**
+ * `audit --metadata-log`: a group whose stored hash differs from the live one. The stored hash is found among the
+ * log's states (the coordinator may have combined cached topic hashes of different times) and the live hash at the
+ * log's end; the log's changes between them are what the group has not seen yet (or what a stale cache hides).
+ */
+export function attributeDrift(view: MetadataLogView, topics: readonly string[], storedHash: bigint, liveHash: bigint, now: number): LogAttribution {
+  const live = findCombination(view, topics, liveHash, now)
+  if (!live) {
+    return {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata (an older copy?): no state of it gives the live hash; inferred, not exact'}
+  }
+  const stored = findCombination(view, topics, storedHash, now)
+  if (!stored) {
+    const start = view.historyStart === null ? '' : ` (it starts at ${isoTime(view.historyStart)})`
+    return {source: 'metadata-log', exact: false, message: `no combination of the metadata log's topic hashes reproduces the stored hash${start}: inferred, not exact`}
+  }
+  const a = changesBetween(view, stored, live, now)
+  return {...a, message: a.message.replace('metadata changed (exact, from the metadata log): ', 'changed since the stored hash (exact, from the metadata log): ')}
+}
+
+function changesBetween(view: MetadataLogView, before: readonly Pick[], after: readonly Pick[], timestamp: number): LogAttribution {
   const prev = new Map(before.map(p => [p.topic, p.point]))
   const relevant: MetadataChange[] = []
   for (const a of after) {
@@ -94,7 +125,7 @@ export function attributeFromLog(view: MetadataLogView, b: {topicsBefore: readon
     // a topic absent after the bump: its deletion lies between the point before and the bump
     const upTo = a.point ? a.point.offset : BigInt(Number.MAX_SAFE_INTEGER)
     for (const c of view.changes) {
-      if (!c.movesHash || c.offset <= from || c.offset > upTo || c.timestamp > b.timestamp + SLACK_MS) continue
+      if (!c.movesHash || c.offset <= from || c.offset > upTo || c.timestamp > timestamp + SLACK_MS) continue
       if (c.topic === a.topic || c.topicsOnBroker?.includes(a.topic)) relevant.push(c)
     }
   }

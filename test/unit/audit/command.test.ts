@@ -19,6 +19,12 @@ describe('audit command: usage errors exit 2', () => {
     expect(r.exitCode).toBe(2)
   })
 
+  it('--metadata-log naming no metadata log: exit 2 before connecting', async () => {
+    const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '60000', '--metadata-log', '/nonexistent/rd-no-such-dir'])
+    expect(r.exitCode).toBe(2)
+    expect(r.error?.message).toContain('/nonexistent/rd-no-such-dir')
+  })
+
   it('an unreachable cluster is a runtime error: exit 1', async () => {
     const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '2000', '--no-record'])
     expect(r.exitCode).toBe(1)

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, type GroupAudit, summarize} from '../../../src/core/audit/audit.js'
 import {auditDocument, escapeLabel, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
 import {renderAuditTable, summaryLine} from '../../../src/render/audit.js'
+import {PLAIN} from '../../../src/render/style.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {Log} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
@@ -59,6 +60,18 @@ describe('audit outputs', () => {
     expect(renderAuditTable(rs, {all: true})).toMatch(/ok .*IN_SYNC/)
     expect(renderAuditTable(rs.filter(r => r.group === 'ok'))).toBe('')
     expect(summaryLine(summary)).toMatch(/^3 groups \(3 consumer\) · 2 with findings: drift 1, missing-topics 1 · 42 records in 5 partitions, 1\.5 s · exit 3$/)
+  })
+
+  it('table with --metadata-log: the exact changes replace the inferred drift; a log that cannot say keeps it and says why', () => {
+    const drifted = rs.find(r => r.group === 'drifted')!
+    const exact: GroupAudit = {...drifted, driftFromLog: {source: 'metadata-log', exact: true, message: 'x', changes: [{offset: '42', kind: 'partitions-added', timestamp: NOW, time: new Date(NOW).toISOString(), topic: 'orders', description: 'topic orders partitions 3 → 5'} as never]}}
+    const t = renderAuditTable([exact], {}, {...PLAIN, width: 400})
+    expect(t).toContain(`drift (exact, from the metadata log): topic orders partitions 3 → 5 (${new Date(NOW).toISOString()})`)
+    expect(t).not.toContain('consistent with')
+    const notExact: GroupAudit = {...drifted, driftFromLog: {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata'}}
+    const u = renderAuditTable([notExact], {}, {...PLAIN, width: 400})
+    expect(u).toContain('drift, consistent with: topic orders had 3 partitions')
+    expect(u).toContain('metadata log: the metadata log does not reach the live metadata')
   })
 
   it('Prometheus text format: HELP/TYPE per metric, escaped labels, one sample per line', () => {

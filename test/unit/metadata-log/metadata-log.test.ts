@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {computeTopicHash, RackTable, TopicHasher} from '../../../src/core/hash.js'
 import {decodeMetadataRecord, encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {describeChange} from '../../../src/core/metadata-log/image.js'
-import {attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
+import {attributeDrift, attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
 import {computeGroupHash} from '../../../src/core/hash.js'
 import {RecordDecodeError} from '../../../src/core/records/errors.js'
 import {replayMetadataLog} from '../../../src/sources/metadata-log.js'
@@ -174,6 +174,28 @@ describe('metadata log replay', () => {
     // a hash no combination gives, and a bump before the log starts: inferred, said so
     expect(attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500})).toMatchObject({exact: false})
     expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
+  })
+
+  it('audit --metadata-log: names what changed since a drifting group\'s stored hash, exactly, or says why not', async () => {
+    const {dir, t} = writeLog()
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
+    const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+    const o = r.replay.hashes.get('orders')!
+    const g = (h: bigint) => computeGroupHash(new Map([['orders', h]]))
+    const live = g(o[o.length - 1].hash)
+    // stored when orders had 3 partitions, before the reassignment and broker 3's new rack
+    const d = attributeDrift(view, ['orders'], g(o[1].hash), live, t + 60_000)
+    expect(d.exact).toBe(true)
+    expect(d.message).toMatch(/^changed since the stored hash \(exact, from the metadata log\): orders partition 0 replicas \[1,2\] → \[1,2,3\]/)
+    expect(d.changes!.map(c => c.description)).toEqual([
+      'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
+      'orders partition 0 replicas [1,2,3] → [2,3]',
+      'broker 3 "rack-b" → "rack-c" (re-registered)',
+    ])
+    expect(d.before).toMatchObject({orders: {offset: '11'}})
+    // a stored hash no state of the log gives, and a live hash the log does not reach: inferred, said so
+    expect(attributeDrift(view, ['orders'], 1n, live, t + 60_000)).toMatchObject({exact: false, message: expect.stringMatching(/no combination .* reproduces the stored hash \(it starts at /)})
+    expect(attributeDrift(view, ['orders'], g(o[1].hash), 2n, t + 60_000)).toMatchObject({exact: false, message: expect.stringMatching(/does not reach the live metadata/)})
   })
 
   it('reads batches in every codec Kafka writes to the same image, and refuses a batch that inflates past the bound', async () => {

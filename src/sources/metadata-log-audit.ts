@@ -1,0 +1,33 @@
+/**
+ * `audit --metadata-log DIR`: one replay of the log for the topics of every group that needs it; drifting groups
+ * get the exact changes since their stored hash, and (with --watch) new bumps their exact causes.
+ */
+import type {GroupAudit} from '../core/audit/audit.js'
+import type {ExplainReport} from '../core/explain/explain.js'
+import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../core/metadata-log/attribute.js'
+import {type ReplayResult, subscribedTopicsOf} from '../core/replay/index.js'
+import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from './metadata-log.js'
+
+/** summary.metadataLog: the log read, and what it attributed. */
+export interface AuditMetadataLog extends MetadataLogSource {
+  groupsDrifting: number
+  driftsAttributed: number
+  bumpsAttributed: number
+}
+
+export async function auditFromMetadataLog(dir: string, rows: readonly GroupAudit[], bumps: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, now: number): Promise<AuditMetadataLog> {
+  const drifting = rows.filter(r => r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null)
+  const topics = new Set<string>()
+  for (const r of drifting) for (const t of r.topics) topics.add(t)
+  for (const {replay} of bumps) for (const e of replay.timeline) if (e.groupType !== 'classic') for (const st of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, st)) topics.add(t)
+  const r = await replayMetadataLog(dir, {trackTopics: topics})
+  const view: MetadataLogView = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+  let driftsAttributed = 0
+  for (const row of drifting) {
+    row.driftFromLog = attributeDrift(view, row.topics, BigInt(row.storedMetadataHash!), BigInt(row.liveMetadataHash!), now)
+    if (row.driftFromLog.exact) driftsAttributed++
+  }
+  let bumpsAttributed = 0
+  for (const {report, replay} of bumps) bumpsAttributed += annotateFromMetadataLog(report, replay, view)
+  return {...metadataLogSourceInfo(r), groupsDrifting: drifting.length, driftsAttributed, bumpsAttributed}
+}
