@@ -56,7 +56,16 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
 
   /** One read of a partition, from its log start or resumed from `cp`; {misfit} when `cp` turns out not to fit. */
   const read = async (partition: number, cp: PartitionCheckpoint | undefined) => {
-    const scan = new PartitionScan(options, cp, options.trackFrom?.(partition))
+    // a checkpoint of the right syntax but a wrong shape (edited, another version's) must cost a full read, not the
+    // audit: anything that throws while its state is restored or replayed on makes it a misfit
+    const damaged = (error: unknown) => ({misfit: `damaged (its group state cannot be resumed: ${(error as Error)?.message ?? String(error)})`})
+    let scan: PartitionScan
+    try {
+      scan = new PartitionScan(options, cp, options.trackFrom?.(partition))
+    } catch (error) {
+      if (cp) return damaged(error)
+      throw error
+    }
     let first: BatchMark | undefined
     let last: BatchMark | undefined
     let misfit: string | undefined
@@ -78,7 +87,15 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
           }
           first ??= mark
           last = mark
-          scan.onBatch(batch)
+          if (!cp) scan.onBatch(batch)
+          else {
+            try {
+              scan.onBatch(batch)
+            } catch (error) {
+              misfit = damaged(error).misfit
+              throw STOP
+            }
+          }
           result.recordsRead += batch.records.length
           if ((scan.batches & 63) === 0) options.onProgress?.(done, count, result.recordsRead)
         },
@@ -91,9 +108,16 @@ export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptio
       misfit = readMisfit(cp, {logStartOffset: got.logStartOffset, endOffset: got.endOffset, firstBatch: first})
       if (misfit) return {misfit}
     }
+    let groups
+    try {
+      groups = scan.data()
+    } catch (error) {
+      if (cp) return damaged(error)
+      throw error
+    }
     const checkpoint: PartitionCheckpoint | undefined = ck && {
       clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
-      lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, groups: scan.data(),
+      lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, groups,
     }
     return {scan, checkpoint}
   }

@@ -99,8 +99,22 @@ export function decodeCheckpoint(text: string): PartitionCheckpoint | {error: st
     && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(cp.groups)
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
     && cp.counters !== null && typeof cp.counters === 'object'
-    && cp.groups.every(g => Array.isArray(g) && typeof g[0] === 'string' && g[1] && typeof g[1] === 'object' && g[1].state && Array.isArray(g[1].skipped) && Array.isArray(g[1].recent))
+    && cp.groups.every(g => Array.isArray(g) && typeof g[0] === 'string' && g[1] && typeof g[1] === 'object' && stateFits(g[1].state, g[0]) && Array.isArray(g[1].skipped) && Array.isArray(g[1].recent))
   return ok ? cp : {error: 'damaged (fields missing or of the wrong type)'}
+}
+
+/** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */
+function stateFits(state: unknown, groupId: string): boolean {
+  if (!state || typeof state !== 'object') return false
+  const s = state as Record<string, unknown>
+  const section = (k: string, modern: boolean) => {
+    const v = s[k]
+    if (v === null) return true
+    if (!v || typeof v !== 'object') return false
+    const o = v as Record<string, unknown>
+    return !modern || (o.members instanceof Map && typeof o.metadataHash === 'bigint')
+  }
+  return s.groupId === groupId && s.offsets instanceof Map && section('consumer', true) && section('share', true) && section('streams', true) && section('classic', false)
 }
 
 /** Why `cp` cannot be resumed against the partition as it is now, or undefined when it fits (before reading). */

@@ -3,7 +3,7 @@
  * handles it): resumed runs read only the new batches and give the same audit as a full read; a checkpoint
  * that no longer fits is reported and the partition read in full.
  */
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -98,6 +98,22 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     const damaged = await audit(client, dir, now)
     expect(damaged.scan.fullReads[0].reason).toMatch(/cannot be used/)
     expect(damaged.json).toBe(full.json)
+
+    // the right syntax and schema, a wrong shape inside (an edited file, another version's): read in full
+    for (const [what, mangle] of [
+      ['a group state of another shape', (t: string) => t.replace(/"state":\{/, '"state":{"consumer":5,"x":')],
+      ['a group state that is a number', (t: string) => t.replace(/"state":\{/, '"state":7,"y":{')],
+    ] as const) {
+      await audit(client, dir, now)
+      const f = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
+      const text = readFileSync(f, 'utf8')
+      const bad = mangle(text)
+      expect(bad, what).not.toBe(text)
+      writeFileSync(f, bad)
+      const r = await audit(client, dir, now)
+      expect(r.scan.fullReads, what).toEqual([{partition: 0, reason: expect.stringMatching(/cannot be used|damaged/)}])
+      expect(r.json, what).toBe(full.json)
+    }
 
     // the log start moved past the checkpoint (retention): read from the new start, in full
     p.log.push(...batches(generate(6, 2, 5), 6).map(b => ({...b, baseOffset: b.baseOffset + 1_000_000n, lastOffset: b.lastOffset + 1_000_000n, records: b.records.map(r => ({...r, offset: r.offset + 1_000_000n})), partitionLeaderEpoch: 0})))
