@@ -106,6 +106,38 @@ function* partitionBatches(p) {
   }
 }
 
+// BENCH_SEGMENTS=DIR: two runs. The first writes each partition's batches to DIR/partition-N.log (a segment file, as
+// the broker lays it out) and exits; the second streams them from disk through the reader `group records
+// --from-segments` and the metadata log use, so the peak RSS is the audit core's and the reader's alone, without
+// the generator's garbage.
+const segments = process.env.BENCH_SEGMENTS
+if (segments) {
+  const {existsSync, mkdirSync, openSync, writeSync, closeSync} = await import('node:fs')
+  const {join} = await import('node:path')
+  if (!existsSync(join(segments, `partition-${PARTITIONS - 1}.log`))) {
+    const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
+    mkdirSync(segments, {recursive: true})
+    let n = 0
+    for (let p = 0; p < PARTITIONS; p++) {
+      const fd = openSync(join(segments, `partition-${p}.log`), 'w')
+      for (const b of partitionBatches(p)) {
+        writeSync(fd, encodeBatch(b.baseOffset, Number(b.records[0].timestamp), b.records.map(r => [r.key, r.value])))
+        n += b.records.length
+      }
+      closeSync(fd)
+    }
+    console.log(JSON.stringify({bench: 'audit-core segments written', dir: segments, records: n, partitions: PARTITIONS, groups: GROUPS}))
+    process.exit(0)
+  }
+}
+
+const readBatchFile = segments ? (await import(new URL('sources/metadata-log.js', dist).href)).readBatchFile : undefined
+/** One partition's batches from its segment file, a chunk at a time (the reader's buffer, no whole file). */
+async function* fromSegment(p) {
+  const {join} = await import('node:path')
+  for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`))) yield* chunk
+}
+
 const rss = () => process.resourceUsage().maxRSS * 1024
 const mb = b => Math.round(b / 1048576)
 
@@ -126,7 +158,7 @@ const ctx = auditContext(md, Date.now())
 const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
   const scan = generateOnly ? undefined : new PartitionScan()
-  for (const b of partitionBatches(p)) {
+  for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
     scanned += b.records.length
     if (!scan) continue
     const s0 = performance.now()
@@ -159,7 +191,7 @@ const summary = summarize(rows, {partitions: PARTITIONS, recordsScanned: scanned
 const cpu = process.cpuUsage(cpu0)
 
 console.log(JSON.stringify({
-  bench: generateOnly ? 'audit-core generator only' : 'audit-core (in-memory batches, no network)',
+  bench: generateOnly ? 'audit-core generator only' : segments ? 'audit-core (segment files streamed from disk, no network)' : 'audit-core (in-memory batches, no network)',
   node: process.version,
   groups: summary.groups,
   records: scanned,
