@@ -12,6 +12,7 @@
  *   5. a rack renamed: broker 3 restarted with rack-c, so no broker has rack-b any more. The old name is known only
  *      from a member's client.rack (RackId in the group's records): the bump is attributed to broker 3's rack, not
  *      left unexplained. Broker 3 goes back to rack-b at the end whatever happens.
+ * In 4 and 5, `group explain --metadata-log` on the controller's KRaft metadata log makes the same bump exact (issue 12).
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -37,6 +38,7 @@ afterAll(async () => {
   await probe?.close()
 })
 
+const controllerLog = () => join(probe.env.raw.CONTROLLER_LOG_DIR, '__cluster_metadata-0')
 const tool = (cls: string, ...args: string[]) => clusterSh(probe.env, 'tool', cls, '--bootstrap-server', probe.env.bootstrap, ...args)
 const createTopic = (name: string, assignment: string) => tool(TOPIC_CMD, '--create', '--topic', name, '--replica-assignment', assignment)
 
@@ -205,6 +207,11 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(combined.some(h => h.parts!.some(p => p.kind === 'partition-count' && p.topic === T) && h.parts!.some(p => p.broker === 3)), pair.message).toBe(true)
       expect(pair.message).toContain(`topic ${T} had 2 partitions then (3 now), and broker 3`)
       expect(metadataCauses(since(r2, e1)).map(c => c.confidence)).not.toContain('unexplained')
+      // issue 12: from the controller's metadata log, the same bump is exact and names both changes with their times
+      const [exact] = metadataCauses(since(await explain(env, G, '--metadata-log', controllerLog()), e1))
+      expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')
+      expect(exact.message).toContain('broker 3 unregistered (was "rack-b")')
+      expect(exact.message).toContain(`topic ${T} partitions 2 → 3`)
       await d.cmd(`stop ${R}d1`)
     } finally {
       if (down) {
@@ -239,6 +246,10 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(cause.details.changes).toEqual(expect.arrayContaining([expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-b', now: 'rack-c'})]))
       expect(cause.message).toContain('consistent with: broker 3 had rack rack-b then (rack rack-c now)')
       expect(r.groupEpoch).toBeGreaterThan(e1)
+      // issue 12: from the controller's metadata log, exact, with the re-registration's time
+      const [exact] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e1))
+      expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')
+      expect(exact.message).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
     } finally {
       await d.cmd(`stop ${R}n1`).catch(() => undefined)
       if (rack3 !== 'rack-b') await restart('rack-b').catch((error: Error) => console.warn(`[causes] restart broker 3 with rack-b: ${error.message}`))
