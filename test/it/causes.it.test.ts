@@ -248,6 +248,13 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(r.groupEpoch).toBeGreaterThan(e1)
       // issue 12: from the controller's metadata log, exact, with the re-registration's time
       const [exact] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e1))
+      if (exact.details.source !== 'metadata-log') {
+        // evidence (issue 12): the log's changes of the topic and broker 3, and the topic's hash at each of them
+        const h = JSON.parse((await cli(['cluster', 'history', '--metadata-log', controllerLog(), '--topic', T, '--broker', '3', '--json'])).stdout)
+        console.log(`[causes] history: ${JSON.stringify(h.source)} ${JSON.stringify(h.changes.map((c: {offset: string; time: string; description: string}) => [c.offset, c.time, c.description]))}`)
+        for (const c of h.changes as Array<{offset: string}>) console.log(`[causes] at ${c.offset}: ${(await cli(['topic-hash', 'compute', T, '--metadata-log', controllerLog(), '--at', c.offset, '--json'])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`)
+        console.log(`[causes] e1 ${e1}; report: ${JSON.stringify(since(report, e1 - 1).map(e => [e.epoch, e.time, e.metadataHash, e.previousMetadataHash]))}`)
+      }
       expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')
       expect(exact.message).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
     } finally {

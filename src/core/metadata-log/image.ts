@@ -155,7 +155,8 @@ export class MetadataImage {
     })
     const previousRack = old ? old.rack : this.lastRack.get(id)
     const known = old !== undefined || this.lastRack.has(id)
-    const movesHash = !known || previousRack !== rack
+    // back after an unregistration, its replicas get a rack again even when it is the one it had: the hash moves
+    const movesHash = old === undefined || old.rack !== rack
     return [{kind: 'broker-registered', offset, timestamp, movesHash, broker: id, rack, ...(known ? {previousRack} : {}), reregistered: old !== undefined, topicsOnBroker: movesHash ? this.topicsOn(id) : []}]
   }
 
@@ -222,6 +223,7 @@ export function describeChange(c: MetadataChange): string {
     }
     case 'broker-registered':
       if (c.previousRack === undefined) return `broker ${c.broker} registered with ${rack(c.rack)}`
+      if (!c.reregistered) return `broker ${c.broker} registered again with ${rack(c.rack)} (${c.previousRack === c.rack ? 'its rack before' : `${rack(c.previousRack)} before`} its unregistration)`
       if (c.previousRack !== c.rack) return `broker ${c.broker} ${rack(c.previousRack)} → ${rack(c.rack)} (re-registered)`
       return `broker ${c.broker} re-registered (${rack(c.rack)}, unchanged)`
     case 'broker-unregistered': return `broker ${c.broker} unregistered (was ${rack(c.rack)})`

@@ -176,6 +176,25 @@ describe('metadata log replay', () => {
     expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
   })
 
+  it('a broker back after its unregistration (same rack) gives its replicas their rack again in the tracked hashes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
+    const t = Date.parse('2026-12-01T10:00:00Z')
+    const unregister = (id: number) => encodeMetadataRecord(1, {BrokerId: id, BrokerEpoch: 12n})
+    writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat([
+      encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(3, 'rack-b', 12n)]),
+      encodeBatch(2n, t + 1000, [unregister(3)]),
+      encodeBatch(3n, t + 2000, [reg(3, 'rack-b', 30n)]),
+      // created after broker 3 is back: the coordinator hashes it with rack-b for broker 3
+      encodeBatch(4n, t + 3000, [topic('orders', ORDERS), part(ORDERS, 0, [3, 1])]),
+    ]))
+    const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
+    const fresh = computeTopicHash(r.replay.image.topicMetadata(r.replay.image.topicsByName.get('orders')!), new RackTable(r.replay.image.toClusterMetadata().brokers))
+    expect(r.replay.hashes.get('orders')!.map(p => p.hash)).toEqual([fresh])
+    const back = r.replay.changes.find(c => c.offset === 3n)!
+    expect(back).toMatchObject({kind: 'broker-registered', movesHash: true})
+    expect(describeChange(back)).toBe('broker 3 registered again with "rack-b" (its rack before its unregistration)')
+  })
+
   it('audit --metadata-log: names what changed since a drifting group\'s stored hash, exactly, or says why not', async () => {
     const {dir, t} = writeLog()
     const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
