@@ -8,7 +8,7 @@ import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {TopicHasher} from '../../src/core/hash.js'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
-import {REPO_ROOT} from './lib/cluster.js'
+import {clusterSh, REPO_ROOT} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -117,6 +117,55 @@ describe('group list', () => {
     const none = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--type', 'share'])
     expect(none.code).toBe(4)
     await probe.driver.cmd(`stop ${P}2`)
+  })
+})
+
+describe('group explain: offsets and lag per partition, as kafka-consumer-groups --describe shows them', () => {
+  it('committed offset, log end offset, lag, member, host and client equal ConsumerGroupCommand --describe (one committed partition no member has)', async () => {
+    const d = probe.driver
+    const g = `${P}-offsets`
+    const [a, b] = [`${P}-oa`, `${P}-ob`]
+    await d.cmd(`create-topic ${a} 3 1`)
+    await d.cmd(`create-topic ${b} 1 1`)
+    await d.cmd(`produce ${a} 40`)
+    await d.cmd(`produce ${b} 5`)
+    await d.cmd(`consumer ${P}o1 ${g} names ${a},${b}`)
+    await d.cmd(`consumer ${P}o2 ${g} names ${a}`)
+    const members = async () => ((await d.cmd('members')) as unknown as {members: Array<{member: string; assignment: string[]}>}).members.filter(m => m.member.startsWith(`${P}o`))
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      const deadline = Date.now() + 45_000
+      while (!(await ok())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        await new Promise(r => setTimeout(r, 300))
+      }
+    }
+    await until('both members assigned, all 4 partitions', async () => (await members()).flatMap(m => m.assignment).length === 4 && (await members()).every(m => m.assignment.length > 0))
+    await new Promise(r => setTimeout(r, 1500)) // let them fetch some records: positions > 0
+    for (const m of ['o1', 'o2']) await d.cmd(`commit ${P}${m}`)
+    // o1 drops topic b: its committed partition is then owned by no member
+    await d.cmd(`subscribe ${P}o1 names ${a}`)
+    await until(`no member owns ${b}-0`, async () => !(await members()).some(m => m.assignment.includes(`${b}-0`)))
+    await d.cmd(`produce ${a} 30`) // lag after the commits
+    await probe.settled(g, 'consumer', 2000)
+
+    const ours = await cli(['group', 'explain', g, '-b', bs, '--json'])
+    expect(ours.code, ours.stderr).toBe(0)
+    const rows = (JSON.parse(ours.stdout) as {offsets: {partitions: Array<Record<string, string | number | null>>}}).offsets.partitions
+    const tool = await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand', '--bootstrap-server', bs, '--describe', '--group', g)
+    const lines = tool.split('\n').map(l => l.trim().split(/\s+/)).filter(f => f[0] === g)
+    const theirs = lines.map(([, topic, partition, current, end, lag, consumerId, host, clientId]) => ({topic, partition: Number(partition), current, end, lag, consumerId, host, clientId}))
+    const dash = (v: string | number | null) => (v === null ? '-' : String(v))
+    const mine = rows.map(r => ({topic: r.topic, partition: r.partition, current: dash(r.committedOffset), end: dash(r.logEndOffset), lag: dash(r.lag), consumerId: dash(r.memberId), host: dash(r.host), clientId: dash(r.clientId)}))
+    const order = (x: {topic: unknown; partition: number}[]) => [...x].sort((p, q) => `${p.topic}:${p.partition}`.localeCompare(`${q.topic}:${q.partition}`))
+    console.log(`ConsumerGroupCommand --describe:\n${tool}`)
+    expect(order(mine)).toEqual(order(theirs))
+    expect(mine).toHaveLength(4)
+    // the test shows what it claims: lag on topic a, and b-0 committed but owned by no member
+    expect(mine.filter(r => r.topic === a).reduce((n, r) => n + Number(r.lag), 0)).toBeGreaterThan(0)
+    expect(mine.find(r => r.topic === b)).toMatchObject({consumerId: '-', current: expect.stringMatching(/^\d+$/)})
+    const text = await cli(['group', 'explain', g, '-b', bs])
+    expect(text.stdout).toMatch(/offsets: 4 partitions, total lag \d+/)
+    for (const m of ['o1', 'o2']) await d.cmd(`stop ${P}${m}`)
   })
 })
 
