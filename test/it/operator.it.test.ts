@@ -4,13 +4,16 @@
  * match none of an existing group's records (the group exists: the message must not say it may not).
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {execFile} from 'node:child_process'
 import {existsSync, writeFileSync} from 'node:fs'
+import {promisify} from 'node:util'
 import {join} from 'node:path'
 import {TopicHasher} from '../../src/core/hash.js'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {clusterSh, REPO_ROOT} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
+const exec = promisify(execFile)
 let probe: Probe
 let bs: string
 const P = `nf${Date.now().toString(36).slice(-5)}`
@@ -166,6 +169,27 @@ describe('group explain: offsets and lag per partition, as kafka-consumer-groups
     const text = await cli(['group', 'explain', g, '-b', bs])
     expect(text.stdout).toMatch(/offsets: 4 partitions, total lag \d+/)
     for (const m of ['o1', 'o2']) await d.cmd(`stop ${P}${m}`)
+  })
+})
+
+describe('shell completion with live names', () => {
+  it('group ids and topic names from the cluster on the line (flag, env), through completion-values and the bash function', async () => {
+    const lines = (r: {stdout: string}) => r.stdout.split('\n').filter(Boolean)
+    const groups = await cli(['completion-values', '--', 'group', 'explain', '-b', bs, `${P}-ex`])
+    expect(groups.code, groups.stderr).toBe(0)
+    expect(lines(groups)).toEqual([group])
+    // the bootstrap from its environment variable, as the commands take it
+    const fromEnv = await cli(['completion-values', '--', 'topic-hash', 'bytes', `${P}-`], {KAFKA_BOOTSTRAP_SERVERS: bs})
+    expect(lines(fromEnv)).toContain(`${P}-t`)
+    expect(lines(await cli(['completion-values', '--', 'cluster', 'history', '-b', bs, `--topic=${P}-`]))).toContain(`--topic=${P}-t`)
+    // bash, as on TAB: the generated function offers the live group
+    const dir = tempDir()
+    writeFileSync(join(dir, 'rebalance-doctor'), `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
+    writeFileSync(join(dir, 'c.bash'), (await cli(['completion', 'bash'])).stdout)
+    const line = `rebalance-doctor group records --bootstrap-server ${bs} ${P}-e`
+    const bash = await exec('bash', ['-c', `source ${dir}/c.bash; COMP_LINE="$LINE"; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$LINE"; COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _rebalance_doctor; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      {env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`}})
+    expect(bash.stdout.split('\n').filter(Boolean)).toEqual([group])
   })
 })
 
