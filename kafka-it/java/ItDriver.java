@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
@@ -93,6 +94,7 @@ public final class ItDriver {
       "stop MEMBER                             close the member (leaves the group)",
       "subscribe MEMBER names|regex WHAT        change a running consumer's subscription (in its poll thread)",
       "hold-revocation MEMBER on|off           on: the consumer's onPartitionsRevoked blocks (its poll thread too) until off",
+      "commit MEMBER                           the consumer commits its positions (commitSync in its poll thread) → {committed: {T-P: offset}}",
       "group-config GROUP KEY VALUE            incrementalAlterConfigs SET on the group (e.g. consumer.session.timeout.ms)",
       "unregister-broker ID                    Admin.unregisterBroker (the broker should be fenced/stopped)",
       "members                                 members, states, assignments",
@@ -199,6 +201,7 @@ public final class ItDriver {
         case "stop": stopMember(c[1]); return ok("stopped", c[1]);
         case "subscribe": return resubscribe(c[1], c[2], c[3]);
         case "hold-revocation": return holdRevocation(c[1], c[2]);
+        case "commit": return commit(c[1]);
         case "group-config": return groupConfig(c[1], c[2], c[3]);
         case "unregister-broker": admin.unregisterBroker(Integer.parseInt(c[1])).all().get(30, TimeUnit.SECONDS); return ok("unregistered", Integer.parseInt(c[1]));
         case "members": return listMembers();
@@ -509,6 +512,8 @@ public final class ItDriver {
     final java.util.concurrent.atomic.AtomicInteger heldRevocations = new java.util.concurrent.atomic.AtomicInteger();
     /** A subscription change for the poll thread: {"names"|"regex", what}. */
     final AtomicReference<String[]> resubscribe = new AtomicReference<>();
+    /** A commit request for the poll thread, completed with the offsets committed ("topic-partition" → offset). */
+    final AtomicReference<java.util.concurrent.CompletableFuture<Map<String, Long>>> commit = new AtomicReference<>();
 
     void wake() {
       Runnable w = waker;
@@ -605,6 +610,22 @@ public final class ItDriver {
             c.poll(Duration.ofMillis(200));
           } catch (WakeupException e) {
             // stop requested
+          }
+          java.util.concurrent.CompletableFuture<Map<String, Long>> done = m.commit.getAndSet(null);
+          if (done != null) {
+            try {
+              Map<String, Long> committed = new TreeMap<>();
+              Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets = new HashMap<>();
+              for (TopicPartition tp : c.assignment()) {
+                long position = c.position(tp);
+                offsets.put(tp, new org.apache.kafka.clients.consumer.OffsetAndMetadata(position));
+                committed.put(tp.topic() + "-" + tp.partition(), position);
+              }
+              c.commitSync(offsets);
+              done.complete(committed);
+            } catch (Throwable t) {
+              done.completeExceptionally(t);
+            }
           }
         }
         m.state = "closing";
@@ -704,6 +725,14 @@ public final class ItDriver {
     while (m.resubscribe.get() != null && System.currentTimeMillis() < deadline) Thread.sleep(50);
     if (m.resubscribe.get() != null) throw new IllegalStateException("member " + name + " did not pick up the subscription");
     return ok("member", name, how, what);
+  }
+
+  static Map<String, Object> commit(String name) throws Exception {
+    Member m = members.get(name);
+    if (m == null || !m.kind.equals("consumer")) throw new IllegalArgumentException("no consumer " + name);
+    java.util.concurrent.CompletableFuture<Map<String, Long>> done = new java.util.concurrent.CompletableFuture<>();
+    m.commit.set(done);
+    return ok("member", name, "committed", done.get(30, TimeUnit.SECONDS));
   }
 
   static Map<String, Object> holdRevocation(String name, String onOff) {

@@ -31,6 +31,8 @@ export const SCHEMAS = {
   clusterHistorySource: id('cluster-history-source'),
   clusterSnapshot: id('cluster-snapshot'),
   clusterSnapshotWritten: id('cluster-snapshot-written'),
+  completion: id('completion'),
+  completionValues: id('completion-values'),
   error: id('error'),
   groupExplain: id('group-explain'),
   groupList: id('group-list'),

@@ -242,6 +242,16 @@ export class KafkaClient {
     return this.#within(this.#readPartition(options))
   }
 
+  /**
+   * The latest offset of many partitions: one ListOffsets v7 per partition leader, read-only. READ_UNCOMMITTED
+   * (the default) answers the log end offset (high watermark), as `kafka-consumer-groups --describe` shows
+   * LOG-END-OFFSET (Admin listOffsets, OffsetSpec.latest()). Partitions whose leader moved or was unreachable are
+   * asked again after fresh metadata a few times; what still fails comes back with an error name, not a throw.
+   */
+  async listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, options: {isolation?: 'read_committed' | 'read_uncommitted'} = {}): Promise<ListedLogOffset[]> {
+    return this.#within(this.#listOffsets(partitions, options.isolation === 'read_committed' ? 1 : 0))
+  }
+
   // ---------------------------------------------------------------- internals
 
   async #readPartition(o: PartitionReadOptions): Promise<PartitionRead> {
@@ -362,6 +372,56 @@ export class KafkaClient {
         fetches,
       }
     }
+  }
+
+  async #listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, isolation: 0 | 1): Promise<ListedLogOffset[]> {
+    const key = (t: string, p: number) => `${t}:${p}`
+    const out = new Map<string, ListedLogOffset>()
+    let pending = [...new Map(partitions.map(tp => [key(tp.topic, tp.partition), {topic: tp.topic, partition: tp.partition}])).values()]
+    if (pending.length === 0) return []
+    this.#requireVersion(P.API.ListOffsets, 7, 7, 'log end offsets')
+    const fail = (tp: {topic: string; partition: number}, error: string) => out.set(key(tp.topic, tp.partition), {...tp, offset: null, error})
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const last = attempt >= LEADER_RETRIES
+      const md = await this.#metadata(this.#bootstrap.conn, [...new Set(pending.map(tp => tp.topic))])
+      const byLeader = new Map<number, Array<{topic: string; partition: number}>>()
+      const retry: Array<{topic: string; partition: number}> = []
+      for (const tp of pending) {
+        const t = md.topics.find(x => x.name === tp.topic)
+        const p = t?.errorCode === 0 ? t.partitions.find(x => x.partition === tp.partition) : undefined
+        if (!t || t.errorCode === 3 || (t.errorCode === 0 && !p)) fail(tp, 'UNKNOWN_TOPIC_OR_PARTITION')
+        else if (t.errorCode !== 0 && !RETRIABLE_LEADER.has(t.errorCode)) fail(tp, this.#errorName(t.errorCode))
+        else if (!p || !md.brokers.some(b => b.id === p.leaderId)) (last ? fail(tp, 'LEADER_NOT_AVAILABLE') : retry.push(tp))
+        else byLeader.set(p.leaderId, [...(byLeader.get(p.leaderId) ?? []), tp])
+      }
+      await Promise.all(
+        [...byLeader].map(async ([id, tps]) => {
+          const b = md.brokers.find(x => x.id === id)!
+          const topics = new Map<string, number[]>()
+          for (const tp of tps) topics.set(tp.topic, [...(topics.get(tp.topic) ?? []), tp.partition])
+          try {
+            const conn = await this.#connect(b.host, b.port)
+            this.#step = `waiting for ListOffsets v7 (${tps.length} partitions) from broker ${id} (${b.host}:${b.port})`
+            const got = await this.#send(conn, P.API.ListOffsets, 7, P.encodeListOffsetsV7Many(topics, P.LATEST_TIMESTAMP, isolation), P.decodeListOffsetsV7Many)
+            const answered = new Set<string>()
+            for (const r of got) {
+              answered.add(key(r.topic, r.partition))
+              if (r.errorCode === 0) out.set(key(r.topic, r.partition), {topic: r.topic, partition: r.partition, offset: r.offset, error: null})
+              else if (RETRIABLE_LEADER.has(r.errorCode) && !last) retry.push({topic: r.topic, partition: r.partition})
+              else fail(r, this.#errorName(r.errorCode))
+            }
+            for (const tp of tps) if (!answered.has(key(tp.topic, tp.partition))) fail(tp, 'NO_ANSWER')
+          } catch (error) {
+            if (this.#closed) throw error
+            this.#debug(`ListOffsets from broker ${id} failed: ${(error as Error).message}`)
+            for (const tp of tps) (last ? fail(tp, (error as RdError).code ?? 'NETWORK_ERROR') : retry.push(tp))
+          }
+        }),
+      )
+      pending = retry
+      if (pending.length > 0) await sleep(Math.min(1000, 100 * 2 ** attempt))
+    }
+    return partitions.map(tp => out.get(key(tp.topic, tp.partition))!)
   }
 
   #errorName(code: number): string {
@@ -738,6 +798,14 @@ export type ShareGroupDescribed = Omit<P.ShareGroupDescription, 'members'> &
   WithErrorName & {members: Array<Omit<P.ShareGroupMember, 'assignment'> & {assignment: NamedTopicPartitions[]}>}
 
 export type StreamsGroupDescribed = P.StreamsGroupDescription & WithErrorName
+
+/** A partition's latest offset (offset null and an error name when it could not be read). */
+export interface ListedLogOffset {
+  readonly topic: string
+  readonly partition: number
+  readonly offset: bigint | null
+  readonly error: string | null
+}
 
 /** One partition under reassignment: its replica list now (adding + removing included) and the two sides. */
 export type PartitionReassignment = P.WireReassignment

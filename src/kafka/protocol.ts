@@ -670,6 +670,46 @@ export function decodeListOffsetsV7(buf: Buffer): {errorCode: number; offset: bi
   return out
 }
 
+/** Many partitions in one ListOffsets v7 request (all led by the broker it is sent to). */
+export function encodeListOffsetsV7Many(topics: ReadonlyMap<string, readonly number[]>, timestamp: bigint, isolation: 0 | 1): Buffer {
+  return new ByteWriter()
+    .int32(-1) // ReplicaId: a consumer
+    .int8(isolation)
+    .compactArray([...topics], (w, [t, ps]) =>
+      w.compactString(t).compactArray(ps, (w, p) => w.int32(p).int32(-1).int64(timestamp).tags()).tags(),
+    )
+    .tags()
+    .toBuffer()
+}
+
+export interface ListedOffset {
+  readonly topic: string
+  readonly partition: number
+  readonly errorCode: number
+  readonly offset: bigint
+}
+
+export function decodeListOffsetsV7Many(buf: Buffer): ListedOffset[] {
+  const r = new ByteReader(buf)
+  r.int32()
+  const out: ListedOffset[] = []
+  r.compactArray(r => {
+    const topic = r.compactString()
+    r.compactArray(r => {
+      const partition = r.int32()
+      const errorCode = r.int16()
+      r.int64() // timestamp
+      const offset = r.int64()
+      r.int32() // leader epoch
+      r.tags()
+      out.push({topic, partition, errorCode, offset})
+    })
+    r.tags()
+  })
+  r.tags()
+  return out
+}
+
 // ---------------------------------------------------------------- Fetch v12 (flexible, topics by name, no session)
 export interface FetchPartitionResponse {
   readonly errorCode: number

@@ -2,6 +2,7 @@
 import type {CauseView} from '../core/explain/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/members.js'
+import type {GroupOffsets} from '../core/explain/offsets.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
 import {forTerminal} from './terminal.js'
@@ -67,6 +68,10 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   }
   if (r.topics.length > 0) {
     out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
+  }
+  if (r.offsets && r.offsets.partitions.length > 0) {
+    out.push('')
+    out.push(offsetsText(r.offsets, width))
   }
   out.push('')
   if (r.timeline.length === 0) {
@@ -161,4 +166,25 @@ function ranges(ps: readonly number[]): string {
     i = j
   }
   return out.join(',')
+}
+
+/** Rows of the offsets table in the text; --json has them all. */
+export const OFFSET_ROWS = 20
+
+/**
+ * Committed offset, log end offset and lag per partition, as `kafka-consumer-groups --describe` prints them (a
+ * missing value is "-"), after a summary line; the first OFFSET_ROWS rows, then how many more there are.
+ */
+export function offsetsText(o: GroupOffsets, width = 0): string {
+  const n = o.partitions.length
+  const head = `offsets: ${n} partition${n === 1 ? '' : 's'}, total lag ${o.totalLag}${o.uncommitted > 0 ? `, ${o.uncommitted} without a committed offset` : ''}`
+  const shown = o.partitions.slice(0, OFFSET_ROWS)
+  const table = renderTable(
+    ['topic', 'partition', 'committed', 'log end', 'lag', 'member', 'host', 'client'],
+    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', p.memberId ?? '-', p.host ?? '-', p.clientId ?? '-']),
+    ['left', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
+    {width, truncate: [5]},
+  )
+  const more = n > shown.length ? `\n… and ${n - shown.length} more partitions (--json lists them all)` : ''
+  return `${wrapProse(forTerminal(head), width, 2)}\n${table}${more}`
 }

@@ -40,6 +40,7 @@ interface Member {
   state: string | null
   reconciling: boolean
   reconcilingSince: string | null
+  partitions: Record<'assigned' | 'target' | 'pendingRevocation' | 'pendingAssignment', Array<{topic: string | null; topicId: string; partitions: number[]}>> & {waitingOn: string[]} | null
 }
 interface Report {
   groupEpoch: number
@@ -140,6 +141,20 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       expect(stuckFindings.find(f => f.details.memberId === k1.memberId)!.message).toMatch(
         new RegExp(`^member ${k1.memberId} \\(client ${P}k1\\) is stuck reconciling: member epoch ${k1.memberEpoch}, state UNREVOKED_PARTITIONS`),
       )
+
+      // current vs target partitions by topic name (not base64 ids), and the blocker: k2 waits on k1's revocation
+      const p1 = ex.members.find(m => m.memberId === k1.memberId)!.partitions!
+      const p2 = ex.members.find(m => m.memberId === k2.memberId)!.partitions!
+      expect(p1.pendingRevocation.map(x => x.topic)).toEqual([T])
+      const moving = p1.pendingRevocation[0].partitions
+      const kept = [0, 1, 2, 3].filter(p => !moving.includes(p))
+      expect(moving).toHaveLength(2)
+      expect(p1).toMatchObject({assigned: [{topic: T, partitions: kept}], target: [{topic: T, partitions: kept}], pendingAssignment: [], waitingOn: []})
+      expect(p2).toMatchObject({assigned: [], target: [{topic: T, partitions: moving}], pendingRevocation: [], pendingAssignment: [{topic: T, partitions: moving}], waitingOn: [k1.memberId]})
+      const exText = await cli(['group', 'explain', G, '-b', bs, '--stuck-after', '3s'])
+      expect(exText.stdout).toContain(`member ${k2.memberId} waits for ${k1.memberId} (client ${P}k1 on `)
+      expect(exText.stdout).toContain(`to revoke ${T} ${moving.join(',')}`)
+      expect(exText.stdout).toMatch(new RegExp(`${k1.memberId}.*│ ${T} ${kept.join(',')}.*│ ${T} ${moving.join(',')}`))
     } finally {
       await d.cmd(`hold-revocation ${P}k1 off`)
     }

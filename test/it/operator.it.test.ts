@@ -4,13 +4,16 @@
  * match none of an existing group's records (the group exists: the message must not say it may not).
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {execFile} from 'node:child_process'
 import {existsSync, writeFileSync} from 'node:fs'
+import {promisify} from 'node:util'
 import {join} from 'node:path'
 import {TopicHasher} from '../../src/core/hash.js'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
-import {REPO_ROOT} from './lib/cluster.js'
+import {clusterSh, REPO_ROOT} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
+const exec = promisify(execFile)
 let probe: Probe
 let bs: string
 const P = `nf${Date.now().toString(36).slice(-5)}`
@@ -117,6 +120,76 @@ describe('group list', () => {
     const none = await cli(['group', 'list', '-b', bs, '--group', `${P}-*`, '--type', 'share'])
     expect(none.code).toBe(4)
     await probe.driver.cmd(`stop ${P}2`)
+  })
+})
+
+describe('group explain: offsets and lag per partition, as kafka-consumer-groups --describe shows them', () => {
+  it('committed offset, log end offset, lag, member, host and client equal ConsumerGroupCommand --describe (one committed partition no member has)', async () => {
+    const d = probe.driver
+    const g = `${P}-offsets`
+    const [a, b] = [`${P}-oa`, `${P}-ob`]
+    await d.cmd(`create-topic ${a} 3 1`)
+    await d.cmd(`create-topic ${b} 1 1`)
+    await d.cmd(`produce ${a} 40`)
+    await d.cmd(`produce ${b} 5`)
+    await d.cmd(`consumer ${P}o1 ${g} names ${a},${b}`)
+    await d.cmd(`consumer ${P}o2 ${g} names ${a}`)
+    const members = async () => ((await d.cmd('members')) as unknown as {members: Array<{member: string; assignment: string[]}>}).members.filter(m => m.member.startsWith(`${P}o`))
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      const deadline = Date.now() + 45_000
+      while (!(await ok())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        await new Promise(r => setTimeout(r, 300))
+      }
+    }
+    await until('both members assigned, all 4 partitions', async () => (await members()).flatMap(m => m.assignment).length === 4 && (await members()).every(m => m.assignment.length > 0))
+    await new Promise(r => setTimeout(r, 1500)) // let them fetch some records: positions > 0
+    for (const m of ['o1', 'o2']) await d.cmd(`commit ${P}${m}`)
+    // o1 drops topic b: its committed partition is then owned by no member
+    await d.cmd(`subscribe ${P}o1 names ${a}`)
+    await until(`no member owns ${b}-0`, async () => !(await members()).some(m => m.assignment.includes(`${b}-0`)))
+    await d.cmd(`produce ${a} 30`) // lag after the commits
+    await probe.settled(g, 'consumer', 2000)
+
+    const ours = await cli(['group', 'explain', g, '-b', bs, '--json'])
+    expect(ours.code, ours.stderr).toBe(0)
+    const rows = (JSON.parse(ours.stdout) as {offsets: {partitions: Array<Record<string, string | number | null>>}}).offsets.partitions
+    const tool = await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand', '--bootstrap-server', bs, '--describe', '--group', g)
+    const lines = tool.split('\n').map(l => l.trim().split(/\s+/)).filter(f => f[0] === g)
+    const theirs = lines.map(([, topic, partition, current, end, lag, consumerId, host, clientId]) => ({topic, partition: Number(partition), current, end, lag, consumerId, host, clientId}))
+    const dash = (v: string | number | null) => (v === null ? '-' : String(v))
+    const mine = rows.map(r => ({topic: r.topic, partition: r.partition, current: dash(r.committedOffset), end: dash(r.logEndOffset), lag: dash(r.lag), consumerId: dash(r.memberId), host: dash(r.host), clientId: dash(r.clientId)}))
+    const order = (x: {topic: unknown; partition: number}[]) => [...x].sort((p, q) => `${p.topic}:${p.partition}`.localeCompare(`${q.topic}:${q.partition}`))
+    console.log(`ConsumerGroupCommand --describe:\n${tool}`)
+    expect(order(mine)).toEqual(order(theirs))
+    expect(mine).toHaveLength(4)
+    // the test shows what it claims: lag on topic a, and b-0 committed but owned by no member
+    expect(mine.filter(r => r.topic === a).reduce((n, r) => n + Number(r.lag), 0)).toBeGreaterThan(0)
+    expect(mine.find(r => r.topic === b)).toMatchObject({consumerId: '-', current: expect.stringMatching(/^\d+$/)})
+    const text = await cli(['group', 'explain', g, '-b', bs])
+    expect(text.stdout).toMatch(/offsets: 4 partitions, total lag \d+/)
+    for (const m of ['o1', 'o2']) await d.cmd(`stop ${P}${m}`)
+  })
+})
+
+describe('shell completion with live names', () => {
+  it('group ids and topic names from the cluster on the line (flag, env), through completion-values and the bash function', async () => {
+    const lines = (r: {stdout: string}) => r.stdout.split('\n').filter(Boolean)
+    const groups = await cli(['completion-values', '--', 'group', 'explain', '-b', bs, `${P}-ex`])
+    expect(groups.code, groups.stderr).toBe(0)
+    expect(lines(groups)).toEqual([group])
+    // the bootstrap from its environment variable, as the commands take it
+    const fromEnv = await cli(['completion-values', '--', 'topic-hash', 'bytes', `${P}-`], {KAFKA_BOOTSTRAP_SERVERS: bs})
+    expect(lines(fromEnv)).toContain(`${P}-t`)
+    expect(lines(await cli(['completion-values', '--', 'cluster', 'history', '-b', bs, `--topic=${P}-`]))).toContain(`--topic=${P}-t`)
+    // bash, as on TAB: the generated function offers the live group
+    const dir = tempDir()
+    writeFileSync(join(dir, 'rebalance-doctor'), `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
+    writeFileSync(join(dir, 'c.bash'), (await cli(['completion', 'bash'])).stdout)
+    const line = `rebalance-doctor group records --bootstrap-server ${bs} ${P}-e`
+    const bash = await exec('bash', ['-c', `source ${dir}/c.bash; COMP_LINE="$LINE"; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$LINE"; COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _rebalance_doctor; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      {env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`}})
+    expect(bash.stdout.split('\n').filter(Boolean)).toEqual([group])
   })
 })
 

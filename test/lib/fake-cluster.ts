@@ -15,6 +15,8 @@ export function fakeClient(live: () => ClusterMetadata, recordsToEncode: readonl
   return {
     clusterMetadata: async () => live(),
     listPartitionReassignments: async () => [],
+    /** Every partition's log end offset is 10. */
+    listOffsets: async (ps: ReadonlyArray<{topic: string; partition: number}>) => ps.map(p => ({...p, offset: 10n, error: null})),
     topics: async () => [{name: '__consumer_offsets', topicId, partitions: [{partition: 0, replicas: [1]}]}],
     readPartition: async (o: {onBatch: (b: unknown) => void}) => {
       o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})

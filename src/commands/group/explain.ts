@@ -15,6 +15,7 @@ import {colorFlags, styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
+import {readGroupOffsets} from '../../sources/group-offsets.js'
 import {explainFromMetadataLog} from '../../sources/metadata-log-explain.js'
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
@@ -33,7 +34,10 @@ reconciling. Works for consumer, share and streams groups (classic groups have n
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members, stuckAfter: {ms, source, smallestRebalanceTimeoutMs},
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
-causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, warnings}. Hashes and offsets are decimal strings.`
+causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, offsets: {partitions: [{topic, topicId,
+partition, committedOffset, logEndOffset, lag, memberId, clientId, host, logEndError}], totalLag, uncommitted}, warnings}.
+Hashes and offsets are decimal strings. Offsets and lag per partition (consumer groups) are those kafka-consumer-groups
+--describe shows: committed offsets from the group's records, log end offsets from ListOffsets (read-only).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
@@ -92,6 +96,8 @@ causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, 
       const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
       const report = explainGroup(group, replay, {live, now, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
       annotateFromHistory(report, replay, view)
+      progress.update('reading log end offsets')
+      report.offsets = await readGroupOffsets(client, replay.state, live, m => this.warn(m))
       // exact, from the cluster's own metadata log, when given
       if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
       return report

@@ -10,6 +10,7 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
+import type {GroupOffsets} from './offsets.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
 export type VerdictCode =
@@ -130,6 +131,11 @@ export interface ExplainReport {
   skippedRecords: Array<{offset: string; type: number; version: number | null; reason: string}>
   /** How long a member may reconcile before it is called stuck, and where that came from. */
   stuckAfter: StuckAfter
+  /**
+   * Committed offset, log end offset and lag per partition, as `kafka-consumer-groups --describe` shows them
+   * (consumer groups; set by `group explain` from the live cluster, see offsets.ts); null for other group types.
+   */
+  offsets?: GroupOffsets | null
 }
 
 /**

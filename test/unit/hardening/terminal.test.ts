@@ -99,6 +99,8 @@ describe('no raw control character reaches the terminal', () => {
     const {text} = await runCmd('../../../src/commands/group/explain.js', [GROUP, '-b', 'h:1'])
     expect(text).toContain(forTerminal(GROUP).replace('\r', '\\x0d'))
     expect(text).toContain('\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eevil')
+    // the offsets table names the member, its host and client: escaped too
+    expect(text).toMatch(/offsets: 1 partition, total lag 0, 1 without a committed offset\n[^]*│ \/host\\x1b\[2J/)
   })
 
   it('--json keeps the exact values (and writes C1/bidi as \\u escapes)', async () => {
@@ -107,6 +109,7 @@ describe('no raw control character reaches the terminal', () => {
     const doc = JSON.parse(text)
     expect(doc.group).toBe(GROUP)
     expect(doc.members[0].clientId).toBe(`client${H}`)
+    expect(doc.offsets.partitions).toEqual([{topic: 'orders', topicId: T1, partition: 0, committedOffset: null, logEndOffset: '10', lag: null, memberId: MEMBER, clientId: `client${H}`, host: `/host${H}`, logEndError: null}])
   })
 
   it('metadata files: topic names and racks in topic-hash compute and bytes', async () => {

@@ -138,3 +138,35 @@ describe('response decoders with tagged fields present', () => {
     expect(named.subarray(-3)).toEqual(Buffer.from([0, 0, 0]))
   })
 })
+
+describe('ListOffsets v7 for many partitions', () => {
+  it('one request lists every topic and partition with the timestamp; the answer is read per partition', () => {
+    const req = new ByteReader(P.encodeListOffsetsV7Many(new Map([['a', [0, 2]], ['b', [1]]]), P.LATEST_TIMESTAMP, 0))
+    expect([req.int32(), req.int8()]).toEqual([-1, 0])
+    const asked: string[] = []
+    req.compactArray(r => {
+      const t = r.compactString()
+      r.compactArray(r => {
+        const p = r.int32()
+        r.int32() // current leader epoch
+        asked.push(`${t}-${p}@${r.int64()}`)
+        r.tags()
+      })
+      r.tags()
+    })
+    req.tags()
+    expect(asked).toEqual(['a-0@-1', 'a-2@-1', 'b-1@-1'])
+    expect(req.pos).toBe(req.buf.length)
+    const res = new ByteWriter()
+      .int32(0)
+      .compactArray([['a', [[0, 0, 12n], [2, 6, -1n]]], ['b', [[1, 0, 9007199254740993n]]]] as Array<[string, Array<[number, number, bigint]>]>, (w, [t, ps]) =>
+        w.compactString(t).compactArray(ps, (w, [p, e, o]) => w.int32(p).int16(e).int64(-1n).int64(o).int32(0).tags()).tags())
+      .tags()
+      .toBuffer()
+    expect(P.decodeListOffsetsV7Many(res)).toEqual([
+      {topic: 'a', partition: 0, errorCode: 0, offset: 12n},
+      {topic: 'a', partition: 2, errorCode: 6, offset: -1n},
+      {topic: 'b', partition: 1, errorCode: 0, offset: 9007199254740993n},
+    ])
+  })
+})

@@ -1,0 +1,22 @@
+/**
+ * The log end offsets the offsets table of `group explain` needs (ListOffsets LATEST, read uncommitted, like
+ * `kafka-consumer-groups --describe`; read-only), joined with the committed offsets the replay holds.
+ */
+import {type GroupOffsets, groupOffsets, type LogEnd, offsetPartitionsOf} from '../core/explain/offsets.js'
+import type {ClusterMetadata} from '../core/metadata.js'
+import type {GroupState} from '../core/replay/index.js'
+import type {KafkaClient} from '../kafka/client.js'
+
+export async function readGroupOffsets(client: KafkaClient, state: GroupState, live: ClusterMetadata, warn: (message: string) => void): Promise<GroupOffsets | null> {
+  const wanted = offsetPartitionsOf(state, live)
+  const logEnd = new Map<string, LogEnd>()
+  if (wanted.length > 0) {
+    const listed = await client.listOffsets(wanted)
+    for (const l of listed) logEnd.set(`${l.topic}:${l.partition}`, {offset: l.offset, error: l.error})
+    const failed = listed.filter(l => l.offset === null)
+    if (failed.length > 0) {
+      warn(`log end offset unknown for ${failed.length} partition(s) (${failed.slice(0, 5).map(l => `${l.topic}-${l.partition}: ${l.error}`).join(', ')}${failed.length > 5 ? ', …' : ''}): their lag is shown as -`)
+    }
+  }
+  return groupOffsets(state, live, logEnd)
+}
