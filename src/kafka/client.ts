@@ -7,20 +7,24 @@
  * bodies are our own codecs. The library is imported lazily on open().
  *
  * Every operation runs under one deadline (`settings.timeoutMs` from open()); when it passes, all sockets are
- * destroyed and a one-line RuntimeError names the step that was waiting.
+ * destroyed and a one-line RuntimeError names the step that was waiting. Within it, a broker that goes away is
+ * waited for (./retry.ts): metadata from any reachable broker (#anyBroker), partition reads across leader moves
+ * and refused leaders (./partition-reader.ts), describes and listings across coordinators that went away.
  */
 import type {ConnectionSettings} from '../config/client-config.js'
 import {RdError, RuntimeError} from '../core/errors.js'
 import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import {type Uuid, uuidFromBytes, uuidToString} from '../core/uuid.js'
+import type {ClusterReader} from './cluster-reader.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
 import {frameError, guardSocket, maxResponseBytes} from './frame-guard.js'
-import type {AbortedTransaction} from '../core/log/batch.js'
 import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadDecompressor, loadKafkaLibrary} from './library.js'
 import * as P from './protocol.js'
-import {parseRecordBatches, type RawRecordBatch} from './record-batch.js'
+import {type LeaderNode, type PartitionRead, type PartitionReadOptions, readPartitionVia} from './partition-reader.js'
+import {isRetriableConnection, Retrier} from './retry.js'
 
 export type {RawRecordBatch, RawRecord} from './record-batch.js'
+export type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 export type {ConsumerGroupDescription, ShareGroupDescription, StreamsGroupDescription, ListedGroup, GroupType} from './protocol.js'
 
 export interface KafkaClientOptions {
@@ -43,39 +47,6 @@ export interface MetadataOptions {
   readonly partitionLimit?: number
 }
 
-export interface PartitionReadOptions {
-  /** Default `__consumer_offsets`. */
-  readonly topic?: string
-  readonly partition: number
-  /** Default: the log start offset. */
-  readonly fromOffset?: bigint
-  /** Default read_committed: up to the last stable offset, with the aborted transactions to filter. */
-  readonly isolation?: 'read_committed' | 'read_uncommitted'
-  /** Per Fetch request; doubled when a single batch is larger. Default 8 MiB. */
-  readonly maxBytes?: number
-  /**
-   * Streaming: called for each batch in offset order; the result then holds no batches. The read may take
-   * longer than the client's timeout as long as each fetch answers within it.
-   */
-  readonly onBatch?: (batch: RawRecordBatch) => void
-  /** Streaming: each fetch's aborted transactions, before that fetch's batches reach onBatch. */
-  readonly onAborted?: (aborted: readonly AbortedTransaction[]) => void
-}
-
-export interface PartitionRead {
-  readonly topic: string
-  readonly partition: number
-  /** The partition leader the batches were read from. */
-  readonly leader: number
-  readonly logStartOffset: bigint
-  /** Where the read stopped: the last stable offset (read_committed) or high watermark when it started. */
-  readonly endOffset: bigint
-  readonly batches: RawRecordBatch[]
-  /** Aborted transactions reported by the fetches (for src/core/log's CommittedFilter). */
-  readonly abortedTransactions: AbortedTransaction[]
-  readonly fetches: number
-}
-
 export interface BrokersResult {
   readonly brokers: BrokerMetadata[]
   readonly clusterId?: string
@@ -90,15 +61,11 @@ interface Node {
 }
 
 const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
-/** The partition's leader moved or is being elected: look it up again (LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
- * FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, OFFSET_NOT_AVAILABLE). */
-const RETRIABLE_LEADER = new Set([5, 6, 74, 75, 78])
-const LEADER_RETRIES = 10
 
 /** Connection failures that another bootstrap server would repeat. */
 const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS_UNTRUSTED', 'TLS_HOSTNAME', 'TLS_CERT_DATE', 'TLS_CLIENT_KEY', 'TLS_REJECTED', 'TLS_HANDSHAKE', 'TIMEOUT'])
 
-export class KafkaClient {
+export class KafkaClient implements ClusterReader {
   readonly #lib: KafkaLibrary
   readonly #settings: ConnectionSettings
   readonly #opts: KafkaClientOptions
@@ -108,6 +75,10 @@ export class KafkaClient {
   readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
   readonly #all = new Set<KafkaConnection>()
   #bootstrap!: {conn: KafkaConnection; host: string; port: number}
+  /** Brokers from the last Metadata response: where to turn when the bootstrap broker goes away. */
+  #known: Node[] = []
+  /** Connections attempted (for --debug: retries must stay bounded). */
+  #connectAttempts = 0
   #versions = new Map<number, P.ApiVersionRange>()
   #step = 'starting'
   #closed = false
@@ -191,9 +162,10 @@ export class KafkaClient {
     return this.#within(
       (async () => {
         const v = this.#requireVersion(P.API.ListPartitionReassignments, 0, 0, 'reassignments in flight')
-        const {conn, host, port} = this.#bootstrap
-        this.#step = `waiting for ListPartitionReassignments v${v} from ${host}:${port}`
-        const r = await this.#send(conn, P.API.ListPartitionReassignments, v, P.encodeListPartitionReassignmentsV0(Math.max(1000, Math.min(this.#settings.timeoutMs, 60_000))), P.decodeListPartitionReassignmentsV0)
+        const r = await this.#anyBroker('ListPartitionReassignments', (conn, address) => {
+          this.#step = `waiting for ListPartitionReassignments v${v} from ${address}`
+          return this.#send(conn, P.API.ListPartitionReassignments, v, P.encodeListPartitionReassignmentsV0(Math.max(1000, Math.min(this.#settings.timeoutMs, 60_000))), P.decodeListPartitionReassignmentsV0)
+        })
         if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, r.errorMessage, 'ListPartitionReassignments')
         return r.reassignments.map(x => ({...x})).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
       })(),
@@ -255,123 +227,41 @@ export class KafkaClient {
   // ---------------------------------------------------------------- internals
 
   async #readPartition(o: PartitionReadOptions): Promise<PartitionRead> {
-    const topic = o.topic ?? '__consumer_offsets'
-    const isolation = o.isolation === 'read_uncommitted' ? 0 : 1
     this.#requireVersion(P.API.Fetch, 12, 12, 'partition read')
     this.#requireVersion(P.API.ListOffsets, 7, 7, 'partition read')
     const decompress = await loadDecompressor()
-    const batches: RawRecordBatch[] = []
-    const aborted = new Map<string, AbortedTransaction>()
-    let maxBytes = o.maxBytes ?? 8 << 20
-    let fetches = 0
-    let resume = o.fromOffset // where a retry after a leader change continues
-    for (let attempt = 0; ; attempt++) {
-      const md = await this.#metadata(this.#bootstrap.conn, [topic])
-      const t = md.topics.find(x => x.name === topic)
-      if (!t || t.errorCode === 3) throw new RuntimeError(`topic ${topic} does not exist`, undefined, 'NO_TOPIC')
-      if (t.errorCode !== 0) throw this.#kafkaError(t.errorCode, null, 'describing topic', topic)
-      const p = t.partitions.find(x => x.partition === o.partition)
-      if (!p) throw new RuntimeError(`${topic} has no partition ${o.partition} (it has ${t.partitions.length})`, undefined, 'NO_PARTITION')
-      const leader = md.brokers.find(b => b.id === p.leaderId)
-      if (!leader) {
-        if (attempt < LEADER_RETRIES) {
-          await sleep(500)
-          continue
-        }
-        throw new RuntimeError(`${topic}-${o.partition} has no leader`, 'Wait until a replica is back, and retry.', 'NO_LEADER')
-      }
+    const send = async <T>(leader: LeaderNode, step: string, apiKey: number, version: number, body: Buffer, decode: (buf: Buffer, version: number) => T) => {
       const conn = await this.#connect(leader.host, leader.port)
-      const listOffset = async (ts: bigint) => {
-        this.#step = `waiting for ListOffsets v7 from broker ${leader.id} (${leader.host}:${leader.port})`
-        return this.#send(conn, P.API.ListOffsets, 7, P.encodeListOffsetsV7(topic, o.partition, ts, isolation), P.decodeListOffsetsV7)
-      }
-      const [start, end] = await Promise.all([listOffset(P.EARLIEST_TIMESTAMP), listOffset(P.LATEST_TIMESTAMP)])
-      const err = start.errorCode || end.errorCode
-      if (RETRIABLE_LEADER.has(err) && attempt < LEADER_RETRIES) {
-        await sleep(300)
-        continue
-      }
-      if (err !== 0) throw this.#kafkaError(err, null, `ListOffsets on ${topic}-${o.partition}`)
-      let offset = resume !== undefined && resume > start.offset ? resume : start.offset
-      let moved = false
-      while (offset < end.offset) {
-        this.#step = `waiting for Fetch v12 of ${topic}-${o.partition} at offset ${offset} from broker ${leader.id} (${leader.host}:${leader.port})`
-        const r = await this.#send(conn, P.API.Fetch, 12, P.encodeFetchV12(topic, o.partition, offset, maxBytes, isolation), P.decodeFetchV12)
-        fetches++
-        const fp = r.partition
-        const code = r.errorCode || fp?.errorCode || 0
-        if (RETRIABLE_LEADER.has(code)) {
-          moved = true
-          resume = offset
-          break
-        }
-        if (code === 1 && fp) {
-          // OFFSET_OUT_OF_RANGE: if the log start moved past us (retention, compaction of the head), continue from
-          // it; otherwise the end moved under us (a new leader truncated the log): look up leader and end again.
-          // Never backwards: that would deliver batches twice.
-          const earliest = fp.logStartOffset > offset ? fp.logStartOffset : (await listOffset(P.EARLIEST_TIMESTAMP)).offset
-          if (earliest > offset) {
-            offset = earliest
-            continue
-          }
-          moved = true
-          resume = offset
-          break
-        }
-        if (code !== 0 || !fp) throw this.#kafkaError(code, null, `Fetch of ${topic}-${o.partition}`)
-        // A long partition read may run past the deadline as long as every fetch answers within the timeout.
-        this.#deadline = Math.max(this.#deadline, Date.now() + this.#settings.timeoutMs)
-        for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
-        if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
-        let parsed
-        try {
-          parsed = parseRecordBatches(fp.records ?? Buffer.alloc(0), decompress)
-        } catch (error) {
-          const m = (error as Error).message
-          throw new RuntimeError(
-            `cannot read the record batches of ${topic}-${o.partition} at offset ${offset}: ${m}`,
-            /compression is not supported/.test(m)
-              ? 'Run with a Node.js that has zstd (22.15 or newer).'
-              : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
-                ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
-                : 'This is a bug or a corrupt log; run with --debug and report it.',
-            'DECODE_ERROR',
-          )
-        }
-        const {batches: got, nextOffset} = parsed
-        if (got.length === 0) {
-          if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
-            maxBytes *= 2 // one batch is larger than maxBytes
-            continue
-          }
-          break // nothing more below the end offset (e.g. only removed records)
-        }
-        for (const b of got) {
-          if (b.lastOffset < offset) continue // a compressed batch may start before the fetch offset
-          if (o.onBatch) o.onBatch(b)
-          else batches.push(b)
-        }
-        offset = nextOffset!
-      }
-      if (moved) {
-        if (attempt < LEADER_RETRIES) {
-          await sleep(300)
-          continue
-        }
-        throw new RuntimeError(`${topic}-${o.partition}: the leader kept moving; read stopped at offset ${resume}`, 'Wait until the partition has a stable leader, and retry.', 'NO_LEADER')
-      }
-      this.#debug(`read ${topic}-${o.partition} from broker ${leader.id}: ${start.offset}..${end.offset}, ${fetches} fetches`)
-      return {
-        topic,
-        partition: o.partition,
-        leader: leader.id,
-        logStartOffset: start.offset,
-        endOffset: end.offset,
-        batches,
-        abortedTransactions: [...aborted.values()].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0)),
-        fetches,
-      }
+      this.#step = `waiting for ${step} from broker ${leader.id} (${leader.host}:${leader.port})`
+      return this.#send(conn, apiKey, version, body, decode)
     }
+    return readPartitionVia(
+      {
+        transport: {
+          metadata: topic => this.#metadata([topic]),
+          listOffsets: (leader, topic, partition, ts, isolation) =>
+            send(leader, 'ListOffsets v7', P.API.ListOffsets, 7, P.encodeListOffsetsV7(topic, partition, ts, isolation), P.decodeListOffsetsV7),
+          fetch: (leader, topic, partition, offset, maxBytes, isolation) =>
+            send(leader, `Fetch v12 of ${topic}-${partition} at offset ${offset}`, P.API.Fetch, 12, P.encodeFetchV12(topic, partition, offset, maxBytes, isolation), P.decodeFetchV12),
+          forget: leader => this.#forget(leader.host, leader.port),
+          // A long partition read may run past the deadline as long as every fetch answers within the timeout.
+          progress: () => {
+            this.#deadline = Math.max(this.#deadline, Date.now() + this.#settings.timeoutMs)
+          },
+        },
+        retrier: this.#retrier(),
+        decompress,
+        kafkaError: (code, what, subject) => this.#kafkaError(code, null, what, subject),
+        errorName: code => this.#errorName(code),
+        debug: line => this.#debug(line),
+      },
+      o,
+    )
+  }
+
+  /** Retries of one operation, within the client's deadline; each logged with --debug. */
+  #retrier(): Retrier {
+    return new Retrier({deadline: () => this.#deadline, timeoutMs: this.#settings.timeoutMs, debug: line => this.#debug(line)})
   }
 
   async #listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, isolation: 0 | 1): Promise<ListedLogOffset[]> {
@@ -489,11 +379,59 @@ export class KafkaClient {
     const key = `${host}:${port}`
     let p = this.#conns.get(key)
     if (!p) {
-      p = this.#newConnection(host, port)
-      this.#conns.set(key, p)
-      p.catch(() => this.#conns.delete(key))
+      const made = this.#newConnection(host, port)
+      p = made
+      this.#conns.set(key, made)
+      made.then(
+        // A broker that goes away closes the socket: the next request to that address connects anew.
+        conn => conn.once('close', () => this.#conns.get(key) === made && this.#conns.delete(key)),
+        () => this.#conns.get(key) === made && this.#conns.delete(key),
+      )
     }
     return p
+  }
+
+  /** A request to host:port failed on the connection: drop it (destroying its socket) so the next one reconnects. */
+  #forget(host: string, port: number): void {
+    const key = `${host}:${port}`
+    const p = this.#conns.get(key)
+    if (!p) return
+    this.#conns.delete(key)
+    p.then(conn => conn.socket?.destroy(), () => {})
+  }
+
+  /**
+   * Runs `op` on the bootstrap broker; when that one is unreachable, on the other brokers last seen in Metadata
+   * and the other bootstrap servers (the first that answers becomes the bootstrap broker); when none is, waits
+   * with backoff within the deadline.
+   */
+  async #anyBroker<T>(what: string, op: (conn: KafkaConnection, address: string) => Promise<T>): Promise<T> {
+    let retrier: Retrier | undefined
+    for (;;) {
+      const seen = new Set<string>()
+      const candidates = [this.#bootstrap, ...this.#known, ...this.#settings.bootstrap].filter(c => {
+        const key = `${c.host}:${c.port}`
+        return seen.has(key) ? false : (seen.add(key), true)
+      })
+      let last: RdError | undefined
+      for (const {host, port} of candidates) {
+        try {
+          const conn = await this.#connect(host, port)
+          const out = await op(conn, `${host}:${port}`)
+          if (host !== this.#bootstrap.host || port !== this.#bootstrap.port) {
+            this.#debug(`${this.clusterAddress} is unreachable: asking ${host}:${port} from now on`)
+            this.#bootstrap = {conn, host, port}
+          }
+          return out
+        } catch (error) {
+          if (!isRetriableConnection(error) || this.#closed) throw error
+          this.#forget(host, port)
+          last = error
+        }
+      }
+      retrier ??= this.#retrier()
+      await retrier.wait(`a reachable broker for ${what}`, last?.message ?? 'no broker known')
+    }
   }
 
   async #newConnection(host: string, port: number): Promise<KafkaConnection> {
@@ -519,7 +457,7 @@ export class KafkaClient {
       }
     }
     this.#step = `connecting to ${host}:${port} (${s.securityProtocol})`
-    this.#debug(this.#step)
+    this.#debug(`${this.#step}, connection attempt ${++this.#connectAttempts}`)
     if (this.#closed) throw new RuntimeError('the Kafka client is closed', undefined, 'CLOSED')
     const conn = new this.#lib.Connection(s.clientId, options as never)
     this.#all.add(conn)
@@ -565,6 +503,7 @@ export class KafkaClient {
           const bad = frameError(conn.socket)
           if (bad) reject(bad)
           else if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.#settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
+          else if (at && /^Connection closed/.test((error as Error).message ?? '')) reject(new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}`, undefined, 'CONNECTION_CLOSED'))
           else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.#settings}))
           else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
           return
@@ -602,17 +541,19 @@ export class KafkaClient {
 
   async #brokers(): Promise<BrokersResult> {
     const v = this.#version(P.API.DescribeCluster, 2)
-    const {conn, host, port} = this.#bootstrap
+    const {host, port} = this.#bootstrap
     if (v === undefined) {
       this.#opts.warn?.(`${host}:${port} does not support DescribeCluster: taking brokers from Metadata, which omits fenced brokers; racks of fenced brokers may be missing`)
-      const md = await this.#metadata(conn, [])
+      const md = await this.#metadata([])
       return {brokers: md.brokers.map(b => ({id: b.id, rack: b.rack, fenced: false})), ...(md.clusterId ? {clusterId: md.clusterId} : {}), fencedIncluded: false}
     }
     if (v < 2) {
       this.#opts.warn?.(`${host}:${port} supports DescribeCluster up to v${v} only (v2, Kafka 4.0+, lists fenced brokers): racks of fenced brokers may be missing`)
     }
-    this.#step = `waiting for DescribeCluster v${v} from ${host}:${port}`
-    const r = await this.#send(conn, P.API.DescribeCluster, v, P.encodeDescribeCluster(v, true), P.decodeDescribeCluster)
+    const r = await this.#anyBroker('DescribeCluster', (conn, address) => {
+      this.#step = `waiting for DescribeCluster v${v} from ${address}`
+      return this.#send(conn, P.API.DescribeCluster, v, P.encodeDescribeCluster(v, true), P.decodeDescribeCluster)
+    })
     if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, r.errorMessage, 'DescribeCluster')
     const brokers = r.brokers.map(b => ({id: b.id, rack: b.rack, fenced: b.fenced})).sort((a, b) => a.id - b.id)
     this.#debug(`DescribeCluster v${v}: ${brokers.length} brokers (${brokers.filter(b => b.fenced).length} fenced)`)
@@ -628,23 +569,26 @@ export class KafkaClient {
     return new RuntimeError(`${what}${about} failed: ${name}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
   }
 
-  async #metadata(conn: KafkaConnection, topics: readonly string[] | null): Promise<P.MetadataResponse> {
+  async #metadata(topics: readonly string[] | null): Promise<P.MetadataResponse> {
     this.#requireVersion(P.API.Metadata, 12, 12, 'topic ids')
-    this.#step = `waiting for Metadata v12 from ${this.clusterAddress}`
-    return this.#send(conn, P.API.Metadata, 12, P.encodeMetadataV12(topics), P.decodeMetadataV12)
+    const md = await this.#anyBroker('Metadata', (conn, address) => {
+      this.#step = `waiting for Metadata v12 from ${address}`
+      return this.#send(conn, P.API.Metadata, 12, P.encodeMetadataV12(topics), P.decodeMetadataV12)
+    })
+    if (md.brokers.length > 0) this.#known = md.brokers.map(b => ({id: b.id, host: b.host, port: b.port}))
+    return md
   }
 
   async #topics(options: MetadataOptions): Promise<TopicMetadata[]> {
     const named = options.topics ? [...new Set(options.topics)] : undefined
     if (named && named.length === 0) return []
     const method = options.method ?? 'metadata'
-    const {conn} = this.#bootstrap
     let wire: P.WireTopic[]
     const t0 = performance.now()
     if (method === 'metadata') {
-      wire = (await this.#metadata(conn, named ?? null)).topics
+      wire = (await this.#metadata(named ?? null)).topics
     } else {
-      wire = await this.#describeTopicPartitions(conn, named ?? [], options.partitionLimit ?? 2000)
+      wire = await this.#anyBroker('DescribeTopicPartitions', conn => this.#describeTopicPartitions(conn, named ?? [], options.partitionLimit ?? 2000))
     }
     this.#debug(`${method}: ${wire.length} topics in ${Math.round(performance.now() - t0)} ms`)
     const out: TopicMetadata[] = []
@@ -688,33 +632,49 @@ export class KafkaClient {
   }
 
   async #liveBrokers(): Promise<Node[]> {
-    const md = await this.#metadata(this.#bootstrap.conn, [])
+    const md = await this.#metadata([])
     return md.brokers.map(b => ({id: b.id, host: b.host, port: b.port}))
   }
 
   async #listGroups(filter: {types?: readonly P.GroupType[]; states?: readonly string[]}): Promise<P.ListedGroup[]> {
     this.#requireVersion(P.API.ListGroups, 5, 5, 'group types')
-    const nodes = await this.#liveBrokers()
-    const results = await Promise.allSettled(
-      nodes.map(async n => {
-        const conn = await this.#connect(n.host, n.port)
-        this.#step = `waiting for ListGroups v5 from broker ${n.id} (${n.host}:${n.port})`
-        const r = await this.#send(conn, P.API.ListGroups, 5, P.encodeListGroupsV5(filter.states ?? [], filter.types ?? []), P.decodeListGroupsV5)
-        if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`)
-        return r.groups
-      }),
-    )
     const groups = new Map<string, P.ListedGroup>()
-    const failures: string[] = []
-    results.forEach((r, i) => {
-      if (r.status === 'fulfilled') for (const g of r.value) groups.set(g.groupId, g)
-      else failures.push(`broker ${nodes[i].id}: ${(r.reason as Error).message}`)
-    })
-    if (failures.length === nodes.length && nodes.length > 0) {
-      const first = results.find(r => r.status === 'rejected') as PromiseRejectedResult
-      throw first.reason
+    const answered = new Set<number>()
+    let retrier: Retrier | undefined
+    for (;;) {
+      // Live brokers not yet listed: a broker that went away leaves them once fenced, its groups moved elsewhere.
+      const nodes = (await this.#liveBrokers()).filter(n => !answered.has(n.id))
+      const results = await Promise.allSettled(
+        nodes.map(async n => {
+          const conn = await this.#connect(n.host, n.port)
+          this.#step = `waiting for ListGroups v5 from broker ${n.id} (${n.host}:${n.port})`
+          const r = await this.#send(conn, P.API.ListGroups, 5, P.encodeListGroupsV5(filter.states ?? [], filter.types ?? []), P.decodeListGroupsV5)
+          if (r.errorCode !== 0) throw this.#kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`)
+          return r.groups
+        }),
+      )
+      const failures: Array<{node: Node; error: unknown}> = []
+      results.forEach((r, i) => {
+        if (r.status === 'fulfilled') {
+          answered.add(nodes[i].id)
+          for (const g of r.value) groups.set(g.groupId, g)
+        } else failures.push({node: nodes[i], error: r.reason})
+      })
+      if (failures.length === 0) break
+      for (const f of failures) if (isRetriableConnection(f.error)) this.#forget(f.node.host, f.node.port)
+      if (failures.every(f => isRetriableConnection(f.error)) && !this.#closed) {
+        const [f] = failures
+        try {
+          await (retrier ??= this.#retrier()).wait('ListGroups from every live broker', `broker ${f.node.id}: ${(f.error as Error).message}`)
+          continue
+        } catch (error) {
+          if (answered.size === 0) throw error
+        }
+      }
+      if (answered.size === 0) throw failures[0].error
+      this.#opts.warn?.(`group list may be incomplete: ${failures.map(f => `broker ${f.node.id}: ${(f.error as Error).message}`).join('; ')}`)
+      break
     }
-    if (failures.length > 0) this.#opts.warn?.(`group list may be incomplete: ${failures.join('; ')}`)
     return [...groups.values()].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
   }
 
@@ -723,8 +683,11 @@ export class KafkaClient {
     const out = new Map<string, Node>()
     let pending = [...groupIds]
     for (let attempt = 0; pending.length > 0; attempt++) {
-      this.#step = `waiting for FindCoordinator v${v} from ${this.clusterAddress}`
-      const rs = await this.#send(this.#bootstrap.conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(pending), P.decodeFindCoordinator)
+      const ask = pending
+      const rs = await this.#anyBroker('FindCoordinator', (conn, address) => {
+        this.#step = `waiting for FindCoordinator v${v} from ${address}`
+        return this.#send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask), P.decodeFindCoordinator)
+      })
       const retry: string[] = []
       for (const c of rs) {
         if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
@@ -750,6 +713,7 @@ export class KafkaClient {
     const name = P.API_NAMES[apiKey]
     const done = new Map<string, T>()
     let pending = ids
+    let retrier: Retrier | undefined
     for (let attempt = 0; pending.length > 0; attempt++) {
       const coordinators = await this.#findCoordinators(pending)
       const byNode = new Map<string, {node: Node; ids: string[]}>()
@@ -760,11 +724,22 @@ export class KafkaClient {
         byNode.get(key)!.ids.push(id)
       }
       const retry: string[] = []
+      let unreachable: string | undefined
       await Promise.all(
         [...byNode.values()].map(async ({node, ids}) => {
-          const conn = await this.#connect(node.host, node.port)
-          this.#step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})`
-          const groups = await this.#send(conn, apiKey, v, P.encodeGroupDescribe(ids, v, apiKey), decode)
+          let groups: T[]
+          try {
+            const conn = await this.#connect(node.host, node.port)
+            this.#step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})`
+            groups = await this.#send(conn, apiKey, v, P.encodeGroupDescribe(ids, v, apiKey), decode)
+          } catch (error) {
+            // The coordinator went away (a killed broker coordinates until it is fenced): find it again.
+            if (!isRetriableConnection(error) || this.#closed) throw error
+            this.#forget(node.host, node.port)
+            unreachable ??= `the coordinator of group ${ids[0]}${ids.length > 1 ? ` (and ${ids.length - 1} more)` : ''}, broker ${node.id}: ${error.message}`
+            retry.push(...ids)
+            return
+          }
           for (const g of groups) {
             if (RETRIABLE_COORDINATOR.has(g.errorCode) && attempt < 10) retry.push(g.groupId)
             else done.set(g.groupId, g)
@@ -772,7 +747,8 @@ export class KafkaClient {
         }),
       )
       pending = retry
-      if (pending.length > 0) await sleep(Math.min(1000, 100 * 2 ** attempt))
+      if (unreachable) await (retrier ??= this.#retrier()).wait('a reachable group coordinator', unreachable)
+      else if (pending.length > 0) await sleep(Math.min(1000, 100 * 2 ** attempt))
     }
     return ids.map(id => done.get(id)!).filter(Boolean)
   }

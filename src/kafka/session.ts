@@ -6,7 +6,9 @@
 import {describeSettings, resolveConnectionSettings} from '../config/client-config.js'
 import {loadProfile} from '../config/profiles.js'
 import {forTerminal} from '../render/terminal.js'
-import type {KafkaClient} from './client.js'
+import type {ConnectionSettings} from '../config/client-config.js'
+import type {KafkaClientOptions} from './client.js'
+import type {ClusterReader} from './cluster-reader.js'
 import type {ConnectionFlagValues} from './flags.js'
 
 export interface SessionIo {
@@ -20,7 +22,18 @@ export function wantsLive(flags: ConnectionFlagValues): boolean {
   return Boolean(flags['bootstrap-server'] || flags['command-config'] || flags.profile)
 }
 
-export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: KafkaClient) => Promise<T>): Promise<T> {
+/** Opens a cluster for a command; the one a test puts in place with setClusterFactory. */
+export type ClusterFactory = (settings: ConnectionSettings, options: KafkaClientOptions) => Promise<ClusterReader & {close(): Promise<void>}>
+
+// On globalThis: the commands oclif loads (dist) and a test's import (src) are different module instances.
+const FACTORY = Symbol.for('rebalance-doctor.cluster-factory')
+
+/** Tests: every withKafka opens `factory`'s cluster instead of a KafkaClient; undefined puts the real one back. */
+export function setClusterFactory(factory: ClusterFactory | undefined): void {
+  ;(globalThis as Record<symbol, unknown>)[FACTORY] = factory
+}
+
+export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: ClusterReader) => Promise<T>): Promise<T> {
   // flag (or its environment variable, which oclif folds into it) > profile
   const profile = flags.profile ? await loadProfile(flags.profile) : undefined
   const settings = resolveConnectionSettings({
@@ -30,15 +43,13 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
   })
   const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${forTerminal(line)}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)
-  const tLoad = performance.now()
-  const [{KafkaClient}, {loadKafkaLibrary}] = await Promise.all([import('./client.js'), import('./library.js')])
-  await loadKafkaLibrary()
-  debug?.(`kafka client loaded in ${Math.round(performance.now() - tLoad)} ms`)
+  const factory = (globalThis as Record<symbol, unknown>)[FACTORY] as ClusterFactory | undefined
+  const open = factory ?? (await loadClient(debug))
   // Timed from here: the deadline (--timeout) starts when the client opens.
   const t0 = performance.now()
-  let client: KafkaClient | undefined
+  let client: (ClusterReader & {close(): Promise<void>}) | undefined
   try {
-    client = await KafkaClient.open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${forTerminal(m)}\n`))})
+    client = await open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${forTerminal(m)}\n`))})
     return await work(client)
   } catch (error) {
     debug?.(`live operation failed after ${Math.round(performance.now() - t0)} ms`)
@@ -47,4 +58,12 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
     await client?.close()
     debug?.(`live operation took ${Math.round(performance.now() - t0)} ms`)
   }
+}
+
+async function loadClient(debug: ((line: string) => void) | undefined): Promise<ClusterFactory> {
+  const tLoad = performance.now()
+  const [{KafkaClient}, {loadKafkaLibrary}] = await Promise.all([import('./client.js'), import('./library.js')])
+  await loadKafkaLibrary()
+  debug?.(`kafka client loaded in ${Math.round(performance.now() - tLoad)} ms`)
+  return (settings, options) => KafkaClient.open(settings, options)
 }

@@ -6,7 +6,7 @@
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
 import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
 import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
-import type {KafkaClient} from '../kafka/client.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
 import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
 
@@ -46,7 +46,7 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
 /** Thrown from onBatch to stop a read whose first batch shows the checkpoint no longer fits. */
 const STOP = Symbol('checkpoint misfit')
 
-export async function scanOffsets(client: KafkaClient, options: OffsetsScanOptions = {}): Promise<OffsetsScanResult> {
+export async function scanOffsets(client: ClusterReader, options: OffsetsScanOptions = {}): Promise<OffsetsScanResult> {
   const count = await offsetsPartitionCount(client)
   const result: OffsetsScanResult = {groups: new Map(), partitions: count, recordsScanned: 0, recordsRead: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0, resumed: 0, fullReads: [], checkpointErrors: []}
   const ck = options.checkpoints

@@ -10,7 +10,7 @@ import {RuntimeError} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
 import {decodeBatch, groupKeyMatcher, type LoggedRecord} from '../core/replay/index.js'
-import type {KafkaClient} from '../kafka/client.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export const OFFSETS_TOPIC = '__consumer_offsets'
 
@@ -42,7 +42,7 @@ export interface GroupLogOptions {
   fromOffset?: bigint
 }
 
-export async function offsetsPartitionCount(client: KafkaClient): Promise<number> {
+export async function offsetsPartitionCount(client: ClusterReader): Promise<number> {
   const topics = await client.topics({topics: [OFFSETS_TOPIC]})
   const t = topics.find(x => x.name === OFFSETS_TOPIC)
   if (!t) {
@@ -55,7 +55,7 @@ export async function offsetsPartitionCount(client: KafkaClient): Promise<number
   return t.partitions.length
 }
 
-export async function readGroupLog(client: KafkaClient, groupId: string, options: GroupLogOptions = {}): Promise<GroupLog> {
+export async function readGroupLog(client: ClusterReader, groupId: string, options: GroupLogOptions = {}): Promise<GroupLog> {
   const partitionCount = await offsetsPartitionCount(client)
   const partition = partitionForGroup(groupId, partitionCount)
   const filter = new CommittedFilter()

@@ -1,8 +1,8 @@
 /** Partition reassignments in flight, for explain and audit. Optional: without DESCRIBE on the cluster it warns. */
 import type {ReassignmentInFlight} from '../core/explain/hypotheses.js'
-import type {KafkaClient} from '../kafka/client.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
 
-export async function inFlightReassignments(client: KafkaClient, warn: (message: string) => void): Promise<ReassignmentInFlight[]> {
+export async function inFlightReassignments(client: ClusterReader, warn: (message: string) => void): Promise<ReassignmentInFlight[]> {
   try {
     return await client.listPartitionReassignments()
   } catch (error) {

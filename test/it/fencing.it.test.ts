@@ -1,17 +1,23 @@
 /**
  * A broker killed (kill -9) and fenced: fencing alone does not bump the group epoch, the coordinator keeps counting
  * the fenced broker's rack (it stays registered), and so does our core; dropping fenced brokers would differ.
+ * Right after the kill, before the fencing, `audit` and `group explain` wait for the new leaders and coordinator
+ * (within --timeout, with a bounded backoff) instead of failing on the refused connections.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
 import type {ClusterMetadata} from '../../src/core/metadata.js'
+import {resolveConnectionSettings} from '../../src/config/client-config.js'
+import {KafkaClient} from '../../src/kafka/client.js'
+import {buildOnce, cli} from './adapter-cli.js'
 import {killBroker, sleep, startBroker} from './lib/cluster.js'
-import {ensureBaseline, groupAwayFrom, Probe} from './lib/probe.js'
+import {ensureBaseline, groupAwayFrom, groupOn, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
-  probe = await Probe.start('fencing')
+  const [p] = await Promise.all([Probe.start('fencing'), buildOnce()])
+  probe = p
   await ensureBaseline(probe)
 })
 afterAll(async () => {
@@ -101,6 +107,61 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       await killBroker(env, 3)
       await startBroker(env, 3, 'rack-b')
       await d.cmd('wait-broker 3 unfenced 60000')
+    }
+  })
+
+  it('broker 3 killed while it leads __consumer_offsets partitions: reads, describes, audit and group explain wait for new leaders within --timeout', async () => {
+    const d = probe.driver
+    const env = probe.env
+    await d.cmd('create-topic kl-main --assign 1:3,3:2')
+    // coordinated by broker 3: its __consumer_offsets partition is led by the broker about to die
+    const g = await groupOn(probe, 'it-kill', 3)
+    await d.cmd(`consumer kl1 ${g} names kl-main`)
+    await probe.settled(g, 'consumer')
+    await d.cmd('stop kl1')
+    const count = (lines: string[], re: RegExp) => lines.filter(l => re.test(l)).length
+    const attempts = /connection attempt \d+/
+    const retry = /\bretry \d+ in \d+ ms: waiting for/
+    // A client opened before the kill (a CLI started on a loaded machine may start after the fencing)
+    const debug: string[] = []
+    const t0 = performance.now()
+    const client = await KafkaClient.open(resolveConnectionSettings({bootstrapServer: env.bootstrap, timeoutMs: 30_000, env: {}}), {debug: l => debug.push(`+${Math.round(performance.now() - t0)} ms ${l}`)})
+
+    let killed = false
+    try {
+      await killBroker(env, 3)
+      killed = true
+      const tKill = performance.now()
+      const [read, [described]] = await Promise.all([client.readPartition({partition: probe.offsetsPartition(g)}), client.describeConsumerGroups([g])])
+      const clientMs = Math.round(performance.now() - tKill)
+      console.log(`[fencing] in-process, right after kill -9 of broker 3: ${clientMs} ms, ${count(debug, attempts)} connection attempts, ${count(debug, retry)} retries\n${debug.join('\n')}`)
+      expect(read.leader).not.toBe(3)
+      expect(read.endOffset).toBeGreaterThan(0n)
+      expect(described.groupId).toBe(g)
+      expect(clientMs).toBeLessThan(30_000)
+      expect(count(debug, retry)).toBeGreaterThan(0) // broker 3 was met (refused) and waited for
+      expect(count(debug, attempts)).toBeLessThan(50) // a bounded backoff, not a storm
+
+      // the CLI, as an operator runs it during the incident
+      const flags = ['-b', env.bootstrap, '--json', '--timeout', '30s', '--debug']
+      const tCli = performance.now()
+      const [audit, explain] = await Promise.all([cli(['audit', '--no-record', ...flags]), cli(['group', 'explain', g, ...flags])])
+      const figures = [audit, explain].map(r => ({ms: Math.round(r.ms), attempts: count(r.stderr.split('\n'), attempts), retries: count(r.stderr.split('\n'), retry)}))
+      console.log(`[fencing] CLI started ${Math.round(tCli - tKill)} ms after the kill: audit ${JSON.stringify(figures[0])}, group explain ${JSON.stringify(figures[1])}`)
+      expect([0, 3], audit.stderr.slice(-2000)).toContain(audit.code) // 3: a finding in some other file's group
+      expect(explain.code, explain.stderr.slice(-2000)).toBe(0)
+      expect((JSON.parse(audit.stdout) as {groups: Array<{group: string}>}).groups.map(x => x.group)).toContain(g)
+      expect((JSON.parse(explain.stdout) as {groupEpoch: number}).groupEpoch).toBeGreaterThan(0)
+      for (const f of figures) {
+        expect(f.ms).toBeLessThan(30_000)
+        expect(f.attempts).toBeLessThan(50)
+      }
+    } finally {
+      await client.close()
+      if (killed) {
+        await startBroker(env, 3)
+        await d.cmd('wait-broker 3 unfenced 60000')
+      }
     }
   })
 })

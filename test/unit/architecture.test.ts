@@ -74,6 +74,11 @@ describe('architecture: the layers import one way', () => {
     expect(violations(FILES, [[/^@platformatic\/kafka/, 'the Kafka client library']], p => !p.startsWith('kafka/'))).toEqual([])
   })
 
+  it('sources and commands read a cluster through the ClusterReader seam, not the concrete client', () => {
+    const rules: Array<[RegExp, string]> = [[/^kafka\/(client|protocol)\.js$/, 'the concrete Kafka client (use kafka/cluster-reader.js)']]
+    expect(violations(FILES, rules, p => p.startsWith('sources/') || p.startsWith('commands/'))).toEqual([])
+  })
+
   it('only src/render and the command base class use the terminal libraries', () => {
     const rules: Array<[RegExp, string]> = [[/^(cli-table3|ora|chalk|picocolors|kleur|colorette)$/, 'a terminal library']]
     expect(violations(FILES, rules, p => !p.startsWith('render/'))).toEqual([])

@@ -104,9 +104,18 @@ export class Probe {
 }
 
 /** Names a group whose coordinator (leader of its __consumer_offsets partition) is not `avoid`. */
-export async function groupAwayFrom(probe: Probe, prefix: string, avoid: number): Promise<string> {
+export function groupAwayFrom(probe: Probe, prefix: string, avoid: number): Promise<string> {
+  return groupWhere(probe, prefix, leader => leader >= 0 && leader !== avoid, `is not broker ${avoid}`)
+}
+
+/** Names a group whose coordinator (leader of its __consumer_offsets partition) is broker `on`. */
+export function groupOn(probe: Probe, prefix: string, on: number): Promise<string> {
+  return groupWhere(probe, prefix, leader => leader === on, `is broker ${on}`)
+}
+
+async function groupWhere(probe: Probe, prefix: string, fits: (leader: number) => boolean, what: string): Promise<string> {
   // Earlier files kill and restart brokers; leadership does not come back by itself for 300 s
-  // (leader.imbalance.check.interval.seconds), so every __consumer_offsets partition may be led by `avoid`.
+  // (leader.imbalance.check.interval.seconds), so every __consumer_offsets partition may be led by one broker.
   for (let attempt = 0; attempt < 2; attempt++) {
     const leaders = new Map<number, number>()
     for (let p = 0; p < probe.env.offsetsPartitions; p++) {
@@ -114,13 +123,12 @@ export async function groupAwayFrom(probe: Probe, prefix: string, avoid: number)
     }
     for (let i = 0; i < 500; i++) {
       const g = `${prefix}-${i}`
-      const leader = leaders.get(probe.offsetsPartition(g))!
-      if (leader >= 0 && leader !== avoid) return g
+      if (fits(leaders.get(probe.offsetsPartition(g))!)) return g
     }
     await probe.driver.cmd('elect-preferred __consumer_offsets')
     await sleep(2000)
   }
-  throw new Error(`no group name ${prefix}-N whose coordinator is not broker ${avoid}, even after a preferred leader election`)
+  throw new Error(`no group name ${prefix}-N whose coordinator ${what}, even after a preferred leader election`)
 }
 
 export const BASELINE_RACKS: Readonly<Record<number, string>> = {1: 'rack-a', 2: 'rack-a', 3: 'rack-b'}

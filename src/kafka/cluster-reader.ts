@@ -1,0 +1,25 @@
+/**
+ * What commands and sources read from a live cluster, as an interface: KafkaClient implements it, and tests put
+ * a fake in its place (src/kafka/session.ts `setClusterFactory`), so commands are tested without a broker.
+ * Read-only by construction: nothing here joins, commits, creates or alters.
+ */
+import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
+import type {ConsumerGroupDescribed, MetadataOptions, PartitionReassignment, ShareGroupDescribed, StreamsGroupDescribed} from './client.js'
+import type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
+import type {GroupType, ListedGroup} from './protocol.js'
+
+export interface ClusterReader {
+  /** host:port of the broker asked for metadata (for messages). */
+  readonly clusterAddress: string
+  /** Registered brokers (fenced included) and topics with ids and full replica lists. */
+  clusterMetadata(options?: MetadataOptions): Promise<ClusterMetadata>
+  topics(options?: MetadataOptions): Promise<TopicMetadata[]>
+  /** One partition's record batches, from its leader (src/kafka/partition-reader.ts). */
+  readPartition(options: PartitionReadOptions): Promise<PartitionRead>
+  listPartitionReassignments(): Promise<PartitionReassignment[]>
+  listGroups(filter?: {types?: readonly GroupType[]; states?: readonly string[]}): Promise<ListedGroup[]>
+  groupCoordinators(groupIds: readonly string[]): Promise<Map<string, number>>
+  describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]>
+  describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
+  describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
+}

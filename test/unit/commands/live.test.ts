@@ -1,0 +1,122 @@
+/**
+ * The live commands' edges through a fake cluster (test/unit/commands/fake-cluster.ts), run through oclif as a
+ * user would: exit codes of group explain (--since, --last, --fail-on-pending, not found), group records filters,
+ * audit's 0/3/4, and --json documents alone on stdout.
+ */
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {setClusterFactory} from '../../../src/kafka/session.js'
+import {cluster, hashOf} from '../audit/fixtures.js'
+import {run} from '../helpers.js'
+import {consumer, T1} from '../replay/log.js'
+import {FakeCluster, withFake} from './fake-cluster.js'
+
+const history = () => mkdtempSync(join(tmpdir(), 'rd-live-'))
+const live = (...args: string[]) => [...args, '-b', 'fake:9092', ...(args[0] === 'group:records' ? [] : ['--history-dir', history()])]
+
+/** A consumer group settled at epoch 2 (a member joined, then a second bump when another joined). */
+function settled(fake: FakeCluster, g: string, o: {pending?: boolean} = {}): void {
+  const h = hashOf(fake.md, ['orders'])
+  fake.write(g, [consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]])])
+  fake.write(g, [consumer.member(g, 'm2', {names: ['orders']}), consumer.metadata(g, 2, h)], 60_000)
+  if (o.pending) return // the target assignment of epoch 2 is not written: assignment pending
+  fake.write(g, [consumer.target(g, 'm1', [[T1, [0, 1]]]), consumer.target(g, 'm2', [[T1, [2]]]), consumer.targetMetadata(g, 2), consumer.current(g, 'm1', 2, [[T1, [0, 1]]]), consumer.current(g, 'm2', 2, [[T1, [2]]])])
+}
+
+afterEach(() => setClusterFactory(undefined))
+
+describe('group explain through a fake cluster', () => {
+  it('--json: one document on stdout (schema first, warnings last), no progress text; exit 0', async () => {
+    const fake = new FakeCluster(cluster())
+    settled(fake, 'g1')
+    const r = await withFake(fake, () => run(live('group:explain', 'g1', '--json')))
+    expect(r.exitCode, r.stderr).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(Object.keys(doc)[0]).toBe('schema')
+    expect(Object.keys(doc).at(-1)).toBe('warnings')
+    expect(doc.groupEpoch).toBe(2)
+    expect(doc.timeline.map((e: {epoch: number}) => e.epoch)).toEqual([1, 2])
+    expect(r.stderr).not.toMatch(/reading/)
+    expect(fake.calls.filter(c => c.startsWith('readPartition'))).toHaveLength(1)
+  })
+
+  it('--last 1 keeps the last bump; --since after every bump keeps none', async () => {
+    const fake = new FakeCluster(cluster())
+    settled(fake, 'g1')
+    const last = await withFake(fake, () => run(live('group:explain', 'g1', '--json', '--last', '1')))
+    expect(JSON.parse(last.stdout).timeline.map((e: {epoch: number}) => e.epoch)).toEqual([2])
+    const since = await withFake(fake, () => run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time + 1000).toISOString())))
+    expect(since.exitCode).toBe(0)
+    expect(JSON.parse(since.stdout).timeline).toEqual([])
+    const all = await withFake(fake, () => run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time - 30_000).toISOString())))
+    expect(JSON.parse(all.stdout).timeline.map((e: {epoch: number}) => e.epoch)).toEqual([2])
+  })
+
+  it('--fail-on-pending: exit 3 while the assignment is pending, 0 once it is written', async () => {
+    const pending = new FakeCluster(cluster())
+    settled(pending, 'g1', {pending: true})
+    const r = await withFake(pending, () => run(live('group:explain', 'g1', '--json', '--fail-on-pending')))
+    expect(JSON.parse(r.stdout).verdict.pending).toBe(true)
+    expect(r.exitCode).toBe(3)
+    const without = await withFake(pending, () => run(live('group:explain', 'g1', '--json')))
+    expect(without.exitCode).toBe(0)
+    const done = new FakeCluster(cluster())
+    settled(done, 'g1')
+    const ok = await withFake(done, () => run(live('group:explain', 'g1', '--json', '--fail-on-pending')))
+    expect(JSON.parse(ok.stdout).verdict.pending).toBe(false)
+    expect(ok.exitCode).toBe(0)
+  })
+
+  it('a group with no records: NOT_FOUND, exit 4 (with --fail-on-pending too)', async () => {
+    const fake = new FakeCluster(cluster())
+    settled(fake, 'g1')
+    for (const extra of [[], ['--fail-on-pending']]) {
+      const r = await withFake(fake, () => run(live('group:explain', 'nope', '--json', ...extra)))
+      expect(JSON.parse(r.stdout).verdict.code).toBe('NOT_FOUND')
+      expect(r.exitCode).toBe(4)
+    }
+  })
+})
+
+describe('group records through a fake cluster', () => {
+  it('filters: --last selects records; filters that match nothing exit 4', async () => {
+    const fake = new FakeCluster(cluster())
+    settled(fake, 'g1')
+    const all = await withFake(fake, () => run(live('group:records', 'g1', '--json')))
+    expect(all.exitCode, all.stdout).toBe(0)
+    const records = JSON.parse(all.stdout).records as Array<{offset: string}>
+    expect(records.length).toBe(12)
+    const last = await withFake(fake, () => run(live('group:records', 'g1', '--json', '--last', '2')))
+    expect((JSON.parse(last.stdout).records as unknown[]).length).toBe(2)
+    const none = await withFake(fake, () => run(live('group:records', 'g1', '--json', '--since', new Date(fake.time + 60_000).toISOString())))
+    expect(none.exitCode).toBe(4)
+    expect(JSON.parse(none.stdout).records).toEqual([])
+    const missing = await withFake(fake, () => run(live('group:records', 'nope', '--json')))
+    expect(missing.exitCode).toBe(4)
+  })
+})
+
+describe('audit through a fake cluster', () => {
+  it('in sync: exit 0; a group whose stored hash differs from the live metadata: exit 3; --group matching nothing: exit 4', async () => {
+    const fake = new FakeCluster(cluster())
+    settled(fake, 'g1')
+    const ok = await withFake(fake, () => run(live('audit', '--json', '--no-record')))
+    expect(ok.exitCode, ok.stderr).toBe(0)
+    const doc = JSON.parse(ok.stdout)
+    expect(Object.keys(doc)[0]).toBe('schema')
+    expect(doc.groups.map((g: {group: string}) => g.group)).toEqual(['g1'])
+    expect(ok.stderr).not.toMatch(/reading|scanning/)
+
+    fake.md = cluster(4) // orders grew to 4 partitions: the stored hash is stale
+    const drift = await withFake(fake, () => run(live('audit', '--json', '--no-record')))
+    expect(drift.exitCode).toBe(3)
+    expect(drift.stdout).toMatch(/"inSync": ?false/)
+    const ignored = await withFake(fake, () => run(live('audit', '--json', '--no-record', '--fail-on', 'none')))
+    expect(ignored.exitCode).toBe(0)
+
+    const nothing = await withFake(fake, () => run(live('audit', '--json', '--no-record', '--group', 'nomatch*')))
+    expect(nothing.exitCode).toBe(4)
+  })
+})
