@@ -20,7 +20,7 @@ import {connectionError, oneLine, timeoutError} from './errors.js'
 import {frameError, guardSocket, maxResponseBytes} from './frame-guard.js'
 import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadDecompressor, loadKafkaLibrary} from './library.js'
 import * as P from './protocol.js'
-import {type LeaderNode, type PartitionRead, type PartitionReadOptions, readPartitionVia} from './partition-reader.js'
+import {LEADER_MOVES, type LeaderNode, type PartitionRead, type PartitionReadOptions, readPartitionVia, RETRIABLE_LEADER} from './partition-reader.js'
 import {isRetriableConnection, Retrier} from './retry.js'
 
 export type {RawRecordBatch, RawRecord} from './record-batch.js'
@@ -272,8 +272,8 @@ export class KafkaClient implements ClusterReader {
     this.#requireVersion(P.API.ListOffsets, 7, 7, 'log end offsets')
     const fail = (tp: {topic: string; partition: number}, error: string) => out.set(key(tp.topic, tp.partition), {...tp, offset: null, error})
     for (let attempt = 0; pending.length > 0; attempt++) {
-      const last = attempt >= LEADER_RETRIES
-      const md = await this.#metadata(this.#bootstrap.conn, [...new Set(pending.map(tp => tp.topic))])
+      const last = attempt >= LEADER_MOVES
+      const md = await this.#metadata([...new Set(pending.map(tp => tp.topic))])
       const byLeader = new Map<number, Array<{topic: string; partition: number}>>()
       const retry: Array<{topic: string; partition: number}> = []
       for (const tp of pending) {

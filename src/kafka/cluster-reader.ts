@@ -4,7 +4,7 @@
  * Read-only by construction: nothing here joins, commits, creates or alters.
  */
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
-import type {ConsumerGroupDescribed, MetadataOptions, PartitionReassignment, ShareGroupDescribed, StreamsGroupDescribed} from './client.js'
+import type {ConsumerGroupDescribed, ListedLogOffset, MetadataOptions, PartitionReassignment, ShareGroupDescribed, StreamsGroupDescribed} from './client.js'
 import type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 import type {GroupType, ListedGroup} from './protocol.js'
 
@@ -22,4 +22,6 @@ export interface ClusterReader {
   describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]>
   describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
+  /** Log end offsets (ListOffsets latest, read uncommitted by default), one request per leader; read-only. */
+  listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, options?: {isolation?: 'read_committed' | 'read_uncommitted'}): Promise<ListedLogOffset[]>
 }

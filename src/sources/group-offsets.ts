@@ -5,9 +5,9 @@
 import {type GroupOffsets, groupOffsets, type LogEnd, offsetPartitionsOf} from '../core/explain/offsets.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupState} from '../core/replay/index.js'
-import type {KafkaClient} from '../kafka/client.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
 
-export async function readGroupOffsets(client: KafkaClient, state: GroupState, live: ClusterMetadata, warn: (message: string) => void): Promise<GroupOffsets | null> {
+export async function readGroupOffsets(client: ClusterReader, state: GroupState, live: ClusterMetadata, warn: (message: string) => void): Promise<GroupOffsets | null> {
   const wanted = offsetPartitionsOf(state, live)
   const logEnd = new Map<string, LogEnd>()
   if (wanted.length > 0) {

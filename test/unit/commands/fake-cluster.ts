@@ -79,6 +79,16 @@ export class FakeCluster implements ClusterReader {
     return []
   }
 
+  /** Log end offsets set by a test (`logEnd`), else none known (as for a partition whose leader did not answer). */
+  readonly logEnd = new Map<string, bigint>()
+  async listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>) {
+    this.calls.push('listOffsets')
+    return partitions.map(tp => {
+      const offset = this.logEnd.get(`${tp.topic}:${tp.partition}`)
+      return {...tp, offset: offset ?? null, error: offset === undefined ? 'LEADER_NOT_AVAILABLE' : null}
+    })
+  }
+
   async close(): Promise<void> {}
 }
 
