@@ -77,7 +77,11 @@ error.`
     }),
     type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
-    'stuck-after': Flags.string({summary: 'A member reconciling longer than this is stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+    'stuck-after': Flags.string({
+      summary: 'A member reconciling longer than this is stuck (duration), for every group.',
+      description: 'Default, per group: half the smallest RebalanceTimeoutMs its members declared (so "stuck" is reported before the coordinator fences them), 5m when none did; as group explain. Each group\'s threshold is in its JSON row (stuckAfter: {ms, source, smallestRebalanceTimeoutMs}).',
+      helpValue: 'DURATION',
+    }),
     'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records,reassignment.', default: 'all', helpValue: 'KINDS'}),
     all: Flags.boolean({summary: 'Table: list every group, not only those with findings or not in sync.'}),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
@@ -127,7 +131,8 @@ error.`
     const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
     const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
     const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
-    const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
+    // undefined: each group's own default (half its members' smallest rebalance timeout)
+    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
     if (flags.watch !== undefined) {
       const intervalMs = watchInterval(flags.watch)
       await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
@@ -320,7 +325,7 @@ error.`
 
 interface PassOptions {
   started: number
-  stuckAfterMs: number
+  stuckAfterMs: number | undefined
   failOn: FindingKind[]
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
