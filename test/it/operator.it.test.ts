@@ -40,10 +40,11 @@ describe('nothing found: exit 4', () => {
     expect(JSON.parse(json.stdout).verdict.code).toBe('NOT_FOUND')
   })
 
-  it('a group id with glob characters: exit 4 and a pointer to audit --group', async () => {
-    const r = await cli(['group', 'explain', `${P}-*`, '-b', bs])
+  it('a pattern that matches no group: exit 4 and a pointer to --literal', async () => {
+    const r = await cli(['group', 'explain', `${P}-nomatch-*`, '-b', bs])
     expect(r.code).toBe(4)
-    expect(r.stderr).toContain(`for a pattern use \`audit --group '${P}-*'\``)
+    expect(r.stderr).toContain(`no group matches ${P}-nomatch-*`)
+    expect(r.stderr).toContain('--literal')
   })
 
   it('audit --group and --type that match no group: exit 4, still a valid document', async () => {
