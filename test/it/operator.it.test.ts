@@ -191,9 +191,12 @@ describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () =>
       if (cols > 0) for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(cols)
       if (cols === 120) {
         // timeline table rows (member joined / left): no continuation line (empty epoch and time cells, text in why)
-        const rows = text.split('\n').filter(l => /→/.test(l))
-        expect(rows.length).toBeGreaterThan(0)
-        for (const l of text.split('\n')) expect(l, text).not.toMatch(/^\s*│\s+│\s+│\s*\S/)
+        const lines = text.split('\n')
+        const header = lines.findIndex(l => /│\s*epoch\s*│\s*time\s*│\s*why\s*│/.test(l))
+        expect(header, text).toBeGreaterThan(0)
+        const timeline = lines.slice(header + 1).filter(l => l.trimStart().startsWith('│'))
+        expect(timeline.filter(l => /→/.test(l)).length).toBeGreaterThanOrEqual(2)
+        for (const l of timeline) expect(l, text).toMatch(/^\s*│\s*\S+ → \d+\s*│/)
       }
     }
     // the capture for the issue's note
