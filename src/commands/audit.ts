@@ -15,7 +15,7 @@ import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
-import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
@@ -66,6 +66,7 @@ error.`
   ]
 
   static override flags = {
+    ...outputFlags('ndjson', 'watch'),
     ...connectionFlags,
     timeout: timeoutFlag({
       summary: 'Give up after this long (the whole audit): a duration (10m) or milliseconds; default 10m.',

@@ -14,7 +14,7 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
-import {colorFlags, styleOf, timeFlags} from '../../output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
@@ -46,7 +46,7 @@ verdict: {code, message, pending}, findings: [{code, message, details}], topics,
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
 causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, warnings}. Hashes and offsets are decimal strings.
 
-SEVERAL GROUPS: a GROUP with * ? [ (a glob over the whole id) or between slashes (/regex/flags) is a pattern, as
+SEVERAL GROUPS: a GROUP with * or ? (a glob over the whole id, [abc] classes too) or between slashes (/regex/flags) is a pattern, as
 audit --group takes (--literal: the exact id); --all explains every group. Every __consumer_offsets partition is
 read once. Text: one report per group; --json: {schema: {name: "rebalance-doctor/group-explain-list", version: 1},
 pattern, all, groups: [report...], warnings}; --ndjson: one group-explain document per line. Exit 4 when nothing
@@ -65,6 +65,7 @@ matches, 3 with --fail-on-pending when any group is pending.`
   }
 
   static override flags = {
+    ...outputFlags('ndjson', 'watch'),
     ...connectionFlags,
     since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
@@ -82,7 +83,7 @@ matches, 3 with --fail-on-pending when any group is pending.`
     }),
     ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
     all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),
-    literal: Flags.boolean({summary: 'The GROUP argument is the exact group id, also when it contains * ? [ or slashes.'}),
+    literal: Flags.boolean({summary: 'The GROUP argument is the exact group id, also when it contains * or ? or is between slashes.'}),
     concurrency: Flags.integer({summary: 'With a pattern or --all: __consumer_offsets partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
   }
 
@@ -102,7 +103,7 @@ matches, 3 with --fail-on-pending when any group is pending.`
     const pattern = flags.all ? undefined : flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.ndjson && this.jsonEnabled()) throw new InputError('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
     if (flags.all || pattern !== undefined) {
-      if (flags.watch !== undefined) throw new InputError(`--watch follows one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`, 'Give one group id (--literal for an id with * ? [ in it), or use `audit --watch --group PATTERN`.', 'BAD_GROUP_PATTERN')
+      if (flags.watch !== undefined) throw new InputError(`--watch follows one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`, 'Give one group id (--literal for an id with * or ? in it), or use `audit --watch --group PATTERN`.', 'BAD_GROUP_PATTERN')
       return this.explainMany(pattern, {since, now, stuckAfterMs})
     }
     if (flags.ndjson && flags.watch === undefined) throw new InputError('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
@@ -203,7 +204,7 @@ matches, 3 with --fail-on-pending when any group is pending.`
       }
     }
     if (reports.length === 0) {
-      this.note(`no group matches ${asked}. Try this: \`group list\` lists every group${pattern === undefined ? '' : '; for a group id with * ? [ in it, add --literal'}.`)
+      this.note(`no group matches ${asked}. Try this: \`group list\` lists every group${pattern === undefined ? '' : '; for a group id with * or ? in it, add --literal'}.`)
       process.exitCode = EXIT.notFound
     } else if (flags['fail-on-pending'] && reports.some(r => r.verdict.pending)) process.exitCode = EXIT.finding
     return {pattern: pattern ?? null, all: flags.all === true, groups: reports}

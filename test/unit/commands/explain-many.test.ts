@@ -8,6 +8,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {consumer, T1} from '../replay/log.js'
 import {ROOT} from '../helpers.js'
+import {isGroupPattern} from '../../../src/sources/groups-replay.js'
 import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
 let reads = 0
@@ -132,6 +133,11 @@ describe('group explain for several groups', () => {
     stdout.length = 0
     await explain(['odd*id', '--json'])
     expect(JSON.parse(stdout.join('')).groups.map((g: {group: string}) => g.group)).toEqual(['odd*id'])
+  })
+
+  it('what is a pattern: * or ? (with [abc] classes then), or /regex/; a [ alone stays literal', () => {
+    expect(['orders-*', 'orders-?', 'o[rx]ders-*', '/^orders/i'].map(isGroupPattern)).toEqual([true, true, true, true])
+    expect(['orders', 'app[prod]', 'a/b', 'g\u001b[2J'].map(isGroupPattern)).toEqual([false, false, false, false])
   })
 
   it.each([
