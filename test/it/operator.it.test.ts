@@ -170,8 +170,20 @@ function onPty(cols: number, args: string[], timeoutMs = 30_000): Promise<{code:
   })
 }
 
-// eslint-disable-next-line no-control-regex
-const visible = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '').replaceAll('\r', '')
+/**
+ * What the terminal shows: a carriage return (or ESC[G, column 1) goes back to the line's start, so a spinner
+ * repainted in place leaves only its last frame; other CSI sequences (colour, erase, cursor) are dropped.
+ */
+const visible = (s: string) =>
+  s
+    .replaceAll('\r\n', '\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001B\[\d*G/g, '\r')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
+    .split('\n')
+    .map(line => line.split('\r').at(-1)!)
+    .join('\n')
 
 describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () => {
   it('group explain: bounded output, no cursor-up storm, lines fit the width, one line per ordinary timeline row at 120', async () => {
