@@ -202,13 +202,25 @@ describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () =>
       else expect(ups).toBeLessThan(20)
       if (cols > 0) for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(cols)
       if (cols === 120) {
-        // timeline table rows (member joined / left): no continuation line (empty epoch and time cells, text in why)
+        // one line per cause for ordinary causes (group created, member joined): rows found under the table's
+        // header, each row from its epoch line to the next; causes counted from --json
         const lines = text.split('\n')
         const header = lines.findIndex(l => /│\s*epoch\s*│\s*time\s*│\s*why\s*│/.test(l))
         expect(header, text).toBeGreaterThan(0)
-        const timeline = lines.slice(header + 1).filter(l => l.trimStart().startsWith('│'))
-        expect(timeline.filter(l => /→/.test(l)).length).toBeGreaterThanOrEqual(2)
-        for (const l of timeline) expect(l, text).toMatch(/^\s*│\s*\S+ → \d+\s*│/)
+        const rows: string[][] = []
+        for (const l of lines.slice(header + 1).filter(x => x.trimStart().startsWith('│'))) {
+          if (/^\s*│\s*\S+ → \d+\s*│/.test(l)) rows.push([l])
+          else rows.at(-1)?.push(l)
+        }
+        const doc = JSON.parse((await cli(['group', 'explain', group, '-b', bs, '--json', '--history-dir', hist])).stdout) as {timeline: Array<{causes: Array<{kind: string}>}>}
+        expect(rows.length, text).toBe(doc.timeline.length)
+        let ordinary = 0
+        doc.timeline.forEach((e, i) => {
+          if (!e.causes.every(c => c.kind === 'member-joined' || c.kind === 'group-created')) return
+          ordinary++
+          expect(rows[i], text).toHaveLength(e.causes.length)
+        })
+        expect(ordinary).toBeGreaterThan(0)
       }
     }
     // the capture for the issue's note
