@@ -8,6 +8,8 @@ import {Command, Errors, Flags, type Interfaces, settings, ux} from '@oclif/core
 import {type SchemaId, SCHEMAS, toDocument, type Warning} from './core/documents.js'
 import {RdError} from './core/errors.js'
 import {forTerminal, terminalSafeJson} from './render/terminal.js'
+import {type OutputFormat, outputFormatOf} from './output-flags.js'
+import {stringify as stringifyYaml} from 'yaml'
 
 export {patternHint} from './render/hints.js'
 
@@ -96,8 +98,27 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return toDocument(this.documentSchema(result), result as object, this.warnings)
   }
 
-  /** Plain JSON (what oclif prints when stdout is not colourised), C1/bidi controls as \u escapes: same values. */
+  /** -o/--output of a command that has the format flag (not `cluster snapshot -o FILE`). */
+  protected outputFormat(): OutputFormat | undefined {
+    const flag = (this.ctor.flags as Record<string, {options?: readonly string[]}> | undefined)?.output
+    return flag?.options?.includes('yaml') ? outputFormatOf(this.argv) : undefined
+  }
+
+  /** --json, or -o json / -o yaml (the same document). */
+  public override jsonEnabled(): boolean {
+    const format = this.outputFormat()
+    return super.jsonEnabled() || format === 'json' || format === 'yaml'
+  }
+
+  /**
+   * Plain JSON (what oclif prints when stdout is not colourised), C1/bidi controls as \u escapes: same values.
+   * -o yaml: the same document as YAML, every string double-quoted so those escapes keep their values there too.
+   */
   public override logJson(json: unknown): void {
+    if (this.outputFormat() === 'yaml') {
+      ux.stdout(terminalSafeJson(stringifyYaml(JSON.parse(JSON.stringify(json)), {defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0}).trimEnd()))
+      return
+    }
     ux.stdout(terminalSafeJson(JSON.stringify(json, null, 2)))
   }
 

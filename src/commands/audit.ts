@@ -13,8 +13,9 @@ import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
 import {withKafka} from '../kafka/session.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
+import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
-import {colorFlags, styleOf, timeFlags} from '../output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
@@ -47,7 +48,8 @@ ${HISTORY_DIR_ENV} override it) as checksummed NDJSON day segments; --no-record 
 \`group explain\` uses it to name past metadata changes exactly.
 
 --json prints {schema: {name: "rebalance-doctor/audit", version: 1}, summary, groups: [...], warnings: [...]};
---ndjson one object per group per line and a last summary line (with the warnings); --prometheus FILE writes node_exporter textfile metrics atomically (see README).
+--ndjson one object per group per line and a last summary line (with the warnings); --prometheus FILE writes node_exporter textfile metrics atomically, every series labelled cluster_id (see README);
+a failed run replaces it with its failure: rebalance_doctor_up 0, the exit code, the time of the run and the error code.
 
 The report is always written, also when the history cannot be (unwritable directory, full disk, a lock held
 by another audit): the failure is then on stderr, in summary.history of --json/--ndjson and in the metric
@@ -65,6 +67,7 @@ error.`
   ]
 
   static override flags = {
+    ...outputFlags('ndjson', 'watch'),
     ...connectionFlags,
     timeout: timeoutFlag({
       summary: 'Give up after this long (the whole audit): a duration (10m) or milliseconds; default 10m.',
@@ -76,7 +79,11 @@ error.`
     }),
     type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
-    'stuck-after': Flags.string({summary: 'A member reconciling longer than this is stuck (duration, default 5m).', default: '5m', helpValue: 'DURATION'}),
+    'stuck-after': Flags.string({
+      summary: 'A member reconciling longer than this is stuck (duration), for every group.',
+      description: 'Default, per group: half the smallest RebalanceTimeoutMs its members declared (so "stuck" is reported before the coordinator fences them), 5m when none did; as group explain. Each group\'s threshold is in its JSON row (stuckAfter: {ms, source, smallestRebalanceTimeoutMs}).',
+      helpValue: 'DURATION',
+    }),
     'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records,reassignment.', default: 'all', helpValue: 'KINDS'}),
     all: Flags.boolean({summary: 'Table: list every group, not only those with findings or not in sync.'}),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
@@ -106,14 +113,33 @@ error.`
     ...colorFlags,
   }
 
+  /** The cluster id this run read (for the --prometheus file of a run that fails after reading it). */
+  private clusterIdOfRun: string | undefined
+
   async run(): Promise<AuditDocument> {
+    const started = Date.now()
+    try {
+      return await this.audit(started)
+    } catch (error) {
+      // a failed run replaces the file with its failure: a stale exit code or timestamp would never alert
+      if (this.flags.prometheus) this.writeFailure(this.flags.prometheus, error, started, this.clusterIdOfRun)
+      throw error
+    }
+  }
+
+  private writeFailure(file: string, error: unknown, started: number, clusterId: string | undefined, context = ''): void {
+    const failed = writeFailureFile(file, {clusterId, startedAt: started, durationMs: Date.now() - started, ...failureOf(error)})
+    if (failed) process.stderr.write(forTerminal(`Error: ${context}could not write ${file}: ${failed}\n`))
+  }
+
+  private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
     const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
     const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
     const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
-    const started = Date.now()
-    const stuckAfterMs = parseDuration(flags['stuck-after'], 'stuck-after')
+    // undefined: each group's own default (half its members' smallest rebalance timeout)
+    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
     // a wrong directory is a usage error before anything is read from the cluster
     if (flags['metadata-log']) await (await import('../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     if (flags.watch !== undefined) {
@@ -142,7 +168,7 @@ error.`
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
-        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows) + historyMetric(historyFailed))
+        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
         prometheus = {file: flags.prometheus, written: true}
       } catch (error) {
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
@@ -185,6 +211,7 @@ error.`
       const rows: GroupAudit[] = []
       let deleted = 0
       const clusterId = live.clusterId ?? null
+      this.clusterIdOfRun = clusterId ?? ''
       const checkpoints = p.checkpoints(clusterId)
       const bumps: Array<{group: string; replay: ReplayResult}> = []
       const scan = await scanOffsets(client, {
@@ -290,7 +317,7 @@ error.`
             if (flags.prometheus) {
               const exitCode: AuditExitCode = r.summary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : r.summary.exitCode
               try {
-                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows) + historyMetric(historyFailed))
+                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
               } catch (error) {
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
@@ -299,6 +326,7 @@ error.`
           } catch (error) {
             // resumed next cycle from where the last good one ended: no bump of this cycle is lost
             memory?.store.rollback()
+            if (flags.prometheus) this.writeFailure(flags.prometheus, error, started, this.clusterIdOfRun, `--watch cycle ${n}: `)
             throw error
           } finally {
             // nothing accumulates across cycles (the warnings were printed on stderr as they came)
@@ -311,7 +339,7 @@ error.`
 
 interface PassOptions {
   started: number
-  stuckAfterMs: number
+  stuckAfterMs: number | undefined
   failOn: FindingKind[]
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
@@ -354,12 +382,3 @@ export interface IncrementalStatus {
 }
 
 export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
-
-function historyMetric(failed: boolean): string {
-  return [
-    '# HELP rebalance_doctor_history_write_failed 1 when this audit could not record its history (the report is still complete)',
-    '# TYPE rebalance_doctor_history_write_failed gauge',
-    `rebalance_doctor_history_write_failed ${failed ? 1 : 0}`,
-    '',
-  ].join('\n')
-}

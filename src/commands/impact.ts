@@ -1,3 +1,4 @@
+import {outputFlags} from '../output-flags.js'
 import {Flags} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
 import {BaseCommand, EXIT} from '../base-command.js'
@@ -48,6 +49,7 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
   ]
 
   static override flags = {
+    ...outputFlags(),
     ...connectionFlags,
     'metadata-file': Flags.string({summary: 'Offline: cluster metadata from this file (as `cluster snapshot` writes it) instead of a live cluster.', helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['offsets-segment']}),
     'offsets-segment': Flags.string({summary: 'Offline: __consumer_offsets log segment files (N/*.log from a broker) holding the groups.', multiple: true, helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['metadata-file']}),

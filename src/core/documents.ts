@@ -35,6 +35,8 @@ export const SCHEMAS = {
   completionValues: id('completion-values'),
   error: id('error'),
   groupExplain: id('group-explain'),
+  /** `group explain PATTERN` / `--all`: {pattern, groups: [group-explain report...]}. */
+  groupExplainList: id('group-explain-list'),
   groupList: id('group-list'),
   groupRecords: id('group-records'),
   impact: id('impact'),

@@ -102,7 +102,8 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
  */
 export function verdictLine(code: string, message: string, style: Pick<Style, 'color'> = PLAIN, width = 0): string {
   const words = code.toLowerCase().split('_')
-  let rest = message.replace(RESTATED[code] ?? /^$/, '')
+  const [restated, replacement] = RESTATED[code] ?? [/^$/, '']
+  let rest = message.replace(restated, replacement)
   if (rest === '') rest = message
   // a lead-in that is the code in words ("in sync: …", "pending: …")
   const spelled = new RegExp(`^${words.join('[ _-]')}[:;,]?\\s*`, 'i')
@@ -144,12 +145,17 @@ function causeText(c: CauseView, id: (id: string) => string): string {
   return text
 }
 
-/** Opening clauses of the core's verdict messages that repeat what the code says. */
-const RESTATED: Record<string, RegExp> = {
-  IN_SYNC: /^in sync: /,
-  REBALANCE_PENDING: /^a rebalance is coming: /,
-  EMPTY_GROUP: /^the group has no members(; |: )/,
-  CLASSIC_GROUP: /^classic group /,
+/**
+ * Opening clauses of the core's verdict messages that repeat what the code says, and what replaces them
+ * ("GROUP_DELETED: the consumer group was deleted: its records were tombstoned" → "GROUP_DELETED: consumer records
+ * tombstoned").
+ */
+const RESTATED: Record<string, [RegExp, string]> = {
+  IN_SYNC: [/^in sync: /, ''],
+  REBALANCE_PENDING: [/^a rebalance is coming: /, ''],
+  EMPTY_GROUP: [/^the group has no members(; |: )/, ''],
+  CLASSIC_GROUP: [/^classic group at (generation \S+): the classic protocol /, '$1: the protocol '],
+  GROUP_DELETED: [/^the (\w+) group was deleted: its records were /, '$1 records '],
 }
 
 /** "orders 0-2,5; payments 1" (topic ids stand in for names that no longer exist). */

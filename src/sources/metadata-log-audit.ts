@@ -5,7 +5,7 @@
 import type {GroupAudit} from '../core/audit/audit.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../core/metadata-log/attribute.js'
-import {type ReplayResult, subscribedTopicsOf} from '../core/replay/index.js'
+import {type ReplayResult, topicsEverUsed} from '../core/replay/index.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from './metadata-log.js'
 
 /** summary.metadataLog: the log read, and what it attributed. */
@@ -19,7 +19,7 @@ export async function auditFromMetadataLog(dir: string, rows: readonly GroupAudi
   const drifting = rows.filter(r => r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null)
   const topics = new Set<string>()
   for (const r of drifting) for (const t of r.topics) topics.add(t)
-  for (const {replay} of bumps) for (const e of replay.timeline) if (e.groupType !== 'classic') for (const st of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, st)) topics.add(t)
+  for (const {replay} of bumps) for (const t of topicsEverUsed(replay)) topics.add(t)
   const r = await replayMetadataLog(dir, {trackTopics: topics})
   const view: MetadataLogView = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
   let driftsAttributed = 0

@@ -17,3 +17,12 @@ export async function explainFromMetadataLog(report: ExplainReport, replay: Repl
   report.metadataLog = {...metadataLogSourceInfo(r), attributed: n}
   return n
 }
+
+/** Several groups (`group explain PATTERN|--all --metadata-log`): one replay of the log for all their topics. */
+export async function explainManyFromMetadataLog(groups: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, dir: string, topics: readonly string[]): Promise<void> {
+  if (groups.length === 0) return
+  const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
+  const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+  const source = metadataLogSourceInfo(r)
+  for (const {report, replay} of groups) report.metadataLog = {...source, attributed: annotateFromMetadataLog(report, replay, view)}
+}

@@ -127,9 +127,12 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group')!
       expect(line).toMatchObject({group: G, findings: ['stuck'], membersReconciling: 2})
       const text = readFileSync(prom, 'utf8')
-      expect(text).toContain(`rebalance_doctor_group_members_stuck{group="${G}",type="consumer"} 2`)
-      expect(text).toContain(`rebalance_doctor_group_members_reconciling{group="${G}",type="consumer"} 2`)
-      expect(text).toContain('rebalance_doctor_audit_exit_code 3')
+      const CLUSTER_ID = (JSON.parse(ndjson.stdout.trim().split('\n').at(-1)!) as {clusterId: string}).clusterId
+      expect(CLUSTER_ID).toMatch(/^[\w-]{22}$/)
+      expect(text).toContain(`rebalance_doctor_group_members_stuck{cluster_id="${CLUSTER_ID}",group="${G}",type="consumer"} 2`)
+      expect(text).toContain(`rebalance_doctor_group_members_reconciling{cluster_id="${CLUSTER_ID}",group="${G}",type="consumer"} 2`)
+      expect(text).toContain(`rebalance_doctor_audit_exit_code{cluster_id="${CLUSTER_ID}"} 3`)
+      expect(text).toContain(`rebalance_doctor_up{cluster_id="${CLUSTER_ID}"} 1`)
 
       expect(table.code, table.stderr).toBe(3)
       expect(table.stdout).toMatch(new RegExp(`${G} .*RECONCILING`))
@@ -212,7 +215,8 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       expect(ndjson.code, ndjson.stderr).toBe(3)
       expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group'))
         .toMatchObject({group: c.G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
-      expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{group="${c.G}",type="${c.type}"} 1`)
+      const CLUSTER_ID = (JSON.parse(ndjson.stdout.trim().split('\n').at(-1)!) as {clusterId: string}).clusterId
+      expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{cluster_id="${CLUSTER_ID}",group="${c.G}",type="${c.type}"} 1`)
       expect(table.code, table.stderr).toBe(3)
       expect(table.stdout).toMatch(new RegExp(`${c.G} .*ASSIGNMENT_PENDING`))
       expect(notCovered.code, notCovered.stderr).toBe(0)

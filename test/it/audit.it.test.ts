@@ -148,12 +148,16 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(nd.find(l => l.group === `${P}-drift`)).toMatchObject({inSync: false, verdict: {code: 'HASH_DIFFERS'}})
 
     const text = readFileSync(prom, 'utf8')
-    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-drift",type="consumer"} 0`)
-    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-ok",type="consumer"} 1`)
-    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-share",type="share"} 1`)
-    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{group="${P}-streams",type="streams"} 1`)
-    expect(text).toContain(`rebalance_doctor_group_missing_topics{group="${P}-missing",type="consumer"} 1`)
-    expect(text).toContain('rebalance_doctor_audit_exit_code 3')
+    // every series carries the run's cluster id
+    const CLUSTER_ID = (lines.at(-1) as unknown as {clusterId: string}).clusterId
+    expect(CLUSTER_ID).toMatch(/^[\w-]{22}$/)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{cluster_id="${CLUSTER_ID}",group="${P}-drift",type="consumer"} 0`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{cluster_id="${CLUSTER_ID}",group="${P}-ok",type="consumer"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{cluster_id="${CLUSTER_ID}",group="${P}-share",type="share"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_metadata_hash_in_sync{cluster_id="${CLUSTER_ID}",group="${P}-streams",type="streams"} 1`)
+    expect(text).toContain(`rebalance_doctor_group_missing_topics{cluster_id="${CLUSTER_ID}",group="${P}-missing",type="consumer"} 1`)
+    expect(text).toContain(`rebalance_doctor_audit_exit_code{cluster_id="${CLUSTER_ID}"} 3`)
+    expect(text).toContain(`rebalance_doctor_up{cluster_id="${CLUSTER_ID}"} 1`)
 
     expect(table.code, table.stderr).toBe(3)
     expect(table.stdout).toMatch(new RegExp(`${P}-drift .*HASH_DIFFERS`))

@@ -5,7 +5,7 @@ import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {parseTimeSpec} from '../../core/time.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
-import {styleOf, timeFlags} from '../../output-flags.js'
+import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
@@ -21,6 +21,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   ]
 
   static override flags = {
+    ...outputFlags('ndjson'),
     'metadata-log': Flags.string({summary: 'The __cluster_metadata-0 directory (or the log dir holding it).', helpValue: 'DIR', required: true}),
     topic: Flags.string({summary: 'Only changes of this topic, and of brokers holding its replicas (repeatable).', helpValue: 'TOPIC', multiple: true}),
     broker: Flags.integer({summary: 'Only changes of this broker, and of replica lists naming it (repeatable).', helpValue: 'ID', multiple: true}),

@@ -1,8 +1,11 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT, patternHint} from '../../base-command.js'
-import {SCHEMAS, toDocument} from '../../core/documents.js'
+import {BaseCommand, EXIT} from '../../base-command.js'
+import {groupMatcher} from '../../core/audit/audit.js'
+import {asUsage, InputError} from '../../core/errors.js'
+import {replayMatchingGroups, isGroupPattern} from '../../sources/groups-replay.js'
+import {type SchemaId, SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
-import {GroupReplay, type GroupState, subscribedTopicsOf} from '../../core/replay/index.js'
+import {GroupReplay, type GroupState, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
 import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
 import {printBumps, runWatch, watchInterval} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
@@ -11,12 +14,20 @@ import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
-import {colorFlags, styleOf, timeFlags} from '../../output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'
-import {explainFromMetadataLog} from '../../sources/metadata-log-explain.js'
+import {explainFromMetadataLog, explainManyFromMetadataLog} from '../../sources/metadata-log-explain.js'
+
+/** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
+export interface ExplainList {
+  /** The pattern given (null with --all). */
+  pattern: string | null
+  all: boolean
+  groups: ExplainReport[]
+}
 
 export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
@@ -37,19 +48,28 @@ timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previou
 causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, offsets: {partitions: [{topic, topicId,
 partition, committedOffset, logEndOffset, lag, memberId, clientId, host, logEndError}], totalLag, uncommitted}, warnings}.
 Hashes and offsets are decimal strings. Offsets and lag per partition (consumer groups) are those kafka-consumer-groups
---describe shows: committed offsets from the group's records, log end offsets from ListOffsets (read-only).`
+--describe shows: committed offsets from the group's records, log end offsets from ListOffsets (read-only).
+
+SEVERAL GROUPS: a GROUP with * or ? (a glob over the whole id, [abc] classes too) or between slashes (/regex/flags) is a pattern, as
+audit --group takes (--literal: the exact id); --all explains every group. Every __consumer_offsets partition is
+read once. Text: one report per group; --json: {schema: {name: "rebalance-doctor/group-explain-list", version: 1},
+pattern, all, groups: [report...], warnings}; --ndjson: one group-explain document per line. Exit 4 when nothing
+matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (offsets) are for one group only: null here.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --fail-on-pending --json',
+    '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
+    '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]
 
   static override args = {
-    group: Args.string({description: 'group id', required: true}),
+    group: Args.string({description: "group id, or a pattern: a glob (orders-*, ? [abc], whole id) or /regex/flags, as audit --group takes (--literal: the id as it is)"}),
   }
 
   static override flags = {
+    ...outputFlags('ndjson', 'watch'),
     ...connectionFlags,
     since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
@@ -65,16 +85,33 @@ Hashes and offsets are decimal strings. Offsets and lag per partition (consumer 
       exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
       helpValue: 'DURATION',
     }),
-    ndjson: Flags.boolean({summary: 'With --watch: one JSON object per line (the report, then one per new bump).', dependsOn: ['watch']}),
+    ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
+    all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),
+    literal: Flags.boolean({summary: 'The GROUP argument is the exact group id, also when it contains * or ? or is between slashes.'}),
+    concurrency: Flags.integer({summary: 'With a pattern or --all: __consumer_offsets partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
   }
 
-  async run(): Promise<ExplainReport> {
+  protected override documentSchema(result: unknown): SchemaId {
+    return result !== null && typeof result === 'object' && 'groups' in result ? SCHEMAS.groupExplainList : SCHEMAS.groupExplain
+  }
+
+  async run(): Promise<ExplainReport | ExplainList> {
     const {flags} = this
     const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
     const now = Date.now()
     const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
     if (flags.watch !== undefined) watchInterval(flags.watch) // a usage error before any read
-    const group = this.args.group
+    const arg = this.args.group
+    if (flags.all && arg !== undefined) throw new InputError(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.', 'BAD_GROUP_PATTERN')
+    if (!flags.all && arg === undefined) throw new InputError('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".', 'BAD_GROUP_PATTERN')
+    const pattern = flags.all ? undefined : flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
+    if (flags.ndjson && this.jsonEnabled()) throw new InputError('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+    if (flags.all || pattern !== undefined) {
+      if (flags.watch !== undefined) throw new InputError(`--watch follows one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`, 'Give one group id (--literal for an id with * or ? in it), or use `audit --watch --group PATTERN`.', 'BAD_GROUP_PATTERN')
+      return this.explainMany(pattern, {since, now, stuckAfterMs})
+    }
+    if (flags.ndjson && flags.watch === undefined) throw new InputError('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
+    const group = arg!
     const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     let watchFrom: {state: GroupState; nextOffset: bigint} | undefined
     const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
@@ -84,9 +121,7 @@ Hashes and offsets are decimal strings. Offsets and lag per partition (consumer 
       const replay = replaying.finish()
       if (flags.watch !== undefined) watchFrom = {state: structuredClone(replay.state), nextOffset: log.endOffset}
       // every topic the group used at any epoch: the attribution walks back through them
-      const topics = new Set<string>()
-      for (const e of replay.timeline) for (const s of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
-      for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
+      const topics = topicsEverUsed(replay)
       progress.update('reading live metadata')
       const live = await client.clusterMetadata({topics: [...topics]})
       progress.update('reading partition reassignments in flight')
@@ -115,10 +150,68 @@ Hashes and offsets are decimal strings. Offsets and lag per partition (consumer 
     if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, now)))
     if (flags['fail-on-pending'] && report.verdict.pending) process.exitCode = EXIT.finding
     if (report.verdict.code === 'NOT_FOUND') {
-      this.note(`Try this: check the group id (\`audit --all\` lists every group).${patternHint(group)}`)
+      this.note('Try this: check the group id (`group list` lists every group).')
       process.exitCode = EXIT.notFound
     }
     return report
+  }
+
+  /**
+   * A pattern or --all: every matching group's records (every __consumer_offsets partition read once), one
+   * report each, the live metadata, reassignments and history read once for all. Exit 4 when nothing matches,
+   * 3 with --fail-on-pending when any is pending.
+   */
+  private async explainMany(pattern: string | undefined, o: {since?: number; now: number; stuckAfterMs?: number}): Promise<ExplainList> {
+    const {flags} = this
+    const accept = asUsage(() => groupMatcher(pattern), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const quiet = this.jsonEnabled() || flags.ndjson
+    const progress = await startProgress('reading __consumer_offsets', !quiet)
+    const reports = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      const {groups} = await replayMatchingGroups(client, accept, {
+        concurrency: flags.concurrency,
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
+      })
+      if (groups.size === 0) return []
+      const topics = new Set<string>()
+      for (const replay of groups.values()) for (const t of topicsEverUsed(replay)) topics.add(t)
+      progress.update('reading live metadata')
+      const live = await client.clusterMetadata({topics: [...topics]})
+      const reassignments = await inFlightReassignments(client, m => this.warn(m))
+      const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
+      const out: Array<{report: ExplainReport; replay: ReplayResult}> = []
+      for (const [group, replay] of groups) {
+        progress.update(`explaining ${out.length + 1}/${groups.size} groups`)
+        const report = explainGroup(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+        annotateFromHistory(report, replay, view)
+        // the partitions' offset commits are skipped unread when every group is read: no offsets and lag here
+        report.offsets = null
+        if (o.since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= o.since!)
+        if (flags.last) report.timeline = report.timeline.slice(-flags.last)
+        out.push({report, replay})
+      }
+      // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)
+      if (flags['metadata-log']) await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
+      return out.map(({report}) => report)
+    }).finally(() => progress.stop())
+
+    const asked = pattern === undefined ? '--all' : pattern
+    if (flags.ndjson) {
+      // one group-explain document per line; the run's warnings ride on the last line
+      const lines = reports.map((r, i) => terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, r, i === reports.length - 1 ? this.warnings : []))))
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`)
+    } else if (!this.jsonEnabled()) {
+      const style = styleOf(flags, o.now)
+      reports.forEach((r, i) => this.logRendered(`${i === 0 ? '' : '\n'}${renderExplain(r, style)}`))
+      if (reports.length > 0) {
+        const pending = reports.filter(r => r.verdict.pending).length
+        this.log(`\n${reports.length} group${reports.length === 1 ? '' : 's'} matched ${asked}${pending ? `; ${pending} with a rebalance pending or in progress` : ''}`)
+      }
+    }
+    if (reports.length === 0) {
+      this.note(`no group matches ${asked}. Try this: \`group list\` lists every group${pattern === undefined ? '' : '; for a group id with * or ? in it, add --literal'}.`)
+      process.exitCode = EXIT.notFound
+    } else if (flags['fail-on-pending'] && reports.some(r => r.verdict.pending)) process.exitCode = EXIT.finding
+    return {pattern: pattern ?? null, all: flags.all === true, groups: reports}
   }
 
   /**
@@ -151,8 +244,7 @@ Hashes and offsets are decimal strings. Offsets and lag per partition (consumer 
               const fresh = {...replay, timeline: replay.timeline.filter(e => e.offset >= since)}
               let events: BumpEvent[] = []
               if (fresh.timeline.length > 0) {
-                const topics = new Set<string>()
-                for (const e of fresh.timeline) for (const st of [e.before, e.after]) if (e.groupType !== 'classic') for (const t of subscribedTopicsOf(e.groupType, st)) topics.add(t)
+                const topics = topicsEverUsed(fresh)
                 const live = await client.clusterMetadata({topics: [...topics]})
                 const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
                 const report = explainGroup(group, fresh, {live, now: Date.now(), stuckAfterMs, knownRacks: historyRacks(view)})

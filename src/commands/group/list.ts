@@ -1,3 +1,4 @@
+import {outputFlags} from '../../output-flags.js'
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../../base-command.js'
 import {SCHEMAS} from '../../core/documents.js'
@@ -32,6 +33,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
   ]
 
   static override flags = {
+    ...outputFlags(),
     ...connectionFlags,
     type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     state: Flags.string({summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).', helpValue: 'STATES'}),

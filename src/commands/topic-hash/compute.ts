@@ -1,3 +1,4 @@
+import {outputFlags} from '../../output-flags.js'
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {SCHEMAS} from '../../core/documents.js'
@@ -27,6 +28,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
   }
 
   static override flags = {
+    ...outputFlags(),
     'metadata-file': Flags.string({
       char: 'f',
       description: 'metadata file (JSON, as written by `cluster snapshot`); "-" reads stdin. Wins over a live cluster',

@@ -5,7 +5,7 @@
  * re-hash candidates anyway). Explain itself is reused unchanged: without live metadata for the replay-only
  * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
  */
-import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, type Verdict} from '../explain/explain.js'
+import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, type StuckAfter, type Verdict} from '../explain/explain.js'
 import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
@@ -34,8 +34,10 @@ export interface GroupAudit {
   missingTopics: string[]
   members: number
   membersReconciling: number
-  /** Members reconciling longer than --stuck-after. */
+  /** Members reconciling longer than stuckAfter. */
   stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
+  /** The stuck threshold of this group and where it came from (the flag, its members' rebalance timeout, the default). */
+  stuckAfter: StuckAfter
   assignmentPending: boolean
   unknownRecords: number
   /** REASSIGNMENT_IN_FLIGHT: subscribed topics with partitions under reassignment (finding kind `reassignment`). */
@@ -53,12 +55,14 @@ export interface AuditContext {
   /** Shared across groups: each topic is hashed once per audit. */
   hasher: TopicHasher
   now: number
-  stuckAfterMs: number
+  /** --stuck-after for every group; undefined: per group, half the smallest rebalance timeout its members declared
+   * (5 minutes when none did), as `group explain` (stuckAfterOf). */
+  stuckAfterMs: number | undefined
   /** Partition reassignments in flight (ListPartitionReassignments). */
   reassignments: readonly ReassignmentInFlight[]
 }
 
-export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs = 5 * 60_000, reassignments: readonly ReassignmentInFlight[] = []): AuditContext {
+export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs: number | undefined = undefined, reassignments: readonly ReassignmentInFlight[] = []): AuditContext {
   return {live, hasher: new TopicHasher(live), now, stuckAfterMs, reassignments}
 }
 
@@ -129,6 +133,7 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     members: g ? g.members.size : 0,
     membersReconciling: reconciling.length,
     stuckMembers: stuck,
+    stuckAfter: base.stuckAfter,
     assignmentPending,
     unknownRecords,
     reassignments,

@@ -44,7 +44,9 @@ interface Metric {
 }
 
 /**
- * Metrics (all gauges; per group labels {group, type}):
+ * Metrics (all gauges). Every sample carries `cluster_id` (the cluster id of the run; "" when the cluster reports
+ * none): one label set across runs, so a failed run replaces the series of the last good one instead of leaving
+ * them beside new ones. Per group labels {cluster_id, group, type}:
  *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash only)
  *   rebalance_doctor_group_epoch                    group epoch (classic: generation)
  *   rebalance_doctor_group_assignment_epoch         target assignment epoch
@@ -58,9 +60,10 @@ interface Metric {
  *   rebalance_doctor_audit_groups{type}             groups audited per type
  *   rebalance_doctor_audit_groups_with_finding{finding}  groups per finding kind
  *   rebalance_doctor_audit_records_scanned, rebalance_doctor_audit_decode_errors, rebalance_doctor_audit_duration_seconds,
- *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code
+ *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code,
+ *   rebalance_doctor_history_write_failed, rebalance_doctor_up (1: this run read the cluster; see prometheusFailureText)
  */
-export function prometheusText(summary: AuditSummary, groups: readonly GroupAudit[]): string {
+export function prometheusText(summary: AuditSummary, groups: readonly GroupAudit[], options: {historyWriteFailed?: boolean} = {}): string {
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
   const per = (pick: (g: GroupAudit) => number | null | undefined) => {
@@ -71,6 +74,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly GroupAudi
     }
     return out
   }
+  gauge('up', UP_HELP, [[{}, 1]])
   gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0).', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
   gauge('group_epoch', 'Group epoch (classic groups: generation).', per(g => g.groupEpoch))
   gauge('group_assignment_epoch', 'Target assignment epoch.', per(g => g.assignmentEpoch))
@@ -85,13 +89,60 @@ export function prometheusText(summary: AuditSummary, groups: readonly GroupAudi
   gauge('audit_groups_with_finding', 'Groups with each kind of finding.', FINDING_KINDS.map(k => [{finding: k}, summary.findings[k]]))
   gauge('audit_records_scanned', 'Records read from __consumer_offsets.', [[{}, summary.recordsScanned]])
   gauge('audit_decode_errors', 'Records of __consumer_offsets that could not be decoded.', [[{}, summary.decodeErrors]])
-  gauge('audit_duration_seconds', 'Wall time of the audit.', [[{}, summary.durationMs / 1000]])
-  gauge('audit_last_run_timestamp_seconds', 'When the audit ran (Unix time).', [[{}, Date.parse(summary.time) / 1000]])
-  gauge('audit_exit_code', 'The exit code of the audit (0 ok, 3 findings, 4 no group matched --group/--type, 5 history not written).', [[{}, summary.exitCode]])
+  gauge('audit_duration_seconds', DURATION_HELP, [[{}, summary.durationMs / 1000]])
+  gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, Date.parse(summary.time) / 1000]])
+  gauge('audit_exit_code', EXIT_HELP, [[{}, summary.exitCode]])
+  gauge('history_write_failed', '1 when this audit could not record its history (the report is still complete).', [[{}, options.historyWriteFailed ? 1 : 0]])
+  return exposition(metrics, summary.clusterId ?? '')
+}
+
+const UP_HELP = 'The audit read the cluster and wrote its report (1), or failed (0: see rebalance_doctor_audit_exit_code and _error).'
+const DURATION_HELP = 'Wall time of the audit.'
+const TIMESTAMP_HELP = 'When the audit ran (Unix time).'
+const EXIT_HELP = 'The exit code of the audit (0 ok, 1 runtime or Kafka error, 2 usage error, 3 findings, 4 no group matched --group/--type, 5 history not written).'
+
+export interface AuditFailure {
+  /** The cluster id: of this run when it got that far, else of the previous file (previousClusterId), else "". */
+  clusterId: string | null
+  /** When the run started (ms since the epoch). */
+  startedAt: number
+  durationMs: number
+  exitCode: number
+  /** The error's code (CONNECTION_REFUSED, TIMEOUT, ...; UNEXPECTED when it has none). */
+  errorCode: string
+}
+
+/**
+ * The file of a run that failed before it had a report (connection refused, timeout, any error): up 0, the exit
+ * code, the time of the run and the error code, so an alert on up, _exit_code or _last_run_timestamp_seconds fires.
+ * The per-group series are left out (nothing was read); a stale value must not look current.
+ */
+export function prometheusFailureText(f: AuditFailure): string {
+  const metrics: Metric[] = []
+  const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
+  gauge('up', UP_HELP, [[{}, 0]])
+  gauge('audit_error', "1 for the error code of the failed audit (written only when up is 0).", [[{code: f.errorCode}, 1]])
+  gauge('audit_duration_seconds', DURATION_HELP, [[{}, f.durationMs / 1000]])
+  gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, f.startedAt / 1000]])
+  gauge('audit_exit_code', EXIT_HELP, [[{}, f.exitCode]])
+  return exposition(metrics, f.clusterId ?? '')
+}
+
+/**
+ * The cluster id of an earlier file (its first cluster_id label), so a run that fails before it learns the id
+ * keeps the label set of the runs before it. Undefined when the text has none.
+ */
+export function previousClusterId(text: string): string | undefined {
+  const m = /\bcluster_id="((?:[^"\\\n]|\\["\\n])*)"/.exec(text)
+  if (!m) return undefined
+  return m[1].replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c))
+}
+
+function exposition(metrics: readonly Metric[], clusterId: string): string {
   const lines: string[] = []
   for (const m of metrics) {
     lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`)
-    for (const [l, v] of m.samples) lines.push(`${m.name}${labels(l)} ${Number.isFinite(v) ? v : 'NaN'}`)
+    for (const [l, v] of m.samples) lines.push(`${m.name}${labels({cluster_id: clusterId, ...l})} ${Number.isFinite(v) ? v : 'NaN'}`)
   }
   return `${lines.join('\n')}\n`
 }

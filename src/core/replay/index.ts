@@ -7,7 +7,7 @@
  * PartitionReplay does the same for every group of a partition in one pass; GroupReducer keeps only what
  * audit needs (state, skipped records, the last bumps without snapshots).
  */
-export {GroupReplay, PartitionReplay, replayGroup, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
+export {GroupReplay, PartitionReplay, replayGroup, topicsEverUsed, type LoggedRecord, type EpochChange, type WriteInfo, type SkippedRecord, type ReplayOptions, type ReplayResult} from './replay.js'
 export {
   applyRecord, emptyGroupState, snapshot, groupTypeOf,
   type GroupState, type GroupSnapshot, type GroupType, type ConsumerGroupState, type ShareGroupState, type StreamsGroupState,

@@ -8,7 +8,7 @@
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
-import {diffGroup, type GroupDiff} from './diff.js'
+import {diffGroup, type GroupDiff, subscribedTopicsOf} from './diff.js'
 import {applyRecord, emptyGroupState, snapshot, type GroupSnapshot, type GroupState, type GroupType} from './state.js'
 
 export interface LoggedRecord {
@@ -261,4 +261,15 @@ export class PartitionReplay {
   finish(): Map<string, ReplayResult> {
     return new Map([...this.groups].map(([id, g]) => [id, g.finish()]))
   }
+}
+
+/**
+ * Every topic the group subscribed to at any epoch of the replay and now: the topics an attribution walks back
+ * through (live metadata, the audit history and the metadata log are read for these).
+ */
+export function topicsEverUsed(replay: Pick<ReplayResult, 'state' | 'timeline'>): Set<string> {
+  const topics = new Set<string>()
+  for (const e of replay.timeline) if (e.groupType !== 'classic') for (const s of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
+  for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
+  return topics
 }

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../../../src/core/audit/audit.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log} from '../replay/log.js'
+import {consumer, Log, T1} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
 
 const NOW = 1_700_000_000_000 + 3_600_000
@@ -78,6 +78,31 @@ describe('auditGroup', () => {
     expect(fresh.stuckMembers).toEqual([])
     expect(fresh.verdict.code).toBe('RECONCILING')
     expect(fresh.findings).toEqual([])
+  })
+
+  it('stuck without --stuck-after: per group, half the smallest rebalance timeout its members declared (5m when none did); the flag overrides it for every group', () => {
+    const h = hashOf(cluster(), ['orders'])
+    // m1 reconciles from about an hour before NOW in each group; only the rebalance timeouts differ
+    const group = (g: string, timeoutMs: number | undefined) => {
+      const log = new Log()
+      log.write([consumer.member(g, 'm1', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])])
+      log.write([consumer.member(g, 'm2', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}), consumer.metadata(g, 2, h), consumer.target(g, 'm2', []), consumer.targetMetadata(g, 2), consumer.current(g, 'm2', 2)])
+      return replayGroup(g, log.records)
+    }
+    const ctx = auditContext(cluster(), NOW)
+    const fast = auditGroup('fast', group('fast', 60_000), ctx)
+    expect(fast.stuckAfter).toEqual({ms: 30_000, source: 'rebalance-timeout', smallestRebalanceTimeoutMs: 60_000})
+    expect(fast.stuckMembers.map(m => m.memberId)).toEqual(['m1'])
+    const slow = auditGroup('slow', group('slow', 4 * 3_600_000), ctx)
+    expect(slow.stuckAfter).toEqual({ms: 2 * 3_600_000, source: 'rebalance-timeout', smallestRebalanceTimeoutMs: 4 * 3_600_000})
+    expect(slow.membersReconciling).toBe(1)
+    expect(slow.stuckMembers).toEqual([])
+    // the flag: one threshold for every group
+    const flagged = auditContext(cluster(), NOW, 24 * 3_600_000)
+    expect(auditGroup('fast', group('fast', 60_000), flagged).stuckMembers).toEqual([])
+    expect(auditGroup('slow', group('slow', 4 * 3_600_000), auditContext(cluster(), NOW, 60_000)).stuckAfter).toEqual({ms: 60_000, source: 'flag', smallestRebalanceTimeoutMs: 4 * 3_600_000})
+    // no member declared a timeout (-1, the schema default): 5m
+    expect(auditGroup('fast', group('fast', -1), ctx).stuckAfter).toEqual({ms: 5 * 60_000, source: 'default', smallestRebalanceTimeoutMs: null})
   })
 
   it('missing topics: subscribed names that do not exist', () => {

@@ -1,4 +1,7 @@
 import {describe, expect, it} from 'vitest'
+import {mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {run} from '../helpers.js'
 
 // Usage errors are found before any connection is made (no cluster needed): exit 2, the bad value named.
@@ -29,17 +32,49 @@ describe('audit command: usage errors exit 2', () => {
     const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '2000', '--no-record'])
     expect(r.exitCode).toBe(1)
   })
+
+  it('--prometheus after a failed run: the file holds the failure (up 0, exit code 1, this run\'s time), the cluster id of the file it replaced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-prom-'))
+    const prom = join(dir, 'rd.prom')
+    // the file of an earlier good run
+    writeFileSync(prom, '# TYPE rebalance_doctor_up gauge\nrebalance_doctor_up{cluster_id="K-1"} 1\nrebalance_doctor_audit_exit_code{cluster_id="K-1"} 0\nrebalance_doctor_audit_last_run_timestamp_seconds{cluster_id="K-1"} 1\n')
+    const before = Date.now() / 1000
+    const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', prom])
+    expect(r.exitCode).toBe(1)
+    const text = readFileSync(prom, 'utf8')
+    expect(text).toMatch(/^rebalance_doctor_up\{cluster_id="K-1"\} 0$/m)
+    expect(text).toMatch(/^rebalance_doctor_audit_exit_code\{cluster_id="K-1"\} 1$/m)
+    expect(text).toMatch(/^rebalance_doctor_audit_error\{cluster_id="K-1",code="[A-Z_]+"\} 1$/m)
+    const ts = Number(/^rebalance_doctor_audit_last_run_timestamp_seconds\{cluster_id="K-1"\} ([\d.]+)$/m.exec(text)?.[1])
+    expect(ts).toBeGreaterThanOrEqual(Math.floor(before) - 1)
+    // no per-group series of the earlier run survive; no temp file left
+    expect(text).not.toMatch(/rebalance_doctor_group_/)
+    expect(readdirSync(dir)).toEqual(['rd.prom'])
+    // without an earlier file: cluster_id=""
+    const fresh = join(dir, 'fresh.prom')
+    expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', fresh])).exitCode).toBe(1)
+    expect(readFileSync(fresh, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id=""\} 0$/m)
+  }, 30_000)
+
+  it('--prometheus after a usage error in the run: exit code 2 in the file', async () => {
+    const prom = join(mkdtempSync(join(tmpdir(), 'rd-prom-')), 'rd.prom')
+    expect((await run(['audit', '-b', '127.0.0.1:1', '--fail-on', 'bogus', '--prometheus', prom])).exitCode).toBe(2)
+    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_audit_exit_code\{cluster_id=""\} 2$/m)
+  })
 })
 
 describe('audit --watch without a cluster', () => {
   it('a failing pass is reported on stderr and retried, the watch never exits for it; SIGTERM ends it with exit 0', async () => {
     const timer = setTimeout(() => process.emit('SIGTERM', 'SIGTERM'), 3000)
-    const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '500', '--watch', '200ms', '--no-record'])
+    const prom = join(mkdtempSync(join(tmpdir(), 'rd-prom-')), 'rd.prom')
+    const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '500', '--watch', '200ms', '--no-record', '--prometheus', prom])
     clearTimeout(timer)
     expect(r.exitCode, r.stderr).toBe(0)
     expect((r.stderr.match(/--watch cycle \d+ failed \(retrying in 200ms\)/g) ?? []).length, r.stderr).toBeGreaterThanOrEqual(2)
     expect(r.stderr).toMatch(/SIGTERM: stopping after this cycle/)
     expect(r.stdout).toBe('')
+    // each failed pass rewrote the --prometheus file with its failure
+    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id=""\} 0$/m)
     // the handlers are gone after the watch
     expect(process.listeners('SIGTERM').length).toBe(0)
   }, 30_000)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, type GroupAudit, summarize} from '../../../src/core/audit/audit.js'
-import {auditDocument, escapeLabel, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
+import {auditDocument, escapeLabel, ndjsonLines, previousClusterId, prometheusFailureText, prometheusText} from '../../../src/core/audit/output.js'
 import {renderAuditTable, summaryLine} from '../../../src/render/audit.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
@@ -90,13 +90,39 @@ describe('audit outputs', () => {
       expect(l).toMatch(/^rebalance_doctor_[a-z_]+(\{([a-z_]+="(?:[^"\\\n]|\\["\\n])*",?)*\})? -?[\d.]+(e[+-]?\d+)?$/)
       expect(names.has(l.replace(/[{ ].*$/, ''))).toBe(true)
     }
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="ok",type="consumer"} 1')
-    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{group="drifted",type="consumer"} 0')
-    expect(text).toContain('rebalance_doctor_group_missing_topics{group="miss \\"q\\"\\\\x",type="consumer"} 1')
-    expect(text).toContain('rebalance_doctor_group_verdict{group="drifted",type="consumer",verdict="REBALANCE_PENDING"} 1')
-    expect(text).toContain('rebalance_doctor_audit_groups_with_finding{finding="drift"} 1')
-    expect(text).toContain('rebalance_doctor_audit_exit_code 3')
-    expect(text).toContain(`rebalance_doctor_audit_last_run_timestamp_seconds ${NOW / 1000}`)
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{cluster_id="cid",group="ok",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_group_metadata_hash_in_sync{cluster_id="cid",group="drifted",type="consumer"} 0')
+    expect(text).toContain('rebalance_doctor_group_missing_topics{cluster_id="cid",group="miss \\"q\\"\\\\x",type="consumer"} 1')
+    expect(text).toContain('rebalance_doctor_group_verdict{cluster_id="cid",group="drifted",type="consumer",verdict="REBALANCE_PENDING"} 1')
+    expect(text).toContain('rebalance_doctor_audit_groups_with_finding{cluster_id="cid",finding="drift"} 1')
+    expect(text).toContain('rebalance_doctor_audit_exit_code{cluster_id="cid"} 3')
+    expect(text).toContain('rebalance_doctor_up{cluster_id="cid"} 1')
+    expect(text).toContain('rebalance_doctor_history_write_failed{cluster_id="cid"} 0')
+    expect(text).toContain(`rebalance_doctor_audit_last_run_timestamp_seconds{cluster_id="cid"} ${NOW / 1000}`)
+    // every sample carries cluster_id, first
+    for (const l of lines.filter(l => !l.startsWith('#'))) expect(l).toMatch(/^[a-z_]+\{cluster_id="cid"/)
     expect(escapeLabel('a\nb')).toBe('a\\nb')
+  })
+
+  it('Prometheus: a cluster without an id gets cluster_id="" (same label set); history_write_failed 1 when asked', () => {
+    const text = prometheusText({...summary, clusterId: null}, rs, {historyWriteFailed: true})
+    expect(text).toContain('rebalance_doctor_up{cluster_id=""} 1')
+    expect(text).toContain('rebalance_doctor_history_write_failed{cluster_id=""} 1')
+  })
+
+  it('Prometheus failure file: up 0, exit code, time of the run, error code; no per-group series', () => {
+    const text = prometheusFailureText({clusterId: 'c"1', startedAt: NOW, durationMs: 1500, exitCode: 1, errorCode: 'CONNECTION_REFUSED'})
+    const samples = text.trimEnd().split('\n').filter(l => !l.startsWith('#'))
+    expect(samples).toEqual([
+      'rebalance_doctor_up{cluster_id="c\\"1"} 0',
+      'rebalance_doctor_audit_error{cluster_id="c\\"1",code="CONNECTION_REFUSED"} 1',
+      'rebalance_doctor_audit_duration_seconds{cluster_id="c\\"1"} 1.5',
+      `rebalance_doctor_audit_last_run_timestamp_seconds{cluster_id="c\\"1"} ${NOW / 1000}`,
+      'rebalance_doctor_audit_exit_code{cluster_id="c\\"1"} 1',
+    ])
+    // the cluster id read back from a file, escapes undone; none in a file without one
+    expect(previousClusterId(text)).toBe('c"1')
+    expect(previousClusterId(prometheusText({...summary, clusterId: 'a\\b\nc'}, rs))).toBe('a\\b\nc')
+    expect(previousClusterId('# HELP x\nx 1\n')).toBeUndefined()
   })
 })

@@ -19,7 +19,7 @@ describe('operator conventions', () => {
     const outs = [cli('help', 'group', 'explain'), cli('group', 'explain', '--help'), cli('group', 'explain', '-h')]
     for (const r of outs) {
       expect(r.status).toBe(0)
-      expect(r.stdout).toContain('$ rebalance-doctor group explain GROUP')
+      expect(r.stdout).toContain('$ rebalance-doctor group explain [GROUP]')
     }
     expect(outs[2].stdout).toBe(outs[1].stdout)
   })

@@ -4,6 +4,11 @@ import {renderClusterHistory} from '../../../src/render/cluster-history.js'
 import {renderExplain, verdictLine} from '../../../src/render/explain.js'
 import {colorWanted, formatTime, localIso, relative, retime, type Style} from '../../../src/render/style.js'
 import {fixtureReport} from './fixture.js'
+import {PLAIN} from '../../../src/render/style.js'
+import {explainGroup} from '../../../src/core/explain/explain.js'
+import {replayGroup} from '../../../src/core/replay/index.js'
+import {classic, consumer, Log, T1} from '../replay/log.js'
+import {cluster} from '../audit/fixtures.js'
 
 const T = Date.parse('2026-11-30T13:36:05.123Z')
 const ESC = '\u001b['
@@ -103,5 +108,60 @@ describe('the verdict line says each thing once', () => {
     const rest = words(line.slice(`verdict: ${code}`.length))
     for (const w of codeWords) expect(rest).not.toContain(w)
     expect(line.startsWith(`verdict: ${code}: `)).toBe(true)
+  })
+})
+
+describe('no verdict line repeats a word twice in a row, nor opens by restating its code', () => {
+  const tokens = (line: string) => line.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  const log = () => new Log()
+  const settled = (l: Log, g: string) => l.write([consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, 0n), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])])
+  const cases: Array<[string, Log]> = []
+  {
+    const l = log()
+    settled(l, 'g')
+    l.write([consumer.targetTombstone('g', 'm1'), consumer.memberTombstone('g', 'm1'), consumer.metadataTombstone('g')])
+    cases.push(['GROUP_DELETED (consumer)', l])
+  }
+  {
+    const l = log()
+    l.write([classic.group('g', 3, ['c1'])])
+    cases.push(['CLASSIC_GROUP', l])
+    const gone = log()
+    gone.write([classic.group('g', 3, ['c1'])])
+    gone.write([classic.tombstone('g')])
+    cases.push(['GROUP_DELETED (classic)', gone])
+  }
+  {
+    const l = log()
+    settled(l, 'g')
+    cases.push(['a consumer group', l])
+    const empty = log()
+    empty.write([consumer.metadata('g', 1, 0n), consumer.targetMetadata('g', 1)])
+    cases.push(['an empty group', empty])
+    cases.push(['NOT_FOUND', log()])
+  }
+  it.each(cases)('%s', (_what, l) => {
+    const r = explainGroup('g', replayGroup('g', l.records), {live: cluster(), now: l.time})
+    for (const width of [0, 80]) {
+      const line = verdictLine(r.verdict.code, r.verdict.message, PLAIN, width).replaceAll('\n', ' ')
+      const t = tokens(line)
+      for (let i = 1; i < t.length; i++) expect(t[i], line).not.toBe(t[i - 1])
+      // the words right after the code are not the code again ("GROUP_DELETED: the consumer group was deleted")
+      const codeWords = r.verdict.code.toLowerCase().split('_')
+      const after = tokens(line.slice(`verdict: ${r.verdict.code}`.length)).slice(0, 4)
+      expect(codeWords.every(w => after.includes(w)), line).toBe(false)
+    }
+  })
+
+  it('the deleted and classic lines in full', () => {
+    const l = log()
+    settled(l, 'g')
+    l.write([consumer.targetTombstone('g', 'm1'), consumer.memberTombstone('g', 'm1'), consumer.metadataTombstone('g')])
+    const r = explainGroup('g', replayGroup('g', l.records), {})
+    expect(verdictLine(r.verdict.code, r.verdict.message)).toMatch(/^verdict: GROUP_DELETED: consumer records tombstoned after epoch 1\. The coordinator deletes/)
+    const c = log()
+    c.write([classic.group('g', 3, ['c1'])])
+    const rc = explainGroup('g', replayGroup('g', c.records), {})
+    expect(verdictLine(rc.verdict.code, rc.verdict.message)).toBe('verdict: CLASSIC_GROUP: generation 3: the protocol keeps no metadata hash; clients rejoin on metadata changes themselves')
   })
 })

@@ -1,0 +1,43 @@
+/**
+ * Full replays (timelines with snapshots, for causes) of every group a matcher accepts, for `group explain PATTERN`
+ * and `--all`: every `__consumer_offsets` partition read once (a glob can match groups in any of them), through
+ * audit's scan with each accepted group replayed from its first record. Groups whose records end in their deletion
+ * are left out, as audit leaves them out.
+ */
+import {isDeleted} from '../core/audit/audit.js'
+import type {ReplayResult} from '../core/replay/index.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
+import {scanOffsets} from './audit-scan.js'
+
+export async function replayMatchingGroups(
+  client: ClusterReader,
+  accept: (groupId: string) => boolean,
+  options: {concurrency?: number; onProgress?: (done: number, total: number, records: number) => void} = {},
+): Promise<{groups: Map<string, ReplayResult>; deletedSkipped: number; partitions: number}> {
+  const groups = new Map<string, ReplayResult>()
+  let deletedSkipped = 0
+  const scan = await scanOffsets(client, {
+    acceptGroup: accept,
+    concurrency: options.concurrency,
+    onProgress: options.onProgress,
+    // from offset 0: every record of an accepted group is replayed in full (the same replay `group explain` makes)
+    trackFrom: () => 0n,
+    onPartition: (_partition, _summaries, replays) => {
+      for (const [id, replay] of replays) {
+        if (isDeleted(replay)) deletedSkipped++
+        else groups.set(id, replay)
+      }
+    },
+  })
+  const sorted = new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  return {groups: sorted, deletedSkipped, partitions: scan.partitions}
+}
+
+/**
+ * A `group explain` argument that is a pattern, as `audit --group` takes: one with `*` or `?` (a glob, in which
+ * `[abc]` classes work too), or /regex/flags. A `[` alone does not make a pattern: ids with brackets are common
+ * enough ("app[prod]") to stay literal.
+ */
+export function isGroupPattern(arg: string): boolean {
+  return /[*?]/.test(arg) || /^\/.*\/[a-z]*$/s.test(arg)
+}
