@@ -39,11 +39,17 @@ function details(g: GroupAudit, style: Style): string {
     if (log && !log.exact) parts.push(`metadata log: ${log.message}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
-  if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => `${m.memberId}${m.since ? ` since ${formatTime(m.since, style)}` : ''}`).join(', ')}`)
+  if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => stuckMember(m, style)).join('; ')}`)
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
   if (g.reassignments.length > 0) parts.push(`reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`)
   return retime(parts.join('\n'), style)
+}
+
+/** "k1 (client c1 on /10.0.0.7) since T, blocks k2" — the member others wait on named as such. */
+function stuckMember(m: GroupAudit['stuckMembers'][number], style: Style): string {
+  const who = [m.clientId ? `client ${m.clientId}` : '', m.clientHost ? `on ${m.clientHost}` : ''].filter(Boolean).join(' ')
+  return `${m.memberId}${who ? ` (${who})` : ''}${m.state ? ` ${m.state}` : ''}${m.since ? ` since ${formatTime(m.since, style)}` : ''}${m.blocking.length ? `, blocks ${m.blocking.join(', ')}` : ''}${m.waitingOn.length ? `, waits for ${m.waitingOn.join(', ')}` : ''}`
 }
 
 export function summaryLine(s: AuditSummary): string {

@@ -29,13 +29,14 @@ interface Row {
   assignmentEpoch: number | null
   members: number
   membersReconciling: number
-  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
+  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null; clientId: string | null; clientHost: string | null; waitingOn: string[]; blocking: string[]}>
   assignmentPending: boolean
   findings: string[]
 }
 interface Member {
   memberId: string
   clientId: string | null
+  clientHost: string | null
   memberEpoch: number | null
   state: string | null
   reconciling: boolean
@@ -122,6 +123,13 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
         [[k1.memberId, 'UNREVOKED_PARTITIONS', k1.memberEpoch], [k2.memberId, 'UNRELEASED_PARTITIONS', k2.memberEpoch]].sort(),
       )
       expect(json.stuckMembers.find(m => m.memberId === k1.memberId)!.since).toBe(k1.reconcilingSince)
+      // which one blocks the rest (issue 16): k1 holds the partitions k2 is to get; both named with client and host
+      const s1 = json.stuckMembers.find(m => m.memberId === k1.memberId)!
+      const s2 = json.stuckMembers.find(m => m.memberId === k2.memberId)!
+      expect(s1).toMatchObject({blocking: [k2.memberId], waitingOn: [], clientId: k1.clientId, clientHost: k1.clientHost})
+      expect(s2).toMatchObject({blocking: [], waitingOn: [k1.memberId], clientId: k2.clientId})
+      expect(table.stdout).toContain(`${k1.memberId} (client ${k1.clientId} on ${k1.clientHost}) UNREVOKED_PARTITIONS since`)
+      expect(table.stdout).toContain(`, blocks ${k2.memberId}`)
 
       expect(ndjson.code, ndjson.stderr).toBe(3)
       const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group')!

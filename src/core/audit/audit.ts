@@ -35,7 +35,8 @@ export interface GroupAudit {
   members: number
   membersReconciling: number
   /** Members reconciling longer than stuckAfter. */
-  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null}>
+  /** With the client, its host, the members it waits on and those waiting on it (the one blocking the rest). */
+  stuckMembers: StuckMember[]
   /** The stuck threshold of this group and where it came from (the flag, its members' rebalance timeout, the default). */
   stuckAfter: StuckAfter
   assignmentPending: boolean
@@ -48,6 +49,19 @@ export interface GroupAudit {
   findings: FindingKind[]
   /** With --metadata-log, when stored ≠ live: the log's changes since the stored hash (exact), or why not. */
   driftFromLog?: LogAttribution
+}
+
+export interface StuckMember {
+  memberId: string
+  clientId: string | null
+  clientHost: string | null
+  since: string | null
+  memberEpoch: number | null
+  state: string | null
+  /** Members owning partitions this one is to be assigned (it waits for them to revoke). */
+  waitingOn: string[]
+  /** Members waiting for this one to revoke partitions: it blocks them. */
+  blocking: string[]
 }
 
 export interface AuditContext {
@@ -103,9 +117,13 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
   const driftMatches = inSync === false ? matches : []
   const reconciling = base.members.filter(m => m.reconciling)
-  const stuck = base.findings
+  const stuck: StuckMember[] = base.findings
     .flatMap(f => (f.code === 'MEMBER_RECONCILING' && f.details.stuck ? [f.details] : []))
-    .map(d => ({memberId: d.memberId, since: d.since, memberEpoch: d.memberEpoch, state: d.state}))
+    .map(d => {
+      const m = base.members.find(x => x.memberId === d.memberId)
+      const blocking = base.members.filter(x => x.partitions?.waitingOn.includes(d.memberId)).map(x => x.memberId).sort()
+      return {memberId: d.memberId, clientId: d.clientId, clientHost: m?.clientHost ?? null, since: d.since, memberEpoch: d.memberEpoch, state: d.state, waitingOn: m?.partitions?.waitingOn ?? [], blocking}
+    })
   const assignmentPending = base.findings.some(f => f.code === 'ASSIGNMENT_PENDING')
   const unknownRecords = base.skippedRecords.filter(s => s.reason !== 'legacy').length
   const findings: FindingKind[] = []

@@ -64,6 +64,17 @@ describe('auditGroup', () => {
     expect(a.findings).toContain('pending')
   })
 
+  it('stuck: the member that holds what another is to get is named as blocking it', () => {
+    const log = new Log()
+    const h = hashOf(cluster(), ['orders'])
+    settledGroup(log, 'g', ['orders'], h)
+    // m2 joins and is to get partition 0, which m1 (still at epoch 1) has not revoked
+    log.write([consumer.member('g', 'm2', {names: ['orders']}), consumer.metadata('g', 2, h), consumer.target('g', 'm1', []), consumer.target('g', 'm2', [[T1, [0]]]), consumer.targetMetadata('g', 2), consumer.current('g', 'm2', 2)])
+    const a = audit(log, 'g', cluster(), 60_000)
+    const m1 = a.stuckMembers.find(m => m.memberId === 'm1')!
+    expect(m1).toMatchObject({blocking: ['m2'], waitingOn: []})
+  })
+
   it('stuck: a member reconciling longer than --stuck-after; the same member within the threshold is not stuck', () => {
     const log = new Log()
     const h = hashOf(cluster(), ['orders'])
@@ -73,6 +84,7 @@ describe('auditGroup', () => {
     const stuck = audit(log, 'g', cluster(), 60_000)
     expect(stuck.membersReconciling).toBe(1)
     expect(stuck.stuckMembers.map(m => m.memberId)).toEqual(['m1'])
+    expect(stuck.stuckMembers[0]).toMatchObject({clientId: expect.any(String), waitingOn: [], blocking: []})
     expect(stuck.findings).toEqual(['stuck'])
     const fresh = audit(log, 'g', cluster(), 24 * 3_600_000)
     expect(fresh.stuckMembers).toEqual([])

@@ -54,7 +54,7 @@ describe('times: UTC ISO by default, the local zone with its offset, or relative
     expect(text).toContain('(1m ago)')
     expect(text).toMatch(/│ 1m ago │/)
     const row = {group: 'g', type: 'consumer', verdict: {code: 'RECONCILING', message: '', pending: true}, groupEpoch: 2, assignmentEpoch: 2, inSync: true, members: 1, membersReconciling: 1,
-      findings: [{kind: 'stuck'}], drift: [], assignmentPending: false, stuckMembers: [{memberId: 'm', since: '2026-11-30T13:36:05.123Z'}], missingTopics: [], unknownRecords: 0, reassignments: []}
+      findings: [{kind: 'stuck'}], drift: [], assignmentPending: false, stuckMembers: [{memberId: 'm', since: '2026-11-30T13:36:05.123Z', clientId: null, clientHost: null, memberEpoch: 1, state: null, waitingOn: [], blocking: []}], missingTopics: [], unknownRecords: 0, reassignments: []}
     expect(renderAuditTable([row as never], {}, {time: 'relative', now: T + 120_000, color: false})).toContain('stuck: m since 2m ago')
   })
 })
