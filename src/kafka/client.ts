@@ -503,7 +503,8 @@ export class KafkaClient implements ClusterReader {
           const bad = frameError(conn.socket)
           if (bad) reject(bad)
           else if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.#settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
-          else if (at && /^Connection closed/.test((error as Error).message ?? '')) reject(new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}`, undefined, 'CONNECTION_CLOSED'))
+          // (ApiVersions is a connection's first request: a close there is the handshake's, named by connectionError)
+          else if (at && apiKey !== P.API.ApiVersions && /^Connection closed/.test((error as Error).message ?? '')) reject(new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}`, undefined, 'CONNECTION_CLOSED'))
           else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.#settings}))
           else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
           return
