@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {runCommand} from '@oclif/test'
+import {vi} from 'vitest'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -41,4 +42,18 @@ export const WORKED = {
       ],
     },
   ],
+}
+
+/**
+ * Captures what a command run in-process writes (process.stdout/stderr and console), from now until
+ * vi.restoreAllMocks(); the arrays fill as it writes. Call it in beforeEach.
+ */
+export function captureOutput(): {stdout: string[]; stderr: string[]} {
+  const out = {stdout: [] as string[], stderr: [] as string[]}
+  const text = (c: unknown) => (typeof c === 'string' ? c : c instanceof Uint8Array ? Buffer.from(c).toString() : String(c))
+  vi.spyOn(process.stdout, 'write').mockImplementation(((c: unknown) => (out.stdout.push(String(c)), true)) as never)
+  vi.spyOn(process.stderr, 'write').mockImplementation(((c: unknown) => (out.stderr.push(String(c)), true)) as never)
+  vi.spyOn(console, 'log').mockImplementation(((c: unknown) => void out.stdout.push(text(c))) as never)
+  vi.spyOn(console, 'error').mockImplementation(((c: unknown) => void out.stderr.push(text(c))) as never)
+  return out
 }

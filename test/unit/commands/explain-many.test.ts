@@ -7,7 +7,7 @@ import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {consumer, T1} from '../replay/log.js'
-import {ROOT} from '../helpers.js'
+import {captureOutput, ROOT} from '../helpers.js'
 import {isGroupPattern} from '../../../src/sources/groups-replay.js'
 import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
@@ -44,13 +44,7 @@ let stdout: string[] = []
 let stderr: string[] = []
 beforeEach(() => {
   reads = 0
-  stdout = []
-  stderr = []
-  const cap = (into: string[]) => ((c: unknown) => void into.push(String(c))) as never
-  vi.spyOn(process.stdout, 'write').mockImplementation(((c: unknown) => (stdout.push(String(c)), true)) as never)
-  vi.spyOn(process.stderr, 'write').mockImplementation(((c: unknown) => (stderr.push(String(c)), true)) as never)
-  vi.spyOn(console, 'log').mockImplementation(cap(stdout))
-  vi.spyOn(console, 'error').mockImplementation(cap(stderr))
+  ;({stdout, stderr} = captureOutput())
   process.exitCode = undefined
 })
 afterEach(() => {

@@ -13,7 +13,7 @@ import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {clusterDir} from '../../../src/history/store.js'
 import {nodeFileOps} from '../../../src/io/atomic-file.js'
 import {consumer, T1} from '../replay/log.js'
-import {ROOT} from '../helpers.js'
+import {captureOutput, ROOT} from '../helpers.js'
 import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
 vi.mock('../../../src/kafka/session.js', async importOriginal => {
@@ -42,13 +42,7 @@ let stderr: string[] = []
 beforeEach(async () => {
   const {TopicHasher} = await import('../../../src/core/hash.js')
   storedHash = new TopicHasher(live()).groupHash(['orders'])
-  stdout = []
-  stderr = []
-  const cap = (into: string[]) => ((c: unknown) => void into.push(typeof c === 'string' ? c : Buffer.from(c as Uint8Array).toString())) as never
-  vi.spyOn(process.stdout, 'write').mockImplementation(((c: unknown) => (stdout.push(String(c)), true)) as never)
-  vi.spyOn(process.stderr, 'write').mockImplementation(((c: unknown) => (stderr.push(String(c)), true)) as never)
-  vi.spyOn(console, 'log').mockImplementation(cap(stdout))
-  vi.spyOn(console, 'error').mockImplementation(cap(stderr))
+  ;({stdout, stderr} = captureOutput())
   process.exitCode = undefined
 })
 afterEach(() => {
