@@ -9,7 +9,7 @@ import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
-import {type Decompress, parseRecordBatches, type RawRecordBatch} from './record-batch.js'
+import {type Decompress, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
 
 export interface PartitionReadOptions {
@@ -127,33 +127,40 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
       t.progress()
       for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
       if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
-      let parsed
-      try {
-        parsed = parseRecordBatches(fp.records ?? Buffer.alloc(0), d.decompress)
-      } catch (error) {
-        const m = (error as Error).message
-        throw new RuntimeError(
-          `cannot read the record batches of ${name} at offset ${offset}: ${m}`,
-          /compression is not supported/.test(m)
-            ? 'Run with a Node.js that has zstd (22.15 or newer).'
-            : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
-              ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
-              : 'This is a bug or a corrupt log; run with --debug and report it.',
-          'DECODE_ERROR',
-        )
+      // batch by batch: each is applied (onBatch) and dropped before the next is decoded
+      let got = 0
+      let nextOffset: bigint | undefined
+      const batchesOfFetch = recordBatches(fp.records ?? Buffer.alloc(0), d.decompress)
+      for (;;) {
+        let step: IteratorResult<RawRecordBatch>
+        try {
+          step = batchesOfFetch.next() // only the log's bytes are judged here, not what onBatch does with them
+        } catch (error) {
+          const m = (error as Error).message
+          throw new RuntimeError(
+            `cannot read the record batches of ${name} at offset ${nextOffset ?? offset}: ${m}`,
+            /compression is not supported/.test(m)
+              ? 'Run with a Node.js that has zstd (22.15 or newer).'
+              : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
+                ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
+                : 'This is a bug or a corrupt log; run with --debug and report it.',
+            'DECODE_ERROR',
+          )
+        }
+        if (step.done) break
+        const b = step.value
+        got++
+        nextOffset = b.lastOffset + 1n
+        if (b.lastOffset < offset) continue // a compressed batch may start before the fetch offset
+        if (o.onBatch) o.onBatch(b)
+        else batches.push(b)
       }
-      const {batches: got, nextOffset} = parsed
-      if (got.length === 0) {
+      if (got === 0) {
         if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
           maxBytes *= 2 // one batch is larger than maxBytes
           continue
         }
         break // nothing more below the end offset (e.g. only removed records)
-      }
-      for (const b of got) {
-        if (b.lastOffset < offset) continue // a compressed batch may start before the fetch offset
-        if (o.onBatch) o.onBatch(b)
-        else batches.push(b)
       }
       offset = resume = nextOffset!
     }

@@ -36,9 +36,19 @@ export type Decompress = (codec: Compression, data: Buffer) => Buffer
 const HEADER = 61 // bytes from baseOffset to the first record
 
 export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
-  const batches: RawRecordBatch[] = []
+  const batches = [...recordBatches(bytes, decompress)]
+  const last = batches.at(-1)
+  return {batches, nextOffset: last && last.lastOffset + 1n}
+}
+
+/**
+ * The batches one at a time, each decoded when it is reached: a reader that applies and drops each batch holds one
+ * batch's records, not the whole response's (an 8 MiB fetch of small offset commits is ~100k record objects, which
+ * the GC would otherwise promote and keep until the response is done). A corrupt batch throws when it is reached,
+ * after the batches before it were yielded.
+ */
+export function* recordBatches(bytes: Buffer, decompress: Decompress): Generator<RawRecordBatch, void, undefined> {
   let pos = 0
-  let nextOffset: bigint | undefined
   while (bytes.length - pos >= 12) {
     const batchLength = bytes.readInt32BE(pos + 8)
     // A v2 batch is at least its header; a negative length would also make subarray count from the end.
@@ -93,7 +103,8 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
       records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
     }
     const lastOffset = baseOffset + BigInt(lastOffsetDelta)
-    batches.push({
+    pos = end
+    yield {
       baseOffset,
       lastOffset,
       partitionLeaderEpoch,
@@ -108,9 +119,6 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
       baseTimestamp,
       maxTimestamp,
       records,
-    })
-    nextOffset = lastOffset + 1n
-    pos = end
+    }
   }
-  return {batches, nextOffset}
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `rebalance-doctor audit --incremental` on the test cluster (issue 14: "an incremental run after 100 new bumps reads
+// only the new records and takes ≤ 1 s"). Run it after bench/audit-cluster.bench.js has filled the cluster (10,000
+// groups): a first --incremental run reads every partition and writes the checkpoints; then BUMPS/2 new real KIP-848
+// groups (kafka-it/java/GroupFlood) each join (one bump) and leave (one more), committing their offsets once; then
+// RUNS incremental runs: the first reads only those records, the later ones nothing new. Each is compared with a
+// full run (--no-incremental) of the same state: the group rows must be equal (the JSON minus timings).
+//   KAFKA_IT_PORT_BASE=48000 node bench/audit-incremental-cluster.bench.js [BUMPS]
+// Env: BENCH_TOPICS (100, as the fill), BENCH_RUNS (3). Prints one JSON line; wall/CPU/peak RSS from GNU time.
+import {spawn, spawnSync} from 'node:child_process'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {createInterface} from 'node:readline'
+import {clusterEnv, root, version} from './test-cluster.js'
+
+const env = clusterEnv()
+const BUMPS = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 100)
+const TOPICS = Number(process.env.BENCH_TOPICS ?? 100)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const javaArgs = ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`, '-cp', `${env.DRIVER_CLASSES}:${env.LIBS}/*`]
+const state = mkdtempSync(join(tmpdir(), 'rd-incr-'))
+
+function audit(extra) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', process.execPath, join(root, 'bin', 'run.js'), 'audit', '-b', env.BOOTSTRAP, '--json', '--fail-on', 'none',
+    '--history-dir', state, '--timeout', '30m', ...extra], {encoding: 'utf8', maxBuffer: 1 << 30})
+  if (r.status !== 0) throw new Error(`audit ${extra.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`)
+  const [wallS, maxRssKb, userS, sysS] = r.stderr.trim().split('\n').at(-1).split(' ').map(Number)
+  const doc = JSON.parse(r.stdout)
+  return {wallMs: Math.round(wallS * 1000), cpuMs: Math.round((userS + sysS) * 1000), peakRssMb: Math.round(maxRssKb / 1024), doc}
+}
+// what must be equal between a full and an incremental run of the same state: every row, the verdict counts
+const comparable = doc => JSON.stringify({groups: doc.groups, verdicts: doc.summary.byVerdict, groupsCount: doc.summary.groups})
+
+try {
+  const first = audit(['--incremental'])
+  console.error(`[bench] first --incremental (full read): ${first.wallMs} ms, ${first.peakRssMb} MB, ${first.doc.summary.incremental?.recordsRead} records, ${first.doc.summary.groups} groups`)
+
+  const prefix = `bench-incr-${Date.now().toString(36)}`
+  const t0 = Date.now()
+  const flood = spawn('java', [...javaArgs, 'GroupFlood', env.BOOTSTRAP, prefix, String(Math.ceil(BUMPS / 2)), '8', '1', 'bench-audit-t', String(TOPICS), '0'], {stdio: ['pipe', 'pipe', 'inherit']})
+  await new Promise((resolve, reject) => {
+    createInterface({input: flood.stdout}).once('line', resolve)
+    flood.once('exit', code => (code ? reject(new Error(`GroupFlood exited with ${code}`)) : resolve()))
+  })
+  flood.stdin.end()
+  await new Promise(resolve => (flood.exitCode === null ? flood.once('exit', resolve) : resolve()))
+  console.error(`[bench] ${Math.ceil(BUMPS / 2)} groups joined and left in ${Date.now() - t0} ms`)
+
+  const runs = []
+  for (let i = 0; i < RUNS; i++) {
+    const inc = audit(['--incremental', '--no-record'])
+    const full = audit(['--no-record'])
+    const equal = comparable(inc.doc) === comparable(full.doc)
+    const mine = inc.doc.groups.filter(g => g.group.startsWith(prefix))
+    runs.push({
+      wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb,
+      recordsRead: inc.doc.summary.incremental?.recordsRead, partitionsResumed: inc.doc.summary.incremental?.partitionsResumed,
+      fullReads: inc.doc.summary.incremental?.fullReads?.length, newGroupsSeen: mine.length,
+      newGroupBumps: mine.reduce((n, g) => n + (g.groupEpoch ?? 0), 0),
+      fullRunWallMs: full.wallMs, fullRunPeakRssMb: full.peakRssMb, fullRunRecords: full.doc.summary.recordsScanned, equalToFullRun: equal,
+    })
+    console.error(`[bench] incremental run ${i + 1}: ${JSON.stringify(runs.at(-1))}`)
+    if (!equal) throw new Error('an incremental run differs from the full run of the same state')
+    // only the first run after the bumps sees new records; later ones show the floor
+  }
+  console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2), bumpsMade: 2 * Math.ceil(BUMPS / 2),
+    firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead}, runs}))
+} finally {
+  rmSync(state, {recursive: true, force: true})
+}
