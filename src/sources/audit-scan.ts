@@ -8,7 +8,7 @@ import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
 import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
-import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
+import {OFFSETS_FETCH_BYTES, OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
 
 export interface OffsetsScanResult {
   /** Every group's summary; empty when onPartition takes them. */
@@ -75,6 +75,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
         topic: OFFSETS_TOPIC,
         partition,
         isolation: 'read_committed',
+        maxBytes: OFFSETS_FETCH_BYTES,
         fromOffset: cp ? resumeOffset(cp) : undefined,
         onAborted: list => scan.onAborted(list),
         onBatch: batch => {

@@ -34,6 +34,7 @@ export class PartitionScan {
   /** watch: records at or after this offset are also replayed in full per group, to name their bumps' causes. */
   private readonly trackFrom: bigint | undefined
   private readonly tracked = new Map<string, GroupReplay>()
+  private readonly touched: GroupReducer[] = []
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
   constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}, trackFrom?: bigint) {
@@ -66,6 +67,8 @@ export class PartitionScan {
   onBatch(batch: LogBatch): void {
     this.batches++
     this.recordsScanned += batch.records.length
+    // the groups with records in this batch: their writes end with it (records of one write share a batch)
+    const touched = this.touched
     for (const r of this.filter.accept(batch)) {
       const key = r.key
       if (key === null || key.length < 2) {
@@ -105,7 +108,13 @@ export class PartitionScan {
         t.push(lr)
       }
       g.push(lr)
+      if (touched[touched.length - 1] !== g) touched.push(g)
     }
+    // Apply each write now rather than when the group's next record arrives: on a busy partition that is
+    // thousands of batches later, long enough for the decoded records to survive into V8's old space, where
+    // they pile up as garbage until a full GC (peak RSS ~5x the live heap at 100,000 groups).
+    for (const g of touched) g.endWrite()
+    touched.length = 0
   }
 
   /**
