@@ -9,7 +9,7 @@ import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
-import {type Decompress, parseRecordBatches, type RawRecordBatch} from './record-batch.js'
+import {type Decompress, type KeyFilter, parseRecordBatches, type RawRecordBatch} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
 
 export interface PartitionReadOptions {
@@ -27,6 +27,8 @@ export interface PartitionReadOptions {
    * longer than the client's timeout as long as each fetch answers within it.
    */
   readonly onBatch?: (batch: RawRecordBatch) => void
+  /** Only data records whose key this accepts are made into records (batch.recordCount still counts all). */
+  readonly keepKey?: KeyFilter
   /** Streaming: each fetch's aborted transactions, before that fetch's batches reach onBatch. */
   readonly onAborted?: (aborted: readonly AbortedTransaction[]) => void
 }
@@ -129,7 +131,7 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
       if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
       let parsed
       try {
-        parsed = parseRecordBatches(fp.records ?? Buffer.alloc(0), d.decompress)
+        parsed = parseRecordBatches(fp.records ?? Buffer.alloc(0), d.decompress, o.keepKey)
       } catch (error) {
         const m = (error as Error).message
         throw new RuntimeError(

@@ -19,7 +19,15 @@ export interface RawRecord extends LogRecord {
   readonly headers: Array<{key: string; value: Uint8Array | null}>
 }
 
+/**
+ * Keeps a data record when true: `buf[start, start + length)` is its key (`length` -1: a null key). Records it
+ * refuses are stepped over by their length, with no objects made for them (no key/value views, no offset).
+ */
+export type KeyFilter = (buf: Uint8Array, start: number, length: number) => boolean
+
 export interface RawRecordBatch extends LogBatch {
+  /** Records the batch holds, including those a KeyFilter left out of `records`. */
+  readonly recordCount: number
   readonly partitionLeaderEpoch: number
   readonly magic: number
   readonly attributes: number
@@ -35,7 +43,18 @@ export type Decompress = (codec: Compression, data: Buffer) => Buffer
 
 const HEADER = 61 // bytes from baseOffset to the first record
 
-export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
+/** Steps over a varint or varlong (up to 10 bytes) without decoding it. */
+function skipVarint(rr: ByteReader): void {
+  const b = rr.buf
+  for (let n = 0; n < 10; n++) {
+    if (rr.pos >= b.length) throw new ProtocolDecodeError(`record truncated at offset ${rr.pos}`)
+    if ((b[rr.pos++] & 0x80) === 0) return
+  }
+  throw new ProtocolDecodeError(`varlong too long at offset ${rr.pos}`)
+}
+
+/** `keep`: only data records whose key it accepts are made into objects (control batches are always whole). */
+export function parseRecordBatches(bytes: Buffer, decompress: Decompress, keep?: KeyFilter): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
   const batches: RawRecordBatch[] = []
   let pos = 0
   let nextOffset: bigint | undefined
@@ -74,8 +93,24 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
     }
     const rr = new ByteReader(body)
     const records: RawRecord[] = []
+    const filter = (attributes & 0x20) === 0 ? keep : undefined
     for (let i = 0; i < count; i++) {
-      rr.varint() // record length
+      const length = rr.varint() // record length
+      if (filter) {
+        // peek at the key; a refused record is skipped whole by its length
+        const start = rr.pos
+        rr.int8() // attributes
+        skipVarint(rr) // timestamp delta
+        skipVarint(rr) // offset delta
+        const keyLength = rr.varint()
+        if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
+        if (!filter(body, rr.pos, keyLength)) {
+          if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
+          rr.pos = start + length
+          continue
+        }
+        rr.pos = start
+      }
       rr.int8() // attributes (unused)
       const timestampDelta = rr.varlong()
       const offsetDelta = rr.varint()
@@ -108,6 +143,7 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batc
       baseTimestamp,
       maxTimestamp,
       records,
+      recordCount: count,
     })
     nextOffset = lastOffset + 1n
     pos = end

@@ -9,7 +9,7 @@
 import {RuntimeError} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
-import {decodeBatch, groupKeyMatcher, type LoggedRecord} from '../core/replay/index.js'
+import {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type LoggedRecord} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export const OFFSETS_TOPIC = '__consumer_offsets'
@@ -80,13 +80,15 @@ export async function readGroupLog(client: ClusterReader, groupId: string, optio
     partition,
     isolation: 'read_committed',
     maxBytes: OFFSETS_FETCH_BYTES,
+    // the other groups' records are stepped over in the batch parser: no record objects, no key/value views
+    keepKey: groupKeyMatcherAt(groupId),
     fromOffset: options.fromOffset,
     onAborted: list => filter.addAborted(list),
     onBatch: batch => {
       // a batch the last read already had (the broker returns the whole batch holding fromOffset)
       if (options.fromOffset !== undefined && batch.lastOffset < options.fromOffset) return
       batches++
-      recordsScanned += batch.records.length
+      recordsScanned += batch.recordCount
       const committed = filter.accept(batch)
       if (committed.length > 0) {
         for (const r of decodeBatch({baseOffset: batch.baseOffset, records: committed}, {matchKey, errors: decodeErrors})) {
