@@ -43,6 +43,26 @@ export type Decompress = (codec: Compression, data: Buffer) => Buffer
 
 const HEADER = 61 // bytes from baseOffset to the first record
 
+/** A zig-zag varint; records' lengths and deltas are one or two bytes, read here without ByteReader's loop. */
+function varint(rr: ByteReader): number {
+  const b = rr.buf
+  const p = rr.pos
+  if (p + 1 < b.length) {
+    const x = b[p]
+    if ((x & 0x80) === 0) {
+      rr.pos = p + 1
+      return (x >>> 1) ^ -(x & 1)
+    }
+    const y = b[p + 1]
+    if ((y & 0x80) === 0) {
+      const u = (x & 0x7f) | (y << 7)
+      rr.pos = p + 2
+      return (u >>> 1) ^ -(u & 1)
+    }
+  }
+  return rr.varint()
+}
+
 /** Steps over a varint or varlong (up to 10 bytes) without decoding it. */
 function skipVarint(rr: ByteReader): void {
   const b = rr.buf
@@ -95,14 +115,14 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress, keep?:
     const records: RawRecord[] = []
     const filter = (attributes & 0x20) === 0 ? keep : undefined
     for (let i = 0; i < count; i++) {
-      const length = rr.varint() // record length
+      const length = varint(rr) // record length
       if (filter) {
         // peek at the key; a refused record is skipped whole by its length
         const start = rr.pos
         rr.int8() // attributes
         skipVarint(rr) // timestamp delta
         skipVarint(rr) // offset delta
-        const keyLength = rr.varint()
+        const keyLength = varint(rr)
         if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
         if (!filter(body, rr.pos, keyLength)) {
           if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
@@ -113,13 +133,13 @@ export function parseRecordBatches(bytes: Buffer, decompress: Decompress, keep?:
       }
       rr.int8() // attributes (unused)
       const timestampDelta = rr.varlong()
-      const offsetDelta = rr.varint()
-      const keyLength = rr.varint()
+      const offsetDelta = varint(rr)
+      const keyLength = varint(rr)
       const key = keyLength < 0 ? null : rr.raw(keyLength)
-      const valueLength = rr.varint()
+      const valueLength = varint(rr)
       const value = valueLength < 0 ? null : rr.raw(valueLength)
       const headers: RawRecord['headers'] = []
-      const headerCount = rr.varint()
+      const headerCount = varint(rr)
       for (let h = 0; h < headerCount; h++) {
         const hk = rr.raw(rr.varint()).toString('utf8')
         const hl = rr.varint()
