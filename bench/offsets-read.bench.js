@@ -11,6 +11,24 @@
 // (--no-fill: none), so a 10 M-record partition is reached in steps. The offsets topic's segment.bytes must be
 // raised first (kafka ConfigCommand, segment.bytes=2000000000), or the log cleaner compacts the rolled segments
 // down to the 1,000 live offsets.
+//   bash kafka-it/cluster.sh tool org.apache.kafka.tools.ConfigCommand --bootstrap-server B --alter --entity-type topics \
+//     --entity-name __consumer_offsets --add-config segment.bytes=2000000000
+//   node bench/offsets-read.bench.js 1000000 --explain; node bench/offsets-read.bench.js 9000000 --explain
+// Measured --explain (issue 14 target: a group on a 10 M-record partition in <= 10 s and <= 300 MB; Kafka 4.4.0,
+// Node 20, 2 cores shared with other work at load average 50-66, so wall times are several times the CPU time):
+//   ~1.0 M records, 8 MiB fetches (before): peak RSS 394 MB (356-362 MB on reruns), 17.9 s wall, 4.8 s CPU.
+//   10,000,029 records, before (143acc5): 396 MB, 143.5 s wall, 33.1 s CPU (load 18-24).
+//   10,000,029 records, 1 MiB fetches: 139 MB, 65.8 s wall, 10.6 s CPU (load 52).
+//   + other groups' records stepped over in the batch parser (keepKey): 142 MB, 14.0 s wall, 6.6 s CPU (load 51).
+//   + one/two-byte varints read inline: 144 MB, 17.0 s wall, 5.5 s CPU (load 66); the same document (md5) as
+//     before. Rerun right after the 143acc5 run: 130 MB, 53.4 s wall, 7.3 s CPU (load 18-33, three audit benches
+//     running): the wall is the broker's (starved) fetch time, not ours; on this machine the 10 s wall target could
+//     not be shown, the CPU (5.5-7.3 s) is under it.
+//   What is left of the CPU: each 1 MiB response is copied three times on its way to the parser (the library's
+//   reader slice, Buffer.from of it in client.ts, Buffer.from of the records in protocol.ts decodeFetchV12).
+//   The filled partition: 10,000,029 records (the flood's offset commits plus the group's own records); the
+//   coordinator expires the group (empty, no offsets) after offsets.retention.check.interval.ms, so the report's
+//   group epoch may be null (deleted) while its timeline still holds its 5 bumps.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
