@@ -22,12 +22,16 @@
 //     is garbage the default heap lets grow); scan + audit 50.4 s CPU (98 s wall at load 6.5).
 const dist = new URL('../dist/', import.meta.url)
 const {encodeRecord} = await import(new URL('core/records/index.js', dist).href)
-const {PartitionScan} = await import(new URL('core/audit/scan.js', dist).href)
+const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
 const {parseMetadataDocument} = await import(new URL('core/metadata.js', dist).href)
 const {TopicHasher} = await import(new URL('core/hash.js', dist).href)
 const {syntheticCluster} = await import('./synthetic.js')
 
+// what `audit` does at start (bin/run.js): V8's old-space growth after a full GC fixed at a percentage of the live
+// heap; BENCH_HEAP_GROWING=0 leaves V8's default, BENCH_HEAP_GROWING=N sets N %
+const heapGrowing = Number(process.env.BENCH_HEAP_GROWING ?? (await import(new URL('io/heap-growth.js', dist).href)).AUDIT_HEAP_GROWING_PERCENT)
+if (heapGrowing > 0) (await import(new URL('io/heap-growth.js', dist).href)).limitHeapGrowth(heapGrowing)
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 10_000)
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000)
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 50)
@@ -135,7 +139,9 @@ const readBatchFile = segments ? (await import(new URL('sources/metadata-log.js'
 /** One partition's batches from its segment file, a chunk at a time (the reader's buffer, no whole file). */
 async function* fromSegment(p) {
   const {join} = await import('node:path')
-  for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`))) yield* chunk
+  // offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
+  const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
+  for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`), undefined, keep)) yield* chunk
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
@@ -159,7 +165,7 @@ const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
   const scan = generateOnly ? undefined : new PartitionScan()
   for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
-    scanned += b.records.length
+    scanned += b.recordCount ?? b.records.length
     if (!scan) continue
     const s0 = performance.now()
     const c0 = process.cpuUsage()
@@ -211,5 +217,6 @@ console.log(JSON.stringify({
   peakRssMb: mb(rss()),
   heapRetainedMaxMb: mb(retainedMax),
   heapRetainedAfterMb: mb(retainedAfter),
+  heapGrowingPercent: heapGrowing,
   loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
 }))

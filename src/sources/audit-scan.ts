@@ -4,7 +4,7 @@
  * and dropped, so memory follows groups and members, not records.
  */
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
-import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
+import {auditKeyFilter, PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
 import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
@@ -76,6 +76,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
         partition,
         isolation: 'read_committed',
         maxBytes: OFFSETS_FETCH_BYTES,
+        keepKey: auditKeyFilter,
         fromOffset: cp ? resumeOffset(cp) : undefined,
         onAborted: list => scan.onAborted(list),
         onBatch: batch => {
@@ -97,7 +98,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
               throw STOP
             }
           }
-          result.recordsRead += batch.records.length
+          result.recordsRead += batch.recordCount ?? batch.records.length
           if ((scan.batches & 63) === 0) options.onProgress?.(done, count, result.recordsRead)
         },
       })

@@ -12,7 +12,7 @@ import type {LogBatch} from '../core/log/batch.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
 import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
 import {loadDecompressor} from '../kafka/library.js'
-import {type Decompress, parseRecordBatches} from '../kafka/record-batch.js'
+import {type Decompress, type KeyFilter, parseRecordBatches} from '../kafka/record-batch.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'
 const CHUNK = 1 << 20
@@ -87,9 +87,9 @@ export interface FileReadInfo {
 }
 
 /** The batches of a chunk; a batch that does not decompress is an error naming the file and where. */
-function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decompress): LogBatch[] {
+function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decompress, keepKey?: KeyFilter): LogBatch[] {
   try {
-    return parseRecordBatches(chunk, decompress).batches
+    return parseRecordBatches(chunk, decompress, keepKey).batches
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     if (error instanceof DecompressionLimitError) {
@@ -99,8 +99,8 @@ function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decom
   }
 }
 
-/** Streams the complete batches of one file, one chunk at a time. */
-export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGenerator<LogBatch[]> {
+/** Streams the complete batches of one file, one chunk at a time (`keepKey`: only those data records). */
+export async function* readBatchFile(path: string, info?: FileReadInfo, keepKey?: KeyFilter): AsyncGenerator<LogBatch[]> {
   const fh = await open(path, 'r')
   try {
     const size = (await fh.stat()).size
@@ -130,7 +130,7 @@ export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGe
         for (let from = 0; from < end; ) {
           let to = from + 12 + buf.readInt32BE(from + 8)
           while (to < end && to + 12 + buf.readInt32BE(to + 8) - from <= SLICE) to += 12 + buf.readInt32BE(to + 8)
-          yield parseBatches(path, filePos - filled + from, buf.subarray(from, to), decompress)
+          yield parseBatches(path, filePos - filled + from, buf.subarray(from, to), decompress, keepKey)
           from = to
         }
         // A new buffer, not a copy within this one: the records yielded are views into it, and a caller may keep

@@ -21,6 +21,16 @@ export interface PartitionScanOptions {
 /** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
 const cloneState = <T>(v: T): T => structuredClone(v)
 
+/**
+ * For a reader that can step over records by key (parseRecordBatches keepKey): keeps every record but offset
+ * commits (key version 0 or 1), which PartitionScan skips anyway; a key too short to tell is kept (a decode error).
+ */
+export function auditKeyFilter(buf: Uint8Array, start: number, length: number): boolean {
+  if (length < 2) return true
+  const type = ((buf[start] << 24) >> 16) | buf[start + 1]
+  return type !== 0 && type !== 1
+}
+
 export class PartitionScan {
   readonly filter = new CommittedFilter()
   readonly groups = new Map<string, GroupReducer>()
@@ -66,10 +76,14 @@ export class PartitionScan {
 
   onBatch(batch: LogBatch): void {
     this.batches++
-    this.recordsScanned += batch.records.length
+    const count = batch.recordCount ?? batch.records.length
+    this.recordsScanned += count
+    const accepted = this.filter.accept(batch)
+    // offset commits the reader already stepped over (auditKeyFilter) are skipped all the same
+    if (accepted === batch.records) this.offsetCommitsSkipped += count - batch.records.length
     // the groups with records in this batch: their writes end with it (records of one write share a batch)
     const touched = this.touched
-    for (const r of this.filter.accept(batch)) {
+    for (const r of accepted) {
       const key = r.key
       if (key === null || key.length < 2) {
         this.decodeErrors++
