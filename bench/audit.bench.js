@@ -20,6 +20,18 @@
 //   100,000 groups / 10.9 M records: peak RSS 567 MB with the default heap (generator alone 221 MB; heap retained
 //     86 MB, nearly all of it the 100,000 audit rows), 271 MB with --max-old-space-size=192 (it completes: the rest
 //     is garbage the default heap lets grow); scan + audit 50.4 s CPU (98 s wall at load 6.5).
+// Segment files streamed from disk (BENCH_SEGMENTS; 100,000 groups / 10,899,995 records, 10,000 groups / 1,089,995),
+// /usr/bin/time peak RSS, CPU = user + sys of the whole process (reader included); load average 12-66 (other work):
+//   before (143acc5): 100k: 531-539 MB (heap retained 93-97 MB: V8's default growth let the old space reach ~375 MB
+//     before each full GC, --trace-gc), audit core 49.6-53.0 s CPU, 84.3 s process CPU, 347 s wall at load 50;
+//     1M: 171-175 MB, core 5.3 s CPU, process 11.1 s CPU.
+//   a write applied when its batch ends, 64 KiB parse slices: 1M: 133-137 MB; 100k unchanged (531 MB): the
+//     old-space garbage there is the groups' own state, replaced at every write they read.
+//   V8 flags tried on 100k (command line): --max-semi-space-size=32 530 MB (promotion is not the lever);
+//     --heap-growing-percent=50 282 MB, core 57.0 s CPU. Set at run time (v8.setFlagsFromString, as bin/run.js
+//     does for audit): 100 % 330 MB, core 48.8 s, process 84.1 s CPU; 50 % 284 MB, core 52.8 s, process 94.0 s CPU.
+//   + offset commits stepped over in the parser (auditKeyFilter), growth 50 % (the default here now):
+//     1M: 130 MB, core 4.8 s CPU, process 8.6 s CPU (V8's default growth: 137 MB, core 6.0 s, process 10.1 s).
 const dist = new URL('../dist/', import.meta.url)
 const {encodeRecord} = await import(new URL('core/records/index.js', dist).href)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
