@@ -20,14 +20,32 @@
 //   100,000 groups / 10.9 M records: peak RSS 567 MB with the default heap (generator alone 221 MB; heap retained
 //     86 MB, nearly all of it the 100,000 audit rows), 271 MB with --max-old-space-size=192 (it completes: the rest
 //     is garbage the default heap lets grow); scan + audit 50.4 s CPU (98 s wall at load 6.5).
+// Segment files streamed from disk (BENCH_SEGMENTS; 100,000 groups / 10,899,995 records, 10,000 groups / 1,089,995),
+// /usr/bin/time peak RSS, CPU = user + sys of the whole process (reader included); load average 12-66 (other work):
+//   before (143acc5): 100k: 531-539 MB (heap retained 93-97 MB: V8's default growth let the old space reach ~375 MB
+//     before each full GC, --trace-gc), audit core 49.6-53.0 s CPU, 84.3 s process CPU, 347 s wall at load 50;
+//     1M: 171-175 MB, core 5.3 s CPU, process 11.1 s CPU.
+//   a write applied when its batch ends, 64 KiB parse slices: 1M: 133-137 MB; 100k unchanged (531 MB): the
+//     old-space garbage there is the groups' own state, replaced at every write they read.
+//   V8 flags tried on 100k (command line): --max-semi-space-size=32 530 MB (promotion is not the lever);
+//     --heap-growing-percent=50 282 MB, core 57.0 s CPU. Set at run time (v8.setFlagsFromString, as bin/run.js
+//     does for audit): 100 % 330 MB, core 48.8 s, process 84.1 s CPU; 50 % 284 MB, core 52.8 s, process 94.0 s CPU.
+//   + offset commits stepped over in the parser (auditKeyFilter), growth 50 % (the default here now):
+//     1M: 130 MB, core 4.8 s CPU, process 8.6 s CPU (V8's default growth: 137 MB, core 6.0 s, process 10.1 s).
+//     100k: 275 MB (281 MB /usr/bin/time), core 55.6 s CPU (scan 43.9 + audit 11.7), process 92.7 s CPU, 361 s
+//     wall at load 33-51; the same verdict counts. 100 % would trade ~45 MB more RSS for ~4-8 s less CPU (above).
 const dist = new URL('../dist/', import.meta.url)
 const {encodeRecord} = await import(new URL('core/records/index.js', dist).href)
-const {PartitionScan} = await import(new URL('core/audit/scan.js', dist).href)
+const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
 const {parseMetadataDocument} = await import(new URL('core/metadata.js', dist).href)
 const {TopicHasher} = await import(new URL('core/hash.js', dist).href)
 const {syntheticCluster} = await import('./synthetic.js')
 
+// what `audit` does at start (bin/run.js): V8's old-space growth after a full GC fixed at a percentage of the live
+// heap; BENCH_HEAP_GROWING=0 leaves V8's default, BENCH_HEAP_GROWING=N sets N %
+const heapGrowing = Number(process.env.BENCH_HEAP_GROWING ?? (await import(new URL('io/heap-growth.js', dist).href)).AUDIT_HEAP_GROWING_PERCENT)
+if (heapGrowing > 0) (await import(new URL('io/heap-growth.js', dist).href)).limitHeapGrowth(heapGrowing)
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 10_000)
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000)
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 50)
@@ -135,7 +153,9 @@ const readBatchFile = segments ? (await import(new URL('sources/metadata-log.js'
 /** One partition's batches from its segment file, a chunk at a time (the reader's buffer, no whole file). */
 async function* fromSegment(p) {
   const {join} = await import('node:path')
-  for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`))) yield* chunk
+  // offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
+  const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
+  for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`), undefined, keep)) yield* chunk
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
@@ -159,7 +179,7 @@ const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
   const scan = generateOnly ? undefined : new PartitionScan()
   for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
-    scanned += b.records.length
+    scanned += b.recordCount ?? b.records.length
     if (!scan) continue
     const s0 = performance.now()
     const c0 = process.cpuUsage()
@@ -211,5 +231,6 @@ console.log(JSON.stringify({
   peakRssMb: mb(rss()),
   heapRetainedMaxMb: mb(retainedMax),
   heapRetainedAfterMb: mb(retainedAfter),
+  heapGrowingPercent: heapGrowing,
   loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
 }))

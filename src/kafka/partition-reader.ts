@@ -9,7 +9,7 @@ import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
-import {type Decompress, type RawRecordBatch, recordBatches} from './record-batch.js'
+import {type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
 
 export interface PartitionReadOptions {
@@ -27,6 +27,8 @@ export interface PartitionReadOptions {
    * longer than the client's timeout as long as each fetch answers within it.
    */
   readonly onBatch?: (batch: RawRecordBatch) => void
+  /** Only data records whose key this accepts are made into records (batch.recordCount still counts all). */
+  readonly keepKey?: KeyFilter
   /** Streaming: each fetch's aborted transactions, before that fetch's batches reach onBatch. */
   readonly onAborted?: (aborted: readonly AbortedTransaction[]) => void
 }
@@ -130,7 +132,7 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
       // batch by batch: each is applied (onBatch) and dropped before the next is decoded
       let got = 0
       let nextOffset: bigint | undefined
-      const batchesOfFetch = recordBatches(fp.records ?? Buffer.alloc(0), d.decompress)
+      const batchesOfFetch = recordBatches(fp.records ?? Buffer.alloc(0), d.decompress, o.keepKey)
       for (;;) {
         let step: IteratorResult<RawRecordBatch>
         try {

@@ -19,7 +19,15 @@ export interface RawRecord extends LogRecord {
   readonly headers: Array<{key: string; value: Uint8Array | null}>
 }
 
+/**
+ * Keeps a data record when true: `buf[start, start + length)` is its key (`length` -1: a null key). Records it
+ * refuses are stepped over by their length, with no objects made for them (no key/value views, no offset).
+ */
+export type KeyFilter = (buf: Uint8Array, start: number, length: number) => boolean
+
 export interface RawRecordBatch extends LogBatch {
+  /** Records the batch holds, including those a KeyFilter left out of `records`. */
+  readonly recordCount: number
   readonly partitionLeaderEpoch: number
   readonly magic: number
   readonly attributes: number
@@ -35,19 +43,50 @@ export type Decompress = (codec: Compression, data: Buffer) => Buffer
 
 const HEADER = 61 // bytes from baseOffset to the first record
 
-export function parseRecordBatches(bytes: Buffer, decompress: Decompress): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
-  const batches = [...recordBatches(bytes, decompress)]
+/** A zig-zag varint; records' lengths and deltas are one or two bytes, read here without ByteReader's loop. */
+function varint(rr: ByteReader): number {
+  const b = rr.buf
+  const p = rr.pos
+  if (p + 1 < b.length) {
+    const x = b[p]
+    if ((x & 0x80) === 0) {
+      rr.pos = p + 1
+      return (x >>> 1) ^ -(x & 1)
+    }
+    const y = b[p + 1]
+    if ((y & 0x80) === 0) {
+      const u = (x & 0x7f) | (y << 7)
+      rr.pos = p + 2
+      return (u >>> 1) ^ -(u & 1)
+    }
+  }
+  return rr.varint()
+}
+
+/** Steps over a varint or varlong (up to 10 bytes) without decoding it. */
+function skipVarint(rr: ByteReader): void {
+  const b = rr.buf
+  for (let n = 0; n < 10; n++) {
+    if (rr.pos >= b.length) throw new ProtocolDecodeError(`record truncated at offset ${rr.pos}`)
+    if ((b[rr.pos++] & 0x80) === 0) return
+  }
+  throw new ProtocolDecodeError(`varlong too long at offset ${rr.pos}`)
+}
+
+/** `keep`: only data records whose key it accepts are made into objects (control batches are always whole). */
+export function parseRecordBatches(bytes: Buffer, decompress: Decompress, keep?: KeyFilter): {batches: RawRecordBatch[]; nextOffset: bigint | undefined} {
+  const batches = [...recordBatches(bytes, decompress, keep)]
   const last = batches.at(-1)
   return {batches, nextOffset: last && last.lastOffset + 1n}
 }
 
 /**
  * The batches one at a time, each decoded when it is reached: a reader that applies and drops each batch holds one
- * batch's records, not the whole response's (an 8 MiB fetch of small offset commits is ~100k record objects, which
- * the GC would otherwise promote and keep until the response is done). A corrupt batch throws when it is reached,
- * after the batches before it were yielded.
+ * batch's records, not the whole response's (a fetch of small offset commits is tens of thousands of record objects,
+ * which the GC would otherwise promote and keep until the response is done). A corrupt batch throws when it is
+ * reached, after the batches before it were yielded.
  */
-export function* recordBatches(bytes: Buffer, decompress: Decompress): Generator<RawRecordBatch, void, undefined> {
+export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: KeyFilter): Generator<RawRecordBatch, void, undefined> {
   let pos = 0
   while (bytes.length - pos >= 12) {
     const batchLength = bytes.readInt32BE(pos + 8)
@@ -84,17 +123,33 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress): Generator
     }
     const rr = new ByteReader(body)
     const records: RawRecord[] = []
+    const filter = (attributes & 0x20) === 0 ? keep : undefined
     for (let i = 0; i < count; i++) {
-      rr.varint() // record length
+      const length = varint(rr) // record length
+      if (filter) {
+        // peek at the key; a refused record is skipped whole by its length
+        const start = rr.pos
+        rr.int8() // attributes
+        skipVarint(rr) // timestamp delta
+        skipVarint(rr) // offset delta
+        const keyLength = varint(rr)
+        if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
+        if (!filter(body, rr.pos, keyLength)) {
+          if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
+          rr.pos = start + length
+          continue
+        }
+        rr.pos = start
+      }
       rr.int8() // attributes (unused)
       const timestampDelta = rr.varlong()
-      const offsetDelta = rr.varint()
-      const keyLength = rr.varint()
+      const offsetDelta = varint(rr)
+      const keyLength = varint(rr)
       const key = keyLength < 0 ? null : rr.raw(keyLength)
-      const valueLength = rr.varint()
+      const valueLength = varint(rr)
       const value = valueLength < 0 ? null : rr.raw(valueLength)
       const headers: RawRecord['headers'] = []
-      const headerCount = rr.varint()
+      const headerCount = varint(rr)
       for (let h = 0; h < headerCount; h++) {
         const hk = rr.raw(rr.varint()).toString('utf8')
         const hl = rr.varint()
@@ -119,6 +174,7 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress): Generator
       baseTimestamp,
       maxTimestamp,
       records,
+      recordCount: count,
     }
   }
 }

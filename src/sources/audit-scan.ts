@@ -4,11 +4,11 @@
  * and dropped, so memory follows groups and members, not records.
  */
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
-import {PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
+import {auditKeyFilter, PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
 import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
-import {OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
+import {OFFSETS_FETCH_BYTES, OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
 
 export interface OffsetsScanResult {
   /** Every group's summary; empty when onPartition takes them. */
@@ -43,8 +43,6 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
   checkpoints?: {store: CheckpointStore; clusterId: string}
 }
 
-const AUDIT_FETCH_BYTES = 2 << 20
-
 /** Thrown from onBatch to stop a read whose first batch shows the checkpoint no longer fits. */
 const STOP = Symbol('checkpoint misfit')
 
@@ -77,9 +75,8 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
         topic: OFFSETS_TOPIC,
         partition,
         isolation: 'read_committed',
-        // several partitions are read at once: 2 MiB fetches (Kafka's consumer fetches 1 MiB per partition) keep
-        // their buffers ~30 MB below the 8 MiB default on a 10,000-group cluster, at the same wall time locally
-        maxBytes: AUDIT_FETCH_BYTES,
+        maxBytes: OFFSETS_FETCH_BYTES,
+        keepKey: auditKeyFilter,
         fromOffset: cp ? resumeOffset(cp) : undefined,
         onAborted: list => scan.onAborted(list),
         onBatch: batch => {
@@ -101,7 +98,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
               throw STOP
             }
           }
-          result.recordsRead += batch.records.length
+          result.recordsRead += batch.recordCount ?? batch.records.length
           if ((scan.batches & 63) === 0) options.onProgress?.(done, count, result.recordsRead)
         },
       })

@@ -9,7 +9,7 @@
 import {RuntimeError} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
-import {decodeBatch, groupKeyMatcher, type LoggedRecord} from '../core/replay/index.js'
+import {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type LoggedRecord} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export const OFFSETS_TOPIC = '__consumer_offsets'
@@ -55,6 +55,15 @@ export async function offsetsPartitionCount(client: ClusterReader): Promise<numb
   return t.partitions.length
 }
 
+/**
+ * Fetch size for streamed `__consumer_offsets` reads (the reader's default is 8 MiB). A fetch's records are
+ * parsed together and stay alive while its batches are handled; at 8 MiB that is ~100,000 record objects,
+ * which outlive V8's young-generation GCs and let the old space grow to several times the live heap: `group
+ * explain` on a 1 M-record partition peaked at 362 MB RSS with 8 MiB and 139 MB with 1 MiB, also in less CPU.
+ * A larger batch is still read whole (the broker returns it; the reader doubles the size if it must).
+ */
+export const OFFSETS_FETCH_BYTES = 1 << 20
+
 export async function readGroupLog(client: ClusterReader, groupId: string, options: GroupLogOptions = {}): Promise<GroupLog> {
   const partitionCount = await offsetsPartitionCount(client)
   const partition = partitionForGroup(groupId, partitionCount)
@@ -70,13 +79,16 @@ export async function readGroupLog(client: ClusterReader, groupId: string, optio
     topic: OFFSETS_TOPIC,
     partition,
     isolation: 'read_committed',
+    maxBytes: OFFSETS_FETCH_BYTES,
+    // the other groups' records are stepped over in the batch parser: no record objects, no key/value views
+    keepKey: groupKeyMatcherAt(groupId),
     fromOffset: options.fromOffset,
     onAborted: list => filter.addAborted(list),
     onBatch: batch => {
       // a batch the last read already had (the broker returns the whole batch holding fromOffset)
       if (options.fromOffset !== undefined && batch.lastOffset < options.fromOffset) return
       batches++
-      recordsScanned += batch.records.length
+      recordsScanned += batch.recordCount
       const committed = filter.accept(batch)
       if (committed.length > 0) {
         for (const r of decodeBatch({baseOffset: batch.baseOffset, records: committed}, {matchKey, errors: decodeErrors})) {

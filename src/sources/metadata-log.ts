@@ -12,10 +12,12 @@ import type {LogBatch} from '../core/log/batch.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
 import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
 import {loadDecompressor} from '../kafka/library.js'
-import {type Decompress, parseRecordBatches} from '../kafka/record-batch.js'
+import {type Decompress, type KeyFilter, parseRecordBatches} from '../kafka/record-batch.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'
 const CHUNK = 1 << 20
+/** Bytes of batches parsed into records at a time (a batch larger than this is parsed alone). */
+const SLICE = 64 << 10
 /** No metadata batch comes near this (controller batches are bounded by metadata.max.batch... ~8 MiB). */
 const MAX_BATCH = 64 << 20
 
@@ -85,9 +87,9 @@ export interface FileReadInfo {
 }
 
 /** The batches of a chunk; a batch that does not decompress is an error naming the file and where. */
-function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decompress): LogBatch[] {
+function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decompress, keepKey?: KeyFilter): LogBatch[] {
   try {
-    return parseRecordBatches(chunk, decompress).batches
+    return parseRecordBatches(chunk, decompress, keepKey).batches
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     if (error instanceof DecompressionLimitError) {
@@ -97,8 +99,8 @@ function parseBatches(path: string, at: number, chunk: Buffer, decompress: Decom
   }
 }
 
-/** Streams the complete batches of one file, one chunk at a time. */
-export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGenerator<LogBatch[]> {
+/** Streams the complete batches of one file, one chunk at a time (`keepKey`: only those data records). */
+export async function* readBatchFile(path: string, info?: FileReadInfo, keepKey?: KeyFilter): AsyncGenerator<LogBatch[]> {
   const fh = await open(path, 'r')
   try {
     const size = (await fh.stat()).size
@@ -123,8 +125,19 @@ export async function* readBatchFile(path: string, info?: FileReadInfo): AsyncGe
         end += 12 + len
       }
       if (end > 0) {
-        yield parseBatches(path, filePos - filled, buf.subarray(0, end), decompress)
-        buf.copy(buf, 0, end, filled)
+        // Parsed a slice of at most SLICE bytes at a time: the records of a whole chunk, alive together while the
+        // caller works through them, would outlive young-generation GCs and pile up in the old space as garbage.
+        for (let from = 0; from < end; ) {
+          let to = from + 12 + buf.readInt32BE(from + 8)
+          while (to < end && to + 12 + buf.readInt32BE(to + 8) - from <= SLICE) to += 12 + buf.readInt32BE(to + 8)
+          yield parseBatches(path, filePos - filled + from, buf.subarray(from, to), decompress, keepKey)
+          from = to
+        }
+        // A new buffer, not a copy within this one: the records yielded are views into it, and a caller may keep
+        // them (a snapshot's batches are all kept until it is loaded).
+        const next = Buffer.allocUnsafe(buf.length)
+        buf.copy(next, 0, end, filled)
+        buf = next
         filled -= end
         continue
       }

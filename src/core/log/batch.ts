@@ -15,6 +15,8 @@ export interface LogBatch {
   isTransactional: boolean
   isControl: boolean
   records: LogRecord[]
+  /** Records in the batch when `records` holds only some of them (a reader that skipped records by key). */
+  recordCount?: number
 }
 
 /** From the Fetch response: a transaction of `producerId` that starts at `firstOffset` was aborted. */

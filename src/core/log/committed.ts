@@ -33,7 +33,7 @@ export class CommittedFilter {
         if (batch.records.some(r => controlType(r.key) === 'abort')) this.aborted.delete(batch.producerId)
       } else if (batch.isTransactional && this.aborted.has(batch.producerId)) {
         this.stats.abortedBatches++
-        this.stats.abortedRecords += batch.records.length
+        this.stats.abortedRecords += batch.recordCount ?? batch.records.length
         return []
       }
     }

@@ -19,6 +19,6 @@ export {
   type SubscriptionChange, type RegexChange, type RegexResolutionChange, type TopologyDiff, type MemberTombstone,
 } from './diff.js'
 export {GroupReducer, collectTopicIds, type GroupSummary, type EpochMark, type KeptMark, type ReducerData} from './reduce.js'
-export {decodeBatch, groupKeyMatcher, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
+export {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
 export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
 export type * from './values.js'

@@ -35,11 +35,17 @@ export interface DecodeBatchOptions {
  * so the records of the partition's other groups cost no string decoding.
  */
 export function groupKeyMatcher(groupId: string): (key: Uint8Array | null) => boolean {
+  const at = groupKeyMatcherAt(groupId)
+  return key => key !== null && at(key, 0, key.length)
+}
+
+/** groupKeyMatcher on a key inside a larger buffer (`length` -1: a null key), as the batch parser asks it. */
+export function groupKeyMatcherAt(groupId: string): (buf: Uint8Array, start: number, length: number) => boolean {
   const id = new TextEncoder().encode(groupId)
   const n = id.length
-  return key => {
-    if (key === null || key.length < 4 + n || (((key[2] << 24) >> 16) | key[3]) !== n) return false
-    for (let i = 0; i < n; i++) if (key[4 + i] !== id[i]) return false
+  return (key, s, length) => {
+    if (length < 4 + n || (((key[s + 2] << 24) >> 16) | key[s + 3]) !== n) return false
+    for (let i = 0; i < n; i++) if (key[s + 4 + i] !== id[i]) return false
     return true
   }
 }

@@ -85,6 +85,14 @@ export class GroupReducer {
     this.pending.push(r)
   }
 
+  /**
+   * The write being fed is complete (its batch ended: a coordinator write is one batch, so the next record
+   * cannot be part of it). Applying it now, not at the next record, keeps its decoded records short-lived.
+   */
+  endWrite(): void {
+    this.flush()
+  }
+
   finish(): GroupSummary {
     this.flush()
     const topicIds = new Set<string>()

@@ -51,3 +51,21 @@ describe('PartitionScan', () => {
     expect(scan.decodeErrors).toBe(1)
   })
 })
+
+describe('PartitionScan over batches whose offset commits the reader stepped over (auditKeyFilter)', () => {
+  it('the same groups and counters as over whole batches, over generated logs', async () => {
+    const {auditKeyFilter} = await import('../../../src/core/audit/scan.js')
+    const {batches, generate} = await import('./generated.js')
+    for (let seed = 1; seed <= 6; seed++) {
+      const whole = batches(generate(seed, 8, 50), seed)
+      const filtered = whole.map(b => ({...b, records: b.records.filter(r => r.key === null || auditKeyFilter(r.key, 0, r.key.length)), recordCount: b.records.length}))
+      expect(filtered.some((b, i) => b.records.length < whole[i].records.length)).toBe(true)
+      const a = new PartitionScan()
+      const b = new PartitionScan()
+      for (const x of whole) a.onBatch(x)
+      for (const x of filtered) b.onBatch(x)
+      expect(b.counters).toEqual(a.counters)
+      expect(b.finish()).toEqual(a.finish())
+    }
+  })
+})

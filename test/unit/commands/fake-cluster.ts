@@ -28,7 +28,7 @@ export class FakeCluster implements ClusterReader {
     const encoded = records.map((r, i) => ({offset: base + BigInt(i), timestamp: BigInt(this.time), headers: [], ...encodeRecord(r)}))
     this.#next += BigInt(records.length)
     const batch: RawRecordBatch = {
-      baseOffset: base, lastOffset: this.#next - 1n, producerId: -1n, isTransactional: false, isControl: false, records: encoded,
+      baseOffset: base, lastOffset: this.#next - 1n, producerId: -1n, isTransactional: false, isControl: false, records: encoded, recordCount: encoded.length,
       partitionLeaderEpoch: 0, magic: 2, attributes: 0, compression: 'none', producerEpoch: -1, baseSequence: -1,
       baseTimestamp: BigInt(this.time), maxTimestamp: BigInt(this.time),
     }

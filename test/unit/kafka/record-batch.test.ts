@@ -1,7 +1,7 @@
 import {gunzipSync, gzipSync} from 'node:zlib'
 import {describe, expect, it} from 'vitest'
 import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
-import {ByteWriter} from '../../../src/kafka/wire.js'
+import {ByteWriter, ProtocolDecodeError} from '../../../src/kafka/wire.js'
 
 function zigzag(w: ByteWriter, v: number): ByteWriter {
   return w.uvarint(v >= 0 ? v * 2 : -v * 2 - 1)
@@ -99,5 +99,40 @@ describe('parseRecordBatches', () => {
     const b = batch({base: 0n, attributes: 0, records: [{offsetDelta: 0, tsDelta: 0, key: null, value: null}]})
     b.writeInt8(1, 16)
     expect(() => parseRecordBatches(b, decompress)).toThrow(/magic 1/)
+  })
+})
+
+describe('parseRecordBatches with a key filter', () => {
+  it('makes objects only for the records whose key it keeps, counts all, and keeps control batches whole', () => {
+    const a = Buffer.from([0, 3, 0, 1, 0x61])
+    const b = Buffer.from([0, 1, 0, 1, 0x62])
+    const bytes = Buffer.concat([
+      batch({base: 0n, attributes: 0, records: [
+        {offsetDelta: 0, tsDelta: 0, key: b, value: Buffer.from('b0'), headers: [['h', Buffer.from('x')]]},
+        {offsetDelta: 1, tsDelta: 300_000, key: a, value: Buffer.from('a1')},
+        {offsetDelta: 2, tsDelta: 7, key: null, value: Buffer.from('n2')},
+        {offsetDelta: 3, tsDelta: 9, key: b, value: null},
+        {offsetDelta: 4, tsDelta: 5_000_000, key: a, value: null},
+      ]}),
+      batch({base: 5n, attributes: 1, records: [{offsetDelta: 0, tsDelta: 1, key: b, value: Buffer.from('z'.repeat(100))}, {offsetDelta: 1, tsDelta: 1, key: a, value: Buffer.from('a6')}], compress: x => gzipSync(x)}),
+      batch({base: 7n, attributes: 0x10 | 0x20, producerId: 42n, records: [{offsetDelta: 0, tsDelta: 2, key: Buffer.from([0, 0, 0, 0]), value: Buffer.from([0, 0, 0, 0, 0, 0])}]}),
+    ])
+    const keepA = (buf: Uint8Array, start: number, length: number) => length === a.length && Buffer.compare(buf.subarray(start, start + length), a) === 0
+    const all = parseRecordBatches(bytes, decompress)
+    const kept = parseRecordBatches(bytes, decompress, keepA)
+    expect(kept.nextOffset).toBe(8n)
+    expect(kept.batches.map(x => x.recordCount)).toEqual([5, 2, 1])
+    expect(kept.batches.map(x => x.records.map(r => r.offset))).toEqual([[1n, 4n], [6n], [7n]])
+    // the kept records are exactly the unfiltered parse's records with that key
+    const want = all.batches.map(x => x.records.filter(r => x.isControl || (r.key !== null && keepA(r.key, 0, r.key.length))))
+    expect(kept.batches.map(x => x.records)).toEqual(want)
+  })
+
+  it('a record length past the batch end is a decode error, not a read past it', () => {
+    const a = Buffer.from([0, 3, 0, 1, 0x61])
+    const good = batch({base: 0n, attributes: 0, records: [{offsetDelta: 0, tsDelta: 0, key: a, value: Buffer.from('v')}]})
+    const bad = Buffer.from(good)
+    bad[61] = 0x7e // the first record's length varint (zig-zag 63): more bytes than the batch holds
+    expect(() => parseRecordBatches(bad, decompress, () => false)).toThrow(ProtocolDecodeError)
   })
 })

@@ -242,3 +242,25 @@ describe('metadata log replay', () => {
     await expect(replayMetadataLog('/nonexistent/x')).rejects.toThrow(/does not exist/)
   })
 })
+
+describe('readBatchFile', () => {
+  it('yields every batch of a file larger than its read buffer, and records kept across chunks keep their bytes', async () => {
+    const {readBatchFile} = await import('../../../src/sources/metadata-log.js')
+    const dir = mkdtempSync(join(tmpdir(), 'rd-batchfile-'))
+    // ~3 MiB of 1 KiB values in batches of 20: several 1 MiB chunks, each parsed in slices
+    const value = (i: number) => new Uint8Array(1024).fill(i % 251)
+    const batches: Buffer[] = []
+    for (let b = 0; b < 150; b++) batches.push(encodeBatch(BigInt(b * 20), 1_000 + b, Array.from({length: 20}, (_, i) => value(b * 20 + i))))
+    writeFileSync(join(dir, 'f.log'), Buffer.concat(batches))
+    const kept = []
+    let chunks = 0
+    for await (const chunk of readBatchFile(join(dir, 'f.log'))) {
+      chunks++
+      kept.push(...chunk) // kept past the next read, as a snapshot's batches are
+    }
+    expect(kept.map(b => b.baseOffset)).toEqual(Array.from({length: 150}, (_, b) => BigInt(b * 20)))
+    const wrong = kept.flatMap(b => b.records).filter(r => r.value === null || r.value.length !== 1024 || r.value.some(x => x !== Number(r.offset) % 251))
+    expect(wrong.length).toBe(0)
+    expect(chunks).toBeGreaterThan(3) // parsed in slices, not a whole 1 MiB chunk at once
+  })
+})
