@@ -1,12 +1,11 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand, EXIT} from '../base-command.js'
-import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
+import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, isDeleted, parseFailOn, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
 import {groupTypeOf} from '../core/replay/index.js'
-import {parseDuration} from '../core/time.js'
-import {parseRetention} from '../history/format.js'
+import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
@@ -23,7 +22,7 @@ import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {printBumps, runWatch, watchInterval} from '../io/watch-loop.js'
+import {printBumps, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
@@ -77,9 +76,9 @@ error.`
       helpGroup: 'CONNECTION',
       helpValue: 'DURATION',
     }),
-    type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
-    group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
-    'stuck-after': Flags.string({
+    type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
+    group: groupPatternFlag({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
+    'stuck-after': durationFlag({
       summary: 'A member reconciling longer than this is stuck (duration), for every group.',
       description: 'Default, per group: half the smallest RebalanceTimeoutMs its members declared (so "stuck" is reported before the coordinator fences them), 5m when none did; as group explain. Each group\'s threshold is in its JSON row (stuckAfter: {ms, source, smallestRebalanceTimeoutMs}).',
       helpValue: 'DURATION',
@@ -90,14 +89,14 @@ error.`
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
-    'history-retention': Flags.string({summary: 'Delete history older than this (h, d, w).', default: '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
+    'history-retention': retentionFlag({summary: 'Delete history older than this (h, d, w).', default: 30 * 86_400_000, defaultHelp: async () => '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
     incremental: Flags.boolean({
       summary: 'Read only what is new since the last --incremental audit: each partition resumes from its checkpoint.',
       description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset and the reduced state of its groups) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
       exclusive: ['group'],
       helpGroup: 'HISTORY',
     }),
-    watch: Flags.string({
+    watch: watchIntervalFlag({
       summary: 'Keep running: an incremental audit every DURATION (10s), printing each new epoch bump once with its causes.',
       description: `One line per new bump (--ndjson: one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump; see README); the first pass only reads (it prints nothing but errors). Each pass also rewrites the --prometheus file atomically and records the history (unless --no-record), so metadata changes are named exactly to the interval; with the history on, the checkpoints are written as --incremental writes them (not with --group). A failed pass (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running pass has written everything, exit code 0 (a second signal exits at once, 130).`,
       exclusive: ['json', 'incremental', 'all'],
@@ -135,16 +134,15 @@ error.`
   private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
-    const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
-    const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
-    const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
+    const types = flags.type
+    const match = flags.group?.accept ?? (() => true)
+    const retentionMs = flags['history-retention']
     // undefined: each group's own default (half its members' smallest rebalance timeout)
-    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
+    const stuckAfterMs = flags['stuck-after']
     // a wrong directory is a usage error before anything is read from the cluster
     if (flags['metadata-log']) await (await import('../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     if (flags.watch !== undefined) {
-      const intervalMs = watchInterval(flags.watch)
-      await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
+      await this.watch(flags.watch.ms, {stuckAfterMs, failOn, types, match, retentionMs})
       return auditDocument(summarize([], {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: Date.now() - started}, failOn, null, started), [], this.warnings)
     }
     const quiet = this.jsonEnabled() || flags.ndjson
@@ -192,7 +190,7 @@ error.`
       process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
     }
     if (finalExit === EXIT.notFound) {
-      const asked = [flags.group === undefined ? '' : `--group ${flags.group}`, flags.type === undefined ? '' : `--type ${flags.type}`].filter(Boolean).join(' ')
+      const asked = [flags.group === undefined ? '' : `--group ${flags.group.text}`, flags.type === undefined ? '' : `--type ${[...flags.type].join(',')}`].filter(Boolean).join(' ')
       this.note(`no group matches ${asked}. Try this: drop the filters to list every group (\`audit --all\`).`)
     }
     if (finalExit !== 0) process.exitCode = finalExit
@@ -293,7 +291,7 @@ error.`
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
     const silent = {update() {}, stop() {}}
     await runWatch({
-        interval: flags.watch!, intervalMs, unit: 'cycle',
+        interval: flags.watch!.text, intervalMs, unit: 'cycle',
         cycle: async n => {
           const started = Date.now()
           try {

@@ -5,7 +5,7 @@ import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
-import {parseTimeSpec} from '../../core/time.js'
+import {timeSpecFlag} from '../../flag-types.js'
 import {connectionFlags} from '../../kafka/flags.js'
 import {withKafka} from '../../kafka/session.js'
 import {startProgress} from '../../render/progress.js'
@@ -41,8 +41,8 @@ The log is compacted: older values of a key may be gone.`
       helpValue: 'TYPE',
     }),
     'exclude-offset-commits': Flags.boolean({summary: 'Leave out offset commits (types 0 and 1).'}),
-    since: Flags.string({summary: 'Only records at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
-    until: Flags.string({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
+    since: timeSpecFlag({summary: 'Only records at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    until: timeSpecFlag({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
     ...timeFlags,
@@ -51,8 +51,7 @@ The log is compacted: older values of a key may be gone.`
   async run(): Promise<GroupRecordsResult> {
     const {flags} = this
     const types = flags.type ? parseRecordTypes(flags.type) : undefined
-    const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
-    const until = flags.until ? parseTimeSpec(flags.until, 'until') : undefined
+    const {since, until} = flags
     const group = this.args.group
     const progress = await startProgress(`reading ${group}'s __consumer_offsets partition`, !this.jsonEnabled())
     const log = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, client =>

@@ -8,7 +8,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {consumer, T1} from '../replay/log.js'
 import {captureOutput, ROOT} from '../helpers.js'
-import {isGroupPattern} from '../../../src/sources/groups-replay.js'
+import {isGroupPattern} from '../../../src/core/group-filter.js'
 import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
 
 let reads = 0
