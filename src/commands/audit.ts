@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../base-command.js'
+import {EXIT} from '../base-command.js'
+import {LiveCommand} from '../live-command.js'
 import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, isDeleted, parseFailOn, summarize} from '../core/audit/audit.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
@@ -9,13 +10,11 @@ import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchInte
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
-import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
-import {withKafka} from '../kafka/session.js'
+import {timeoutFlag} from '../kafka/flags.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
-import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
 import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
@@ -26,7 +25,7 @@ import {printBumps, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
-export default class Audit extends BaseCommand<typeof Audit> {
+export default class Audit extends LiveCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
   static override summary = 'Every group in one pass: metadata-hash drift, pending assignments, stuck members; exit codes for cron.'
   static override description = `Reads every __consumer_offsets partition from its leader (read-only: ListOffsets and Fetch, no group
@@ -67,7 +66,7 @@ error.`
 
   static override flags = {
     ...outputFlags('ndjson', 'watch'),
-    ...connectionFlags,
+    // not the interactive commands' default and variable: an audit reads every group
     timeout: timeoutFlag({
       summary: 'Give up after this long (the whole audit): a duration (10m) or milliseconds; default 10m.',
       description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read; nor a --profile's timeout). At most ${MAX_TIMEOUT_MS} ms (about 24.8 days).`,
@@ -146,10 +145,8 @@ error.`
       return auditDocument(summarize([], {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: Date.now() - started}, failOn, null, started), [], this.warnings)
     }
     const quiet = this.jsonEnabled() || flags.ndjson
-    const progress = await startProgress('reading __consumer_offsets', !quiet)
-
     const {rows, summary: coreSummary, history, historyNote, incremental, metadataLog} = await this.pass({
-      started, stuckAfterMs, failOn, types, match, retentionMs, progress,
+      started, stuckAfterMs, failOn, types, match, retentionMs, quiet,
       checkpoints: clusterId => {
         if (!flags.incremental) return undefined
         if (clusterId === null) {
@@ -158,7 +155,7 @@ error.`
         }
         return {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
       },
-    }).finally(() => progress.stop())
+    })
 
     const historyFailed = history.recorded === false && !history.disabled
     const exitCode: AuditExitCode = coreSummary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : coreSummary.exitCode
@@ -200,8 +197,8 @@ error.`
   /** One audit: live metadata, every partition (resumed from checkpoints when given), history. */
   private async pass(p: PassOptions): Promise<PassResult> {
     const {flags} = this
-    const {started, stuckAfterMs, failOn, types, match, retentionMs, progress} = p
-    return withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const {started, stuckAfterMs, failOn, types, match, retentionMs} = p
+    return this.withCluster(async (client, progress) => {
       // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
       // memory follows the partitions being read, not every group of the cluster
       const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
@@ -276,7 +273,7 @@ error.`
       // (--watch: only on passes with new bumps, whose causes it names)
       const metadataLog = dir && (!p.watch || explained.length > 0) ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started) : undefined
       return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
-    })
+    }, p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet})
   }
 
   /**
@@ -289,14 +286,13 @@ error.`
     const {flags} = this
     const printed = new PrintedBumps()
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
-    const silent = {update() {}, stop() {}}
     await runWatch({
         interval: flags.watch!.text, intervalMs, unit: 'cycle',
         cycle: async n => {
           const started = Date.now()
           try {
             const r = await this.pass({
-              ...base, started, progress: silent, watch: true,
+              ...base, started, watch: true,
               checkpoints: clusterId => {
                 const id = clusterId ?? 'unknown-cluster'
                 // on disk only with the history on, a real cluster id and every group (a --group checkpoint lacks the others)
@@ -342,7 +338,8 @@ interface PassOptions {
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
   retentionMs: number
-  progress: {update(text: string): void}
+  /** No progress spinner (--json, --ndjson). */
+  quiet?: boolean
   checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
   trackFrom?: (partition: number) => bigint | undefined

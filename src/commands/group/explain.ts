@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {InputError} from '../../core/errors.js'
 import {durationFlag, parseGroupPattern, timeSpecFlag, watchIntervalFlag} from '../../flag-types.js'
 import {replayMatchingGroups} from '../../sources/groups-replay.js'
@@ -10,9 +11,6 @@ import {GroupReplay, type GroupState, type ReplayResult, topicsEverUsed} from '.
 import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
 import {printBumps, runWatch} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
-import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
@@ -29,7 +27,7 @@ export interface ExplainList {
   groups: ExplainReport[]
 }
 
-export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
+export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
   static override description = `Reads the group's records from __consumer_offsets (read-only), replays them as the group coordinator does,
@@ -70,7 +68,6 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
 
   static override flags = {
     ...outputFlags('ndjson', 'watch'),
-    ...connectionFlags,
     since: timeSpecFlag({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
@@ -111,9 +108,8 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
     }
     if (flags.ndjson && flags.watch === undefined) throw new InputError('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     const group = arg!
-    const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     let watchFrom: {state: GroupState; nextOffset: bigint} | undefined
-    const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const report = await this.withCluster(async (client, progress) => {
       // streamed into the replay as read: the partition's other groups are skipped by key, undecoded
       const replaying = new GroupReplay(group)
       const log = await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`), onRecord: r => replaying.push(r)})
@@ -135,7 +131,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // exact, from the cluster's own metadata log, when given
       if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
       return report
-    }).finally(() => progress.stop())
+    }, {progress: `reading ${group}'s records`})
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
@@ -163,9 +159,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
   private async explainMany(pattern: string | undefined, o: {since?: number; now: number; stuckAfterMs?: number}): Promise<ExplainList> {
     const {flags} = this
     const accept = pattern === undefined ? () => true : parseGroupPattern(pattern).accept
-    const quiet = this.jsonEnabled() || flags.ndjson
-    const progress = await startProgress('reading __consumer_offsets', !quiet)
-    const reports = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const reports = await this.withCluster(async (client, progress) => {
       const {groups} = await replayMatchingGroups(client, accept, {
         concurrency: flags.concurrency,
         onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
@@ -191,7 +185,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)
       if (flags['metadata-log']) await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
       return out.map(({report}) => report)
-    }).finally(() => progress.stop())
+    }, {progress: 'reading __consumer_offsets', quiet: this.jsonEnabled() || flags.ndjson})
 
     const asked = pattern === undefined ? '--all' : pattern
     if (flags.ndjson) {
@@ -226,7 +220,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
         cycle: async n => {
           if (n === 1) return // the report was the first read
           try {
-            const events = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+            const events = await this.withCluster(async client => {
               let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
               let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: r => replaying.push(r)})
               let since = at.nextOffset

@@ -1,13 +1,12 @@
 import {outputFlags} from '../../output-flags.js'
 import {Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {groupPatternFlag, groupTypesFlag} from '../../flag-types.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
 import {partitionForGroup} from '../../core/records/index.js'
 import type {GroupType} from '../../core/replay/state.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
 import {renderGroupList} from '../../render/group-list.js'
 import {offsetsPartitionCount} from '../../sources/group-log.js'
 
@@ -15,7 +14,7 @@ export interface GroupListDocument {
   groups: GroupListEntry[]
 }
 
-export default class GroupList extends BaseCommand<typeof GroupList> {
+export default class GroupList extends LiveCommand<typeof GroupList> {
   static override schema = SCHEMAS.groupList
   static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
@@ -33,7 +32,6 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
 
   static override flags = {
     ...outputFlags(),
-    ...connectionFlags,
     type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     state: Flags.string({summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).', helpValue: 'STATES'}),
     group: groupPatternFlag({summary: 'Only group ids matching this glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
@@ -45,7 +43,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
     const match = flags.group?.accept ?? (() => true)
     const states = flags.state ? new Set(flags.state.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)) : undefined
 
-    const groups = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const groups = await this.withCluster(async client => {
       const listed = (await client.listGroups()).filter(g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
       const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
       const [partitions, coordinators, ...describes] = await Promise.all([

@@ -1,19 +1,17 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
 import {timeSpecFlag} from '../../flag-types.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
-import {startProgress} from '../../render/progress.js'
 import {renderGroupRecords} from '../../render/group-records.js'
 import {styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
-export default class GroupRecords extends BaseCommand<typeof GroupRecords> {
+export default class GroupRecords extends LiveCommand<typeof GroupRecords> {
   static override schema = SCHEMAS.groupRecords
   static override summary = "Decode a group's records from __consumer_offsets, over the network (read-only)."
   static override description = `Like kafka-dump-log --offsets-decoder, but from a live cluster and for one group: reads the group's
@@ -33,7 +31,6 @@ The log is compacted: older values of a key may be gone.`
   }
 
   static override flags = {
-    ...connectionFlags,
     type: Flags.string({
       char: 't',
       summary: 'Only these record types: ids (3) or names (ConsumerGroupMetadata); repeat or comma-separate.',
@@ -53,10 +50,10 @@ The log is compacted: older values of a key may be gone.`
     const types = flags.type ? parseRecordTypes(flags.type) : undefined
     const {since, until} = flags
     const group = this.args.group
-    const progress = await startProgress(`reading ${group}'s __consumer_offsets partition`, !this.jsonEnabled())
-    const log = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, client =>
-      readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
-    ).finally(() => progress.stop())
+    const log = await this.withCluster(
+      (client, progress) => readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
+      {progress: `reading ${group}'s __consumer_offsets partition`},
+    )
 
     let views = log.records
       .filter(r => !types || types.has(r.record.type))
