@@ -1,11 +1,11 @@
 import {Flags} from '@oclif/core'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
-import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, isDeleted, parseFailOn, summarize} from '../core/audit/audit.js'
+import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'
+import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
-import {groupTypeOf} from '../core/replay/index.js'
 import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
@@ -157,9 +157,9 @@ error.`
       },
     })
 
-    const historyFailed = history.recorded === false && !history.disabled
-    const exitCode: AuditExitCode = coreSummary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : coreSummary.exitCode
-    let prometheus: {file: string; written: boolean; error?: string} | undefined
+    const historyFailed = failedToRecord(history)
+    const exitCode = exitWithHistory(coreSummary, history)
+    let prometheus: PrometheusStatus | undefined
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
@@ -169,7 +169,7 @@ error.`
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
       }
     }
-    const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
+    const finalExit = exitWithPrometheus(exitCode, prometheus)
     const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {}), ...(metadataLog ? {metadataLog} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
@@ -203,51 +203,31 @@ error.`
       // memory follows the partitions being read, not every group of the cluster
       const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
       const ctx = auditContext(live, started, stuckAfterMs, reassignments)
-      const rows: GroupAudit[] = []
-      let deleted = 0
+      const audit = new AuditPass(ctx, types)
       const clusterId = live.clusterId ?? null
       this.clusterIdOfRun = clusterId ?? ''
       const checkpoints = p.checkpoints(clusterId)
-      const bumps: Array<{group: string; replay: ReplayResult}> = []
       const scan = await scanOffsets(client, {
         checkpoints,
         concurrency: flags.concurrency,
         acceptGroup: match,
         trackFrom: p.trackFrom,
-        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
-        onPartition: (_partition, groups, newBumps) => {
-          for (const [id, replay] of newBumps) {
-            if (replay.timeline.length === 0) continue
-            const type = groupTypeOf(replay.state)
-            if (types && (!type || !types.has(type))) continue
-            bumps.push({group: id, replay})
-          }
-          for (const [id, summary] of groups) {
-            if (isDeleted(summary)) {
-              deleted++
-              continue
-            }
-            const type = groupTypeOf(summary.state)
-            if (types && (!type || !types.has(type))) continue
-            rows.push(auditGroup(id, summary, ctx))
-          }
-        },
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${audit.audited} groups audited`),
+        onPartition: (_partition, groups, newBumps) => audit.addPartition(groups, newBumps),
       })
-      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+      const rows = audit.rows()
+      const {bumps} = audit
       for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
       for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
-      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
-      // filters that match nothing are more likely a typo than a healthy cluster
-      if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
+      const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined
       let history: HistoryStatus
       if (flags.record) {
         progress.update('recording history')
         const dir = flags['history-dir'] ?? defaultHistoryDir()
         try {
-          const groups = new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
-          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, groups, ctx.hasher)
+          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, historyGroups(rows), ctx.hasher)
           history = {recorded: true, dir, file: res.file}
           historyNote = `history: ${res.full ? 'new segment' : 'appended'} ${res.file} (${res.topicsWritten} topics, ${res.groupsWritten} groups changed)${res.expired.length ? `; expired ${res.expired.length} segment(s)` : ''}`
         } catch (error) {
@@ -306,10 +286,11 @@ error.`
             const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
             printBumps(bumps, flags.ndjson)
             memory?.store.commit()
-            const historyFailed = r.history.recorded === false && !r.history.disabled
-            if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
+            const {history} = r
+            const historyFailed = failedToRecord(history)
+            if (historyFailed) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${history.dir}: ${history.error}\n`))
             if (flags.prometheus) {
-              const exitCode: AuditExitCode = r.summary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : r.summary.exitCode
+              const exitCode = exitWithHistory(r.summary, r.history)
               try {
                 writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
               } catch (error) {
@@ -362,18 +343,3 @@ function metadataLogNote(m: AuditMetadataLog): string {
   const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}`
   return `metadata log ${m.dir} (${span}): ${m.groupsDrifting === 0 ? 'no group drifts' : `drift of ${m.driftsAttributed} of ${m.groupsDrifting} drifting group(s) named exactly`}`
 }
-
-/** Exit code when the report was written but its history could not be (and no finding exits 3). */
-export const EXIT_HISTORY_FAILED = 5 as const
-
-/** summary.incremental with --incremental: what was resumed, what was read in full and why. */
-export interface IncrementalStatus {
-  dir: string
-  partitionsResumed: number
-  /** Records read by this run (summary.recordsScanned counts those the earlier runs read too). */
-  recordsRead: number
-  fullReads: Array<{partition: number; reason: string}>
-  checkpointErrors: Array<{partition: number; error: string}>
-}
-
-export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
