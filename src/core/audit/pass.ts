@@ -45,14 +45,14 @@ export class AuditPass {
     return this.#rows.length
   }
 
-  #wanted(state: GroupSummary['state']): boolean {
+  #wanted(state: GroupSummary['state'] | ReplayResult['state']): boolean {
     if (!this.types) return true
     const type = groupTypeOf(state)
     return type !== null && this.types.has(type)
   }
 
   /** One partition's groups (each audited, then dropped by the caller) and its groups with new bumps. */
-  addPartition(groups: Iterable<[string, GroupSummary]>, newBumps: Iterable<[string, ReplayResult]> = []): void {
+  addPartition(groups: Iterable<[string, GroupSummary | ReplayResult]>, newBumps: Iterable<[string, ReplayResult]> = []): void {
     for (const [group, replay] of newBumps) {
       if (replay.timeline.length > 0 && this.#wanted(replay.state)) this.bumps.push({group, replay})
     }

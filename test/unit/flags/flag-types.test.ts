@@ -6,8 +6,9 @@ import {
 import {run} from '../helpers.js'
 
 /** What oclif does with an argument (or its environment variable) before run(): the flag's parse. */
-async function parse<T>(make: (o?: object) => {parse: (input: string, ctx: never, opts: never) => Promise<T>}, input: string, name = 'x'): Promise<T> {
-  return make().parse(input, {} as never, {name} as never)
+type Parser = (input: string, ctx: never, opts: never) => Promise<unknown>
+async function parse<F extends () => {parse: Parser}>(make: F, input: string, name = 'x'): Promise<NonNullable<Awaited<ReturnType<ReturnType<F>['parse']>>>> {
+  return make().parse(input, {} as never, {name} as never) as never
 }
 
 const usage = (code: string, message: RegExp) => expect.objectContaining({exitCode: 2, code, message: expect.stringMatching(message)})
