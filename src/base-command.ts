@@ -125,7 +125,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
-      out = new Errors.CLIError(err.message, {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})
+      out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})
       if (settings.debug) out.stack = err.stack
     } else if (!(err instanceof Errors.CLIError) && !(err instanceof Errors.ExitError) && !('oclif' in err)) {
       // A bug or an unexpected library failure: one line, the stack only with --debug.
@@ -152,6 +152,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     return toDocument(SCHEMAS.error, {error}, this.warnings)
   }
+}
+
+/**
+ * A flag type's own message (it names the flag, the value and what is accepted), without what oclif wraps around
+ * an error thrown while parsing a flag ("Parsing --since \n\t... \nSee more help with --help").
+ */
+export function withoutFlagParseWrapper(message: string): string {
+  const m = /^Parsing --[\w-]+ \n\t([\s\S]*)\nSee more help with --help$/.exec(message)
+  return m ? m[1] : message
 }
 
 /** The error with its message, hints and stack terminal-safe (same class and oclif exit code). */

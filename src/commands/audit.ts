@@ -1,33 +1,31 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../base-command.js'
-import {type AuditExitCode, type AuditSummary, auditContext, auditGroup, type FindingKind, type GroupAudit, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../core/audit/audit.js'
+import {EXIT} from '../base-command.js'
+import {LiveCommand} from '../live-command.js'
+import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'
+import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
-import {groupTypeOf} from '../core/replay/index.js'
-import {parseDuration} from '../core/time.js'
-import {parseRetention} from '../history/format.js'
+import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
-import {connectionFlags, timeoutFlag} from '../kafka/flags.js'
-import {withKafka} from '../kafka/session.js'
+import {timeoutFlag} from '../kafka/flags.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
-import {startProgress} from '../render/progress.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
 import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {printBumps, runWatch, watchInterval} from '../io/watch-loop.js'
+import {printBumps, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
-export default class Audit extends BaseCommand<typeof Audit> {
+export default class Audit extends LiveCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
   static override summary = 'Every group in one pass: metadata-hash drift, pending assignments, stuck members; exit codes for cron.'
   static override description = `Reads every __consumer_offsets partition from its leader (read-only: ListOffsets and Fetch, no group
@@ -68,7 +66,7 @@ error.`
 
   static override flags = {
     ...outputFlags('ndjson', 'watch'),
-    ...connectionFlags,
+    // not the interactive commands' default and variable: an audit reads every group
     timeout: timeoutFlag({
       summary: 'Give up after this long (the whole audit): a duration (10m) or milliseconds; default 10m.',
       description: `Env: ${ENV.auditTimeout} (not ${ENV.timeout}, which the interactive commands read; nor a --profile's timeout). At most ${MAX_TIMEOUT_MS} ms (about 24.8 days).`,
@@ -77,9 +75,9 @@ error.`
       helpGroup: 'CONNECTION',
       helpValue: 'DURATION',
     }),
-    type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
-    group: Flags.string({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
-    'stuck-after': Flags.string({
+    type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
+    group: groupPatternFlag({summary: 'Only groups whose id matches: a glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
+    'stuck-after': durationFlag({
       summary: 'A member reconciling longer than this is stuck (duration), for every group.',
       description: 'Default, per group: half the smallest RebalanceTimeoutMs its members declared (so "stuck" is reported before the coordinator fences them), 5m when none did; as group explain. Each group\'s threshold is in its JSON row (stuckAfter: {ms, source, smallestRebalanceTimeoutMs}).',
       helpValue: 'DURATION',
@@ -90,14 +88,14 @@ error.`
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
-    'history-retention': Flags.string({summary: 'Delete history older than this (h, d, w).', default: '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
+    'history-retention': retentionFlag({summary: 'Delete history older than this (h, d, w).', default: 30 * 86_400_000, defaultHelp: async () => '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
     incremental: Flags.boolean({
       summary: 'Read only what is new since the last --incremental audit: each partition resumes from its checkpoint.',
       description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset and the reduced state of its groups) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
       exclusive: ['group'],
       helpGroup: 'HISTORY',
     }),
-    watch: Flags.string({
+    watch: watchIntervalFlag({
       summary: 'Keep running: an incremental audit every DURATION (10s), printing each new epoch bump once with its causes.',
       description: `One line per new bump (--ndjson: one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump; see README); the first pass only reads (it prints nothing but errors). Each pass also rewrites the --prometheus file atomically and records the history (unless --no-record), so metadata changes are named exactly to the interval; with the history on, the checkpoints are written as --incremental writes them (not with --group). A failed pass (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running pass has written everything, exit code 0 (a second signal exits at once, 130).`,
       exclusive: ['json', 'incremental', 'all'],
@@ -135,23 +133,20 @@ error.`
   private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
-    const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
-    const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
-    const retentionMs = asUsage(() => parseRetention(flags['history-retention']), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION')
+    const types = flags.type
+    const match = flags.group?.accept ?? (() => true)
+    const retentionMs = flags['history-retention']
     // undefined: each group's own default (half its members' smallest rebalance timeout)
-    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
+    const stuckAfterMs = flags['stuck-after']
     // a wrong directory is a usage error before anything is read from the cluster
     if (flags['metadata-log']) await (await import('../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     if (flags.watch !== undefined) {
-      const intervalMs = watchInterval(flags.watch)
-      await this.watch(intervalMs, {stuckAfterMs, failOn, types, match, retentionMs})
+      await this.watch(flags.watch.ms, {stuckAfterMs, failOn, types, match, retentionMs})
       return auditDocument(summarize([], {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: Date.now() - started}, failOn, null, started), [], this.warnings)
     }
     const quiet = this.jsonEnabled() || flags.ndjson
-    const progress = await startProgress('reading __consumer_offsets', !quiet)
-
     const {rows, summary: coreSummary, history, historyNote, incremental, metadataLog} = await this.pass({
-      started, stuckAfterMs, failOn, types, match, retentionMs, progress,
+      started, stuckAfterMs, failOn, types, match, retentionMs, quiet,
       checkpoints: clusterId => {
         if (!flags.incremental) return undefined
         if (clusterId === null) {
@@ -160,11 +155,11 @@ error.`
         }
         return {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
       },
-    }).finally(() => progress.stop())
+    })
 
-    const historyFailed = history.recorded === false && !history.disabled
-    const exitCode: AuditExitCode = coreSummary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : coreSummary.exitCode
-    let prometheus: {file: string; written: boolean; error?: string} | undefined
+    const historyFailed = failedToRecord(history)
+    const exitCode = exitWithHistory(coreSummary, history)
+    let prometheus: PrometheusStatus | undefined
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
@@ -174,7 +169,7 @@ error.`
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
       }
     }
-    const finalExit: AuditExitCode = prometheus && !prometheus.written ? EXIT.runtime : exitCode
+    const finalExit = exitWithPrometheus(exitCode, prometheus)
     const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {}), ...(metadataLog ? {metadataLog} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
@@ -192,7 +187,7 @@ error.`
       process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
     }
     if (finalExit === EXIT.notFound) {
-      const asked = [flags.group === undefined ? '' : `--group ${flags.group}`, flags.type === undefined ? '' : `--type ${flags.type}`].filter(Boolean).join(' ')
+      const asked = [flags.group === undefined ? '' : `--group ${flags.group.text}`, flags.type === undefined ? '' : `--type ${[...flags.type].join(',')}`].filter(Boolean).join(' ')
       this.note(`no group matches ${asked}. Try this: drop the filters to list every group (\`audit --all\`).`)
     }
     if (finalExit !== 0) process.exitCode = finalExit
@@ -202,57 +197,37 @@ error.`
   /** One audit: live metadata, every partition (resumed from checkpoints when given), history. */
   private async pass(p: PassOptions): Promise<PassResult> {
     const {flags} = this
-    const {started, stuckAfterMs, failOn, types, match, retentionMs, progress} = p
-    return withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const {started, stuckAfterMs, failOn, types, match, retentionMs} = p
+    return this.withCluster(async (client, progress) => {
       // live metadata first, so each partition's groups are audited as soon as it is read and then dropped:
       // memory follows the partitions being read, not every group of the cluster
       const [live, reassignments] = await Promise.all([client.clusterMetadata(), inFlightReassignments(client, m => this.warn(m))])
       const ctx = auditContext(live, started, stuckAfterMs, reassignments)
-      const rows: GroupAudit[] = []
-      let deleted = 0
+      const audit = new AuditPass(ctx, types)
       const clusterId = live.clusterId ?? null
       this.clusterIdOfRun = clusterId ?? ''
       const checkpoints = p.checkpoints(clusterId)
-      const bumps: Array<{group: string; replay: ReplayResult}> = []
       const scan = await scanOffsets(client, {
         checkpoints,
         concurrency: flags.concurrency,
         acceptGroup: match,
         trackFrom: p.trackFrom,
-        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${rows.length} groups audited`),
-        onPartition: (_partition, groups, newBumps) => {
-          for (const [id, replay] of newBumps) {
-            if (replay.timeline.length === 0) continue
-            const type = groupTypeOf(replay.state)
-            if (types && (!type || !types.has(type))) continue
-            bumps.push({group: id, replay})
-          }
-          for (const [id, summary] of groups) {
-            if (isDeleted(summary)) {
-              deleted++
-              continue
-            }
-            const type = groupTypeOf(summary.state)
-            if (types && (!type || !types.has(type))) continue
-            rows.push(auditGroup(id, summary, ctx))
-          }
-        },
+        onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${audit.audited} groups audited`),
+        onPartition: (_partition, groups, newBumps) => audit.addPartition(groups, newBumps),
       })
-      rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+      const rows = audit.rows()
+      const {bumps} = audit
       for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
       for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
-      const summary = summarize(rows, {partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started, deletedGroupsSkipped: deleted}, failOn, clusterId, started)
-      // filters that match nothing are more likely a typo than a healthy cluster
-      if (rows.length === 0 && (flags.group !== undefined || flags.type !== undefined)) summary.exitCode = EXIT.notFound
+      const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined
       let history: HistoryStatus
       if (flags.record) {
         progress.update('recording history')
         const dir = flags['history-dir'] ?? defaultHistoryDir()
         try {
-          const groups = new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
-          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, groups, ctx.hasher)
+          const res = recordHistory({dir, retentionMs, now: started}, clusterId ?? 'unknown-cluster', live, historyGroups(rows), ctx.hasher)
           history = {recorded: true, dir, file: res.file}
           historyNote = `history: ${res.full ? 'new segment' : 'appended'} ${res.file} (${res.topicsWritten} topics, ${res.groupsWritten} groups changed)${res.expired.length ? `; expired ${res.expired.length} segment(s)` : ''}`
         } catch (error) {
@@ -278,7 +253,7 @@ error.`
       // (--watch: only on passes with new bumps, whose causes it names)
       const metadataLog = dir && (!p.watch || explained.length > 0) ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started) : undefined
       return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
-    })
+    }, p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet})
   }
 
   /**
@@ -291,14 +266,13 @@ error.`
     const {flags} = this
     const printed = new PrintedBumps()
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
-    const silent = {update() {}, stop() {}}
     await runWatch({
-        interval: flags.watch!, intervalMs, unit: 'cycle',
+        interval: flags.watch!.text, intervalMs, unit: 'cycle',
         cycle: async n => {
           const started = Date.now()
           try {
             const r = await this.pass({
-              ...base, started, progress: silent, watch: true,
+              ...base, started, watch: true,
               checkpoints: clusterId => {
                 const id = clusterId ?? 'unknown-cluster'
                 // on disk only with the history on, a real cluster id and every group (a --group checkpoint lacks the others)
@@ -312,10 +286,11 @@ error.`
             const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
             printBumps(bumps, flags.ndjson)
             memory?.store.commit()
-            const historyFailed = r.history.recorded === false && !r.history.disabled
-            if (r.history.recorded === false && !r.history.disabled) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${r.history.dir}: ${r.history.error}\n`))
+            const {history} = r
+            const historyFailed = failedToRecord(history)
+            if (historyFailed) process.stderr.write(forTerminal(`Warning: --watch cycle ${n}: the audit history could not be written to ${history.dir}: ${history.error}\n`))
             if (flags.prometheus) {
-              const exitCode: AuditExitCode = r.summary.exitCode === 0 && historyFailed ? EXIT_HISTORY_FAILED : r.summary.exitCode
+              const exitCode = exitWithHistory(r.summary, r.history)
               try {
                 writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
               } catch (error) {
@@ -344,7 +319,8 @@ interface PassOptions {
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
   retentionMs: number
-  progress: {update(text: string): void}
+  /** No progress spinner (--json, --ndjson). */
+  quiet?: boolean
   checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
   trackFrom?: (partition: number) => bigint | undefined
@@ -367,18 +343,3 @@ function metadataLogNote(m: AuditMetadataLog): string {
   const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}`
   return `metadata log ${m.dir} (${span}): ${m.groupsDrifting === 0 ? 'no group drifts' : `drift of ${m.driftsAttributed} of ${m.groupsDrifting} drifting group(s) named exactly`}`
 }
-
-/** Exit code when the report was written but its history could not be (and no finding exits 3). */
-export const EXIT_HISTORY_FAILED = 5 as const
-
-/** summary.incremental with --incremental: what was resumed, what was read in full and why. */
-export interface IncrementalStatus {
-  dir: string
-  partitionsResumed: number
-  /** Records read by this run (summary.recordsScanned counts those the earlier runs read too). */
-  recordsRead: number
-  fullReads: Array<{partition: number; reason: string}>
-  checkpointErrors: Array<{partition: number; error: string}>
-}
-
-export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}

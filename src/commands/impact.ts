@@ -1,7 +1,8 @@
 import {outputFlags} from '../output-flags.js'
 import {Flags} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
-import {BaseCommand, EXIT} from '../base-command.js'
+import {EXIT} from '../base-command.js'
+import {LiveCommand} from '../live-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {InputError} from '../core/errors.js'
 import {
@@ -10,15 +11,12 @@ import {
 } from '../core/impact/index.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
-import {connectionFlags} from '../kafka/flags.js'
-import {withKafka} from '../kafka/session.js'
 import {renderImpact} from '../render/impact.js'
-import {startProgress} from '../render/progress.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {readMetadataFile} from '../sources/metadata-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
 
-export default class Impact extends BaseCommand<typeof Impact> {
+export default class Impact extends LiveCommand<typeof Impact> {
   static override schema = SCHEMAS.impact
   static override summary = 'Before an operation: which groups it will rebalance, how many times, when, and the metadata hash each will store.'
   static override description = `Read-only. Takes the live metadata and every group (as \`audit\` reads them), or a metadata file and
@@ -50,7 +48,6 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
 
   static override flags = {
     ...outputFlags(),
-    ...connectionFlags,
     'metadata-file': Flags.string({summary: 'Offline: cluster metadata from this file (as `cluster snapshot` writes it) instead of a live cluster.', helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['offsets-segment']}),
     'offsets-segment': Flags.string({summary: 'Offline: __consumer_offsets log segment files (N/*.log from a broker) holding the groups.', multiple: true, helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['metadata-file']}),
     reassignment: Flags.string({summary: 'The reassignment JSON kafka-reassign-partitions --execute would take (version 1).', helpValue: 'FILE', helpGroup: 'CHANGES'}),
@@ -101,14 +98,13 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
       md = await readMetadataFile(flags['metadata-file'])
       groups = await readOffsetsSegments(flags['offsets-segment'] ?? [])
     } else {
-      const progress = await startProgress('reading __consumer_offsets', !this.jsonEnabled())
-      ;({md, groups} = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+      ;({md, groups} = await this.withCluster(async (client, progress) => {
         const [scan, live] = await Promise.all([
           scanOffsets(client, {onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`)}),
           client.clusterMetadata(),
         ])
         return {md: live, groups: scan.groups}
-      }).finally(() => progress.stop()))
+      }, {progress: 'reading __consumer_offsets'}))
     }
     const report = predictImpact(md, groups, changes, {failOnRebalance: flags['fail-on-rebalance']})
     if (!this.jsonEnabled()) {

@@ -7,11 +7,7 @@
 import {type BumpEvent, bumpDocument, delayUntilNextCycle} from '../core/audit/watch.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {bumpLine} from '../render/watch.js'
-import {InputError} from '../core/errors.js'
-import {parseDuration} from '../core/time.js'
 
-/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
-const MAX_INTERVAL_MS = 2_147_483_647
 
 
 export interface WatchLoopOptions {
@@ -79,13 +75,6 @@ export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<Node
   }}
 }
 
-/** --watch DURATION in ms: at least 100 ms, at most what a timer can wait. */
-export function watchInterval(text: string): number {
-  const ms = parseDuration(text, 'watch')
-  if (ms > MAX_INTERVAL_MS) throw new InputError(`--watch "${text}" is too long: at most ${MAX_INTERVAL_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
-  if (ms < 100) throw new InputError(`--watch "${text}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
-  return ms
-}
 
 /**
  * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is

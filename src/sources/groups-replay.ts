@@ -33,11 +33,3 @@ export async function replayMatchingGroups(
   return {groups: sorted, deletedSkipped, partitions: scan.partitions}
 }
 
-/**
- * A `group explain` argument that is a pattern, as `audit --group` takes: one with `*` or `?` (a glob, in which
- * `[abc]` classes work too), or /regex/flags. A `[` alone does not make a pattern: ids with brackets are common
- * enough ("app[prod]") to stay literal.
- */
-export function isGroupPattern(arg: string): boolean {
-  return /[*?]/.test(arg) || /^\/.*\/[a-z]*$/s.test(arg)
-}

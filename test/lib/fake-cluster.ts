@@ -1,26 +1,158 @@
 /**
- * A stand-in for KafkaClient in command tests (through a vi.mock of withKafka): the live metadata, no
- * reassignment in flight, and one __consumer_offsets partition holding `records` in one batch. A first step
- * toward the cluster seam of issue 15.
+ * The one stand-in for a cluster in command tests: a ClusterReader over records built with the log builders
+ * (test/unit/replay/log.ts). Commands run (through oclif, or their class) against it instead of a broker: every
+ * live command opens the cluster through the factory withFake puts in place (setClusterFactory), so the test
+ * goes through the real LiveCommand and session code. Each write is one batch in the group's __consumer_offsets
+ * partition, encoded with the record codec.
  */
 import type {ClusterMetadata} from '../../src/core/metadata.js'
-import {encodeRecord, type RecordToEncode} from '../../src/core/records/index.js'
+import {encodeRecord, partitionForGroup, type RecordToEncode} from '../../src/core/records/index.js'
+import type {ClusterReader} from '../../src/kafka/cluster-reader.js'
+import type {PartitionRead, PartitionReadOptions} from '../../src/kafka/partition-reader.js'
+import type {RawRecordBatch} from '../../src/kafka/record-batch.js'
+import type {ListedGroup} from '../../src/kafka/protocol.js'
+import {setClusterFactory} from '../../src/kafka/session.js'
+import type {DescribedGroupInput} from '../../src/core/group-list.js'
 
-export function fakeClient(live: () => ClusterMetadata, recordsToEncode: readonly RecordToEncode[], timestampOf: (i: number) => bigint) {
-  const records = recordsToEncode.map((r, i) => {
-    const e = encodeRecord(r)
-    return {offset: BigInt(i), timestamp: timestampOf(i), key: e.key, value: e.value}
-  })
-  const topicId = live().topics[0]?.topicId
-  return {
-    clusterMetadata: async () => live(),
-    listPartitionReassignments: async () => [],
-    /** Every partition's log end offset is 10. */
-    listOffsets: async (ps: ReadonlyArray<{topic: string; partition: number}>) => ps.map(p => ({...p, offset: 10n, error: null})),
-    topics: async () => [{name: '__consumer_offsets', topicId, partitions: [{partition: 0, replicas: [1]}]}],
-    readPartition: async (o: {onBatch: (b: unknown) => void}) => {
-      o.onBatch({baseOffset: 0n, lastOffset: BigInt(records.length - 1), producerId: -1n, isTransactional: false, isControl: false, records})
-      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: 0n, endOffset: BigInt(records.length), batches: [], abortedTransactions: []}
-    },
+export const OFFSETS_PARTITIONS = 5
+
+export interface FakeClusterOptions {
+  /** __consumer_offsets partitions (default 5); with 1, every group's records are in partition 0. */
+  offsetsPartitions?: number
+  /** The log end offset ListOffsets answers for partitions a test did not set in `logEnd` (default: none known). */
+  logEnd?: bigint
+}
+
+export class FakeCluster implements ClusterReader {
+  readonly clusterAddress = 'fake:9092'
+  readonly log = new Map<number, RawRecordBatch[]>()
+  readonly calls: string[] = []
+  readonly offsetsPartitions: number
+  readonly #defaultLogEnd: bigint | undefined
+  #next = 0n
+  /** The time of the next write, less its gap (epoch ms). */
+  time = 1_700_000_000_000
+
+  constructor(public md: ClusterMetadata, options: FakeClusterOptions = {}) {
+    this.offsetsPartitions = options.offsetsPartitions ?? OFFSETS_PARTITIONS
+    this.#defaultLogEnd = options.logEnd
   }
+
+  /** The partition reads so far. */
+  get reads(): number {
+    return this.calls.filter(c => c.startsWith('readPartition')).length
+  }
+
+  /** Appends one coordinator write (one batch) of `groupId`'s records, `gapMs` after the previous one. */
+  write(groupId: string, records: RecordToEncode[], gapMs = 1000): void {
+    this.time += gapMs
+    const partition = partitionForGroup(groupId, this.offsetsPartitions)
+    const base = this.#next
+    const encoded = records.map((r, i) => ({offset: base + BigInt(i), timestamp: BigInt(this.time), headers: [], ...encodeRecord(r)}))
+    this.#next += BigInt(records.length)
+    const batch: RawRecordBatch = {
+      baseOffset: base, lastOffset: this.#next - 1n, producerId: -1n, isTransactional: false, isControl: false, records: encoded, recordCount: encoded.length,
+      partitionLeaderEpoch: 0, magic: 2, attributes: 0, compression: 'none', producerEpoch: -1, baseSequence: -1,
+      baseTimestamp: BigInt(this.time), maxTimestamp: BigInt(this.time),
+    }
+    this.log.set(partition, [...(this.log.get(partition) ?? []), batch])
+  }
+
+  async clusterMetadata(): Promise<ClusterMetadata> {
+    this.calls.push('clusterMetadata')
+    return this.md
+  }
+
+  async topics(options: {topics?: readonly string[]} = {}) {
+    this.calls.push('topics')
+    const offsets = {name: '__consumer_offsets', topicId: this.md.topics[0]?.topicId ?? ('AAAAAAAAAAAAAAAAAAAAAA' as never), internal: true, partitions: Array.from({length: this.offsetsPartitions}, (_, p) => ({partition: p, replicas: [1]}))}
+    const all = [offsets, ...this.md.topics]
+    return options.topics ? all.filter(t => options.topics!.includes(t.name)) : all
+  }
+
+  async readPartition(o: PartitionReadOptions): Promise<PartitionRead> {
+    this.calls.push(`readPartition ${o.partition}`)
+    const batches = (this.log.get(o.partition) ?? []).filter(b => o.fromOffset === undefined || b.lastOffset >= o.fromOffset)
+    for (const b of batches) o.onBatch?.(b)
+    const end = batches.length > 0 ? batches.at(-1)!.lastOffset + 1n : 0n
+    return {topic: o.topic ?? '__consumer_offsets', partition: o.partition, leader: 1, logStartOffset: 0n, endOffset: end, batches: o.onBatch ? [] : batches, abortedTransactions: [], fetches: 1}
+  }
+
+  async listPartitionReassignments() {
+    return []
+  }
+
+  /** What ListGroups answers (every group at coordinator 1), and the describes of those a test described. */
+  readonly listed: ListedGroup[] = []
+  readonly described = new Map<string, DescribedGroupInput>()
+
+  /** A group ListGroups lists; with `describe`, what its type's describe answers (members: that many). */
+  addGroup(groupId: string, type: string, state: string, describe?: {groupEpoch: number; assignmentEpoch: number; members: number; errorName?: string}): void {
+    this.listed.push({groupId, type, state, protocolType: type === 'classic' ? 'consumer' : type})
+    if (describe) this.described.set(groupId, {groupId, state, errorName: 'NONE', ...describe, members: Array.from({length: describe.members}, () => ({}))})
+  }
+
+  async listGroups() {
+    this.calls.push('listGroups')
+    return this.listed
+  }
+
+  async groupCoordinators(groupIds: readonly string[]) {
+    return new Map(groupIds.map(id => [id, 1]))
+  }
+
+  #describes(groupIds: readonly string[]): never[] {
+    return groupIds.flatMap(id => this.described.get(id) ?? []) as never[]
+  }
+
+  async describeConsumerGroups(groupIds: readonly string[]) {
+    return this.#describes(groupIds)
+  }
+
+  async describeShareGroups(groupIds: readonly string[]) {
+    return this.#describes(groupIds)
+  }
+
+  async describeStreamsGroups(groupIds: readonly string[]) {
+    return this.#describes(groupIds)
+  }
+
+  /** Log end offsets set by a test (`logEnd`), else the default, else none known (as for a partition whose leader did not answer). */
+  readonly logEnd = new Map<string, bigint>()
+  async listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>) {
+    this.calls.push('listOffsets')
+    return partitions.map(tp => {
+      const offset = this.logEnd.get(`${tp.topic}:${tp.partition}`) ?? this.#defaultLogEnd
+      return {...tp, offset: offset ?? null, error: offset === undefined ? 'LEADER_NOT_AVAILABLE' : null}
+    })
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Every live command in `body` reads `cluster`; the real client is put back after. `onOpen` gets the session's
+ * options as a real client would (e.g. to warn through them).
+ */
+export async function withFake<T>(cluster: FakeCluster, body: () => Promise<T>, onOpen?: (options: {warn?: (m: string) => void}) => void): Promise<T> {
+  setClusterFactory(async (_settings, options) => {
+    onOpen?.(options)
+    return cluster
+  })
+  try {
+    return await body()
+  } finally {
+    setClusterFactory(undefined)
+  }
+}
+
+/**
+ * A cluster with one __consumer_offsets partition holding `records` (of any groups) in one batch written at
+ * `time`, every log end offset 10.
+ */
+export function onePartitionCluster(md: ClusterMetadata, records: RecordToEncode[], time = Date.now() - 60_000): FakeCluster {
+  const fake = new FakeCluster(md, {offsetsPartitions: 1, logEnd: 10n})
+  fake.time = time
+  fake.write('', records, 0)
+  return fake
 }

@@ -3,7 +3,7 @@ import {BaseCommand} from '../../base-command.js'
 import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
-import {parseTimeSpec} from '../../core/time.js'
+import {timeSpecFlag} from '../../flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
@@ -25,16 +25,15 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     'metadata-log': Flags.string({summary: 'The __cluster_metadata-0 directory (or the log dir holding it).', helpValue: 'DIR', required: true}),
     topic: Flags.string({summary: 'Only changes of this topic, and of brokers holding its replicas (repeatable).', helpValue: 'TOPIC', multiple: true}),
     broker: Flags.integer({summary: 'Only changes of this broker, and of replica lists naming it (repeatable).', helpValue: 'ID', multiple: true}),
-    since: Flags.string({summary: 'Only changes at or after this time (ISO-8601 or a duration ago: 2h, 7d).', helpValue: 'TIME'}),
-    until: Flags.string({summary: 'Only changes at or before this time.', helpValue: 'TIME'}),
+    since: timeSpecFlag({summary: 'Only changes at or after this time (ISO-8601 or a duration ago: 2h, 7d).', helpValue: 'TIME'}),
+    until: timeSpecFlag({summary: 'Only changes at or before this time.', helpValue: 'TIME'}),
     ndjson: Flags.boolean({summary: 'One JSON object per change per line, then a source line.', exclusive: ['json']}),
     ...timeFlags,
   }
 
   async run(): Promise<{source: MetadataLogSource; changes: HistoryRow[]}> {
     const {flags} = this
-    const since = flags.since === undefined ? undefined : parseTimeSpec(flags.since, 'since')
-    const until = flags.until === undefined ? undefined : parseTimeSpec(flags.until, 'until')
+    const {since, until} = flags
     if (since !== undefined && until !== undefined && since > until) throw new InputError('--since is after --until', 'Swap them.')
     const r = await replayMetadataLog(flags['metadata-log'], until === undefined ? {} : {untilTime: until})
     const changes = historyRows(r.replay.changes, {

@@ -1,10 +1,8 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {RuntimeError} from '../../core/errors.js'
 import {describeWriteError, writeFileAtomic} from '../../io/atomic-file.js'
@@ -18,7 +16,7 @@ export interface SnapshotSummary {
   topics: number
 }
 
-export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot> {
+export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot> {
   static override schema = SCHEMAS.clusterSnapshot
   static override summary = 'Write the live cluster metadata (brokers with racks, fenced ones included; topics with ids and replicas) as a metadata file.'
   static override description = `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
@@ -31,7 +29,6 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
   ]
 
   static override flags = {
-    ...connectionFlags,
     output: Flags.string({char: 'o', summary: 'Write the metadata file here instead of stdout.', helpValue: 'FILE'}),
     'include-internal': Flags.boolean({summary: 'Include internal topics (__consumer_offsets, __transaction_state, __share_group_state).'}),
     'metadata-api': Flags.string({
@@ -57,7 +54,7 @@ export default class ClusterSnapshot extends BaseCommand<typeof ClusterSnapshot>
         'BAD_OUTPUT',
       )
     }
-    const md = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, client =>
+    const md = await this.withCluster(client =>
       client.clusterMetadata({
         includeInternal: flags['include-internal'],
         method: flags['metadata-api'] as 'metadata' | 'describe-topic-partitions',

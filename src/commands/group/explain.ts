@@ -1,18 +1,16 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
-import {groupMatcher} from '../../core/audit/audit.js'
-import {asUsage, InputError} from '../../core/errors.js'
-import {replayMatchingGroups, isGroupPattern} from '../../sources/groups-replay.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
+import {InputError} from '../../core/errors.js'
+import {durationFlag, parseGroupPattern, timeSpecFlag, watchIntervalFlag} from '../../flag-types.js'
+import {replayMatchingGroups} from '../../sources/groups-replay.js'
+import {isGroupPattern} from '../../core/group-filter.js'
 import {type SchemaId, SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {GroupReplay, type GroupState, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
 import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
-import {printBumps, runWatch, watchInterval} from '../../io/watch-loop.js'
+import {printBumps, runWatch} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
-import {parseDuration, parseTimeSpec} from '../../core/time.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
-import {startProgress} from '../../render/progress.js'
 import {renderExplain} from '../../render/explain.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
@@ -29,7 +27,7 @@ export interface ExplainList {
   groups: ExplainReport[]
 }
 
-export default class GroupExplain extends BaseCommand<typeof GroupExplain> {
+export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
   static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
   static override description = `Reads the group's records from __consumer_offsets (read-only), replays them as the group coordinator does,
@@ -70,16 +68,15 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
 
   static override flags = {
     ...outputFlags('ndjson', 'watch'),
-    ...connectionFlags,
-    since: Flags.string({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    since: timeSpecFlag({summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N timeline entries.', min: 1, helpValue: 'N'}),
     'fail-on-pending': Flags.boolean({summary: 'Exit 3 when a rebalance is pending or in progress (for scripts).'}),
-    'stuck-after': Flags.string({summary: 'Call a member reconciling longer than this stuck (duration; default: half the smallest rebalance timeout the members declared, else 5m).', helpValue: 'DURATION'}),
+    'stuck-after': durationFlag({summary: 'Call a member reconciling longer than this stuck (duration; default: half the smallest rebalance timeout the members declared, else 5m).', helpValue: 'DURATION'}),
     'metadata-log': Flags.string({summary: 'A KRaft metadata log directory (__cluster_metadata-0, read-only): attribute metadata bumps exactly from it.', helpValue: 'DIR'}),
     'history-dir': Flags.string({summary: 'Audit history to attribute past metadata changes from (written by `audit`).', env: HISTORY_DIR_ENV, helpValue: 'DIR'}),
     ...timeFlags,
     ...colorFlags,
-    watch: Flags.string({
+    watch: watchIntervalFlag({
       summary: "Keep running: print the report, then read the group's new records every DURATION (10s) and print each new epoch bump once with its causes.",
       description: 'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see README). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
       exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
@@ -97,10 +94,9 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
 
   async run(): Promise<ExplainReport | ExplainList> {
     const {flags} = this
-    const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
+    const {since} = flags
     const now = Date.now()
-    const stuckAfterMs = flags['stuck-after'] === undefined ? undefined : parseDuration(flags['stuck-after'], 'stuck-after')
-    if (flags.watch !== undefined) watchInterval(flags.watch) // a usage error before any read
+    const stuckAfterMs = flags['stuck-after']
     const arg = this.args.group
     if (flags.all && arg !== undefined) throw new InputError(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.', 'BAD_GROUP_PATTERN')
     if (!flags.all && arg === undefined) throw new InputError('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".', 'BAD_GROUP_PATTERN')
@@ -112,9 +108,8 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
     }
     if (flags.ndjson && flags.watch === undefined) throw new InputError('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     const group = arg!
-    const progress = await startProgress(`reading ${group}'s records`, !this.jsonEnabled())
     let watchFrom: {state: GroupState; nextOffset: bigint} | undefined
-    const report = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const report = await this.withCluster(async (client, progress) => {
       // streamed into the replay as read: the partition's other groups are skipped by key, undecoded
       const replaying = new GroupReplay(group)
       const log = await readGroupLog(client, group, {onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`), onRecord: r => replaying.push(r)})
@@ -136,7 +131,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // exact, from the cluster's own metadata log, when given
       if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
       return report
-    }).finally(() => progress.stop())
+    }, {progress: `reading ${group}'s records`})
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
@@ -163,10 +158,8 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
    */
   private async explainMany(pattern: string | undefined, o: {since?: number; now: number; stuckAfterMs?: number}): Promise<ExplainList> {
     const {flags} = this
-    const accept = asUsage(() => groupMatcher(pattern), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
-    const quiet = this.jsonEnabled() || flags.ndjson
-    const progress = await startProgress('reading __consumer_offsets', !quiet)
-    const reports = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const accept = pattern === undefined ? () => true : parseGroupPattern(pattern).accept
+    const reports = await this.withCluster(async (client, progress) => {
       const {groups} = await replayMatchingGroups(client, accept, {
         concurrency: flags.concurrency,
         onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
@@ -192,7 +185,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)
       if (flags['metadata-log']) await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
       return out.map(({report}) => report)
-    }).finally(() => progress.stop())
+    }, {progress: 'reading __consumer_offsets', quiet: this.jsonEnabled() || flags.ndjson})
 
     const asked = pattern === undefined ? '--all' : pattern
     if (flags.ndjson) {
@@ -220,15 +213,14 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
    */
   private async watch(group: string, stuckAfterMs: number | undefined, from: {state: GroupState; nextOffset: bigint}): Promise<void> {
     const {flags} = this
-    const intervalMs = watchInterval(flags.watch!)
     const printed = new PrintedBumps()
     let at = from
     await runWatch({
-        interval: flags.watch!, intervalMs, unit: 'read',
+        interval: flags.watch!.text, intervalMs: flags.watch!.ms, unit: 'read',
         cycle: async n => {
           if (n === 1) return // the report was the first read
           try {
-            const events = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+            const events = await this.withCluster(async client => {
               let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
               let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: r => replaying.push(r)})
               let since = at.nextOffset

@@ -1,14 +1,12 @@
 import {outputFlags} from '../../output-flags.js'
 import {Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
-import {groupMatcher, parseTypes} from '../../core/audit/audit.js'
-import {asUsage} from '../../core/errors.js'
+import {groupPatternFlag, groupTypesFlag} from '../../flag-types.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
 import {partitionForGroup} from '../../core/records/index.js'
 import type {GroupType} from '../../core/replay/state.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
 import {renderGroupList} from '../../render/group-list.js'
 import {offsetsPartitionCount} from '../../sources/group-log.js'
 
@@ -16,7 +14,7 @@ export interface GroupListDocument {
   groups: GroupListEntry[]
 }
 
-export default class GroupList extends BaseCommand<typeof GroupList> {
+export default class GroupList extends LiveCommand<typeof GroupList> {
   static override schema = SCHEMAS.groupList
   static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
@@ -34,19 +32,18 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
 
   static override flags = {
     ...outputFlags(),
-    ...connectionFlags,
-    type: Flags.string({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
+    type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     state: Flags.string({summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).', helpValue: 'STATES'}),
-    group: Flags.string({summary: 'Only group ids matching this glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
+    group: groupPatternFlag({summary: 'Only group ids matching this glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
   }
 
   async run(): Promise<GroupListDocument> {
     const {flags} = this
-    const types = flags.type ? asUsage(() => parseTypes(flags.type!), 'Give a comma list of consumer, share, streams, classic.', 'BAD_GROUP_TYPE') : undefined
-    const match = asUsage(() => groupMatcher(flags.group), 'Give a glob over the whole group id (orders-*) or /regex/flags.', 'BAD_GROUP_PATTERN')
+    const types = flags.type
+    const match = flags.group?.accept ?? (() => true)
     const states = flags.state ? new Set(flags.state.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)) : undefined
 
-    const groups = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, async client => {
+    const groups = await this.withCluster(async client => {
       const listed = (await client.listGroups()).filter(g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
       const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
       const [partitions, coordinators, ...describes] = await Promise.all([

@@ -1,19 +1,17 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand, EXIT} from '../../base-command.js'
+import {EXIT} from '../../base-command.js'
+import {LiveCommand} from '../../live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
-import {parseTimeSpec} from '../../core/time.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {withKafka} from '../../kafka/session.js'
-import {startProgress} from '../../render/progress.js'
+import {timeSpecFlag} from '../../flag-types.js'
 import {renderGroupRecords} from '../../render/group-records.js'
 import {styleOf, timeFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
-export default class GroupRecords extends BaseCommand<typeof GroupRecords> {
+export default class GroupRecords extends LiveCommand<typeof GroupRecords> {
   static override schema = SCHEMAS.groupRecords
   static override summary = "Decode a group's records from __consumer_offsets, over the network (read-only)."
   static override description = `Like kafka-dump-log --offsets-decoder, but from a live cluster and for one group: reads the group's
@@ -33,7 +31,6 @@ The log is compacted: older values of a key may be gone.`
   }
 
   static override flags = {
-    ...connectionFlags,
     type: Flags.string({
       char: 't',
       summary: 'Only these record types: ids (3) or names (ConsumerGroupMetadata); repeat or comma-separate.',
@@ -41,8 +38,8 @@ The log is compacted: older values of a key may be gone.`
       helpValue: 'TYPE',
     }),
     'exclude-offset-commits': Flags.boolean({summary: 'Leave out offset commits (types 0 and 1).'}),
-    since: Flags.string({summary: 'Only records at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
-    until: Flags.string({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
+    since: timeSpecFlag({summary: 'Only records at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).', helpValue: 'TIME'}),
+    until: timeSpecFlag({summary: 'Only records before this time: ISO-8601 (UTC unless it names a zone) or a duration ago.', helpValue: 'TIME'}),
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
     ...timeFlags,
@@ -51,13 +48,12 @@ The log is compacted: older values of a key may be gone.`
   async run(): Promise<GroupRecordsResult> {
     const {flags} = this
     const types = flags.type ? parseRecordTypes(flags.type) : undefined
-    const since = flags.since ? parseTimeSpec(flags.since, 'since') : undefined
-    const until = flags.until ? parseTimeSpec(flags.until, 'until') : undefined
+    const {since, until} = flags
     const group = this.args.group
-    const progress = await startProgress(`reading ${group}'s __consumer_offsets partition`, !this.jsonEnabled())
-    const log = await withKafka(flags, {debug: flags.debug, warn: m => this.warn(m)}, client =>
-      readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
-    ).finally(() => progress.stop())
+    const log = await this.withCluster(
+      (client, progress) => readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
+      {progress: `reading ${group}'s __consumer_offsets partition`},
+    )
 
     let views = log.records
       .filter(r => !types || types.has(r.record.type))

@@ -1,13 +1,12 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../../base-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
 import {renderTopicHashBytes} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {wantsLive, withKafka} from '../../kafka/session.js'
+import {wantsLive} from '../../kafka/session.js'
+import {LiveCommand} from '../../live-command.js'
 
 /**
  * The most byte segments (one per header field, partition index and replica with a rack) shown: 200,000 is about
@@ -30,7 +29,7 @@ export interface TopicHashBytes {
   hashHex: string
 }
 
-export default class TopicHashBytesCommand extends BaseCommand<typeof TopicHashBytesCommand> {
+export default class TopicHashBytesCommand extends LiveCommand<typeof TopicHashBytesCommand> {
   static override schema = SCHEMAS.topicHashBytes
   static override summary = 'Show the annotated bytes that make one topic hash, to check it by hand.'
   static override description = `Prints every byte the coordinator feeds to XXH3-64 (seed 0) for TOPIC, in order, with what it is:
@@ -49,7 +48,6 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
 
   static override flags = {
     'metadata-file': Flags.string({char: 'f', description: 'metadata file (JSON); "-" reads stdin. Wins over a live cluster', helpValue: 'FILE'}),
-    ...connectionFlags,
   }
 
   async run(): Promise<TopicHashBytes> {
@@ -59,7 +57,7 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
     if (!file && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
     const md = file
       ? await readMetadataFile(file)
-      : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata({topics: [name]}))
+      : await this.withCluster(c => c.clusterMetadata({topics: [name]}))
     const hasher = new TopicHasher(md)
     const topic = hasher.topic(name)
     if (!topic) {

@@ -1,15 +1,15 @@
 import {outputFlags} from '../../output-flags.js'
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../../base-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
+import {type LogPoint, logPointFlag} from '../../flag-types.js'
 import {type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
 import {renderTopicHashReport} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
-import {connectionFlags} from '../../kafka/flags.js'
-import {wantsLive, withKafka} from '../../kafka/session.js'
+import {wantsLive} from '../../kafka/session.js'
+import {LiveCommand} from '../../live-command.js'
 
-export default class TopicHashCompute extends BaseCommand<typeof TopicHashCompute> {
+export default class TopicHashCompute extends LiveCommand<typeof TopicHashCompute> {
   static override schema = SCHEMAS.topicHashCompute
   static override summary = "Compute topic hashes and the group metadata hash exactly as the group coordinator does."
   static override description = `Each topic's hash (KIP-1101, hash format 0) and the group hash over the listed topics that exist,
@@ -39,12 +39,11 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
       helpValue: 'DIR',
       exclusive: ['metadata-file'],
     }),
-    at: Flags.string({
+    at: logPointFlag({
       description: 'with --metadata-log: a log offset (digits) or a time (ISO-8601, or a duration ago: 2h, 7d)',
       helpValue: 'TIME|OFFSET',
       dependsOn: ['metadata-log'],
     }),
-    ...connectionFlags,
   }
 
   async run(): Promise<TopicHashReport> {
@@ -56,7 +55,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
       ? await metadataAt(log, this.flags.at)
       : file
       ? await readMetadataFile(file)
-      : await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
+      : await this.withCluster(c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
     if (!this.jsonEnabled()) this.log(renderTopicHashReport(report))
     return report
@@ -64,10 +63,10 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
 }
 
 /** The image of a metadata log at an offset or a time (its end when `at` is not given). */
-async function metadataAt(dir: string, at: string | undefined) {
+async function metadataAt(dir: string, point: LogPoint | undefined) {
   const {replayMetadataLog} = await import('../../sources/metadata-log.js')
-  const {parseTimeSpec} = await import('../../core/time.js')
-  const bound = at === undefined ? {} : /^\d+$/.test(at) ? {untilOffset: BigInt(at)} : {untilTime: parseTimeSpec(at, 'at')}
+  const at = point?.text
+  const bound = point === undefined ? {} : point.untilOffset === undefined ? {untilTime: point.untilTime} : {untilOffset: point.untilOffset}
   const r = await replayMetadataLog(dir, {...bound, start: 'latest', keepChanges: false})
   const startMs = r.historyStart.timestamp
   if (at !== undefined && r.snapshot && (('untilOffset' in bound && bound.untilOffset! < r.snapshot.endOffset - 1n) || ('untilTime' in bound && startMs !== null && bound.untilTime! < startMs))) {

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, groupMatcher, isDeleted, parseFailOn, parseTypes, summarize} from '../../../src/core/audit/audit.js'
+import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, isDeleted, parseFailOn, summarize} from '../../../src/core/audit/audit.js'
+import {groupMatcher, parseTypes} from '../../../src/core/group-filter.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {consumer, Log, T1} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'

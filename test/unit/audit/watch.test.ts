@@ -11,7 +11,7 @@ import type {LogBatch} from '../../../src/core/log/batch.js'
 import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
 import type {ReplayResult} from '../../../src/core/replay/index.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
-import {stopOnSignals, watchInterval, watchLoop} from '../../../src/io/watch-loop.js'
+import {stopOnSignals, watchLoop} from '../../../src/io/watch-loop.js'
 import {bumpLine} from '../../../src/render/watch.js'
 import {memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
@@ -206,14 +206,6 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
 })
 
 describe('watchLoop', () => {
-  it('watchInterval: the project\'s durations, at least 100 ms, at most a timer\'s reach (usage errors)', () => {
-    expect(watchInterval('10s')).toBe(10_000)
-    expect(watchInterval('2m')).toBe(120_000)
-    expect(() => watchInterval('10')).toThrow(/not a duration/)
-    expect(() => watchInterval('50ms')).toThrow(expect.objectContaining({exitCode: 2, code: 'BAD_WATCH_INTERVAL'}))
-    expect(() => watchInterval('30d')).toThrow(/too long/)
-  })
-
   /** A clock that moves only when the loop sleeps. */
   function fakeTime() {
     let t = 0

@@ -8,14 +8,9 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {consumer, T1} from '../replay/log.js'
 import {captureOutput, ROOT} from '../helpers.js'
-import {isGroupPattern} from '../../../src/sources/groups-replay.js'
-import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
-
-let reads = 0
-vi.mock('../../../src/kafka/session.js', async importOriginal => {
-  const orig = await importOriginal<typeof import('../../../src/kafka/session.js')>()
-  return {...orig, withKafka: async (_f: unknown, _io: unknown, work: (c: unknown) => Promise<unknown>) => work(fakeClient())}
-})
+import {isGroupPattern} from '../../../src/core/group-filter.js'
+import {type FakeCluster, onePartitionCluster} from '../../lib/fake-cluster.js'
+import {setClusterFactory} from '../../../src/kafka/session.js'
 
 function live() {
   return parseMetadataDocument({clusterId: 'cid', brokers: [{id: 1, rack: 'a'}], topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}]})
@@ -28,7 +23,7 @@ const settled = (g: string) => [
   consumer.current(g, 'm1', 1, [[T1, [0]]]),
 ]
 function fakeClient() {
-  const c = fakeCluster(live, [
+  return onePartitionCluster(live(), [
     ...settled('orders-1'),
     ...settled('orders-2'),
     // orders-2: a second member joined, its target assignment not computed yet (pending)
@@ -36,18 +31,21 @@ function fakeClient() {
     consumer.metadata('orders-2', 2, new TopicHasher(live()).groupHash(['orders'])),
     ...settled('odd*id'),
     ...settled('payments'),
-  ], i => BigInt(Date.now() - 60_000 + i))
-  return {...c, readPartition: async (o: never) => (reads++, c.readPartition(o))}
+  ])
 }
 
 let stdout: string[] = []
 let stderr: string[] = []
+/** The cluster of this test: every run opens it. */
+let fake: FakeCluster
 beforeEach(() => {
-  reads = 0
+  fake = fakeClient()
+  setClusterFactory(async () => fake)
   ;({stdout, stderr} = captureOutput())
   process.exitCode = undefined
 })
 afterEach(() => {
+  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
@@ -76,7 +74,7 @@ describe('group explain for several groups', () => {
     expect(doc.groups.map((g: {group: string}) => g.group)).toEqual(['orders-1', 'orders-2'])
     expect(doc.groups[1]).toMatchObject({verdict: {code: 'ASSIGNMENT_PENDING', pending: true}, timeline: expect.any(Array)})
     expect(doc.groups[0].timeline.length).toBeGreaterThan(0)
-    expect(reads).toBe(1)
+    expect(fake.reads).toBe(1)
     expect(r.exitCode).toBe(0)
   })
 

@@ -14,12 +14,8 @@ import {clusterDir} from '../../../src/history/store.js'
 import {nodeFileOps} from '../../../src/io/atomic-file.js'
 import {consumer, T1} from '../replay/log.js'
 import {captureOutput, ROOT} from '../helpers.js'
-import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
-
-vi.mock('../../../src/kafka/session.js', async importOriginal => {
-  const orig = await importOriginal<typeof import('../../../src/kafka/session.js')>()
-  return {...orig, withKafka: async (_f: unknown, _io: unknown, work: (c: unknown) => Promise<unknown>) => work(fakeClient())}
-})
+import {onePartitionCluster} from '../../lib/fake-cluster.js'
+import {setClusterFactory} from '../../../src/kafka/session.js'
 
 const CID = 'test-cluster-id'
 function live() {
@@ -28,13 +24,13 @@ function live() {
 let storedHash = 0n
 function fakeClient() {
   const g = 'g1'
-  return fakeCluster(live, [
+  return onePartitionCluster(live(), [
     consumer.member(g, 'm1', {names: ['orders']}),
     consumer.metadata(g, 1, storedHash),
     consumer.target(g, 'm1', [[T1, [0]]]),
     consumer.targetMetadata(g, 1),
     consumer.current(g, 'm1', 1, [[T1, [0]]]),
-  ], i => BigInt(Date.now() - 60_000 + i))
+  ])
 }
 
 let stdout: string[] = []
@@ -43,9 +39,12 @@ beforeEach(async () => {
   const {TopicHasher} = await import('../../../src/core/hash.js')
   storedHash = new TopicHasher(live()).groupHash(['orders'])
   ;({stdout, stderr} = captureOutput())
+  // a cluster opened by a run reads the stored hash of that moment
+  setClusterFactory(async () => fakeClient())
   process.exitCode = undefined
 })
 afterEach(() => {
+  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })

@@ -9,19 +9,13 @@ import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
 import {consumer, T1, type MemberOpts} from '../replay/log.js'
 import {ROOT, tempFile} from '../helpers.js'
-import {fakeClient as fakeCluster} from '../../lib/fake-cluster.js'
+import {onePartitionCluster} from '../../lib/fake-cluster.js'
+import {setClusterFactory} from '../../../src/kafka/session.js'
 
 const H = '\x1b[2J\x1b]0;pwned\x07\u009b31m\u202eevil\r'
 const GROUP = `g${H}`
 const MEMBER = `m${H}`
 
-vi.mock('../../../src/kafka/session.js', async importOriginal => {
-  const orig = await importOriginal<typeof import('../../../src/kafka/session.js')>()
-  return {...orig, withKafka: async (_f: unknown, io: {warn?: (m: string) => void}, work: (c: unknown) => Promise<unknown>) => {
-    io.warn?.(`broker ${H} sent something odd`)
-    return work(fakeClient())
-  }}
-})
 
 function live() {
   return parseMetadataDocument({
@@ -38,19 +32,24 @@ function fakeClient() {
     ;(r.value as Record<string, unknown>).ClientHost = `/host${H}`
     return r
   }
-  return fakeCluster(live, [
+  return onePartitionCluster(live(), [
     member(GROUP, MEMBER, {names: ['orders', `missing${H}`], instanceId: `inst${H}`, rack: `rack${H}`}),
     consumer.metadata(GROUP, 1, 42n),
     consumer.target(GROUP, MEMBER, [[T1, [0]]]),
     consumer.targetMetadata(GROUP, 1),
     consumer.current(GROUP, MEMBER, 1, [[T1, [0]]]),
     consumer.metadata(GROUP, 2, 43n),
-  ], i => 1_700_000_000_000n + BigInt(i) * 1000n)
+  ], 1_700_000_000_000)
 }
 
 let out: string[] = []
 beforeEach(() => {
   out = []
+  // what a broker sends reaches the command as a warning, through the session's own warn
+  setClusterFactory(async (_settings, options) => {
+    options.warn?.(`broker ${H} sent something odd`)
+    return fakeClient()
+  })
   const capture = (chunk: unknown) => {
     out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'))
     return true
@@ -61,6 +60,7 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
 })
 afterEach(() => {
+  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })

@@ -1,0 +1,40 @@
+/**
+ * The base of every command that reads a live cluster: it owns the connection flags (-b, --command-config,
+ * --timeout, --profile: help group CONNECTION, after --debug), opens the cluster for a piece of work with the
+ * run's --debug and warnings, and shows a progress spinner meanwhile (stderr, only on a terminal, never under
+ * --json). Importing this file does not load the Kafka client.
+ */
+import type {Command, Interfaces} from '@oclif/core'
+import {type ArgsOf, BaseCommand} from './base-command.js'
+import {connectionFlags} from './kafka/flags.js'
+import type {ClusterReader} from './kafka/cluster-reader.js'
+import {withKafka} from './kafka/session.js'
+import {type Progress, startProgress} from './render/progress.js'
+
+export type LiveFlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof LiveCommand)['baseFlags'] & T['flags']>
+
+/** What a progress-less piece of work is given: updates go nowhere. */
+const SILENT: Progress = {update() {}, stop() {}}
+
+export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<T> {
+  static override baseFlags = {
+    ...BaseCommand.baseFlags,
+    ...connectionFlags,
+  }
+
+  protected declare flags: LiveFlagsOf<T>
+  protected declare args: ArgsOf<T>
+
+  /**
+   * Runs `work` on the cluster the connection flags name (always closed after). With `progress`, a spinner shows
+   * that text until the work ends, unless `quiet` (default: under --json); `work` may update it.
+   */
+  protected async withCluster<R>(work: (client: ClusterReader, progress: Progress) => Promise<R>, o: {progress?: string; quiet?: boolean} = {}): Promise<R> {
+    const progress = o.progress === undefined ? SILENT : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()))
+    try {
+      return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress))
+    } finally {
+      progress.stop()
+    }
+  }
+}
