@@ -147,7 +147,10 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
       } else if (cp) result.resumed++
       if (reason) result.fullReads.push({partition, reason})
       const {scan, checkpoint} = r
-      if (checkpoint) {
+      // nothing new since the checkpoint (no batch, same log start): it is still exact, and rewriting it (encode,
+      // fsync) was a third of an incremental run's time on a quiet 10,000-group cluster
+      const unchanged = !reason && cp && checkpoint && checkpoint.nextOffset === cp.nextOffset && checkpoint.logStartOffset === cp.logStartOffset && checkpoint.counters.batches === cp.counters.batches
+      if (checkpoint && !unchanged) {
         try {
           ck!.store.save(checkpoint)
         } catch (error) {

@@ -3,7 +3,7 @@
  * handles it): resumed runs read only the new batches and give the same audit as a full read; a checkpoint
  * that no longer fits is reported and the partition read in full.
  */
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -74,8 +74,11 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     const full = await audit(client, undefined, now)
     expect(second.json).toBe(full.json)
 
-    // nothing new: nothing read but the checked batch, same result
+    // nothing new: nothing read but the checked batch, same result, and the checkpoint is not rewritten
+    const cpFile = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
+    const before = statSync(cpFile).mtimeMs
     const idle = await audit(client, dir, now)
+    expect(statSync(cpFile).mtimeMs).toBe(before)
     expect(idle.scan.resumed).toBe(1)
     expect(idle.scan.recordsRead).toBe(0)
     expect(idle.json).toBe(full.json)
