@@ -687,7 +687,7 @@ export class KafkaClient implements ClusterReader {
       const ask = pending
       const rs = await this.#anyBroker('FindCoordinator', (conn, address) => {
         this.#step = `waiting for FindCoordinator v${v} from ${address}`
-        return this.#send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask), P.decodeFindCoordinator)
+        return this.#send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
       })
       const retry: string[] = []
       for (const c of rs) {
