@@ -317,7 +317,7 @@ function assignment(a: unknown): TopicPartitions[] {
   return structs((a as S).TopicPartitions).map(tp => ({topicId: uuidBytes(tp.TopicId), topicName: tp.TopicName as string, partitions: ints(tp.Partitions)}))
 }
 
-/** The group fields ConsumerGroupDescribe and ShareGroupDescribe share. */
+/** The group fields the three describes share (streams: AssignorName v1+, null before). */
 function groupHeader(g: S) {
   return {
     errorCode: g.ErrorCode as number,
@@ -465,12 +465,9 @@ export function decodeStreamsGroupDescribe(buf: Buffer, version: number): Stream
     const t = g.Topology as S | null
     const subtopologies = t && (t.Subtopologies as S[] | null)
     return {
-      errorCode: g.ErrorCode as number,
-      errorMessage: g.ErrorMessage as string | null,
-      groupId: g.GroupId as string,
-      state: g.GroupState as string,
-      groupEpoch: g.GroupEpoch as number,
-      assignmentEpoch: g.AssignmentEpoch as number,
+      ...groupHeader(g),
+      // v1+ (KIP-1357); null before.
+      assignorName: g.AssignorName as string | null,
       topology: t && {
         epoch: t.Epoch as number,
         subtopologies:
@@ -503,7 +500,6 @@ export function decodeStreamsGroupDescribe(buf: Buffer, version: number): Stream
           isClassic: m.IsClassic as boolean,
         }
       }),
-      assignorName: g.AssignorName as string | null,
     }
   })
 }
