@@ -7,6 +7,14 @@
 // full run (--no-incremental) of the same state: the group rows must be equal (the JSON minus timings).
 //   KAFKA_IT_PORT_BASE=48000 node bench/audit-incremental-cluster.bench.js [BUMPS]
 // Env: BENCH_TOPICS (100, as the fill), BENCH_RUNS (3). Prints one JSON line; wall/CPU/peak RSS from GNU time.
+// newGroupBumps: the new groups' epochs summed (each epoch is a bump; a KIP-848 join and leave made 3 per group).
+// Measured 2026-12-01 (Kafka 4.4.0, Node 20, 2 cores, load ~5; 10,062 groups, 1.1 M records; 6a8cfa1): the first
+// --incremental run (full read, checkpoints written) 4.9 s, 196 MB; 50 new groups = 150 bumps, 1,500 records; the
+// next run read those 1,500 records only (5 partitions resumed, no full read) in 1.89 s wall / 2.32 s CPU / 186 MB,
+// a run with nothing new 1.76 s / 2.18 s CPU; the full run of the same state 2.6 s / 197 MB; JSON rows equal. Where
+// the ~1.8 s goes (CPU profile of an idle incremental run): node start and module loading ~0.5 s, reading and
+// untagging the 8 MB of checkpoints (10,062 groups' reduced state) ~0.5 s plus its GC, auditing 10,062 groups and
+// writing the JSON ~0.5 s. The issue's ≤ 1 s is not met at 10,000 groups: the run still audits and prints every group.
 import {spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -64,7 +72,7 @@ try {
     if (!equal) throw new Error('an incremental run differs from the full run of the same state')
     // only the first run after the bumps sees new records; later ones show the floor
   }
-  console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2), bumpsMade: 2 * Math.ceil(BUMPS / 2),
+  console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2),
     firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead}, runs}))
 } finally {
   rmSync(state, {recursive: true, force: true})

@@ -11,6 +11,11 @@
 // each group's bumps since the watch's first pass (group explain --json) are compared with the printed ones.
 // RSS of the watch process (/proc/PID/status VmRSS) is sampled every 5 s; "warm-up" is the first 20 % of the run.
 // Env: BENCH_MINUTES (10), BENCH_STEP (20), BENCH_INTERVAL (5s). Prints one JSON line.
+// Measured 2026-12-01 (Kafka 4.4.0, Node 20, 2 cores; the 10,118-group cluster of bench/audit-cluster; 5074038 less
+// its last fix): 128 passes in 10 min, 30 members started and stopped in 6 groups, 2 partitions added, broker 3 killed
+// and started again 32 s later: 66 bumps in the groups' timelines since the first pass, 66 printed, none missing, none
+// twice, every one with causes; SIGTERM → exit 0 after the pass. RSS 175 MB at start, 219 MB after warm-up (2 min),
+// 246 MB max after it, 236 MB max in the last minute (+7.8 %); passes with nothing new ~360 ms.
 import {execFileSync, spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'

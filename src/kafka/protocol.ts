@@ -1,11 +1,19 @@
 /**
- * Request encoders and response decoders for the read-only Kafka APIs the tool uses, written from the Kafka
- * message JSON specs (clients/src/main/resources/common/message/*.json, Kafka 4.1–4.5). Pure: bytes in, data out.
- * Every flexible struct ends with a tagged-field section, which the decoders skip correctly.
+ * The read-only Kafka APIs the tool uses: request encoders and response decoders over the one generic codec
+ * (src/core/records/codec.ts, the same that reads coordinator records), driven by the message specs in
+ * ./messages/ (Kafka's message JSON as data, for the versions we send). This file maps the generic decoded
+ * structs (Kafka's field names) to the typed shapes the client uses. Pure: bytes in, data out.
  *
  * Only read-only APIs are here: no JoinGroup, OffsetCommit, CreateTopics or anything that changes the cluster.
  */
-import {ByteReader, ByteWriter} from './wire.js'
+import {planFor, readStruct, writeStruct, type StructValue} from '../core/records/codec.js'
+import {ByteReader, ByteWriter} from '../core/records/bytes.js'
+import {DecodeFault} from '../core/records/errors.js'
+import type {MessageSpec} from '../core/records/spec.js'
+import {uuidFromString} from '../core/uuid.js'
+import * as Req from './messages/requests.js'
+import * as Res from './messages/responses.js'
+import {ProtocolDecodeError} from './wire.js'
 
 export const API = {
   Fetch: 1,
@@ -24,8 +32,29 @@ export const API = {
 
 export const API_NAMES: Record<number, string> = Object.fromEntries(Object.entries(API).map(([k, v]) => [v, k]))
 
-const int32 = (r: ByteReader) => r.int32()
-const str = (r: ByteReader) => r.compactString()
+/** A request body: `value` holds Kafka's field names; absent fields take their spec defaults. */
+export function encodeBody(spec: MessageSpec, version: number, value: StructValue): Buffer {
+  const w = new ByteWriter()
+  writeStruct(w, planFor(spec, version), value)
+  const bytes = w.finish()
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+}
+
+/** A response body as a generic struct (Kafka's field names); lengths are checked before any allocation. */
+export function decodeBody(spec: MessageSpec, version: number, buf: Uint8Array): StructValue {
+  try {
+    return readStruct(new ByteReader(buf), planFor(spec, version))
+  } catch (error) {
+    if (!(error instanceof DecodeFault)) throw error
+    const field = error.path.reduce((s, p) => (p.startsWith('[') || !s ? s + p : `${s}.${p}`), '')
+    throw new ProtocolDecodeError(`${spec.name} v${version}${field ? ` at ${field}` : ''}: ${error.reason} (byte ${error.position} of ${buf.length})`)
+  }
+}
+
+type S = StructValue
+const structs = (v: unknown) => v as S[]
+const ints = (v: unknown) => v as number[]
+const uuidBytes = (v: unknown) => uuidFromString(v as string).bytes
 
 // ---------------------------------------------------------------- ApiVersions v3 (response header v0)
 export interface ApiVersionRange {
@@ -34,20 +63,15 @@ export interface ApiVersionRange {
 }
 
 export function encodeApiVersionsV3(softwareName: string, softwareVersion: string): Buffer {
-  return new ByteWriter().compactString(softwareName).compactString(softwareVersion).tags().toBuffer()
+  return encodeBody(Req.ApiVersionsRequest, 3, {ClientSoftwareName: softwareName, ClientSoftwareVersion: softwareVersion})
 }
 
 export function decodeApiVersionsV3(buf: Buffer): {errorCode: number; apis: Map<number, ApiVersionRange>} {
-  const r = new ByteReader(buf)
-  const errorCode = r.int16()
-  const apis = new Map<number, ApiVersionRange>()
   // On UNSUPPORTED_VERSION the broker answers in v0 layout (non-compact array); we only need the error then.
+  const errorCode = new ByteReader(buf).int16()
+  const apis = new Map<number, ApiVersionRange>()
   if (errorCode !== 0) return {errorCode, apis}
-  r.compactArray(r => {
-    const key = r.int16()
-    apis.set(key, {min: r.int16(), max: r.int16()})
-    r.tags()
-  })
+  for (const a of structs(decodeBody(Res.ApiVersionsResponse, 3, buf).ApiKeys)) apis.set(a.ApiKey as number, {min: a.MinVersion as number, max: a.MaxVersion as number})
   return {errorCode, apis}
 }
 
@@ -86,48 +110,39 @@ export interface MetadataResponse {
 
 /** `topics` null = all topics. Never auto-creates. */
 export function encodeMetadataV12(topics: readonly string[] | null): Buffer {
-  return new ByteWriter()
-    .compactArray(topics, (w, name) => w.uuid(new Uint8Array(16)).compactString(name).tags())
-    .bool(false) // AllowAutoTopicCreation: never
-    .bool(false)
-    .tags()
-    .toBuffer()
+  return encodeBody(Req.MetadataRequest, 12, {
+    Topics: topics && topics.map(Name => ({Name})),
+    AllowAutoTopicCreation: false,
+    IncludeTopicAuthorizedOperations: false,
+  })
+}
+
+/** Metadata v12 and DescribeTopicPartitions v0 topics (the latter's ELR lists are read and dropped). */
+function wireTopic(t: S): WireTopic {
+  return {
+    errorCode: t.ErrorCode as number,
+    name: t.Name as string | null,
+    topicId: uuidBytes(t.TopicId),
+    internal: t.IsInternal as boolean,
+    partitions: structs(t.Partitions).map(p => ({
+      errorCode: p.ErrorCode as number,
+      partition: p.PartitionIndex as number,
+      leaderId: p.LeaderId as number,
+      replicas: ints(p.ReplicaNodes),
+      isr: ints(p.IsrNodes),
+      offline: ints(p.OfflineReplicas),
+    })),
+  }
 }
 
 export function decodeMetadataV12(buf: Buffer): MetadataResponse {
-  const r = new ByteReader(buf)
-  r.int32() // throttle
-  const brokers = r.compactArray(r => {
-    const b = {id: r.int32(), host: r.compactString(), port: r.int32(), rack: r.compactNullableString(), fenced: false}
-    r.tags()
-    return b
-  })
-  const clusterId = r.compactNullableString()
-  const controllerId = r.int32()
-  const topics = r.compactArray(r => {
-    const errorCode = r.int16()
-    const name = r.compactNullableString()
-    const topicId = r.uuid()
-    const internal = r.bool()
-    const partitions = r.compactArray(r => {
-      const p = {
-        errorCode: r.int16(),
-        partition: r.int32(),
-        leaderId: r.int32(),
-        leaderEpoch: r.int32(),
-        replicas: r.compactArray(int32),
-        isr: r.compactArray(int32),
-        offline: r.compactArray(int32),
-      }
-      r.tags()
-      return {errorCode: p.errorCode, partition: p.partition, leaderId: p.leaderId, replicas: p.replicas, isr: p.isr, offline: p.offline}
-    })
-    r.int32() // authorized operations
-    r.tags()
-    return {errorCode, name, topicId, internal, partitions}
-  })
-  r.tags()
-  return {brokers, clusterId, controllerId, topics}
+  const m = decodeBody(Res.MetadataResponse, 12, buf)
+  return {
+    brokers: structs(m.Brokers).map(b => ({id: b.NodeId as number, host: b.Host as string, port: b.Port as number, rack: b.Rack as string | null, fenced: false})),
+    clusterId: m.ClusterId as string | null,
+    controllerId: m.ControllerId as number,
+    topics: structs(m.Topics).map(wireTopic),
+  }
 }
 
 // ---------------------------------------------------------------- DescribeTopicPartitions v0
@@ -138,73 +153,37 @@ export interface TopicPartitionCursor {
 
 /** `topics` empty = all topics. */
 export function encodeDescribeTopicPartitionsV0(topics: readonly string[], partitionLimit: number, cursor: TopicPartitionCursor | null): Buffer {
-  const w = new ByteWriter().compactArray(topics, (w, name) => w.compactString(name).tags()).int32(partitionLimit)
-  if (cursor) w.int8(1).compactString(cursor.topicName).int32(cursor.partitionIndex).tags()
-  else w.int8(-1)
-  return w.tags().toBuffer()
+  return encodeBody(Req.DescribeTopicPartitionsRequest, 0, {
+    Topics: topics.map(Name => ({Name})),
+    ResponsePartitionLimit: partitionLimit,
+    Cursor: cursor && {TopicName: cursor.topicName, PartitionIndex: cursor.partitionIndex},
+  })
 }
 
 export function decodeDescribeTopicPartitionsV0(buf: Buffer): {topics: WireTopic[]; nextCursor: TopicPartitionCursor | null} {
-  const r = new ByteReader(buf)
-  r.int32() // throttle
-  const topics = r.compactArray(r => {
-    const errorCode = r.int16()
-    const name = r.compactNullableString()
-    const topicId = r.uuid()
-    const internal = r.bool()
-    const partitions = r.compactArray(r => {
-      const errorCode = r.int16()
-      const partition = r.int32()
-      const leaderId = r.int32()
-      r.int32() // leader epoch
-      const replicas = r.compactArray(int32)
-      const isr = r.compactArray(int32)
-      r.compactNullableArray(int32) // eligible leader replicas
-      r.compactNullableArray(int32) // last known ELR
-      const offline = r.compactArray(int32)
-      r.tags()
-      return {errorCode, partition, leaderId, replicas, isr, offline}
-    })
-    r.int32() // authorized operations
-    r.tags()
-    return {errorCode, name, topicId, internal, partitions}
-  })
-  let nextCursor: TopicPartitionCursor | null = null
-  if (r.int8() >= 0) {
-    nextCursor = {topicName: r.compactString(), partitionIndex: r.int32()}
-    r.tags()
-  }
-  r.tags()
-  return {topics, nextCursor}
+  const m = decodeBody(Res.DescribeTopicPartitionsResponse, 0, buf)
+  const c = m.NextCursor as S | null
+  return {topics: structs(m.Topics).map(wireTopic), nextCursor: c && {topicName: c.TopicName as string, partitionIndex: c.PartitionIndex as number}}
 }
 
 // ---------------------------------------------------------------- DescribeCluster v0-2
 export function encodeDescribeCluster(version: number, includeFenced: boolean): Buffer {
-  const w = new ByteWriter().bool(false)
-  if (version >= 1) w.int8(1) // EndpointType: brokers
-  if (version >= 2) w.bool(includeFenced)
-  return w.tags().toBuffer()
+  // EndpointType 1: brokers (v1+); IncludeFencedBrokers is v2+.
+  return encodeBody(Req.DescribeClusterRequest, version, {IncludeClusterAuthorizedOperations: false, EndpointType: 1, IncludeFencedBrokers: includeFenced})
 }
 
 export function decodeDescribeCluster(
   buf: Buffer,
   version: number,
 ): {errorCode: number; errorMessage: string | null; clusterId: string; controllerId: number; brokers: WireBroker[]} {
-  const r = new ByteReader(buf)
-  r.int32() // throttle
-  const errorCode = r.int16()
-  const errorMessage = r.compactNullableString()
-  if (version >= 1) r.int8()
-  const clusterId = r.compactString()
-  const controllerId = r.int32()
-  const brokers = r.compactArray(r => {
-    const b = {id: r.int32(), host: r.compactString(), port: r.int32(), rack: r.compactNullableString(), fenced: version >= 2 ? r.bool() : false}
-    r.tags()
-    return b
-  })
-  r.int32() // cluster authorized operations
-  r.tags()
-  return {errorCode, errorMessage, clusterId, controllerId, brokers}
+  const m = decodeBody(Res.DescribeClusterResponse, version, buf)
+  return {
+    errorCode: m.ErrorCode as number,
+    errorMessage: m.ErrorMessage as string | null,
+    clusterId: m.ClusterId as string,
+    controllerId: m.ControllerId as number,
+    brokers: structs(m.Brokers).map(b => ({id: b.BrokerId as number, host: b.Host as string, port: b.Port as number, rack: b.Rack as string | null, fenced: b.IsFenced as boolean})),
+  }
 }
 
 // ---------------------------------------------------------------- ListPartitionReassignments v0 (flexible)
@@ -218,29 +197,21 @@ export interface WireReassignment {
 
 /** All reassignments in flight (Topics null). Read-only: it lists, it never alters. */
 export function encodeListPartitionReassignmentsV0(timeoutMs: number): Buffer {
-  return new ByteWriter().int32(timeoutMs).compactArray(null, () => {}).tags().toBuffer()
+  return encodeBody(Req.ListPartitionReassignmentsRequest, 0, {TimeoutMs: timeoutMs, Topics: null})
 }
 
 export function decodeListPartitionReassignmentsV0(buf: Buffer): {errorCode: number; errorMessage: string | null; reassignments: WireReassignment[]} {
-  const r = new ByteReader(buf)
-  r.int32() // throttle
-  const errorCode = r.int16()
-  const errorMessage = r.compactNullableString()
-  const reassignments: WireReassignment[] = []
-  r.compactArray(r => {
-    const topic = r.compactString()
-    r.compactArray(r => {
-      const partition = r.int32()
-      const replicas = r.compactArray(int32)
-      const addingReplicas = r.compactArray(int32)
-      const removingReplicas = r.compactArray(int32)
-      r.tags()
-      reassignments.push({topic, partition, replicas, addingReplicas, removingReplicas})
-    })
-    r.tags()
-  })
-  r.tags()
-  return {errorCode, errorMessage, reassignments}
+  const m = decodeBody(Res.ListPartitionReassignmentsResponse, 0, buf)
+  const reassignments = structs(m.Topics).flatMap(t =>
+    structs(t.Partitions).map(p => ({
+      topic: t.Name as string,
+      partition: p.PartitionIndex as number,
+      replicas: ints(p.Replicas),
+      addingReplicas: ints(p.AddingReplicas),
+      removingReplicas: ints(p.RemovingReplicas),
+    })),
+  )
+  return {errorCode: m.ErrorCode as number, errorMessage: m.ErrorMessage as string | null, reassignments}
 }
 
 // ---------------------------------------------------------------- FindCoordinator v4-6
@@ -254,20 +225,19 @@ export interface WireCoordinator {
 }
 
 /** keyType 0 = group (consumer, classic, share and streams groups all use it). */
-export function encodeFindCoordinator(keys: readonly string[], keyType = 0): Buffer {
-  return new ByteWriter().int8(keyType).compactArray(keys, (w, k) => w.compactString(k)).tags().toBuffer()
+export function encodeFindCoordinator(keys: readonly string[], keyType = 0, version = 4): Buffer {
+  return encodeBody(Req.FindCoordinatorRequest, version, {KeyType: keyType, CoordinatorKeys: [...keys]})
 }
 
-export function decodeFindCoordinator(buf: Buffer): WireCoordinator[] {
-  const r = new ByteReader(buf)
-  r.int32()
-  const out = r.compactArray(r => {
-    const c = {key: r.compactString(), nodeId: r.int32(), host: r.compactString(), port: r.int32(), errorCode: r.int16(), errorMessage: r.compactNullableString()}
-    r.tags()
-    return c
-  })
-  r.tags()
-  return out
+export function decodeFindCoordinator(buf: Buffer, version = 4): WireCoordinator[] {
+  return structs(decodeBody(Res.FindCoordinatorResponse, version, buf).Coordinators).map(c => ({
+    key: c.Key as string,
+    nodeId: c.NodeId as number,
+    host: c.Host as string,
+    port: c.Port as number,
+    errorCode: c.ErrorCode as number,
+    errorMessage: c.ErrorMessage as string | null,
+  }))
 }
 
 // ---------------------------------------------------------------- ListGroups v5
@@ -282,24 +252,18 @@ export interface ListedGroup {
 }
 
 export function encodeListGroupsV5(states: readonly string[] = [], types: readonly string[] = []): Buffer {
-  return new ByteWriter()
-    .compactArray(states, (w, s) => w.compactString(s))
-    .compactArray(types, (w, s) => w.compactString(s))
-    .tags()
-    .toBuffer()
+  return encodeBody(Req.ListGroupsRequest, 5, {StatesFilter: [...states], TypesFilter: [...types]})
 }
 
 export function decodeListGroupsV5(buf: Buffer): {errorCode: number; groups: ListedGroup[]} {
-  const r = new ByteReader(buf)
-  r.int32()
-  const errorCode = r.int16()
-  const groups = r.compactArray(r => {
-    const g = {groupId: r.compactString(), protocolType: r.compactString(), state: r.compactString(), type: r.compactString().toLowerCase()}
-    r.tags()
-    return g
-  })
-  r.tags()
-  return {errorCode, groups}
+  const m = decodeBody(Res.ListGroupsResponse, 5, buf)
+  const groups = structs(m.Groups).map(g => ({
+    groupId: g.GroupId as string,
+    protocolType: g.ProtocolType as string,
+    state: g.GroupState as string,
+    type: (g.GroupType as string).toLowerCase(),
+  }))
+  return {errorCode: m.ErrorCode as number, groups}
 }
 
 // ---------------------------------------------------------------- group describes (69, 77, 89)
@@ -338,64 +302,52 @@ export interface ConsumerGroupDescription extends DescribeError {
   readonly members: ConsumerGroupMember[]
 }
 
+const DESCRIBE_REQUESTS: Record<number, MessageSpec> = {
+  [API.ConsumerGroupDescribe]: Req.ConsumerGroupDescribeRequest,
+  [API.ShareGroupDescribe]: Req.ShareGroupDescribeRequest,
+  [API.StreamsGroupDescribe]: Req.StreamsGroupDescribeRequest,
+}
+
 export function encodeGroupDescribe(groupIds: readonly string[], version = 0, apiKey: number = API.ConsumerGroupDescribe): Buffer {
-  const w = new ByteWriter().compactArray(groupIds, (w, g) => w.compactString(g)).bool(false)
-  if (apiKey === API.StreamsGroupDescribe && version >= 1) w.bool(false) // IncludeTopologyDescription
-  return w.tags().toBuffer()
+  // IncludeTopologyDescription (streams v1+) stays false: we do not read the description.
+  return encodeBody(DESCRIBE_REQUESTS[apiKey], version, {GroupIds: [...groupIds], IncludeAuthorizedOperations: false, IncludeTopologyDescription: false})
 }
 
-function readAssignment(r: ByteReader): TopicPartitions[] {
-  const tps = r.compactArray(r => {
-    const tp = {topicId: r.uuid(), topicName: r.compactString(), partitions: r.compactArray(int32)}
-    r.tags()
-    return tp
-  })
-  r.tags()
-  return tps
+function assignment(a: unknown): TopicPartitions[] {
+  return structs((a as S).TopicPartitions).map(tp => ({topicId: uuidBytes(tp.TopicId), topicName: tp.TopicName as string, partitions: ints(tp.Partitions)}))
 }
 
-/** The group fields ConsumerGroupDescribe and ShareGroupDescribe share, in wire order. */
-function readGroupHeader(r: ByteReader) {
+/** The group fields the three describes share (streams: AssignorName v1+, null before). */
+function groupHeader(g: S) {
   return {
-    errorCode: r.int16(),
-    errorMessage: r.compactNullableString(),
-    groupId: r.compactString(),
-    state: r.compactString(),
-    groupEpoch: r.int32(),
-    assignmentEpoch: r.int32(),
-    assignorName: r.compactString(),
+    errorCode: g.ErrorCode as number,
+    errorMessage: g.ErrorMessage as string | null,
+    groupId: g.GroupId as string,
+    state: g.GroupState as string,
+    groupEpoch: g.GroupEpoch as number,
+    assignmentEpoch: g.AssignmentEpoch as number,
+    assignorName: g.AssignorName as string,
   }
 }
 
 export function decodeConsumerGroupDescribe(buf: Buffer, version: number): ConsumerGroupDescription[] {
-  const r = new ByteReader(buf)
-  r.int32()
-  const groups = r.compactArray(r => {
-    const header = readGroupHeader(r)
-    const members = r.compactArray(r => {
-      const m = {
-        memberId: r.compactString(),
-        instanceId: r.compactNullableString(),
-        rackId: r.compactNullableString(),
-        memberEpoch: r.int32(),
-        clientId: r.compactString(),
-        clientHost: r.compactString(),
-        subscribedTopicNames: r.compactArray(str),
-        // Brokers send "" for "no regex"; both read as null.
-        subscribedTopicRegex: r.compactNullableString() || null,
-        assignment: readAssignment(r),
-        targetAssignment: readAssignment(r),
-        memberType: version >= 1 ? r.int8() : -1,
-      }
-      r.tags()
-      return m
-    })
-    r.int32() // authorized operations
-    r.tags()
-    return {...header, members}
-  })
-  r.tags()
-  return groups
+  return structs(decodeBody(Res.ConsumerGroupDescribeResponse, version, buf).Groups).map(g => ({
+    ...groupHeader(g),
+    members: structs(g.Members).map(m => ({
+      memberId: m.MemberId as string,
+      instanceId: m.InstanceId as string | null,
+      rackId: m.RackId as string | null,
+      memberEpoch: m.MemberEpoch as number,
+      clientId: m.ClientId as string,
+      clientHost: m.ClientHost as string,
+      subscribedTopicNames: m.SubscribedTopicNames as string[],
+      // Brokers send "" for "no regex"; both read as null.
+      subscribedTopicRegex: (m.SubscribedTopicRegex as string | null) || null,
+      assignment: assignment(m.Assignment),
+      targetAssignment: assignment(m.TargetAssignment),
+      memberType: m.MemberType as number,
+    })),
+  }))
 }
 
 export interface ShareGroupMember {
@@ -418,29 +370,18 @@ export interface ShareGroupDescription extends DescribeError {
 }
 
 export function decodeShareGroupDescribeV1(buf: Buffer): ShareGroupDescription[] {
-  const r = new ByteReader(buf)
-  r.int32()
-  const groups = r.compactArray(r => {
-    const header = readGroupHeader(r)
-    const members = r.compactArray(r => {
-      const m = {
-        memberId: r.compactString(),
-        rackId: r.compactNullableString(),
-        memberEpoch: r.int32(),
-        clientId: r.compactString(),
-        clientHost: r.compactString(),
-        subscribedTopicNames: r.compactArray(str),
-        assignment: readAssignment(r),
-      }
-      r.tags()
-      return m
-    })
-    r.int32()
-    r.tags()
-    return {...header, members}
-  })
-  r.tags()
-  return groups
+  return structs(decodeBody(Res.ShareGroupDescribeResponse, 1, buf).Groups).map(g => ({
+    ...groupHeader(g),
+    members: structs(g.Members).map(m => ({
+      memberId: m.MemberId as string,
+      rackId: m.RackId as string | null,
+      memberEpoch: m.MemberEpoch as number,
+      clientId: m.ClientId as string,
+      clientHost: m.ClientHost as string,
+      subscribedTopicNames: m.SubscribedTopicNames as string[],
+      assignment: assignment(m.Assignment),
+    })),
+  }))
 }
 
 export interface StreamsTopicInfo {
@@ -504,183 +445,68 @@ export interface StreamsGroupDescription extends DescribeError {
   readonly assignorName: string | null
 }
 
-const keyValue = (r: ByteReader) => {
-  const kv = {key: r.compactString(), value: r.compactString()}
-  r.tags()
-  return kv
-}
+const keyValues = (v: unknown) => structs(v).map(kv => ({key: kv.Key as string, value: kv.Value as string}))
 
-const topicInfo = (r: ByteReader): StreamsTopicInfo => {
-  const t = {name: r.compactString(), partitions: r.int32(), replicationFactor: r.int16(), topicConfigs: r.compactArray(keyValue)}
-  r.tags()
-  return t
-}
+const topicInfos = (v: unknown): StreamsTopicInfo[] =>
+  structs(v).map(t => ({name: t.Name as string, partitions: t.Partitions as number, replicationFactor: t.ReplicationFactor as number, topicConfigs: keyValues(t.TopicConfigs)}))
 
-const taskIds = (r: ByteReader): StreamsTaskIds => {
-  const t = {subtopologyId: r.compactString(), partitions: r.compactArray(int32)}
-  r.tags()
-  return t
-}
+const taskIds = (v: unknown): StreamsTaskIds[] => structs(v).map(t => ({subtopologyId: t.SubtopologyId as string, partitions: ints(t.Partitions)}))
 
-const taskOffset = (r: ByteReader): StreamsTaskOffset => {
-  const t = {subtopologyId: r.compactString(), partition: r.int32(), offset: r.int64()}
-  r.tags()
-  return t
-}
+const taskOffsets = (v: unknown): StreamsTaskOffset[] =>
+  structs(v).map(t => ({subtopologyId: t.SubtopologyId as string, partition: t.Partition as number, offset: t.Offset as bigint}))
 
-function streamsAssignment(r: ByteReader): StreamsAssignment {
-  const a = {activeTasks: r.compactArray(taskIds), standbyTasks: r.compactArray(taskIds), warmupTasks: r.compactArray(taskIds)}
-  r.tags()
-  return a
-}
-
-/** Skips a TopologyDescriptionNode (v1+). */
-function skipTopologyNode(r: ByteReader): void {
-  r.compactString()
-  r.int8()
-  r.compactArray(str)
-  r.compactNullableString()
-  r.compactArray(str)
-  r.compactArray(str)
-  r.tags()
+function streamsAssignment(v: unknown): StreamsAssignment {
+  const a = v as S
+  return {activeTasks: taskIds(a.ActiveTasks), standbyTasks: taskIds(a.StandbyTasks), warmupTasks: taskIds(a.WarmupTasks)}
 }
 
 export function decodeStreamsGroupDescribe(buf: Buffer, version: number): StreamsGroupDescription[] {
-  const r = new ByteReader(buf)
-  r.int32()
-  const groups = r.compactArray(r => {
-    const errorCode = r.int16()
-    const errorMessage = r.compactNullableString()
-    const groupId = r.compactString()
-    const state = r.compactString()
-    const groupEpoch = r.int32()
-    const assignmentEpoch = r.int32()
-    let topology: StreamsGroupDescription['topology'] = null
-    if (r.int8() >= 0) {
-      const epoch = r.int32()
-      const subtopologies = r.compactNullableArray(r => {
-        const s = {
-          subtopologyId: r.compactString(),
-          sourceTopics: r.compactArray(str),
-          repartitionSinkTopics: r.compactArray(str),
-          stateChangelogTopics: r.compactArray(topicInfo),
-          repartitionSourceTopics: r.compactArray(topicInfo),
+  return structs(decodeBody(Res.StreamsGroupDescribeResponse, version, buf).Groups).map(g => {
+    const t = g.Topology as S | null
+    const subtopologies = t && (t.Subtopologies as S[] | null)
+    return {
+      ...groupHeader(g),
+      // v1+ (KIP-1357); null before.
+      assignorName: g.AssignorName as string | null,
+      topology: t && {
+        epoch: t.Epoch as number,
+        subtopologies:
+          subtopologies &&
+          subtopologies.map(s => ({
+            subtopologyId: s.SubtopologyId as string,
+            sourceTopics: s.SourceTopics as string[],
+            repartitionSinkTopics: s.RepartitionSinkTopics as string[],
+            stateChangelogTopics: topicInfos(s.StateChangelogTopics),
+            repartitionSourceTopics: topicInfos(s.RepartitionSourceTopics),
+          })),
+      },
+      members: structs(g.Members).map(m => {
+        const e = m.UserEndpoint as S | null
+        return {
+          memberId: m.MemberId as string,
+          memberEpoch: m.MemberEpoch as number,
+          instanceId: m.InstanceId as string | null,
+          rackId: m.RackId as string | null,
+          clientId: m.ClientId as string,
+          clientHost: m.ClientHost as string,
+          topologyEpoch: m.TopologyEpoch as number,
+          processId: m.ProcessId as string,
+          userEndpoint: e && {host: e.Host as string, port: e.Port as number},
+          clientTags: keyValues(m.ClientTags),
+          taskOffsets: taskOffsets(m.TaskOffsets),
+          taskEndOffsets: taskOffsets(m.TaskEndOffsets),
+          assignment: streamsAssignment(m.Assignment),
+          targetAssignment: streamsAssignment(m.TargetAssignment),
+          isClassic: m.IsClassic as boolean,
         }
-        r.tags()
-        return s
-      })
-      r.tags()
-      topology = {epoch, subtopologies}
+      }),
     }
-    const members = r.compactArray(r => {
-      const memberId = r.compactString()
-      const memberEpoch = r.int32()
-      const instanceId = r.compactNullableString()
-      const rackId = r.compactNullableString()
-      const clientId = r.compactString()
-      const clientHost = r.compactString()
-      const topologyEpoch = r.int32()
-      const processId = r.compactString()
-      let userEndpoint: StreamsGroupMember['userEndpoint'] = null
-      if (r.int8() >= 0) {
-        userEndpoint = {host: r.compactString(), port: r.uint16()}
-        r.tags()
-      }
-      const m = {
-        memberId,
-        memberEpoch,
-        instanceId,
-        rackId,
-        clientId,
-        clientHost,
-        topologyEpoch,
-        processId,
-        userEndpoint,
-        clientTags: r.compactArray(keyValue),
-        taskOffsets: r.compactArray(taskOffset),
-        taskEndOffsets: r.compactArray(taskOffset),
-        assignment: streamsAssignment(r),
-        targetAssignment: streamsAssignment(r),
-        isClassic: r.bool(),
-      }
-      r.tags()
-      return m
-    })
-    r.int32() // authorized operations
-    let assignorName: string | null = null
-    if (version >= 1) {
-      if (r.int8() >= 0) {
-        // TopologyDescription: Subtopologies[]{Id, Nodes[]}, GlobalStores[]{Source, Processor}
-        r.compactArray(r => {
-          r.compactString()
-          r.compactArray(skipTopologyNode)
-          r.tags()
-        })
-        r.compactArray(r => {
-          skipTopologyNode(r)
-          skipTopologyNode(r)
-          r.tags()
-        })
-        r.tags()
-      }
-      r.int8() // TopologyDescriptionStatus
-      assignorName = r.compactNullableString()
-    }
-    r.tags()
-    return {errorCode, errorMessage, groupId, state, groupEpoch, assignmentEpoch, topology, members, assignorName}
   })
-  r.tags()
-  return groups
 }
 
 // ---------------------------------------------------------------- ListOffsets v7 (flexible)
 export const EARLIEST_TIMESTAMP = -2n
 export const LATEST_TIMESTAMP = -1n
-
-/** isolation 1 = read_committed: LATEST then answers the last stable offset. */
-export function encodeListOffsetsV7(topic: string, partition: number, timestamp: bigint, isolation: 0 | 1): Buffer {
-  return new ByteWriter()
-    .int32(-1) // ReplicaId: a consumer
-    .int8(isolation)
-    .compactArray([topic], (w, t) =>
-      w.compactString(t).compactArray([partition], (w, p) => w.int32(p).int32(-1).int64(timestamp).tags()).tags(),
-    )
-    .tags()
-    .toBuffer()
-}
-
-export function decodeListOffsetsV7(buf: Buffer): {errorCode: number; offset: bigint} {
-  const r = new ByteReader(buf)
-  r.int32()
-  let out = {errorCode: -1, offset: -1n}
-  r.compactArray(r => {
-    r.compactString()
-    r.compactArray(r => {
-      r.int32()
-      const errorCode = r.int16()
-      r.int64() // timestamp
-      const offset = r.int64()
-      r.int32() // leader epoch
-      r.tags()
-      out = {errorCode, offset}
-    })
-    r.tags()
-  })
-  r.tags()
-  return out
-}
-
-/** Many partitions in one ListOffsets v7 request (all led by the broker it is sent to). */
-export function encodeListOffsetsV7Many(topics: ReadonlyMap<string, readonly number[]>, timestamp: bigint, isolation: 0 | 1): Buffer {
-  return new ByteWriter()
-    .int32(-1) // ReplicaId: a consumer
-    .int8(isolation)
-    .compactArray([...topics], (w, [t, ps]) =>
-      w.compactString(t).compactArray(ps, (w, p) => w.int32(p).int32(-1).int64(timestamp).tags()).tags(),
-    )
-    .tags()
-    .toBuffer()
-}
 
 export interface ListedOffset {
   readonly topic: string
@@ -689,25 +515,29 @@ export interface ListedOffset {
   readonly offset: bigint
 }
 
-export function decodeListOffsetsV7Many(buf: Buffer): ListedOffset[] {
-  const r = new ByteReader(buf)
-  r.int32()
-  const out: ListedOffset[] = []
-  r.compactArray(r => {
-    const topic = r.compactString()
-    r.compactArray(r => {
-      const partition = r.int32()
-      const errorCode = r.int16()
-      r.int64() // timestamp
-      const offset = r.int64()
-      r.int32() // leader epoch
-      r.tags()
-      out.push({topic, partition, errorCode, offset})
-    })
-    r.tags()
+/** Many partitions in one ListOffsets v7 request (all led by the broker it is sent to). isolation 1 = read_committed: LATEST then answers the last stable offset. */
+export function encodeListOffsetsV7Many(topics: ReadonlyMap<string, readonly number[]>, timestamp: bigint, isolation: 0 | 1): Buffer {
+  return encodeBody(Req.ListOffsetsRequest, 7, {
+    ReplicaId: -1, // a consumer
+    IsolationLevel: isolation,
+    Topics: [...topics].map(([Name, ps]) => ({Name, Partitions: ps.map(PartitionIndex => ({PartitionIndex, CurrentLeaderEpoch: -1, Timestamp: timestamp}))})),
   })
-  r.tags()
-  return out
+}
+
+export function encodeListOffsetsV7(topic: string, partition: number, timestamp: bigint, isolation: 0 | 1): Buffer {
+  return encodeListOffsetsV7Many(new Map([[topic, [partition]]]), timestamp, isolation)
+}
+
+export function decodeListOffsetsV7Many(buf: Buffer): ListedOffset[] {
+  return structs(decodeBody(Res.ListOffsetsResponse, 7, buf).Topics).flatMap(t =>
+    structs(t.Partitions).map(p => ({topic: t.Name as string, partition: p.PartitionIndex as number, errorCode: p.ErrorCode as number, offset: p.Offset as bigint})),
+  )
+}
+
+/** The one partition asked for (the last answered, as brokers answer exactly what was asked). */
+export function decodeListOffsetsV7(buf: Buffer): {errorCode: number; offset: bigint} {
+  const last = decodeListOffsetsV7Many(buf).at(-1)
+  return last ? {errorCode: last.errorCode, offset: last.offset} : {errorCode: -1, offset: -1n}
 }
 
 // ---------------------------------------------------------------- Fetch v12 (flexible, topics by name, no session)
@@ -722,55 +552,33 @@ export interface FetchPartitionResponse {
 
 /** A one-partition full fetch without a fetch session and without a group: what a read-only reader needs. */
 export function encodeFetchV12(topic: string, partition: number, offset: bigint, maxBytes: number, isolation: 0 | 1, maxWaitMs = 0): Buffer {
-  return new ByteWriter()
-    .int32(-1) // ReplicaId: a consumer
-    .int32(maxWaitMs)
-    .int32(1) // MinBytes
-    .int32(maxBytes)
-    .int8(isolation)
-    .int32(0) // SessionId: none
-    .int32(-1) // SessionEpoch: full fetch, no session
-    .compactArray([topic], (w, t) =>
-      w
-        .compactString(t)
-        .compactArray([partition], (w, p) => w.int32(p).int32(-1).int64(offset).int32(-1).int64(-1n).int32(maxBytes).tags())
-        .tags(),
-    )
-    .compactArray([], () => {}) // ForgottenTopicsData
-    .compactString('') // RackId
-    .tags()
-    .toBuffer()
+  return encodeBody(Req.FetchRequest, 12, {
+    ReplicaId: -1, // a consumer
+    MaxWaitMs: maxWaitMs,
+    MinBytes: 1,
+    MaxBytes: maxBytes,
+    IsolationLevel: isolation,
+    SessionId: 0, // no fetch session
+    SessionEpoch: -1, // a full fetch
+    Topics: [{Topic: topic, Partitions: [{Partition: partition, CurrentLeaderEpoch: -1, FetchOffset: offset, LastFetchedEpoch: -1, LogStartOffset: -1n, PartitionMaxBytes: maxBytes}]}],
+    ForgottenTopicsData: [],
+    RackId: '',
+  })
 }
 
 export function decodeFetchV12(buf: Buffer): {errorCode: number; partition: FetchPartitionResponse | undefined} {
-  const r = new ByteReader(buf)
-  r.int32()
-  const errorCode = r.int16()
-  r.int32() // session id
-  let partition: FetchPartitionResponse | undefined
-  r.compactArray(r => {
-    r.compactString()
-    r.compactArray(r => {
-      r.int32()
-      const p = {
-        errorCode: r.int16(),
-        highWatermark: r.int64(),
-        lastStableOffset: r.int64(),
-        logStartOffset: r.int64(),
-        abortedTransactions:
-          r.compactNullableArray(r => {
-            const t = {producerId: r.int64(), firstOffset: r.int64()}
-            r.tags()
-            return t
-          }) ?? [],
-      }
-      r.int32() // preferred read replica
-      const records = r.compactNullableBytes()
-      r.tags()
-      partition = {...p, records: records ? Buffer.from(records) : null}
-    })
-    r.tags()
-  })
-  r.tags()
-  return {errorCode, partition}
+  const m = decodeBody(Res.FetchResponse, 12, buf)
+  const p = structs(m.Responses).flatMap(t => structs(t.Partitions)).at(-1)
+  const records = p && (p.Records as Uint8Array | null)
+  return {
+    errorCode: m.ErrorCode as number,
+    partition: p && {
+      errorCode: p.ErrorCode as number,
+      highWatermark: p.HighWatermark as bigint,
+      lastStableOffset: p.LastStableOffset as bigint,
+      logStartOffset: p.LogStartOffset as bigint,
+      abortedTransactions: ((p.AbortedTransactions as S[] | null) ?? []).map(a => ({producerId: a.ProducerId as bigint, firstOffset: a.FirstOffset as bigint})),
+      records: records ? Buffer.from(records.buffer, records.byteOffset, records.length) : null,
+    },
+  }
 }

@@ -22,7 +22,7 @@ export interface UnknownTaggedField {
 
 export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA'
 
-const PRIMITIVES = new Set<string>(['int8', 'int16', 'int32', 'int64', 'uint16', 'bool', 'string', 'bytes', 'uuid'])
+const PRIMITIVES = new Set<string>(['int8', 'int16', 'int32', 'int64', 'uint16', 'bool', 'string', 'bytes', 'records', 'uuid'])
 const FIXED_SIZE: Record<string, number> = {int8: 1, int16: 2, int32: 4, int64: 8, uint16: 2, bool: 1, uuid: 16}
 
 export interface FieldPlan {
@@ -95,7 +95,7 @@ function compileStruct(name: string, specs: readonly FieldSpec[], version: numbe
     const isTagged = present && f.taggedVersions !== undefined && flexible && inRange(parseVersions(f.taggedVersions), version)
     const nullable = present && f.nullableVersions !== undefined && inRange(parseVersions(f.nullableVersions), version)
     const kind = (primitive ? base : 'struct') as FieldPlan['kind']
-    const elementMin = primitive ? (FIXED_SIZE[base] ?? (flexible ? 1 : base === 'bytes' ? 4 : 2)) : struct!.minSize + (nullable && !array ? 1 : 0)
+    const elementMin = primitive ? (FIXED_SIZE[base] ?? (flexible ? 1 : base === 'string' ? 2 : 4)) : struct!.minSize + (nullable && !array ? 1 : 0)
     const plan: FieldPlan = {
       name: f.name,
       kind,
@@ -141,7 +141,7 @@ function defaultFactory(f: FieldSpec, kind: FieldPlan['kind'], array: boolean, s
       const v = typeof d === 'string' ? d : ''
       return () => v
     }
-    case 'bytes': return () => new Uint8Array(0)
+    case 'bytes': case 'records': return () => new Uint8Array(0)
     case 'uuid': return () => ZERO_UUID
     case 'struct': return () => defaultsOf(struct!)
   }
@@ -253,7 +253,7 @@ function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
       }
       return r.utf8(n)
     }
-    case 'bytes': {
+    case 'bytes': case 'records': {
       const at = r.pos
       const n = readLength(r, flexible, 'bytes', true)
       if (n < 0) {
@@ -307,7 +307,7 @@ function isDefault(f: FieldPlan, v: unknown): boolean {
   if (d === null || v === null) return v === d
   if (f.array) return Array.isArray(v) && v.length === 0
   if (f.kind === 'int64') return BigInt(v as bigint) === d
-  if (f.kind === 'bytes') return v instanceof Uint8Array && v.length === 0
+  if (f.kind === 'bytes' || f.kind === 'records') return v instanceof Uint8Array && v.length === 0
   if (f.kind === 'struct') return sameValue(v, d)
   return v === d
 }
@@ -360,7 +360,7 @@ function writeOne(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): v
       writeLength(w, b.length, flexible, false)
       return w.bytes(b)
     }
-    case 'bytes': {
+    case 'bytes': case 'records': {
       if (v === null) {
         if (!f.nullable) throw new TypeError(`${f.name}: non-nullable bytes are null`)
         return writeLength(w, -1, flexible, true)

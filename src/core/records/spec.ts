@@ -1,12 +1,15 @@
 /**
- * The shape of a record schema, written the way Kafka's message JSON files are
- * (`group-coordinator/src/main/resources/common/message/*.json`): field names, Kafka type strings,
+ * The shape of a record schema or a request/response body, written the way Kafka's message JSON files are
+ * (`group-coordinator/.../common/message/*.json`, `clients/.../common/message/*.json`): field names, Kafka type strings,
  * version ranges as strings ("0+", "3+", "1", "0-3", "none"), tags and defaults. One generic codec
  * (codec.ts) reads and writes every record from these descriptions; there is no per-record code.
  */
 
-/** Kafka's primitive field types that coordinator records use. */
-export type PrimitiveType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint16' | 'bool' | 'string' | 'bytes' | 'uuid'
+/**
+ * Kafka's primitive field types that coordinator records and the request/response bodies we use need.
+ * `records` (Fetch's record set) is read as bytes and handed to the record-batch reader.
+ */
+export type PrimitiveType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint16' | 'bool' | 'string' | 'bytes' | 'records' | 'uuid'
 
 /**
  * A default as written in Kafka's JSON (int64 defaults are given as numbers and read as bigint).

@@ -4,7 +4,9 @@
  */
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
-import {API} from '../../../src/kafka/protocol.js'
+import {ZERO_UUID} from '../../../src/core/records/codec.js'
+import {MetadataRequest} from '../../../src/kafka/messages/requests.js'
+import {API, decodeBody, encodeMetadataV12} from '../../../src/kafka/protocol.js'
 
 const READ_ONLY = new Map([
   [1, 'Fetch'], [2, 'ListOffsets'], [3, 'Metadata'], [10, 'FindCoordinator'], [16, 'ListGroups'], [46, 'ListPartitionReassignments'], [18, 'ApiVersions'],
@@ -17,15 +19,20 @@ describe('the Kafka adapter is read-only', () => {
   })
 
   it('sends only API.* keys, and never through the library clients (Admin, Consumer, Producer)', () => {
-    const client = readFileSync(new URL('../../../src/kafka/client.ts', import.meta.url), 'utf8')
-    for (const m of client.matchAll(/#send\([^,]+,\s*([^,]+),/g)) expect(m[1].trim()).toMatch(/^(P\.API\.\w+|apiKey)$/)
-    const all = ['client.ts', 'library.ts', 'session.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8')).join('\n')
+    const senders = ['client.ts', 'connection.ts', 'metadata.ts', 'groups.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8')).join('\n')
+    const sends = [...senders.matchAll(/\.send\([^,]+,\s*([^,]+),/g)]
+    expect(sends.length).toBeGreaterThanOrEqual(10)
+    for (const m of sends) expect(m[1].trim()).toMatch(/^(P\.API\.\w+|apiKey)$/)
+    const all = [senders, ...['library.ts', 'session.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8'))].join('\n')
     expect(all).not.toMatch(/\b(Admin|Consumer|Producer)\b\s*\(|new (Admin|Consumer|Producer)\b|joinGroup|offsetCommit|createTopics|alterConfigs/)
   })
 
   it('Metadata never asks the broker to auto-create topics', () => {
-    const protocol = readFileSync(new URL('../../../src/kafka/protocol.ts', import.meta.url), 'utf8')
-    expect(protocol).toMatch(/\.bool\(false\) \/\/ AllowAutoTopicCreation: never/)
+    for (const topics of [null, [], ['a', 'b']]) {
+      const body = decodeBody(MetadataRequest, 12, encodeMetadataV12(topics))
+      expect(body.AllowAutoTopicCreation).toBe(false)
+      expect(body.Topics).toEqual(topics && topics.map(Name => ({TopicId: ZERO_UUID, Name})))
+    }
   })
 })
 

@@ -1,13 +1,13 @@
 import {describe, expect, it} from 'vitest'
-import {decodeListPartitionReassignmentsV0, encodeListPartitionReassignmentsV0} from '../../../src/kafka/protocol.js'
-import {ByteReader, ByteWriter} from '../../../src/kafka/wire.js'
+import {ListPartitionReassignmentsRequest} from '../../../src/kafka/messages/requests.js'
+import {decodeBody, decodeListPartitionReassignmentsV0, encodeListPartitionReassignmentsV0} from '../../../src/kafka/protocol.js'
+import {ByteWriter} from './byte-writer.js'
 
 describe('ListPartitionReassignments v0', () => {
   it('asks for every reassignment (Topics null) with a timeout', () => {
-    const r = new ByteReader(encodeListPartitionReassignmentsV0(30_000))
-    expect(r.int32()).toBe(30_000)
-    expect(r.uvarint()).toBe(0) // null compact array
-    expect(r.uvarint()).toBe(0) // no tagged fields
+    const bytes = encodeListPartitionReassignmentsV0(30_000)
+    expect([...bytes]).toEqual([0, 0, 0x75, 0x30, 0, 0]) // TimeoutMs, Topics null (compact 0), no tagged fields
+    expect(decodeBody(ListPartitionReassignmentsRequest, 0, bytes)).toEqual({TimeoutMs: 30_000, Topics: null})
   })
 
   it('decodes topics, partitions and the three replica lists (tagged fields skipped)', () => {

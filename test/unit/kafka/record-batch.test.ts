@@ -1,7 +1,8 @@
 import {gunzipSync, gzipSync} from 'node:zlib'
 import {describe, expect, it} from 'vitest'
 import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
-import {ByteWriter, ProtocolDecodeError} from '../../../src/kafka/wire.js'
+import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
+import {ByteWriter} from './byte-writer.js'
 
 function zigzag(w: ByteWriter, v: number): ByteWriter {
   return w.uvarint(v >= 0 ? v * 2 : -v * 2 - 1)

@@ -1,0 +1,345 @@
+/**
+ * The connection side of the Kafka adapter: sockets (TCP/TLS, SASL PLAIN/SCRAM/OAUTHBEARER through
+ * @platformatic/kafka 1.35's Connection, every response frame checked by ./frame-guard.ts), the bootstrap broker
+ * and its API versions, request/response correlation (the library's createAPI carries our own bodies), the
+ * operation deadline, and reaching any broker when one goes away. What is asked lives in ./metadata.ts,
+ * ./groups.ts and ./partition-reader.ts; this file knows no request body but ApiVersions.
+ *
+ * Every operation runs under one deadline (`settings.timeoutMs`); when it passes, all sockets are destroyed and a
+ * one-line RuntimeError names the step that was waiting (`step`).
+ */
+import type {ConnectionSettings} from '../config/client-config.js'
+import {RdError, RuntimeError} from '../core/errors.js'
+import {connectionError, oneLine, timeoutError} from './errors.js'
+import {frameError, guardSocket, maxResponseBytes} from './frame-guard.js'
+import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadKafkaLibrary} from './library.js'
+import * as P from './protocol.js'
+import {isRetriableConnection, Retrier} from './retry.js'
+
+export interface KafkaClientOptions {
+  /** Redacted progress lines for --debug. */
+  readonly debug?: (line: string) => void
+  /** Warnings for the user (stderr). */
+  readonly warn?: (line: string) => void
+}
+
+export interface Node {
+  readonly id: number
+  readonly host: string
+  readonly port: number
+}
+
+/** Connection failures that another bootstrap server would repeat. */
+const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS_UNTRUSTED', 'TLS_HOSTNAME', 'TLS_CERT_DATE', 'TLS_CLIENT_KEY', 'TLS_REJECTED', 'TLS_HANDSHAKE', 'TIMEOUT'])
+
+export type Decode<T> = (buf: Buffer, version: number) => T
+
+export class KafkaSession {
+  readonly lib: KafkaLibrary
+  readonly settings: ConnectionSettings
+  readonly opts: KafkaClientOptions
+  /** When the current operation times out; a partition read that makes progress moves it forward. */
+  deadline: number
+  /** What the operation is waiting for, named by a timeout. */
+  step = 'starting'
+  closed = false
+  /** Brokers from the last Metadata response: where to turn when the bootstrap broker goes away. */
+  known: Node[] = []
+  #bootstrap!: {conn: KafkaConnection; host: string; port: number}
+  readonly #conns = new Map<string, Promise<KafkaConnection>>()
+  readonly #apis = new Map<string, LibraryApi>()
+  readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
+  readonly #all = new Set<KafkaConnection>()
+  /** Connections attempted (for --debug: retries must stay bounded). */
+  #connectAttempts = 0
+  #versions = new Map<number, P.ApiVersionRange>()
+  readonly #maxResponse = maxResponseBytes()
+
+  private constructor(lib: KafkaLibrary, settings: ConnectionSettings, opts: KafkaClientOptions) {
+    this.lib = lib
+    this.settings = settings
+    this.opts = opts
+    this.deadline = Date.now() + settings.timeoutMs
+  }
+
+  /** Loads the library, connects to the first reachable bootstrap server and reads its API versions. */
+  static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaSession> {
+    const lib = await loadKafkaLibrary()
+    const session = new KafkaSession(lib, settings, opts)
+    try {
+      await session.within(session.#connectBootstrap())
+    } catch (error) {
+      await session.close()
+      throw error
+    }
+    return session
+  }
+
+  get clusterAddress(): string {
+    return `${this.#bootstrap.host}:${this.#bootstrap.port}`
+  }
+
+  get bootstrap(): {readonly host: string; readonly port: number} {
+    return this.#bootstrap
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    // Every connection made, connected or still connecting (a timeout can leave a handshake pending): close
+    // politely for at most 200 ms, then destroy the socket so nothing keeps the process alive.
+    await Promise.allSettled(
+      [...this.#all].map(async conn => {
+        await Promise.race([conn.close().catch(() => {}), new Promise(r => setTimeout(r, 200).unref())])
+        conn.socket?.destroy()
+      }),
+    )
+  }
+
+  /** Runs `work` under the deadline; a timeout closes every socket and names the step that was waiting. */
+  async within<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      // The deadline can move forward while a partition read makes progress; re-arm until it passes.
+      const arm = () => {
+        const left = this.deadline - Date.now()
+        timer = left > 0 ? setTimeout(arm, left) : undefined
+        if (left <= 0) reject(timeoutError(this.settings.timeoutMs, this.step))
+      }
+      arm()
+    })
+    try {
+      return await Promise.race([work, timeout])
+    } catch (error) {
+      if (error instanceof RdError && (error as RdError).code === 'TIMEOUT') {
+        work.catch(() => {})
+        await this.close()
+      }
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** Retries of one operation, within the deadline; each logged with --debug. */
+  retrier(): Retrier {
+    return new Retrier({deadline: () => this.deadline, timeoutMs: this.settings.timeoutMs, debug: line => this.debug(line)})
+  }
+
+  debug(line: string): void {
+    this.opts.debug?.(line)
+  }
+
+  warn(line: string): void {
+    this.opts.warn?.(line)
+  }
+
+  errorName(code: number): string {
+    return code === 0 ? 'NONE' : this.lib.errorName(code)
+  }
+
+  kafkaError(code: number, message: string | null | undefined, what: string, subject?: string): RuntimeError {
+    const name = this.errorName(code)
+    const about = subject ? ` ${subject}` : ''
+    if (code === 29) return new RuntimeError(`not authorized to describe topic${about} (TOPIC_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the topic for your principal.', 'NOT_AUTHORIZED')
+    if (code === 30) return new RuntimeError(`not authorized to describe group${about} (GROUP_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the group for your principal.', 'NOT_AUTHORIZED')
+    if (code === 31) return new RuntimeError(`not authorized: ${what} needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the cluster resource for your principal.', 'NOT_AUTHORIZED')
+    return new RuntimeError(`${what}${about} failed: ${name}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
+  }
+
+  /** The version to use: our highest supported that the bootstrap broker supports, or undefined. */
+  version(apiKey: number, ours: number, min = 0): number | undefined {
+    const r = this.#versions.get(apiKey)
+    if (!r) return undefined
+    const v = Math.min(ours, r.max)
+    return v >= Math.max(min, r.min) ? v : undefined
+  }
+
+  requireVersion(apiKey: number, ours: number, min: number, what: string): number {
+    const v = this.version(apiKey, ours, min)
+    if (v === undefined) {
+      const r = this.#versions.get(apiKey)
+      throw new RuntimeError(
+        `the broker at ${this.clusterAddress} does not support ${P.API_NAMES[apiKey]} v${min}${ours > min ? `-${ours}` : ''} (${what}); it offers ${r ? `v${r.min}-${r.max}` : 'none'}`,
+        'rebalance-doctor needs Apache Kafka 4.1 or newer for this.',
+        'UNSUPPORTED_VERSION',
+      )
+    }
+    return v
+  }
+
+  async #connectBootstrap(): Promise<void> {
+    const failures: RdError[] = []
+    for (const {host, port} of this.settings.bootstrap) {
+      try {
+        const conn = await this.connect(host, port)
+        this.#bootstrap = {conn, host, port}
+        this.step = `waiting for ApiVersions from ${host}:${port}`
+        const av = await this.send(conn, P.API.ApiVersions, 3, P.encodeApiVersionsV3('rebalance-doctor', '0'), P.decodeApiVersionsV3, false)
+        if (av.errorCode !== 0) throw new RuntimeError(`ApiVersions failed at ${host}:${port}: ${this.errorName(av.errorCode)}`, undefined, 'KAFKA_ERROR')
+        this.#versions = av.apis
+        this.debug(`connected to ${host}:${port}; ${av.apis.size} APIs`)
+        return
+      } catch (error) {
+        if (this.closed) throw error // timed out meanwhile: the deadline's error is the one reported
+        const e = error instanceof RdError ? error : connectionError(error, {host, port, settings: this.settings})
+        this.debug(`bootstrap ${host}:${port} failed: ${e.message}`)
+        // Credentials, certificates and the deadline are the same for every broker: do not try the others.
+        if (SAME_FOR_ALL_BROKERS.has(e.code)) throw e
+        failures.push(e)
+      }
+    }
+    const [first] = failures
+    if (failures.length === 1) throw first
+    if (failures.every(f => f.code === first.code)) {
+      throw new RuntimeError(`${first.message} (and ${failures.length - 1} more bootstrap server${failures.length > 2 ? 's' : ''} alike)`, first.hint, first.code)
+    }
+    throw new RuntimeError(`no bootstrap server reachable: ${failures.map(f => f.message).join('; ')}`, first.hint, 'NO_BROKER')
+  }
+
+  /** The connection to host:port, made once and shared. */
+  connect(host: string, port: number): Promise<KafkaConnection> {
+    const key = `${host}:${port}`
+    let p = this.#conns.get(key)
+    if (!p) {
+      const made = this.#newConnection(host, port)
+      p = made
+      this.#conns.set(key, made)
+      made.then(
+        // A broker that goes away closes the socket: the next request to that address connects anew.
+        conn => conn.once('close', () => this.#conns.get(key) === made && this.#conns.delete(key)),
+        () => this.#conns.get(key) === made && this.#conns.delete(key),
+      )
+    }
+    return p
+  }
+
+  /** A request to host:port failed on the connection: drop it (destroying its socket) so the next one reconnects. */
+  forget(host: string, port: number): void {
+    const key = `${host}:${port}`
+    const p = this.#conns.get(key)
+    if (!p) return
+    this.#conns.delete(key)
+    p.then(conn => conn.socket?.destroy(), () => {})
+  }
+
+  /**
+   * Runs `op` on the bootstrap broker; when that one is unreachable, on the other brokers last seen in Metadata
+   * and the other bootstrap servers (the first that answers becomes the bootstrap broker); when none is, waits
+   * with backoff within the deadline.
+   */
+  async anyBroker<T>(what: string, op: (conn: KafkaConnection, address: string) => Promise<T>): Promise<T> {
+    let retrier: Retrier | undefined
+    for (;;) {
+      const seen = new Set<string>()
+      const candidates = [this.#bootstrap, ...this.known, ...this.settings.bootstrap].filter(c => {
+        const key = `${c.host}:${c.port}`
+        return seen.has(key) ? false : (seen.add(key), true)
+      })
+      let last: RdError | undefined
+      for (const {host, port} of candidates) {
+        try {
+          const conn = await this.connect(host, port)
+          const out = await op(conn, `${host}:${port}`)
+          if (host !== this.#bootstrap.host || port !== this.#bootstrap.port) {
+            this.debug(`${this.clusterAddress} is unreachable: asking ${host}:${port} from now on`)
+            this.#bootstrap = {conn, host, port}
+          }
+          return out
+        } catch (error) {
+          if (!isRetriableConnection(error) || this.closed) throw error
+          this.forget(host, port)
+          last = error
+        }
+      }
+      retrier ??= this.retrier()
+      await retrier.wait(`a reachable broker for ${what}`, last?.message ?? 'no broker known')
+    }
+  }
+
+  async #newConnection(host: string, port: number): Promise<KafkaConnection> {
+    const s = this.settings
+    const left = Math.max(1, this.deadline - Date.now())
+    const options: Record<string, unknown> = {connectTimeout: left, requestTimeout: left, maxInflights: 5}
+    if (s.tls) {
+      options.tls = {
+        ...(s.tls.ca ? {ca: s.tls.ca} : {}),
+        ...(s.tls.cert ? {cert: s.tls.cert} : {}),
+        ...(s.tls.key ? {key: s.tls.key.reveal()} : {}),
+        ...(s.tls.keyPassword ? {passphrase: s.tls.keyPassword.reveal()} : {}),
+        rejectUnauthorized: true,
+        ...(s.tls.verifyHostname ? {} : {checkServerIdentity: () => undefined}),
+      }
+    }
+    if (s.sasl) {
+      options.sasl = {
+        mechanism: s.sasl.mechanism,
+        ...(s.sasl.username ? {username: s.sasl.username} : {}),
+        ...(s.sasl.password ? {password: s.sasl.password.reveal()} : {}),
+        ...(s.sasl.token ? {token: s.sasl.token.reveal()} : {}),
+      }
+    }
+    this.step = `connecting to ${host}:${port} (${s.securityProtocol})`
+    this.debug(`${this.step}, connection attempt ${++this.#connectAttempts}`)
+    if (this.closed) throw new RuntimeError('the Kafka client is closed', undefined, 'CLOSED')
+    const conn = new this.lib.Connection(s.clientId, options as never)
+    this.#all.add(conn)
+    // Errors after the handshake are reported through the pending requests; keep the emitter from throwing.
+    conn.on('error', () => {})
+    try {
+      const connecting = conn.connect(host, port)
+      // Every response frame is checked (size, correlation id) before the library buffers it.
+      if (conn.socket) guardSocket(conn.socket, host, port, this.#maxResponse, Boolean(s.tls))
+      await connecting
+    } catch (error) {
+      conn.socket?.destroy()
+      throw frameError(conn.socket) ?? connectionError(error, {host, port, settings: s})
+    }
+    this.#addresses.set(conn, {host, port})
+    return conn
+  }
+
+  #api(apiKey: number, version: number, responseHeaderTags: boolean): LibraryApi {
+    const id = `${apiKey}/${version}/${responseHeaderTags}`
+    let api = this.#apis.get(id)
+    if (!api) {
+      api = this.lib.createAPI(
+        apiKey,
+        version,
+        (body: Buffer) => this.lib.writerOf(body),
+        (_c: number, _k: number, _v: number, reader: LibraryReader) => Buffer.from(reader.buffer.slice(reader.position, reader.length)),
+        true,
+        responseHeaderTags,
+      )
+      this.#apis.set(id, api)
+    }
+    return api
+  }
+
+  /** One request on `conn`: our body out, the response body decoded; failures become one-line RuntimeErrors. */
+  send<T>(conn: KafkaConnection, apiKey: number, version: number, body: Buffer, decode: Decode<T>, responseHeaderTags = true): Promise<T> {
+    const api = this.#api(apiKey, version, responseHeaderTags)
+    const name = `${P.API_NAMES[apiKey] ?? apiKey} v${version}`
+    return new Promise<T>((resolve, reject) => {
+      api(conn, body, (error: unknown, raw: Buffer) => {
+        if (error) {
+          const at = this.#addresses.get(conn)
+          const bad = frameError(conn.socket)
+          if (bad) reject(bad)
+          else if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
+          // (ApiVersions is a connection's first request: a close there is the handshake's, named by connectionError)
+          else if (at && apiKey !== P.API.ApiVersions && /^Connection closed/.test((error as Error).message ?? '')) reject(new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}`, undefined, 'CONNECTION_CLOSED'))
+          else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.settings}))
+          else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
+          return
+        }
+        try {
+          resolve(decode(raw, version))
+        } catch (error_) {
+          const at = this.#addresses.get(conn)
+          reject(new RuntimeError(`cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR'))
+        }
+      })
+    })
+  }
+}

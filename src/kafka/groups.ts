@@ -1,0 +1,171 @@
+/**
+ * Groups over a KafkaSession: ListGroups v5 on every live broker, coordinators by batched FindCoordinator, and the
+ * three describes (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe), each group asked at its
+ * coordinator and asked again when its coordinator moved or went away. Read-only: no group is joined.
+ */
+import {uuidFromBytes, uuidToString} from '../core/uuid.js'
+import type {KafkaSession, Node} from './connection.js'
+import {liveBrokers} from './metadata.js'
+import * as P from './protocol.js'
+import {isRetriableConnection, type Retrier, SYSTEM_CLOCK} from './retry.js'
+
+const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
+
+export interface NamedTopicPartitions {
+  /** Kafka's base64url form. */
+  readonly topicId: string
+  readonly topicName: string
+  readonly partitions: number[]
+}
+
+type WithErrorName = {readonly errorName: string}
+
+export type ConsumerGroupDescribed = Omit<P.ConsumerGroupDescription, 'members'> &
+  WithErrorName & {members: Array<Omit<P.ConsumerGroupMember, 'assignment' | 'targetAssignment'> & {assignment: NamedTopicPartitions[]; targetAssignment: NamedTopicPartitions[]}>}
+
+export type ShareGroupDescribed = Omit<P.ShareGroupDescription, 'members'> &
+  WithErrorName & {members: Array<Omit<P.ShareGroupMember, 'assignment'> & {assignment: NamedTopicPartitions[]}>}
+
+export type StreamsGroupDescribed = P.StreamsGroupDescription & WithErrorName
+
+function named(tps: readonly P.TopicPartitions[]): NamedTopicPartitions[] {
+  return tps.map(tp => ({topicId: uuidToString(uuidFromBytes(tp.topicId)), topicName: tp.topicName, partitions: tp.partitions}))
+}
+
+/** ConsumerGroupDescribe (v1, or v0). Groups come back in the requested order, errors included. */
+export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.ConsumerGroupDescribe, 1, P.decodeConsumerGroupDescribe)
+  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment), targetAssignment: named(m.targetAssignment)}))}))
+}
+
+/** ShareGroupDescribe v1 (Kafka 4.1+). */
+export async function describeShareGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ShareGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, buf => P.decodeShareGroupDescribeV1(buf), 1)
+  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))}))
+}
+
+/** StreamsGroupDescribe (v1, or v0). */
+export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe)
+  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+}
+
+/** ListGroups v5 on every live broker; a broker that stays unreachable leaves a warning, not a failure. */
+export async function listGroups(s: KafkaSession, filter: {types?: readonly P.GroupType[]; states?: readonly string[]}): Promise<P.ListedGroup[]> {
+  s.requireVersion(P.API.ListGroups, 5, 5, 'group types')
+  const groups = new Map<string, P.ListedGroup>()
+  const answered = new Set<number>()
+  let retrier: Retrier | undefined
+  for (;;) {
+    // Live brokers not yet listed: a broker that went away leaves them once fenced, its groups moved elsewhere.
+    const nodes = (await liveBrokers(s)).filter(n => !answered.has(n.id))
+    const results = await Promise.allSettled(
+      nodes.map(async n => {
+        const conn = await s.connect(n.host, n.port)
+        s.step = `waiting for ListGroups v5 from broker ${n.id} (${n.host}:${n.port})`
+        const r = await s.send(conn, P.API.ListGroups, 5, P.encodeListGroupsV5(filter.states ?? [], filter.types ?? []), P.decodeListGroupsV5)
+        if (r.errorCode !== 0) throw s.kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`)
+        return r.groups
+      }),
+    )
+    const failures: Array<{node: Node; error: unknown}> = []
+    results.forEach((r, i) => {
+      if (r.status === 'fulfilled') {
+        answered.add(nodes[i].id)
+        for (const g of r.value) groups.set(g.groupId, g)
+      } else failures.push({node: nodes[i], error: r.reason})
+    })
+    if (failures.length === 0) break
+    for (const f of failures) if (isRetriableConnection(f.error)) s.forget(f.node.host, f.node.port)
+    if (failures.every(f => isRetriableConnection(f.error)) && !s.closed) {
+      const [f] = failures
+      try {
+        await (retrier ??= s.retrier()).wait('ListGroups from every live broker', `broker ${f.node.id}: ${(f.error as Error).message}`)
+        continue
+      } catch (error) {
+        if (answered.size === 0) throw error
+      }
+    }
+    if (answered.size === 0) throw failures[0].error
+    s.warn(`group list may be incomplete: ${failures.map(f => `broker ${f.node.id}: ${(f.error as Error).message}`).join('; ')}`)
+    break
+  }
+  return [...groups.values()].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
+}
+
+/** Each group's coordinator, by FindCoordinator (batched, v4+); asked again while it is loading or moving. */
+export async function findCoordinators(s: KafkaSession, groupIds: readonly string[]): Promise<Map<string, Node>> {
+  const v = s.requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
+  const out = new Map<string, Node>()
+  let pending = [...groupIds]
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const ask = pending
+    const rs = await s.anyBroker('FindCoordinator', (conn, address) => {
+      s.step = `waiting for FindCoordinator v${v} from ${address}`
+      return s.send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
+    })
+    const retry: string[] = []
+    for (const c of rs) {
+      if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
+      else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
+      else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
+    }
+    pending = retry
+    if (pending.length > 0) await SYSTEM_CLOCK.sleep(Math.min(1000, 100 * 2 ** attempt))
+  }
+  return out
+}
+
+async function describe<T extends P.DescribeError & {groupId: string}>(
+  s: KafkaSession,
+  groupIds: readonly string[],
+  apiKey: number,
+  ours: number,
+  decode: (buf: Buffer, version: number) => T[],
+  min = 0,
+): Promise<T[]> {
+  const ids = [...new Set(groupIds)]
+  if (ids.length === 0) return []
+  const v = s.requireVersion(apiKey, ours, min, 'group describe')
+  const name = P.API_NAMES[apiKey]
+  const done = new Map<string, T>()
+  let pending = ids
+  let retrier: Retrier | undefined
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const coordinators = await findCoordinators(s, pending)
+    const byNode = new Map<string, {node: Node; ids: string[]}>()
+    for (const id of pending) {
+      const node = coordinators.get(id)!
+      const key = `${node.host}:${node.port}`
+      if (!byNode.has(key)) byNode.set(key, {node, ids: []})
+      byNode.get(key)!.ids.push(id)
+    }
+    const retry: string[] = []
+    let unreachable: string | undefined
+    await Promise.all(
+      [...byNode.values()].map(async ({node, ids}) => {
+        let groups: T[]
+        try {
+          const conn = await s.connect(node.host, node.port)
+          s.step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})`
+          groups = await s.send(conn, apiKey, v, P.encodeGroupDescribe(ids, v, apiKey), decode)
+        } catch (error) {
+          // The coordinator went away (a killed broker coordinates until it is fenced): find it again.
+          if (!isRetriableConnection(error) || s.closed) throw error
+          s.forget(node.host, node.port)
+          unreachable ??= `the coordinator of group ${ids[0]}${ids.length > 1 ? ` (and ${ids.length - 1} more)` : ''}, broker ${node.id}: ${error.message}`
+          retry.push(...ids)
+          return
+        }
+        for (const g of groups) {
+          if (RETRIABLE_COORDINATOR.has(g.errorCode) && attempt < 10) retry.push(g.groupId)
+          else done.set(g.groupId, g)
+        }
+      }),
+    )
+    pending = retry
+    if (unreachable) await (retrier ??= s.retrier()).wait('a reachable group coordinator', unreachable)
+    else if (pending.length > 0) await SYSTEM_CLOCK.sleep(Math.min(1000, 100 * 2 ** attempt))
+  }
+  return ids.map(id => done.get(id)!).filter(Boolean)
+}
