@@ -330,16 +330,23 @@ function groupHeader(g: S) {
   }
 }
 
+/** The member fields the three describes share. */
+function memberHeader(m: S) {
+  return {
+    memberId: m.MemberId as string,
+    rackId: m.RackId as string | null,
+    memberEpoch: m.MemberEpoch as number,
+    clientId: m.ClientId as string,
+    clientHost: m.ClientHost as string,
+  }
+}
+
 export function decodeConsumerGroupDescribe(buf: Buffer, version: number): ConsumerGroupDescription[] {
   return structs(decodeBody(Res.ConsumerGroupDescribeResponse, version, buf).Groups).map(g => ({
     ...groupHeader(g),
     members: structs(g.Members).map(m => ({
-      memberId: m.MemberId as string,
+      ...memberHeader(m),
       instanceId: m.InstanceId as string | null,
-      rackId: m.RackId as string | null,
-      memberEpoch: m.MemberEpoch as number,
-      clientId: m.ClientId as string,
-      clientHost: m.ClientHost as string,
       subscribedTopicNames: m.SubscribedTopicNames as string[],
       // Brokers send "" for "no regex"; both read as null.
       subscribedTopicRegex: (m.SubscribedTopicRegex as string | null) || null,
@@ -373,11 +380,7 @@ export function decodeShareGroupDescribeV1(buf: Buffer): ShareGroupDescription[]
   return structs(decodeBody(Res.ShareGroupDescribeResponse, 1, buf).Groups).map(g => ({
     ...groupHeader(g),
     members: structs(g.Members).map(m => ({
-      memberId: m.MemberId as string,
-      rackId: m.RackId as string | null,
-      memberEpoch: m.MemberEpoch as number,
-      clientId: m.ClientId as string,
-      clientHost: m.ClientHost as string,
+      ...memberHeader(m),
       subscribedTopicNames: m.SubscribedTopicNames as string[],
       assignment: assignment(m.Assignment),
     })),
@@ -483,12 +486,8 @@ export function decodeStreamsGroupDescribe(buf: Buffer, version: number): Stream
       members: structs(g.Members).map(m => {
         const e = m.UserEndpoint as S | null
         return {
-          memberId: m.MemberId as string,
-          memberEpoch: m.MemberEpoch as number,
+          ...memberHeader(m),
           instanceId: m.InstanceId as string | null,
-          rackId: m.RackId as string | null,
-          clientId: m.ClientId as string,
-          clientHost: m.ClientHost as string,
           topologyEpoch: m.TopologyEpoch as number,
           processId: m.ProcessId as string,
           userEndpoint: e && {host: e.Host as string, port: e.Port as number},
