@@ -13,7 +13,6 @@ import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {timeoutFlag} from '../kafka/flags.js'
 import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
-import {renderAuditTable, summaryLine} from '../render/audit.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
@@ -23,6 +22,7 @@ import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
 import {printBumps, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
+import {rowCacheKey} from '../core/audit/row-cache.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
@@ -91,7 +91,7 @@ error.`
     'history-retention': retentionFlag({summary: 'Delete history older than this (h, d, w).', default: 30 * 86_400_000, defaultHelp: async () => '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
     incremental: Flags.boolean({
       summary: 'Read only what is new since the last --incremental audit: each partition resumes from its checkpoint.',
-      description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset and the reduced state of its groups) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
+      description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset, the reduced state of its groups and each group's audit row) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. Only groups with new records are rebuilt; a group's row is reused while the live hash of its topics is unchanged, it has no member reconciling and no reassignment on its topics (see README). The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
       exclusive: ['group'],
       helpGroup: 'HISTORY',
     }),
@@ -153,7 +153,7 @@ error.`
           this.warn('--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster\'s; reading every partition in full')
           return undefined
         }
-        return {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId}
+        return {store: checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId), clusterId, rowsKey: rowCacheKey(this.config.version, stuckAfterMs)}
       },
     })
 
@@ -175,6 +175,8 @@ error.`
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled()) {
+      // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
+      const {renderAuditTable, summaryLine} = await import('../render/audit.js')
       const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
       if (table) this.logRendered(table)
       this.log(summaryLine(summary))
@@ -213,7 +215,7 @@ error.`
         acceptGroup: match,
         trackFrom: p.trackFrom,
         onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${audit.audited} groups audited`),
-        onPartition: (_partition, groups, newBumps) => audit.addPartition(groups, newBumps),
+        onPartition: (_partition, groups, newBumps) => audit.addScanned(groups, newBumps),
       })
       const rows = audit.rows()
       const {bumps} = audit
@@ -278,7 +280,7 @@ error.`
                 // on disk only with the history on, a real cluster id and every group (a --group checkpoint lacks the others)
                 const backing = flags.record && clusterId !== null && flags.group === undefined ? checkpointStore(flags['history-dir'] ?? defaultHistoryDir(), clusterId) : undefined
                 if (memory?.clusterId !== id) memory = {clusterId: id, store: memoryCheckpointStore(backing)}
-                return {store: memory.store, clusterId: id}
+                return {store: memory.store, clusterId: id, rowsKey: rowCacheKey(this.config.version, base.stuckAfterMs)}
               },
               trackFrom: partition => memory?.store.nextOffset(partition),
             })

@@ -1,7 +1,10 @@
 /**
  * Where incremental audits keep their partition checkpoints: <history dir>/<cluster id>/audit-checkpoint/
- * offsets-<partition>.json, next to the history, each written atomically (a crash leaves the old one).
+ * offsets-<partition>.json and offsets-<partition>.states.json (the states of groups with cached audit entries,
+ * read only when one of them is needed), next to the history, each written atomically: the states file first, so
+ * a crash between the two leaves a header whose generation the new states file does not have (a full read).
  */
+import {randomBytes} from 'node:crypto'
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint} from '../core/audit/checkpoint.js'
@@ -18,6 +21,7 @@ export interface CheckpointStore {
 export function checkpointStore(historyRoot: string, clusterId: string): CheckpointStore {
   const dir = join(clusterDir(historyRoot, clusterId), 'audit-checkpoint')
   const file = (p: number) => join(dir, `offsets-${p}.json`)
+  const statesFile = (p: number) => join(dir, `offsets-${p}.states.json`)
   return {
     dir,
     load(partition) {
@@ -28,11 +32,13 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
         return {error: `cannot read ${file(partition)}: ${(error as Error).message}`}
       }
-      return decodeCheckpoint(text)
+      return decodeCheckpoint(text, () => readFileSync(statesFile(partition), 'utf8'))
     },
     save(cp) {
       mkdirSync(dir, {recursive: true})
-      writeFileAtomic(file(cp.partition), encodeCheckpoint(cp))
+      const {header, states} = encodeCheckpoint(cp, `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`)
+      writeFileAtomic(statesFile(cp.partition), states)
+      writeFileAtomic(file(cp.partition), header)
     },
   }
 }
@@ -60,7 +66,8 @@ export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpoi
     dir: backing?.dir ?? '(memory)',
     load(partition) {
       const cp = held.get(partition)
-      return cp ? structuredClone(cp) : backing?.load(partition)
+      // a copy of what a scan could change (the lists); the texts in it are immutable
+      return cp ? {...cp, lastBatch: cp.lastBatch && {...cp.lastBatch}, counters: {...cp.counters}, groups: cp.groups.map(([id, g]) => [id, {...g}] as const)} : backing?.load(partition)
     },
     save(cp) {
       staged.set(cp.partition, cp)

@@ -4,7 +4,7 @@
  * and dropped, so memory follows groups and members, not records.
  */
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
-import {auditKeyFilter, PartitionScan, type PartitionScanOptions} from '../core/audit/scan.js'
+import {auditKeyFilter, PartitionScan, type PartitionScanOptions, type ScannedGroup} from '../core/audit/scan.js'
 import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
@@ -34,13 +34,16 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
   concurrency?: number
   onProgress?: (done: number, total: number, records: number) => void
   /** Takes each partition's groups as soon as it is read (audit them and drop them: memory then follows the
-   * largest partitions read at once, not the cluster); they are not kept in the result. */
-  onPartition?: (partition: number, groups: Map<string, GroupSummary>, newBumps: Map<string, ReplayResult>) => void
+   * largest partitions read at once, not the cluster); they are not kept in the result. It sets each group's
+   * `entry` (kept in the checkpoint for the next run); a group's summary() throwing (a damaged checkpoint text)
+   * must leave nothing behind: the partition is then read in full and handed over again. */
+  onPartition?: (partition: number, groups: ScannedGroup[], newBumps: Map<string, ReplayResult>) => void
   /** watch: per partition, the offset the last cycle read to; each group's records from there are also replayed
    * in full and handed to onPartition (newBumps), so their bumps get causes. undefined: nothing is new (baseline). */
   trackFrom?: (partition: number) => bigint | undefined
-  /** Incremental: resume each partition from its checkpoint when it fits, and write a new one after reading. */
-  checkpoints?: {store: CheckpointStore; clusterId: string}
+  /** Incremental: resume each partition from its checkpoint when it fits, and write a new one after reading.
+   * rowsKey (row-cache.ts rowCacheKey): the cached audit entries of a checkpoint made with another are not used. */
+  checkpoints?: {store: CheckpointStore; clusterId: string; rowsKey?: string}
 }
 
 /** Thrown from onBatch to stop a read whose first batch shows the checkpoint no longer fits. */
@@ -110,16 +113,34 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
       misfit = readMisfit(cp, {logStartOffset: got.logStartOffset, endOffset: got.endOffset, firstBatch: first})
       if (misfit) return {misfit}
     }
-    let groups
+    // the audit takes the groups (their summaries, cached entries) before the checkpoint is made: it keeps their entries
+    const groups = scan.scanned()
     try {
-      groups = scan.data()
+      if (options.onPartition) options.onPartition(partition, groups, scan.newBumps())
+      else for (const g of groups) result.groups.set(g.id, g.summary())
     } catch (error) {
       if (cp) return damaged(error)
       throw error
     }
-    const checkpoint: PartitionCheckpoint | undefined = ck && {
-      clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
-      lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, groups,
+    // a group's entry that is new (not the one read): the checkpoint is worth rewriting even with no new record
+    const newEntries = groups.some(g => g.entry !== null && g.entry !== g.cached)
+    // nothing new since the checkpoint (no batch, same log start, no new audit entry): it is still exact, and
+    // rewriting it (encode, fsync) was a third of an incremental run's time on a quiet 10,000-group cluster
+    const unchanged = cp !== undefined && !newEntries && got.endOffset === cp.nextOffset && got.logStartOffset === cp.logStartOffset && scan.batches === cp.counters.batches
+    let checkpoint: PartitionCheckpoint | undefined
+    if (ck && !unchanged) {
+      const entries = new Map(groups.map(g => [g.id, g.entry]))
+      let data
+      try {
+        data = scan.data(entries)
+      } catch (error) {
+        if (cp) return damaged(error)
+        throw error
+      }
+      checkpoint = {
+        clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
+        lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, groups: data,
+      }
     }
     return {scan, checkpoint}
   }
@@ -136,7 +157,8 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
         else if (loaded) {
           const m = checkpointMisfit(loaded, {clusterId: ck.clusterId, partition, keepEpochs})
           if (m) reason = `its checkpoint does not fit: ${m}`
-          else cp = loaded
+          // audit entries computed with another version or --stuck-after: the states are used, the entries are not
+          else cp = loaded.rowsKey === (ck.rowsKey ?? null) ? loaded : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, row: null}] as const)}
         }
       }
       let r = await read(partition, cp)
@@ -147,20 +169,13 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
       } else if (cp) result.resumed++
       if (reason) result.fullReads.push({partition, reason})
       const {scan, checkpoint} = r
-      // nothing new since the checkpoint (no batch, same log start): it is still exact, and rewriting it (encode,
-      // fsync) was a third of an incremental run's time on a quiet 10,000-group cluster
-      const unchanged = !reason && cp && checkpoint && checkpoint.nextOffset === cp.nextOffset && checkpoint.logStartOffset === cp.logStartOffset && checkpoint.counters.batches === cp.counters.batches
-      if (checkpoint && !unchanged) {
+      if (checkpoint) {
         try {
           ck!.store.save(checkpoint)
         } catch (error) {
           result.checkpointErrors.push({partition, error: (error as Error).message})
         }
       }
-      // a group lives on exactly one partition
-      const groups = scan.finish()
-      if (options.onPartition) options.onPartition(partition, groups, scan.newBumps())
-      else for (const [id, g] of groups) result.groups.set(id, g)
       result.recordsScanned += scan.recordsScanned
       result.offsetCommitsSkipped += scan.offsetCommitsSkipped
       result.decodeErrors += scan.decodeErrors

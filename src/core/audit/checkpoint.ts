@@ -6,13 +6,21 @@
  * (else the leader epoch history diverged). Otherwise the partition is read in full and the reason reported.
  * Pure: text in, text out (the file is written atomically by src/sources/audit-checkpoint.ts).
  *
- * File (JSON): {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset, lastBatch, counters,
- * groups: [[groupId, ReducerData]]}; ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes,
- * {"$m": [[k, v]]} a Map, {"$o": {…}} an object with a key starting with "$".
+ * The cost of a run follows what changed: each group's state is kept as its own JSON text, parsed only when the
+ * group has new records (or its audit row must be recomputed), and next to it the group's audit row as the last
+ * run computed it (src/core/audit/row-cache.ts says when it can be reused). A quiet partition is then resumed
+ * without rebuilding any group.
+ *
+ * Files (JSON): offsets-N.json {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset, lastBatch,
+ * counters, rowsKey, generation, groups: [[groupId, entry | null, stateText | null]]} and offsets-N.states.json
+ * {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
+ * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
+ * an object with a key starting with "$".
  */
 import type {ReducerData} from '../replay/index.js'
+import type {CachedEntry} from './row-cache.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v1'
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v2'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -39,8 +47,21 @@ export interface PartitionCheckpoint {
   readonly lastBatch: BatchMark | null
   /** Totals since the partition was last read in full (the audit reports them as if it had been now). */
   readonly counters: ScanCounters
-  readonly groups: ReadonlyArray<readonly [string, ReducerData]>
+  /** What the cached rows were computed with (rowCacheKey: the tool's version, --stuck-after); null: no rows. */
+  readonly rowsKey: string | null
+  readonly groups: ReadonlyArray<readonly [string, StoredGroup]>
 }
+
+/** A group as a checkpoint keeps it: its reducer state as text (encodeGroupData) and its cached audit entry. */
+export interface StoredGroup {
+  /** The state's text, or how to get it: a group with a cached entry is kept in the partition's second file, read only when needed. */
+  readonly data: string | (() => string)
+  /** The group's audit entry for this very state (row-cache.ts), or null when none can be reused. Not trusted: reuseEntry checks it. */
+  readonly row: CachedEntry | null
+}
+
+/** The state text of a stored group (reads the second file the first time one of its groups needs it). */
+export const stateText = (g: StoredGroup): string => (typeof g.data === 'string' ? g.data : g.data())
 
 function tag(v: unknown): unknown {
   if (typeof v === 'bigint') return {$n: v.toString()}
@@ -75,32 +96,93 @@ function untag(v: unknown): unknown {
   return v
 }
 
-export function encodeCheckpoint(cp: PartitionCheckpoint): string {
-  return JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(cp) as object)})
+/** A group's reducer state as the text a checkpoint keeps. */
+export function encodeGroupData(data: ReducerData): string {
+  return JSON.stringify(tag(data))
 }
 
-/** The checkpoint in `text`, or a reason it cannot be used (another schema, damaged). */
-export function decodeCheckpoint(text: string): PartitionCheckpoint | {error: string} {
+/** The reducer state in `text` (encodeGroupData); throws naming the group when it is damaged or of another shape. */
+export function decodeGroupData(text: string, groupId: string): ReducerData {
+  let d: ReducerData
+  try {
+    d = untag(JSON.parse(text)) as ReducerData
+  } catch (error) {
+    throw new Error(`the state of group ${JSON.stringify(groupId)} is damaged (${(error as Error).message})`)
+  }
+  if (!d || typeof d !== 'object' || !stateFits(d.state, groupId) || !Array.isArray(d.skipped) || !Array.isArray(d.recent)) {
+    throw new Error(`the state of group ${JSON.stringify(groupId)} is damaged (fields missing or of the wrong type)`)
+  }
+  return d
+}
+
+/**
+ * The checkpoint as two texts: `header` (where the read stopped, each group's cached entry, and the states of the
+ * groups without one: they are rebuilt every run) and `states` (the states of the groups with a cached entry, needed
+ * only when they get new records). A quiet partition is resumed from the header alone. `generation` ties the two: a
+ * header read with another generation's states file (a crash between the two writes) is damaged, not mixed.
+ */
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: string; states: string} {
+  const {groups, ...rest} = cp
+  const cold: Array<[string, string]> = []
+  const hot = groups.map(([id, g]) => {
+    if (g.row === null) return [id, null, stateText(g)]
+    cold.push([id, stateText(g)])
+    return [id, g.row, null]
+  })
+  // the groups' texts are strings already: only the header's own fields are tagged
+  return {
+    header: JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), generation, groups: hot}),
+    states: JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}),
+  }
+}
+
+export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
+
+/**
+ * The checkpoint in `header`, or a reason it cannot be used (another schema, damaged). `states()` gives the second
+ * file's text: called at most once, when a group kept there is first needed; a states file that is missing,
+ * damaged or of another generation makes that group's state throw (the partition is then read in full).
+ */
+export function decodeCheckpoint(header: string, states: () => string): PartitionCheckpoint | {error: string} {
   let doc: Record<string, unknown>
   try {
-    doc = JSON.parse(text)
+    doc = JSON.parse(header)
   } catch (error) {
     return {error: `not JSON (${(error as Error).message})`}
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
-  let cp: PartitionCheckpoint & {schema?: string}
+  const {groups, schema: _, generation, ...rest} = doc
+  let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
-    cp = untag(doc) as PartitionCheckpoint & {schema?: string}
+    cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
   } catch (error) {
     return {error: `damaged (${(error as Error).message})`}
   }
-  delete cp.schema
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
-    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(cp.groups)
+    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(groups) && typeof generation === 'string'
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
-    && cp.counters !== null && typeof cp.counters === 'object'
-    && cp.groups.every(g => Array.isArray(g) && typeof g[0] === 'string' && g[1] && typeof g[1] === 'object' && stateFits(g[1].state, g[0]) && Array.isArray(g[1].skipped) && Array.isArray(g[1].recent))
-  return ok ? cp : {error: 'damaged (fields missing or of the wrong type)'}
+    && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
+    // [id, entry, state]: exactly one of entry and state (a group with an entry has its state in the second file);
+    // each state is checked when it is parsed (decodeGroupData), each entry when it is reused (reuseEntry)
+    && (groups as unknown[]).every(g => Array.isArray(g) && g.length === 3 && typeof g[0] === 'string' && ((g[1] !== null && typeof g[1] === 'object' && g[2] === null) || (g[1] === null && typeof g[2] === 'string')))
+  if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
+  let cold: Map<string, string> | undefined
+  const coldState = (id: string): string => {
+    if (!cold) {
+      let d: {schema?: unknown; generation?: unknown; groups?: unknown}
+      try {
+        d = JSON.parse(states())
+      } catch (error) {
+        throw new Error(`its states file cannot be read (${(error as Error).message})`)
+      }
+      if (d?.schema !== STATES_SCHEMA || d.generation !== generation || !Array.isArray(d.groups)) throw new Error('its states file is damaged or of another write')
+      cold = new Map((d.groups as unknown[]).filter((g): g is [string, string] => Array.isArray(g) && typeof g[0] === 'string' && typeof g[1] === 'string'))
+    }
+    const text = cold.get(id)
+    if (text === undefined) throw new Error(`the state of group ${JSON.stringify(id)} is not in its states file`)
+    return text
+  }
+  return {...cp, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data]) => [id, {data: data ?? (() => coldState(id)), row}] as const)}
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */

@@ -7,6 +7,8 @@
 import {type AuditContext, type AuditExitCode, type AuditSummary, auditGroup, type FindingKind, type GroupAudit, isDeleted, type ScanStats, summarize} from './audit.js'
 import type {TypeFilter} from '../group-filter.js'
 import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult} from '../replay/index.js'
+import {cacheEntry, reuseEntry} from './row-cache.js'
+import type {ScannedGroup} from './scan.js'
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
 export const EXIT_HISTORY_FAILED = 5 as const
@@ -51,15 +53,48 @@ export class AuditPass {
     return type !== null && this.types.has(type)
   }
 
+  #wantedType(type: GroupType | null): boolean {
+    return !this.types || (type !== null && this.types.has(type))
+  }
+
   /** One partition's groups (each audited, then dropped by the caller) and its groups with new bumps. */
   addPartition(groups: Iterable<[string, GroupSummary | ReplayResult]>, newBumps: Iterable<[string, ReplayResult]> = []): void {
+    this.addScanned([...groups].map(([id, s]) => ({id, cached: null, summary: () => s, entry: null})), newBumps)
+  }
+
+  /**
+   * One partition's groups from a scan: a group with a cached entry that still holds (row-cache.ts) is not rebuilt
+   * nor audited again; every group's `entry` is set for the next run. All or nothing: a group whose summary cannot
+   * be made (a damaged checkpoint text) throws before any row of the partition is added.
+   */
+  addScanned(groups: ReadonlyArray<Omit<ScannedGroup, 'summary'> & {summary(): GroupSummary | ReplayResult}>, newBumps: Iterable<[string, ReplayResult]> = []): void {
+    const rows: GroupAudit[] = []
+    let deleted = 0
+    for (const g of groups) {
+      const reused = g.cached === null ? undefined : reuseEntry(g.cached, g.id, this.ctx)
+      if (reused) {
+        g.entry = g.cached
+        if (reused.deleted) deleted++
+        else if (this.#wantedType(reused.type)) rows.push(reused.row)
+        continue
+      }
+      const summary = g.summary()
+      if (isDeleted(summary)) {
+        deleted++
+        g.entry = cacheEntry({deleted: true})
+        continue
+      }
+      const type = groupTypeOf(summary.state)
+      if (!this.#wantedType(type)) continue
+      const row = auditGroup(g.id, summary, this.ctx)
+      rows.push(row)
+      g.entry = cacheEntry({type, row})
+    }
     for (const [group, replay] of newBumps) {
       if (replay.timeline.length > 0 && this.#wanted(replay.state)) this.bumps.push({group, replay})
     }
-    for (const [id, summary] of groups) {
-      if (isDeleted(summary)) this.deleted++
-      else if (this.#wanted(summary.state)) this.#rows.push(auditGroup(id, summary, this.ctx))
-    }
+    this.deleted += deleted
+    for (const r of rows) this.#rows.push(r)
   }
 
   /** The audited groups, by id. */

@@ -8,14 +8,26 @@
 import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
-import {GroupReducer, GroupReplay, type GroupSummary, type ReducerData, type ReplayResult} from '../replay/index.js'
-import type {ScanCounters} from './checkpoint.js'
+import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
+import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredGroup} from './checkpoint.js'
+import type {CachedEntry} from './row-cache.js'
 
 export interface PartitionScanOptions {
   /** Bumps kept per group (default 3: the audit only needs the recent ones, "reconciling since"). */
   keepEpochs?: number
   /** Only groups this accepts are replayed (their records still count as scanned). */
   acceptGroup?: (groupId: string) => boolean
+}
+
+/** A group of a finished scan, for the audit: its summary, and its cached audit entry when it had no new records. */
+export interface ScannedGroup {
+  readonly id: string
+  /** The audit entry the checkpoint keeps for this group's state (row-cache.ts); null when it has new records or none. */
+  readonly cached: CachedEntry | null
+  /** Its summary; a group without new records is parsed from its checkpoint text here (throws when damaged). */
+  summary(): GroupSummary
+  /** Set by the audit: the entry to keep for the next run (row-cache.ts cacheEntry), null for none. */
+  entry: CachedEntry | null
 }
 
 /** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
@@ -33,7 +45,10 @@ export function auditKeyFilter(buf: Uint8Array, start: number, length: number): 
 
 export class PartitionScan {
   readonly filter = new CommittedFilter()
+  /** Groups with records in this scan (or rebuilt from their checkpoint text to take them). */
   readonly groups = new Map<string, GroupReducer>()
+  /** Groups of the checkpoint resumed that have had no record yet: kept as text, parsed only when needed. */
+  private readonly stored = new Map<string, StoredGroup>()
   recordsScanned = 0
   offsetCommitsSkipped = 0
   decodeErrors = 0
@@ -47,12 +62,12 @@ export class PartitionScan {
   private readonly touched: GroupReducer[] = []
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
-  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, ReducerData]>; counters: ScanCounters}, trackFrom?: bigint) {
+  constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, StoredGroup]>; counters: ScanCounters}, trackFrom?: bigint) {
     this.keep = options.keepEpochs ?? 3
     this.trackFrom = trackFrom
     this.accept = options.acceptGroup ?? (() => true)
     if (from) {
-      for (const [id, data] of from.groups) this.groups.set(id, new GroupReducer(id, this.keep, data))
+      for (const [id, g] of from.groups) this.stored.set(id, g)
       ;({recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches} = from.counters)
     }
   }
@@ -65,9 +80,24 @@ export class PartitionScan {
     return {recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches}
   }
 
-  /** Every group's reducer state, to resume from (call at a batch boundary). */
-  data(): Array<[string, ReducerData]> {
-    return [...this.groups].map(([id, g]) => [id, g.data()])
+  /** A group from the checkpoint rebuilt to take new records (throws when its text is damaged). */
+  #restore(id: string, stored: StoredGroup): GroupReducer {
+    const g = new GroupReducer(id, this.keep, decodeGroupData(stateText(stored), id))
+    this.stored.delete(id)
+    this.groups.set(id, g)
+    return g
+  }
+
+  /**
+   * Every group as a checkpoint keeps it, to resume from (call at a batch boundary); `entries`: their audit entries.
+   * Unchanged groups keep their text as it was read (no parse, no re-encoding); one kept in the checkpoint's second
+   * file is read from it here (throws when that file is damaged).
+   */
+  data(entries?: ReadonlyMap<string, CachedEntry | null>): Array<[string, StoredGroup]> {
+    const out: Array<[string, StoredGroup]> = []
+    for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries?.get(id) ?? null}])
+    for (const [id, s] of this.stored) out.push([id, {data: stateText(s), row: entries ? entries.get(id) ?? null : s.row}])
+    return out
   }
 
   onAborted(list: readonly AbortedTransaction[]): void {
@@ -106,6 +136,8 @@ export class PartitionScan {
       const gid = record.groupId
       if (gid === undefined || this.rejected.has(gid)) continue
       let g = this.groups.get(gid)
+      const stored = g ? undefined : this.stored.get(gid)
+      if (stored) g = this.#restore(gid, stored)
       if (!g) {
         if (!this.accept(gid)) {
           this.rejected.add(gid)
@@ -146,6 +178,19 @@ export class PartitionScan {
   finish(): Map<string, GroupSummary> {
     const out = new Map<string, GroupSummary>()
     for (const [id, g] of this.groups) out.set(id, g.finish())
+    for (const [id, s] of this.stored) out.set(id, new GroupReducer(id, this.keep, decodeGroupData(stateText(s), id)).finish())
+    return out
+  }
+
+  /** Every group for the audit, a group without new records with its cached entry and its summary parsed on demand. */
+  scanned(): ScannedGroup[] {
+    const out: ScannedGroup[] = []
+    for (const [id, g] of this.groups) {
+      const summary = g.finish()
+      out.push({id, cached: null, summary: () => summary, entry: null})
+    }
+    const keep = this.keep
+    for (const [id, s] of this.stored) out.push({id, cached: s.row, summary: () => new GroupReducer(id, keep, decodeGroupData(stateText(s), id)).finish(), entry: null})
     return out
   }
 }

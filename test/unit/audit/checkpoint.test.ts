@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, isDeleted, summarize} from '../../../src/core/audit/audit.js'
-import {checkpointMisfit, decodeCheckpoint, encodeCheckpoint, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../../../src/core/audit/checkpoint.js'
+import {checkpointMisfit, decodeCheckpoint, decodeGroupData, encodeCheckpoint, encodeGroupData, stateText, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../../../src/core/audit/checkpoint.js'
 import {auditDocument} from '../../../src/core/audit/output.js'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
@@ -8,6 +8,15 @@ import {cluster} from './fixtures.js'
 import {batches, generate} from './generated.js'
 
 const md = cluster(3, 2)
+
+/** Written as the two texts of the files and read back. */
+function roundTrip(cp: PartitionCheckpoint) {
+  const {header, states} = encodeCheckpoint(cp, 'gen-1')
+  return decodeCheckpoint(header, () => states)
+}
+const header = (cp: PartitionCheckpoint) => encodeCheckpoint(cp, 'gen-1').header
+/** Every group's state as text (the second file read): comparable with toEqual. */
+const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(g), row: g.row}])})
 
 /** The audit JSON document of a finished scan (time and duration fixed: they differ between any two runs). */
 function auditJson(scan: PartitionScan, now: number): string {
@@ -24,7 +33,7 @@ function auditJson(scan: PartitionScan, now: number): string {
 }
 
 function checkpointOf(scan: PartitionScan, last: LogBatch, nextOffset: bigint): PartitionCheckpoint {
-  return {clusterId: 'test-cluster-id', partition: 0, keepEpochs: scan.keepEpochs, nextOffset, logStartOffset: 0n, lastBatch: {baseOffset: last.baseOffset, lastOffset: last.lastOffset, leaderEpoch: 0}, counters: scan.counters, groups: scan.data()}
+  return {clusterId: 'test-cluster-id', partition: 0, keepEpochs: scan.keepEpochs, nextOffset, logStartOffset: 0n, lastBatch: {baseOffset: last.baseOffset, lastOffset: last.lastOffset, leaderEpoch: 0}, counters: scan.counters, rowsKey: null, groups: scan.data()}
 }
 
 describe('incremental audit (checkpoint)', () => {
@@ -44,8 +53,7 @@ describe('incremental audit (checkpoint)', () => {
       for (const cut of [a, b]) {
         for (const x of bs.slice(from, cut)) scan.onBatch(x)
         auditJson(scan, now) // an audit at the checkpoint finishes every group's pending write
-        const text = encodeCheckpoint(checkpointOf(scan, bs[cut - 1], bs[cut].baseOffset))
-        const cp = decodeCheckpoint(text)
+        const cp = roundTrip(checkpointOf(scan, bs[cut - 1], bs[cut].baseOffset))
         if ('error' in cp) throw new Error(cp.error)
         expect(checkpointMisfit(cp, {clusterId: 'test-cluster-id', partition: 0, keepEpochs: 3})).toBeUndefined()
         expect(resumeOffset(cp)).toBe(bs[cut - 1].baseOffset)
@@ -60,17 +68,38 @@ describe('incremental audit (checkpoint)', () => {
   })
 
   it('tagged values survive the file: bigints, bytes, Maps, keys starting with $', () => {
+    const data = {state: {groupId: 'g', consumer: null, share: null, streams: null, classic: {value: {x: new Uint8Array([1, 2, 255]), $odd: 1n, m: new Map([['k', {TopicId: 'a'}]])}} as never, offsets: new Map()}, skipped: [], recent: []}
     const cp: PartitionCheckpoint = {
       clusterId: 'c', partition: 3, keepEpochs: 3, nextOffset: 2n ** 62n, logStartOffset: 5n, lastBatch: null,
-      counters: {recordsScanned: 1, offsetCommitsSkipped: 2, decodeErrors: 3, batches: 4},
-      groups: [['g', {state: {groupId: 'g', consumer: null, share: null, streams: null, classic: {value: {x: new Uint8Array([1, 2, 255]), $odd: 1n, m: new Map([['k', {TopicId: 'a'}]])}} as never, offsets: new Map()}, skipped: [], recent: []}]],
+      counters: {recordsScanned: 1, offsetCommitsSkipped: 2, decodeErrors: 3, batches: 4}, rowsKey: '0.1.0;x',
+      groups: [['g', {data: encodeGroupData(data), row: {deleted: true}}], ['$h', {data: encodeGroupData({...data, state: {...data.state, groupId: '$h'}}), row: null}]],
     }
-    const back = decodeCheckpoint(encodeCheckpoint(cp))
-    expect(back).toEqual(cp)
+    const {header: h, states} = encodeCheckpoint(cp, 'gen-1')
+    // the group with a cached entry is kept in the second file, the other in the header
+    expect(JSON.parse(h).groups.map((g: unknown[]) => g[2] === null)).toEqual([true, false])
+    expect(JSON.parse(states).groups.map((g: unknown[]) => g[0])).toEqual(['g'])
+    let reads = 0
+    const back = decodeCheckpoint(h, () => (reads++, states))
+    expect(reads).toBe(0)
+    expect(resolved(back)).toEqual(cp)
+    expect(reads).toBe(1)
+    expect(decodeGroupData(stateText((back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
+    // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
+    for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined]] as const) {
+      const cp2 = decodeCheckpoint(h, () => {
+        if (text === undefined) throw new Error('ENOENT')
+        return text
+      }) as PartitionCheckpoint
+      expect(() => stateText(cp2.groups[0][1]), what).toThrow(/states file/)
+      expect(stateText(cp2.groups[1][1]), what).toBe(cp.groups[1][1].data)
+    }
+    // a group's text is checked when it is parsed: damaged, or another group's
+    expect(() => decodeGroupData('{"state":', 'g')).toThrow(/group "g" is damaged/)
+    expect(() => decodeGroupData(encodeGroupData(data), 'other')).toThrow(/group "other" is damaged/)
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {
-    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 100n, logStartOffset: 0n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, groups: []}
+    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 100n, logStartOffset: 0n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: null, groups: []}
     expect(checkpointMisfit(cp, {clusterId: 'other', partition: 0, keepEpochs: 3})).toMatch(/another cluster/)
     expect(checkpointMisfit(cp, {clusterId: 'c', partition: 0, keepEpochs: 5})).toMatch(/keeps 3/)
     expect(firstBatchMisfit(cp, {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4})).toBeUndefined()
@@ -81,9 +110,15 @@ describe('incremental audit (checkpoint)', () => {
     expect(readMisfit(cp, {logStartOffset: 101n, endOffset: 150n, firstBatch: first})).toMatch(/moved past/)
     expect(readMisfit(cp, {logStartOffset: 0n, endOffset: 95n, firstBatch: first})).toMatch(/truncated/)
     expect(readMisfit(cp, {logStartOffset: 0n, endOffset: 100n, firstBatch: undefined})).toMatch(/gone/)
-    expect(decodeCheckpoint('{')).toHaveProperty('error')
-    expect(decodeCheckpoint('{"schema":"x"}')).toHaveProperty('error')
-    expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v1', clusterId: 'c'}))).toHaveProperty('error')
-    expect(decodeCheckpoint(encodeCheckpoint(cp).replace('"100"', '"1x"'))).toHaveProperty('error')
+    const none = () => '{}'
+    expect(decodeCheckpoint('{', none)).toHaveProperty('error')
+    expect(decodeCheckpoint('{"schema":"x"}', none)).toHaveProperty('error')
+    expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', clusterId: 'c'}), none)).toHaveProperty('error')
+    // the last version's files (every group's state inline) are not read: a full read, reported
+    expect(decodeCheckpoint(header(cp).replace('checkpoint-v2', 'checkpoint-v1'), none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v2 file'})
+    expect(roundTrip({...cp, groups: [['g', {data: '{}', row: null}]]})).not.toHaveProperty('error')
+    expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', 'null,{}'), none)).toHaveProperty('error')
+    expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', '"{}","{}"'), none)).toHaveProperty('error')
+    expect(decodeCheckpoint(header(cp).replace('"100"', '"1x"'), none)).toHaveProperty('error')
   })
 })

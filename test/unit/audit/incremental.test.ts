@@ -8,11 +8,17 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, isDeleted} from '../../../src/core/audit/audit.js'
+import {AuditPass} from '../../../src/core/audit/pass.js'
+import {rowCacheKey} from '../../../src/core/audit/row-cache.js'
+import type {ReassignmentInFlight} from '../../../src/core/explain/hypotheses.js'
+import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
 import {checkpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
-import {cluster} from './fixtures.js'
+import {encodeRecord} from '../../../src/core/records/index.js'
+import {consumer, T1} from '../replay/log.js'
+import {cluster, hashOf} from './fixtures.js'
 import {batches, generate} from './generated.js'
 
 type Batch = LogBatch & {partitionLeaderEpoch: number}
@@ -44,10 +50,16 @@ async function audit(client: KafkaClient, dir: string | undefined, now: number, 
   const scan = await scanOffsets(client, {
     checkpoints: dir === undefined ? undefined : {store: checkpointStore(dir, clusterId), clusterId},
     onPartition: (_p, groups) => {
-      for (const [id, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        if (isDeleted(g)) deleted++
-        else rows.push(auditGroup(id, g, ctx))
+      // all or nothing (a damaged group state throws): the partition is then read again in full
+      const mine: unknown[] = []
+      let gone = 0
+      for (const {id, summary} of [...groups].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+        const g = summary()
+        if (isDeleted(g)) gone++
+        else mine.push(auditGroup(id, g, ctx))
       }
+      rows.push(...mine)
+      deleted += gone
     },
   })
   return {json: JSON.stringify({rows, deleted, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors}), scan}
@@ -104,8 +116,9 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
 
     // the right syntax and schema, a wrong shape inside (an edited file, another version's): read in full
     for (const [what, mangle] of [
-      ['a group state of another shape', (t: string) => t.replace(/"state":\{/, '"state":{"consumer":5,"x":')],
-      ['a group state that is a number', (t: string) => t.replace(/"state":\{/, '"state":7,"y":{')],
+      // (each group's state is a JSON text inside the file: its quotes are escaped)
+      ['a group state of another shape', (t: string) => t.replace(/\\"state\\":\{/, '\\"state\\":{\\"consumer\\":5,\\"x\\":')],
+      ['a group state that is a number', (t: string) => t.replace(/\\"state\\":\{/, '\\"state\\":7,\\"y\\":{')],
     ] as const) {
       await audit(client, dir, now)
       const f = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
@@ -124,5 +137,81 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     const moved = await audit(client, dir, now)
     expect(moved.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/log start moved past|diverged/)}])
     expect(moved.json).toBe((await audit(client, undefined, now)).json)
+  })
+
+  it('cached audit entries: a quiet partition is not rebuilt, and whatever a row reads that changed recomputes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
+    dirs.push(dir)
+    // generated groups (mostly drifting or reconciling) and settled ones, in sync with the live metadata
+    const live = cluster(3, 2)
+    const settled = ['orders', 'payments', 'orders,payments'].flatMap(t => Array.from({length: 4}, (_, i) => {
+      const g = `settled-${t}-${i}`
+      const topics = t.split(',')
+      return [consumer.member(g, 'm1', {names: topics}), consumer.metadata(g, 1, hashOf(live, topics)), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])].map(r => encodeRecord(r))
+    }))
+    const all = batches([...settled, ...generate(7, 40, 60)], 7)
+    const t0 = Number(all.at(-1)!.records.at(-1)!.timestamp)
+    const {client} = partition(all)
+    /** The audit command's pass (cached entries reused where they hold); `rebuilt`: groups whose state was parsed. */
+    async function run(withCheckpoint: boolean, md: ClusterMetadata, now: number, stuckAfterMs?: number, reassignments: ReassignmentInFlight[] = []) {
+      const pass = new AuditPass(auditContext(md, now, stuckAfterMs, reassignments), undefined)
+      let rebuilt = 0
+      let groups = 0
+      const scan = await scanOffsets(client, {
+        checkpoints: withCheckpoint ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)} : undefined,
+        onPartition: (_p, scanned) => {
+          for (const g of scanned) {
+            const summary = g.summary.bind(g)
+            ;(g as {summary: typeof summary}).summary = () => (rebuilt++, summary())
+          }
+          groups += scanned.length
+          pass.addScanned(scanned)
+        },
+      })
+      const rows = pass.rows()
+      const json = JSON.stringify({rows, deleted: pass.deleted, records: scan.recordsScanned})
+      // rows whose entry is not kept: they read more than the group's state and its topics' hash
+      const uncached = rows.filter(r => r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0).length
+      return {json, rebuilt, groups, uncached, fullReads: scan.fullReads}
+    }
+    const first = await run(true, live, t0 + 60_000)
+    expect(first.rebuilt).toBe(first.groups)
+    const quiet = await run(true, live, t0 + 60_000)
+    expect(quiet.json).toBe(first.json)
+    // only the rows that depend on more than the group's state and its topics' hash (drifting, reconciling) are remade
+    expect(quiet.rebuilt).toBe(first.uncached)
+    expect(quiet.rebuilt).toBeLessThan(quiet.groups)
+    // each change a row reads: partitions, racks, the clock (stuck members), --stuck-after, reassignments in flight;
+    // resumed with the cached entries of the run before it, equal to a full read with the same inputs (--stuck-after
+    // last: another value drops every entry)
+    const changes: Array<[string, ClusterMetadata, number, number | undefined, ReassignmentInFlight[]]> = [
+      ['fewer partitions', cluster(2, 2), t0 + 60_000, undefined, []],
+      ['another rack', cluster(3, 2, 'rack-z'), t0 + 60_000, undefined, []],
+      ['back to the first metadata', live, t0 + 60_000, undefined, []],
+      ['a reassignment on orders', live, t0 + 60_000, undefined, [{topic: 'orders', partition: 0, replicas: [1, 2, 3], addingReplicas: [3], removingReplicas: [1]}]],
+      ['ten days later', live, t0 + 10 * 86_400_000, undefined, []],
+      ['--stuck-after 1s', live, t0 + 60_000, 1000, []],
+      ['the same again', live, t0 + 60_000, undefined, []],
+    ]
+    const seen = new Set<string>()
+    for (const [what, md, now, stuck, reassignments] of changes) {
+      const incremental = await run(true, md, now, stuck, reassignments)
+      const full = await run(false, md, now, stuck, reassignments)
+      expect(incremental.json, what).toBe(full.json)
+      seen.add(full.json)
+    }
+    // the changes did change the rows (else the comparison proves nothing)
+    expect(seen.size).toBeGreaterThanOrEqual(5)
+
+    // the cached groups' states live in the second file, read only when one of them is needed: a quiet run does
+    // without it; one that needs it and finds another write's (a crash between the two files) reads in full
+    const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
+    const good = readFileSync(states, 'utf8')
+    writeFileSync(states, '{"damaged"')
+    expect((await run(true, live, t0 + 60_000)).json).toBe((await run(false, live, t0 + 60_000)).json)
+    writeFileSync(states, good.replace(/"generation":"[^"]*"/, '"generation":"another"'))
+    const needed = await run(true, cluster(2, 2), t0 + 60_000)
+    expect(needed.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/states file is damaged or of another write/)}])
+    expect(needed.json).toBe((await run(false, cluster(2, 2), t0 + 60_000)).json)
   })
 })

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Off a terminal (scripts, cron, CI logs) an error stays on one line: oclif would wrap it at 80 columns.
+// No colour there either: CI=true makes the colour libraries colour even when nobody reads a terminal.
+if (!process.stderr.isTTY) {
+  process.env.OCLIF_COLUMNS ??= '400'
+  process.env.NO_COLOR ??= '1'
+}
+const [{run, flush, handle}, {safeError}] = await Promise.all([import('@oclif/core'), import('../dist/base-command.js')])
+
+// audit reads every __consumer_offsets partition: V8's default old-space growth lets its heap reach ~4x the live
+// set (dist/io/heap-growth.js); a fixed growth keeps the peak near the live set, without capping the heap.
+
+
+// oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
+// terminal-safe like the commands' own. Their colour (oclif's plugins colour the command names) is dropped
+// rather than shown escaped.
+try {
+  await run(process.argv.slice(2), import.meta.url)
+  await flush()
+} catch (error) {
+  await handle(error instanceof Error ? safeError(error, {dropColour: true}) : error)
+}
