@@ -12,9 +12,12 @@
 import type {AuditContext, GroupAudit} from './audit.js'
 import type {GroupType} from '../replay/index.js'
 
+/** Bump when what auditGroup computes changes without a release (development builds share a version number). */
+const ROW_FORMAT = 1
+
 /** What cached entries depend on besides a group's state and live topics: the version that computed them, --stuck-after. */
 export function rowCacheKey(version: string, stuckAfterMs: number | undefined): string {
-  return `${version};stuck-after=${stuckAfterMs ?? 'per-group'}`
+  return `${version}/rows-${ROW_FORMAT};stuck-after=${stuckAfterMs ?? 'per-group'}`
 }
 
 /** A group's cached audit entry: deleted (counted, not listed), or its row and the type the --type filter reads. */
