@@ -7,7 +7,7 @@
 import {randomBytes} from 'node:crypto'
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint} from '../core/audit/checkpoint.js'
+import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint, type StatesFile} from '../core/audit/checkpoint.js'
 import {clusterDir} from '../history/store.js'
 import {writeFileAtomic} from '../io/atomic-file.js'
 
@@ -15,7 +15,8 @@ export interface CheckpointStore {
   readonly dir: string
   /** undefined when there is none; {error} when it cannot be used. */
   load(partition: number): PartitionCheckpoint | {error: string} | undefined
-  save(cp: PartitionCheckpoint): void
+  /** Writes `cp`; returns the states file its header now refers to. */
+  save(cp: PartitionCheckpoint): StatesFile | null | undefined
 }
 
 export function checkpointStore(historyRoot: string, clusterId: string): CheckpointStore {
@@ -36,9 +37,12 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
     },
     save(cp) {
       mkdirSync(dir, {recursive: true})
-      const {header, states} = encodeCheckpoint(cp, `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`)
-      writeFileAtomic(statesFile(cp.partition), states)
+      const generation = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
+      const {header, states} = encodeCheckpoint(cp, generation)
+      // a new states file first: a crash before the header leaves the old header, which names the old generation
+      if (states !== undefined) writeFileAtomic(statesFile(cp.partition), states)
       writeFileAtomic(file(cp.partition), header)
+      return states === undefined ? cp.statesFile : {generation, bytes: states.length}
     },
   }
 }
@@ -71,7 +75,11 @@ export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpoi
     },
     save(cp) {
       staged.set(cp.partition, cp)
-      backing?.save(cp)
+      if (!backing) return cp.statesFile
+      // the states file the disk copy now refers to: a later save of this copy must name it, not the one read
+      const statesFile = backing.save(cp)
+      staged.set(cp.partition, {...cp, statesFile})
+      return statesFile
     },
     nextOffset: partition => held.get(partition)?.nextOffset,
     commit() {

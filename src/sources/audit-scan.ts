@@ -139,7 +139,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
       }
       checkpoint = {
         clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
-        lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, groups: data,
+        lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, statesFile: cp?.statesFile ?? null, groups: data,
       }
     }
     return {scan, checkpoint}

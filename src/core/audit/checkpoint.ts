@@ -12,8 +12,9 @@
  * without rebuilding any group.
  *
  * Files (JSON): offsets-N.json {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset, lastBatch,
- * counters, rowsKey, generation, groups: [[groupId, entry | null, stateText | null]]} and offsets-N.states.json
- * {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
+ * counters, rowsKey, statesFile: {generation, bytes}, groups: [[groupId, entry | null, stateText | null]]} and
+ * offsets-N.states.json {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group goes
+ * where); stateText is
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
@@ -49,7 +50,14 @@ export interface PartitionCheckpoint {
   readonly counters: ScanCounters
   /** What the cached rows were computed with (rowCacheKey: the tool's version, --stuck-after); null: no rows. */
   readonly rowsKey: string | null
+  /** The states file the groups kept there refer to (its generation and size); null: none yet. */
+  readonly statesFile?: StatesFile | null
   readonly groups: ReadonlyArray<readonly [string, StoredGroup]>
+}
+
+export interface StatesFile {
+  readonly generation: string
+  readonly bytes: number
 }
 
 /** A group as a checkpoint keeps it: its reducer state as text (encodeGroupData) and its cached audit entry. */
@@ -116,24 +124,33 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
 }
 
 /**
- * The checkpoint as two texts: `header` (where the read stopped, each group's cached entry, and the states of the
- * groups without one: they are rebuilt every run) and `states` (the states of the groups with a cached entry, needed
- * only when they get new records). A quiet partition is resumed from the header alone. `generation` ties the two: a
- * header read with another generation's states file (a crash between the two writes) is damaged, not mixed.
+ * The checkpoint as the texts of its files. The header holds where the read stopped, each group's cached entry, and
+ * the state of every group without one (rebuilt every run) or changed since the states file was written; the states
+ * file holds the states of the groups with a cached entry, needed only when they get new records. A quiet partition
+ * is resumed from the header alone, and a changed one rewrites only its header, until the states kept in the header
+ * for cached groups outgrow half the states file (or 256 KiB): then `states` is the new states file, of `generation`,
+ * to be written before the header. `states` undefined: the existing states file stays. A header always names the
+ * generation of the states file it refers to: after a crash between the two writes it refers to one that is gone.
  */
-export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: string; states: string} {
-  const {groups, ...rest} = cp
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: string; states: string | undefined} {
+  const {groups, statesFile, ...rest} = cp
+  let inline = 0
+  for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
+  const compact = !statesFile || inline > Math.max(statesFile.bytes / 2, 256 * 1024)
   const cold: Array<[string, string]> = []
-  const hot = groups.map(([id, g]) => {
+  const rows = groups.map(([id, g]) => {
     if (g.row === null) return [id, null, stateText(g)]
-    cold.push([id, stateText(g)])
-    return [id, g.row, null]
+    if (compact) {
+      cold.push([id, stateText(g)])
+      return [id, g.row, null]
+    }
+    // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
+    return [id, g.row, typeof g.data === 'string' ? g.data : null]
   })
+  const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
+  const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
   // the groups' texts are strings already: only the header's own fields are tagged
-  return {
-    header: JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), generation, groups: hot}),
-    states: JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}),
-  }
+  return {header: JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: rows}), states}
 }
 
 export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
@@ -151,7 +168,7 @@ export function decodeCheckpoint(header: string, states: () => string): Partitio
     return {error: `not JSON (${(error as Error).message})`}
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
-  const {groups, schema: _, generation, ...rest} = doc
+  const {groups, schema: _, statesFile, ...rest} = doc
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -159,13 +176,15 @@ export function decodeCheckpoint(header: string, states: () => string): Partitio
     return {error: `damaged (${(error as Error).message})`}
   }
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
-    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(groups) && typeof generation === 'string'
+    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(groups)
+    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes)
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
     && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
-    // [id, entry, state]: exactly one of entry and state (a group with an entry has its state in the second file);
+    // [id, entry, state]: a state, an entry, or both (no state: it is in the states file; an entry needs an object);
     // each state is checked when it is parsed (decodeGroupData), each entry when it is reused (reuseEntry)
-    && (groups as unknown[]).every(g => Array.isArray(g) && g.length === 3 && typeof g[0] === 'string' && ((g[1] !== null && typeof g[1] === 'object' && g[2] === null) || (g[1] === null && typeof g[2] === 'string')))
+    && (groups as unknown[]).every(g => Array.isArray(g) && g.length === 3 && typeof g[0] === 'string' && (g[1] === null || typeof g[1] === 'object') && (g[2] === null || typeof g[2] === 'string') && (g[1] !== null || g[2] !== null))
   if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
+  const {generation} = statesFile as StatesFile
   let cold: Map<string, string> | undefined
   const coldState = (id: string): string => {
     if (!cold) {
@@ -182,7 +201,7 @@ export function decodeCheckpoint(header: string, states: () => string): Partitio
     if (text === undefined) throw new Error(`the state of group ${JSON.stringify(id)} is not in its states file`)
     return text
   }
-  return {...cp, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data]) => [id, {data: data ?? (() => coldState(id)), row}] as const)}
+  return {...cp, statesFile: statesFile as StatesFile, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data]) => [id, {data: data ?? (() => coldState(id)), row}] as const)}
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */

@@ -90,13 +90,13 @@ export class PartitionScan {
 
   /**
    * Every group as a checkpoint keeps it, to resume from (call at a batch boundary); `entries`: their audit entries.
-   * Unchanged groups keep their text as it was read (no parse, no re-encoding); one kept in the checkpoint's second
-   * file is read from it here (throws when that file is damaged).
+   * Unchanged groups keep their text as it was read (no parse, no re-encoding), or their place in the checkpoint's
+   * states file when it was not read.
    */
   data(entries?: ReadonlyMap<string, CachedEntry | null>): Array<[string, StoredGroup]> {
     const out: Array<[string, StoredGroup]> = []
     for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries?.get(id) ?? null}])
-    for (const [id, s] of this.stored) out.push([id, {data: stateText(s), row: entries ? entries.get(id) ?? null : s.row}])
+    for (const [id, s] of this.stored) out.push([id, {data: s.data, row: entries ? entries.get(id) ?? null : s.row}])
     return out
   }
 

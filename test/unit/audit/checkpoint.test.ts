@@ -81,7 +81,7 @@ describe('incremental audit (checkpoint)', () => {
     let reads = 0
     const back = decodeCheckpoint(h, () => (reads++, states))
     expect(reads).toBe(0)
-    expect(resolved(back)).toEqual(cp)
+    expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length}})
     expect(reads).toBe(1)
     expect(decodeGroupData(stateText((back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
     // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
@@ -96,6 +96,31 @@ describe('incremental audit (checkpoint)', () => {
     // a group's text is checked when it is parsed: damaged, or another group's
     expect(() => decodeGroupData('{"state":', 'g')).toThrow(/group "g" is damaged/)
     expect(() => decodeGroupData(encodeGroupData(data), 'other')).toThrow(/group "other" is damaged/)
+  })
+
+  it('a changed partition rewrites only its header until the states kept there outgrow half the states file', () => {
+    const data = (id: string, n = 0) => encodeGroupData({state: {groupId: id, consumer: null, share: null, streams: null, classic: {value: {pad: 'x'.repeat(n)}} as never, offsets: new Map()}, skipped: [], recent: []})
+    const entry = {deleted: true} as const
+    const base: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k', groups: [['a', {data: data('a', 100_000), row: entry}], ['b', {data: data('b'), row: null}]]}
+    // no states file yet: written, with the cached group
+    const first = encodeCheckpoint(base, 'g1')
+    expect(JSON.parse(first.states!).groups.map((g: string[]) => g[0])).toEqual(['a'])
+    const read = decodeCheckpoint(first.header, () => first.states!) as PartitionCheckpoint
+    expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length})
+    // 'a' not read, 'c' new with an entry (its state small), 'b' changed: header only, naming the same states file
+    const next: PartitionCheckpoint = {...read, groups: [read.groups[0], ['b', {data: data('b', 10), row: null}], ['c', {data: data('c', 10), row: entry}]]}
+    const second = encodeCheckpoint(next, 'g2')
+    expect(second.states).toBeUndefined()
+    const h = JSON.parse(second.header)
+    expect(h.statesFile.generation).toBe('g1')
+    expect(h.groups.map((g: unknown[]) => [g[0], g[1] !== null, g[2] !== null])).toEqual([['a', true, false], ['b', false, true], ['c', true, true]])
+    const back = decodeCheckpoint(second.header, () => first.states!) as PartitionCheckpoint
+    expect(resolved(back).groups).toEqual(resolved(next).groups)
+    // the states in the header outgrow half the states file: a new one, with every cached group
+    const big: PartitionCheckpoint = {...read, groups: [read.groups[0], ['c', {data: data('c', 300_000), row: entry}]]}
+    const third = encodeCheckpoint(big, 'g3')
+    expect(JSON.parse(third.states!).groups.map((g: string[]) => g[0])).toEqual(['a', 'c'])
+    expect(JSON.parse(third.header).groups.every((g: unknown[]) => g[2] === null)).toBe(true)
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {

@@ -151,7 +151,7 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     }))
     const all = batches([...settled, ...generate(7, 40, 60)], 7)
     const t0 = Number(all.at(-1)!.records.at(-1)!.timestamp)
-    const {client} = partition(all)
+    const {p, client} = partition(all)
     /** The audit command's pass (cached entries reused where they hold); `rebuilt`: groups whose state was parsed. */
     async function run(withCheckpoint: boolean, md: ClusterMetadata, now: number, stuckAfterMs?: number, reassignments: ReassignmentInFlight[] = []) {
       const pass = new AuditPass(auditContext(md, now, stuckAfterMs, reassignments), undefined)
@@ -203,9 +203,25 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     // the changes did change the rows (else the comparison proves nothing)
     expect(seen.size).toBeGreaterThanOrEqual(5)
 
+    // new records for two cached groups and a new group: only the header is rewritten (the states file stays, the
+    // changed groups' states are kept in the header), and the result is a full read's
+    const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
+    const statesBefore = readFileSync(states, 'utf8')
+    const end = p.log.at(-1)!.lastOffset + 1n
+    const more = batches([
+      [consumer.member('settled-orders-0', 'm2', {names: ['orders']}), consumer.metadata('settled-orders-0', 2, hashOf(live, ['orders']))].map(r => encodeRecord(r)),
+      [consumer.memberTombstone('settled-payments-1', 'm1'), consumer.metadata('settled-payments-1', 2, hashOf(live, ['payments']))].map(r => encodeRecord(r)),
+      [consumer.member('brand-new', 'm1', {names: ['orders']}), consumer.metadata('brand-new', 1, hashOf(live, ['orders']))].map(r => encodeRecord(r)),
+    ], 9).map(b => ({...b, baseOffset: b.baseOffset + end, lastOffset: b.lastOffset + end, records: b.records.map(r => ({...r, offset: r.offset + end})), partitionLeaderEpoch: 0}))
+    p.log.push(...more)
+    const changed = await run(true, live, t0 + 60_000)
+    expect(changed.json).toBe((await run(false, live, t0 + 60_000)).json)
+    expect(changed.rebuilt).toBe(first.uncached + 3)
+    expect(readFileSync(states, 'utf8')).toBe(statesBefore)
+    expect((await run(true, live, t0 + 60_000)).json).toBe(changed.json)
+
     // the cached groups' states live in the second file, read only when one of them is needed: a quiet run does
     // without it; one that needs it and finds another write's (a crash between the two files) reads in full
-    const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
     const good = readFileSync(states, 'utf8')
     writeFileSync(states, '{"damaged"')
     expect((await run(true, live, t0 + 60_000)).json).toBe((await run(false, live, t0 + 60_000)).json)
