@@ -31,16 +31,16 @@ export function escapeLabel(v: string): string {
   return v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')
 }
 
+/** A label set rendered once (k="v",… escaped, without cluster_id): a group's is shared by its ten series. */
 function labels(l: Record<string, string>): string {
-  const entries = Object.entries(l)
-  return entries.length ? `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}` : ''
+  return Object.entries(l).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')
 }
 
 interface Metric {
   name: string
   help: string
   type: 'gauge'
-  samples: Array<[Record<string, string>, number]>
+  samples: Array<[Record<string, string> | string, number]>
 }
 
 /**
@@ -66,12 +66,13 @@ interface Metric {
 export function prometheusText(summary: AuditSummary, groups: readonly GroupAudit[], options: {historyWriteFailed?: boolean} = {}): string {
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
+  const groupLabels = groups.map(g => labels({group: g.group, type: g.type ?? 'unknown'}))
   const per = (pick: (g: GroupAudit) => number | null | undefined) => {
     const out: Metric['samples'] = []
-    for (const g of groups) {
+    groups.forEach((g, i) => {
       const v = pick(g)
-      if (v !== null && v !== undefined) out.push([{group: g.group, type: g.type ?? 'unknown'}, v])
-    }
+      if (v !== null && v !== undefined) out.push([groupLabels[i], v])
+    })
     return out
   }
   gauge('up', UP_HELP, [[{}, 1]])
@@ -84,7 +85,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly GroupAudi
   gauge('group_members_stuck', 'Members reconciling longer than --stuck-after.', per(g => g.stuckMembers.length))
   gauge('group_missing_topics', 'Subscribed topics that do not exist.', per(g => g.missingTopics.length))
   gauge('group_unknown_records', 'Records of unknown types or versions skipped.', per(g => g.unknownRecords))
-  gauge('group_verdict', "The group's verdict code (1 for the current one).", groups.map(g => [{group: g.group, type: g.type ?? 'unknown', verdict: g.verdict.code}, 1]))
+  gauge('group_verdict', "The group's verdict code (1 for the current one).", groups.map((g, i) => [`${groupLabels[i]},${labels({verdict: g.verdict.code})}`, 1]))
   gauge('audit_groups', 'Groups audited, per type.', Object.entries(summary.byType).sort().map(([type, n]) => [{type}, n]))
   gauge('audit_groups_with_finding', 'Groups with each kind of finding.', FINDING_KINDS.map(k => [{finding: k}, summary.findings[k]]))
   gauge('audit_records_scanned', 'Records read from __consumer_offsets.', [[{}, summary.recordsScanned]])
@@ -140,9 +141,13 @@ export function previousClusterId(text: string): string | undefined {
 
 function exposition(metrics: readonly Metric[], clusterId: string): string {
   const lines: string[] = []
+  const cluster = labels({cluster_id: clusterId})
   for (const m of metrics) {
     lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`)
-    for (const [l, v] of m.samples) lines.push(`${m.name}${labels({cluster_id: clusterId, ...l})} ${Number.isFinite(v) ? v : 'NaN'}`)
+    for (const [l, v] of m.samples) {
+      const rest = typeof l === 'string' ? l : labels(l)
+      lines.push(`${m.name}{${cluster}${rest ? `,${rest}` : ''}} ${Number.isFinite(v) ? v : 'NaN'}`)
+    }
   }
   return `${lines.join('\n')}\n`
 }
