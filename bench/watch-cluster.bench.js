@@ -18,7 +18,7 @@
 // 246 MB max after it, 236 MB max in the last minute (+7.8 %); passes with nothing new ~360 ms.
 // Again after the row cache (10,196 groups, same machine, load 2-5): 128 passes, 30 members, 2 partitions added, broker
 // 3 killed and started again 30 s later: 66 bumps in the timelines, 66 printed lines, all with causes; RSS 166 MB
-// after warm-up, 167 MB max after it (+0.6 %); idle passes 42-106 ms; SIGTERM → exit 0. That run keyed bumps on
+// after warm-up, 167 MB max after it (+0.6 %); the last idle pass (cycle 128) 89 ms; SIGTERM → exit 0. That run keyed bumps on
 // group@epoch and reported 4 "printed twice": group g4 was emptied, deleted by the coordinator and created again, so
 // its epochs 2-5 happened twice at other offsets (group explain: offsets 221401-221418, then 221424-221441), each
 // printed once. The key is now group@epoch@offset.
