@@ -62,13 +62,18 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
     // a checkpoint of the right syntax but a wrong shape (edited, another version's) must cost a full read, not the
     // audit: anything that throws while its state is restored or replayed on makes it a misfit
     const damaged = (error: unknown) => ({misfit: `damaged (its group state cannot be resumed: ${(error as Error)?.message ?? String(error)})`})
-    let scan: PartitionScan
-    try {
-      scan = new PartitionScan(options, cp, options.trackFrom?.(partition))
-    } catch (error) {
-      if (cp) return damaged(error)
-      throw error
+    /** f(), or the misfit its throw makes of a checkpoint (without one, the error is the audit's). */
+    const resuming = <T>(f: () => T): {ok: T} | {misfit: string} => {
+      try {
+        return {ok: f()}
+      } catch (error) {
+        if (cp) return damaged(error)
+        throw error
+      }
     }
+    const made = resuming(() => new PartitionScan(options, cp, options.trackFrom?.(partition)))
+    if ('misfit' in made) return made
+    const scan = made.ok
     let first: BatchMark | undefined
     let last: BatchMark | undefined
     let misfit: string | undefined
@@ -115,13 +120,11 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
     }
     // the audit takes the groups (their summaries, cached entries) before the checkpoint is made: it keeps their entries
     const groups = scan.scanned()
-    try {
+    const audited = resuming(() => {
       if (options.onPartition) options.onPartition(partition, groups, scan.newBumps())
       else for (const g of groups) result.groups.set(g.id, g.summary())
-    } catch (error) {
-      if (cp) return damaged(error)
-      throw error
-    }
+    })
+    if ('misfit' in audited) return audited
     // a group's entry that is new (not the one read): the checkpoint is worth rewriting even with no new record
     const newEntries = groups.some(g => g.entry !== null && g.entry !== g.cached)
     // nothing new since the checkpoint (no batch, same log start, no new audit entry): it is still exact, and
@@ -129,14 +132,8 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
     const unchanged = cp !== undefined && !newEntries && got.endOffset === cp.nextOffset && got.logStartOffset === cp.logStartOffset && scan.batches === cp.counters.batches
     let checkpoint: PartitionCheckpoint | undefined
     if (ck && !unchanged) {
-      const entries = new Map(groups.map(g => [g.id, g.entry]))
-      let data
-      try {
-        data = scan.data(entries)
-      } catch (error) {
-        if (cp) return damaged(error)
-        throw error
-      }
+      // (states not read this run stay where they are: nothing is parsed here)
+      const data = scan.data(new Map(groups.map(g => [g.id, g.entry])))
       checkpoint = {
         clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
         lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, statesFile: cp?.statesFile ?? null, groups: data,

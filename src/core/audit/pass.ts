@@ -47,12 +47,7 @@ export class AuditPass {
     return this.#rows.length
   }
 
-  #wanted(state: GroupSummary['state'] | ReplayResult['state']): boolean {
-    if (!this.types) return true
-    const type = groupTypeOf(state)
-    return type !== null && this.types.has(type)
-  }
-
+  /** The --type filter (a cached entry keeps the type its state had). */
   #wantedType(type: GroupType | null): boolean {
     return !this.types || (type !== null && this.types.has(type))
   }
@@ -91,7 +86,7 @@ export class AuditPass {
       g.entry = cacheEntry({type, row})
     }
     for (const [group, replay] of newBumps) {
-      if (replay.timeline.length > 0 && this.#wanted(replay.state)) this.bumps.push({group, replay})
+      if (replay.timeline.length > 0 && this.#wantedType(groupTypeOf(replay.state))) this.bumps.push({group, replay})
     }
     this.deleted += deleted
     for (const r of rows) this.#rows.push(r)

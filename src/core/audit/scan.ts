@@ -80,9 +80,14 @@ export class PartitionScan {
     return {recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches}
   }
 
-  /** A group from the checkpoint rebuilt to take new records (throws when its text is damaged). */
+  /** The reducer of a group kept as text (throws when the text is damaged). */
+  #reducerOf(id: string, stored: StoredGroup): GroupReducer {
+    return new GroupReducer(id, this.keep, decodeGroupData(stateText(stored), id))
+  }
+
+  /** A group from the checkpoint rebuilt to take new records. */
   #restore(id: string, stored: StoredGroup): GroupReducer {
-    const g = new GroupReducer(id, this.keep, decodeGroupData(stateText(stored), id))
+    const g = this.#reducerOf(id, stored)
     this.stored.delete(id)
     this.groups.set(id, g)
     return g
@@ -178,7 +183,7 @@ export class PartitionScan {
   finish(): Map<string, GroupSummary> {
     const out = new Map<string, GroupSummary>()
     for (const [id, g] of this.groups) out.set(id, g.finish())
-    for (const [id, s] of this.stored) out.set(id, new GroupReducer(id, this.keep, decodeGroupData(stateText(s), id)).finish())
+    for (const [id, s] of this.stored) out.set(id, this.#reducerOf(id, s).finish())
     return out
   }
 
@@ -189,8 +194,7 @@ export class PartitionScan {
       const summary = g.finish()
       out.push({id, cached: null, summary: () => summary, entry: null})
     }
-    const keep = this.keep
-    for (const [id, s] of this.stored) out.push({id, cached: s.row, summary: () => new GroupReducer(id, keep, decodeGroupData(stateText(s), id)).finish(), entry: null})
+    for (const [id, s] of this.stored) out.push({id, cached: s.row, summary: () => this.#reducerOf(id, s).finish(), entry: null})
     return out
   }
 }
