@@ -43,7 +43,7 @@ export class KafkaClient implements ClusterReader {
     this.#s = session
   }
 
-  /** Loads the library, connects to the first reachable bootstrap server and reads its API versions. */
+  /** Connects to the first reachable bootstrap server and reads its API versions. */
   static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaClient> {
     return new KafkaClient(await KafkaSession.open(settings, opts))
   }

@@ -1,20 +1,22 @@
 /**
- * The connection side of the Kafka adapter: sockets (TCP/TLS, SASL PLAIN/SCRAM/OAUTHBEARER through
- * @platformatic/kafka 1.35's Connection, every response frame checked by ./frame-guard.ts), the bootstrap broker
- * and its API versions, request/response correlation (the library's createAPI carries our own bodies), the
- * operation deadline, and reaching any broker when one goes away. What is asked lives in ./metadata.ts,
- * ./groups.ts and ./partition-reader.ts; this file knows no request body but ApiVersions.
+ * The connection side of the Kafka adapter: connections to brokers (./broker-connection.ts: TCP/TLS sockets,
+ * framing, correlation, every response frame checked by ./frame-guard.ts; ./sasl.ts: PLAIN, SCRAM, OAUTHBEARER),
+ * the bootstrap broker and its API versions, the operation deadline, and reaching any broker when one goes away.
+ * What is asked lives in ./metadata.ts, ./groups.ts and ./partition-reader.ts; this file knows no request body but
+ * ApiVersions.
  *
  * Every operation runs under one deadline (`settings.timeoutMs`); when it passes, all sockets are destroyed and a
  * one-line RuntimeError names the step that was waiting (`step`).
  */
 import type {ConnectionSettings} from '../config/client-config.js'
 import {RdError, RuntimeError} from '../core/errors.js'
+import {BrokerConnection, NetworkFailure} from './broker-connection.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
-import {frameError, guardSocket, maxResponseBytes} from './frame-guard.js'
-import {type KafkaConnection, type KafkaLibrary, type LibraryApi, type LibraryReader, loadKafkaLibrary} from './library.js'
+import {frameError, maxResponseBytes} from './frame-guard.js'
+import {loadErrorNames} from './library.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, Retrier} from './retry.js'
+import {authenticate} from './sasl.js'
 
 export interface KafkaClientOptions {
   /** Redacted progress lines for --debug. */
@@ -35,7 +37,7 @@ const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS
 export type Decode<T> = (buf: Buffer, version: number) => T
 
 export class KafkaSession {
-  readonly lib: KafkaLibrary
+  readonly #errorNames: (code: number) => string
   readonly settings: ConnectionSettings
   readonly opts: KafkaClientOptions
   /** When the current operation times out; a partition read that makes progress moves it forward. */
@@ -45,27 +47,25 @@ export class KafkaSession {
   closed = false
   /** Brokers from the last Metadata response: where to turn when the bootstrap broker goes away. */
   known: Node[] = []
-  #bootstrap!: {conn: KafkaConnection; host: string; port: number}
-  readonly #conns = new Map<string, Promise<KafkaConnection>>()
-  readonly #apis = new Map<string, LibraryApi>()
-  readonly #addresses = new WeakMap<KafkaConnection, {host: string; port: number}>()
-  readonly #all = new Set<KafkaConnection>()
+  #bootstrap!: {conn: BrokerConnection; host: string; port: number}
+  readonly #conns = new Map<string, Promise<BrokerConnection>>()
+  readonly #addresses = new WeakMap<BrokerConnection, {host: string; port: number}>()
+  readonly #all = new Set<BrokerConnection>()
   /** Connections attempted (for --debug: retries must stay bounded). */
   #connectAttempts = 0
   #versions = new Map<number, P.ApiVersionRange>()
   readonly #maxResponse = maxResponseBytes()
 
-  private constructor(lib: KafkaLibrary, settings: ConnectionSettings, opts: KafkaClientOptions) {
-    this.lib = lib
+  private constructor(errorNames: (code: number) => string, settings: ConnectionSettings, opts: KafkaClientOptions) {
+    this.#errorNames = errorNames
     this.settings = settings
     this.opts = opts
     this.deadline = Date.now() + settings.timeoutMs
   }
 
-  /** Loads the library, connects to the first reachable bootstrap server and reads its API versions. */
+  /** Connects to the first reachable bootstrap server and reads its API versions. */
   static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaSession> {
-    const lib = await loadKafkaLibrary()
-    const session = new KafkaSession(lib, settings, opts)
+    const session = new KafkaSession(await loadErrorNames(), settings, opts)
     try {
       await session.within(session.#connectBootstrap())
     } catch (error) {
@@ -91,7 +91,7 @@ export class KafkaSession {
     await Promise.allSettled(
       [...this.#all].map(async conn => {
         await Promise.race([conn.close().catch(() => {}), new Promise(r => setTimeout(r, 200).unref())])
-        conn.socket?.destroy()
+        conn.socket.destroy()
       }),
     )
   }
@@ -135,7 +135,7 @@ export class KafkaSession {
   }
 
   errorName(code: number): string {
-    return code === 0 ? 'NONE' : this.lib.errorName(code)
+    return code === 0 ? 'NONE' : this.#errorNames(code)
   }
 
   kafkaError(code: number, message: string | null | undefined, what: string, subject?: string): RuntimeError {
@@ -198,7 +198,7 @@ export class KafkaSession {
   }
 
   /** The connection to host:port, made once and shared. */
-  connect(host: string, port: number): Promise<KafkaConnection> {
+  connect(host: string, port: number): Promise<BrokerConnection> {
     const key = `${host}:${port}`
     let p = this.#conns.get(key)
     if (!p) {
@@ -220,7 +220,7 @@ export class KafkaSession {
     const p = this.#conns.get(key)
     if (!p) return
     this.#conns.delete(key)
-    p.then(conn => conn.socket?.destroy(), () => {})
+    p.then(conn => conn.socket.destroy(), () => {})
   }
 
   /**
@@ -228,7 +228,7 @@ export class KafkaSession {
    * and the other bootstrap servers (the first that answers becomes the bootstrap broker); when none is, waits
    * with backoff within the deadline.
    */
-  async anyBroker<T>(what: string, op: (conn: KafkaConnection, address: string) => Promise<T>): Promise<T> {
+  async anyBroker<T>(what: string, op: (conn: BrokerConnection, address: string) => Promise<T>): Promise<T> {
     let retrier: Retrier | undefined
     for (;;) {
       const seen = new Set<string>()
@@ -257,89 +257,58 @@ export class KafkaSession {
     }
   }
 
-  async #newConnection(host: string, port: number): Promise<KafkaConnection> {
+  async #newConnection(host: string, port: number): Promise<BrokerConnection> {
     const s = this.settings
-    const left = Math.max(1, this.deadline - Date.now())
-    const options: Record<string, unknown> = {connectTimeout: left, requestTimeout: left, maxInflights: 5}
-    if (s.tls) {
-      options.tls = {
-        ...(s.tls.ca ? {ca: s.tls.ca} : {}),
-        ...(s.tls.cert ? {cert: s.tls.cert} : {}),
-        ...(s.tls.key ? {key: s.tls.key.reveal()} : {}),
-        ...(s.tls.keyPassword ? {passphrase: s.tls.keyPassword.reveal()} : {}),
-        rejectUnauthorized: true,
-        ...(s.tls.verifyHostname ? {} : {checkServerIdentity: () => undefined}),
-      }
-    }
-    if (s.sasl) {
-      options.sasl = {
-        mechanism: s.sasl.mechanism,
-        ...(s.sasl.username ? {username: s.sasl.username} : {}),
-        ...(s.sasl.password ? {password: s.sasl.password.reveal()} : {}),
-        ...(s.sasl.token ? {token: s.sasl.token.reveal()} : {}),
-      }
+    const tls = s.tls && {
+      ...(s.tls.ca ? {ca: s.tls.ca} : {}),
+      ...(s.tls.cert ? {cert: s.tls.cert} : {}),
+      ...(s.tls.key ? {key: s.tls.key.reveal()} : {}),
+      ...(s.tls.keyPassword ? {passphrase: s.tls.keyPassword.reveal()} : {}),
+      rejectUnauthorized: true,
+      ...(s.tls.verifyHostname ? {} : {checkServerIdentity: () => undefined}),
     }
     this.step = `connecting to ${host}:${port} (${s.securityProtocol})`
     this.debug(`${this.step}, connection attempt ${++this.#connectAttempts}`)
     if (this.closed) throw new RuntimeError('the Kafka client is closed', undefined, 'CLOSED')
-    const conn = new this.lib.Connection(s.clientId, options as never)
+    const conn = new BrokerConnection(host, port, {clientId: s.clientId, tls, maxResponseBytes: this.#maxResponse})
     this.#all.add(conn)
-    // Errors after the handshake are reported through the pending requests; keep the emitter from throwing.
+    // (the error is also reported through the pending requests; keep the emitter from throwing)
     conn.on('error', () => {})
     try {
-      const connecting = conn.connect(host, port)
-      // Every response frame is checked (size, correlation id) before the library buffers it.
-      if (conn.socket) guardSocket(conn.socket, host, port, this.#maxResponse, Boolean(s.tls))
-      await connecting
+      await conn.ready()
+      if (s.sasl) {
+        const sasl = s.sasl
+        this.step = `authenticating to ${host}:${port} (${s.securityProtocol}, ${sasl.mechanism})`
+        await authenticate((apiKey, version, body, flexible) => conn.request(apiKey, version, body, flexible), sasl, {host, port, settings: s})
+      }
     } catch (error) {
-      conn.socket?.destroy()
+      conn.socket.destroy()
       throw frameError(conn.socket) ?? connectionError(error, {host, port, settings: s})
     }
     this.#addresses.set(conn, {host, port})
     return conn
   }
 
-  #api(apiKey: number, version: number, responseHeaderTags: boolean): LibraryApi {
-    const id = `${apiKey}/${version}/${responseHeaderTags}`
-    let api = this.#apis.get(id)
-    if (!api) {
-      api = this.lib.createAPI(
-        apiKey,
-        version,
-        (body: Buffer) => this.lib.writerOf(body),
-        (_c: number, _k: number, _v: number, reader: LibraryReader) => Buffer.from(reader.buffer.slice(reader.position, reader.length)),
-        true,
-        responseHeaderTags,
-      )
-      this.#apis.set(id, api)
-    }
-    return api
-  }
-
   /** One request on `conn`: our body out, the response body decoded; failures become one-line RuntimeErrors. */
-  send<T>(conn: KafkaConnection, apiKey: number, version: number, body: Buffer, decode: Decode<T>, responseHeaderTags = true): Promise<T> {
-    const api = this.#api(apiKey, version, responseHeaderTags)
+  async send<T>(conn: BrokerConnection, apiKey: number, version: number, body: Buffer, decode: Decode<T>, responseHeaderTags = true): Promise<T> {
     const name = `${P.API_NAMES[apiKey] ?? apiKey} v${version}`
-    return new Promise<T>((resolve, reject) => {
-      api(conn, body, (error: unknown, raw: Buffer) => {
-        if (error) {
-          const at = this.#addresses.get(conn)
-          const bad = frameError(conn.socket)
-          if (bad) reject(bad)
-          else if (/timed out/i.test((error as Error).message ?? '')) reject(timeoutError(this.settings.timeoutMs, `waiting for ${name}${at ? ` from ${at.host}:${at.port}` : ''}`))
-          // (ApiVersions is a connection's first request: a close there is the handshake's, named by connectionError)
-          else if (at && apiKey !== P.API.ApiVersions && /^Connection closed/.test((error as Error).message ?? '')) reject(new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}`, undefined, 'CONNECTION_CLOSED'))
-          else if (at && (error as {code?: string}).code === 'PLT_KFK_NETWORK') reject(connectionError(error, {...at, settings: this.settings}))
-          else reject(new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR'))
-          return
-        }
-        try {
-          resolve(decode(raw, version))
-        } catch (error_) {
-          const at = this.#addresses.get(conn)
-          reject(new RuntimeError(`cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR'))
-        }
-      })
-    })
+    let raw: Buffer
+    try {
+      raw = await conn.request(apiKey, version, body, true, responseHeaderTags)
+    } catch (error) {
+      const at = this.#addresses.get(conn)
+      const bad = frameError(conn.socket)
+      if (bad) throw bad
+      // (ApiVersions is a connection's first request: a close there is the handshake's, named by connectionError)
+      if (at && apiKey !== P.API.ApiVersions && error instanceof NetworkFailure) throw new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}${error.closed ? '' : ` (${oneLine(error.message)})`}`, undefined, 'CONNECTION_CLOSED')
+      if (error instanceof NetworkFailure) throw connectionError(error, {...(at ?? this.#bootstrap), settings: this.settings})
+      throw new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR')
+    }
+    try {
+      return decode(raw, version)
+    } catch (error_) {
+      const at = this.#addresses.get(conn)
+      throw new RuntimeError(`cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR')
+    }
   }
 }

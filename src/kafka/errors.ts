@@ -1,5 +1,5 @@
 /**
- * Turns network, TLS, SASL and library errors into one-line RuntimeErrors that name the cause, the broker and
+ * Turns network, TLS and SASL errors into one-line RuntimeErrors that name the cause, the broker and
  * what to try. Never includes secrets: messages are built from codes, host names, user names and the broker's
  * own error text (which Kafka writes without credentials).
  */
@@ -17,9 +17,6 @@ interface ErrorLike {
   code?: string
   cause?: unknown
   errors?: unknown[]
-  apiId?: string
-  serverErrorMessage?: string | null
-  reason?: string
 }
 
 /** Every error in the cause chain (and aggregated errors), outermost first. */
@@ -104,25 +101,6 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
       'TLS_REJECTED',
     )
   }
-  // SASL
-  const sasl = ctx.settings.sasl
-  const saslFailed = errors.find(e => e.apiId === 'SASL_AUTHENTICATION_FAILED')
-  if (saslFailed || errors.some(e => e.code === 'PLT_KFK_AUTHENTICATION')) {
-    const who = sasl?.username ? ` for user "${sasl.username}"` : ''
-    const server = saslFailed?.serverErrorMessage ? `: ${oneLine(saslFailed.serverErrorMessage)}` : ''
-    return new RuntimeError(
-      `SASL authentication failed${who} (${sasl?.mechanism ?? 'SASL'}) at ${at}${server}`,
-      'Check the user name and password in sasl.jaas.config, and that sasl.mechanism matches how the user was created.',
-      'SASL_AUTH_FAILED',
-    )
-  }
-  if (errors.some(e => e.apiId === 'UNSUPPORTED_SASL_MECHANISM' || /suitable SASL mechanism/i.test(e.message ?? ''))) {
-    return new RuntimeError(
-      `${at} does not accept SASL mechanism ${sasl?.mechanism ?? '?'}`,
-      "Set sasl.mechanism to one the listener enables (sasl.enabled.mechanisms on the broker).",
-      'SASL_MECHANISM',
-    )
-  }
   if (has('ECONNRESET') || has('EPIPE') || errors.some(e => /Connection closed|socket hang up/i.test(e.message ?? ''))) {
     const noClientCert = ctx.settings.tls && !ctx.settings.tls.cert
     return new RuntimeError(
@@ -136,8 +114,29 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
   if (errors.some(e => /timed out/i.test(e.message ?? '') || e.code === 'ETIMEDOUT')) {
     return timeoutError(ctx.settings.timeoutMs, `connecting to ${at} (${proto})`)
   }
-  const first = errors.find(e => e.code && e.code !== 'PLT_KFK_NETWORK') ?? errors.at(-1)
+  const first = errors.find(e => e.code) ?? errors.at(-1)
   return new RuntimeError(`cannot connect to ${at}: ${oneLine(first?.message ?? String(err))}${first?.code ? ` (${first.code})` : ''}`, undefined, 'CONNECTION_FAILED')
+}
+
+/** The broker refused the credentials (SaslAuthenticate's SASL_AUTHENTICATION_FAILED), or the exchange failed. */
+export function saslFailedError(ctx: ErrorContext, serverMessage: string | null | undefined): RuntimeError {
+  const sasl = ctx.settings.sasl
+  const who = sasl?.username ? ` for user "${sasl.username}"` : ''
+  return new RuntimeError(
+    `SASL authentication failed${who} (${sasl?.mechanism ?? 'SASL'}) at ${ctx.host}:${ctx.port}${serverMessage ? `: ${oneLine(serverMessage)}` : ''}`,
+    'Check the user name and password in sasl.jaas.config, and that sasl.mechanism matches how the user was created.',
+    'SASL_AUTH_FAILED',
+  )
+}
+
+/** The listener does not enable the configured mechanism (SaslHandshake's UNSUPPORTED_SASL_MECHANISM). */
+export function saslMechanismError(ctx: ErrorContext, offered: readonly string[]): RuntimeError {
+  const list = offered.length > 0 ? ` (it offers ${offered.slice(0, 10).map(m => oneLine(m).slice(0, 40)).join(', ')})` : ''
+  return new RuntimeError(
+    `${ctx.host}:${ctx.port} does not accept SASL mechanism ${ctx.settings.sasl?.mechanism ?? '?'}${list}`,
+    'Set sasl.mechanism to one the listener enables (sasl.enabled.mechanisms on the broker).',
+    'SASL_MECHANISM',
+  )
 }
 
 export function timeoutError(timeoutMs: number, step: string): RuntimeError {

@@ -5,7 +5,7 @@
  */
 import type {BrokerMetadata, TopicMetadata} from '../core/metadata.js'
 import {uuidFromBytes} from '../core/uuid.js'
-import type {KafkaConnection} from './library.js'
+import type {BrokerConnection} from './broker-connection.js'
 import type {KafkaSession, Node} from './connection.js'
 import * as P from './protocol.js'
 
@@ -97,7 +97,7 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
   return out
 }
 
-async function describeTopicPartitions(s: KafkaSession, conn: KafkaConnection, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
+async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
   s.requireVersion(P.API.DescribeTopicPartitions, 0, 0, 'paged topic metadata')
   const byName = new Map<string, P.WireTopic>()
   const order: P.WireTopic[] = []

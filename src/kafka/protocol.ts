@@ -28,6 +28,9 @@ export const API = {
   DescribeTopicPartitions: 75,
   ShareGroupDescribe: 77,
   StreamsGroupDescribe: 89,
+  // authentication of a connection (SASL), before any other request
+  SaslHandshake: 17,
+  SaslAuthenticate: 36,
 } as const
 
 export const API_NAMES: Record<number, string> = Object.fromEntries(Object.entries(API).map(([k, v]) => [v, k]))
@@ -73,6 +76,26 @@ export function decodeApiVersionsV3(buf: Buffer): {errorCode: number; apis: Map<
   if (errorCode !== 0) return {errorCode, apis}
   for (const a of structs(decodeBody(Res.ApiVersionsResponse, 3, buf).ApiKeys)) apis.set(a.ApiKey as number, {min: a.MinVersion as number, max: a.MaxVersion as number})
   return {errorCode, apis}
+}
+
+// ---------------------------------------------------------------- SaslHandshake v1, SaslAuthenticate v2
+export function encodeSaslHandshakeV1(mechanism: string): Buffer {
+  return encodeBody(Req.SaslHandshakeRequest, 1, {Mechanism: mechanism})
+}
+
+export function decodeSaslHandshakeV1(buf: Buffer): {errorCode: number; mechanisms: string[]} {
+  const r = decodeBody(Res.SaslHandshakeResponse, 1, buf)
+  return {errorCode: r.ErrorCode as number, mechanisms: r.Mechanisms as string[]}
+}
+
+export function encodeSaslAuthenticateV2(authBytes: Uint8Array): Buffer {
+  return encodeBody(Req.SaslAuthenticateRequest, 2, {AuthBytes: authBytes})
+}
+
+export function decodeSaslAuthenticateV2(buf: Buffer): {errorCode: number; errorMessage: string | null; authBytes: Buffer} {
+  const r = decodeBody(Res.SaslAuthenticateResponse, 2, buf)
+  const bytes = r.AuthBytes as Uint8Array
+  return {errorCode: r.ErrorCode as number, errorMessage: r.ErrorMessage as string | null, authBytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)}
 }
 
 // ---------------------------------------------------------------- Metadata v12

@@ -62,8 +62,7 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
 
 async function loadClient(debug: ((line: string) => void) | undefined): Promise<ClusterFactory> {
   const tLoad = performance.now()
-  const [{KafkaClient}, {loadKafkaLibrary}] = await Promise.all([import('./client.js'), import('./library.js')])
-  await loadKafkaLibrary()
+  const {KafkaClient} = await import('./client.js')
   debug?.(`kafka client loaded in ${Math.round(performance.now() - tLoad)} ms`)
   return (settings, options) => KafkaClient.open(settings, options)
 }

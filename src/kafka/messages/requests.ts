@@ -110,3 +110,12 @@ export const FetchRequest: MessageSpec = {name: 'FetchRequest', validVersions: '
   ]},
   {name: 'RackId', type: 'string', versions: '11+', default: ''},
 ]}
+
+// SASL (authentication of a connection, before any other request; they change nothing in the cluster)
+export const SaslHandshakeRequest: MessageSpec = {name: 'SaslHandshakeRequest', validVersions: '1', flexibleVersions: 'none', fields: [
+  {name: 'Mechanism', type: 'string', versions: '0+'},
+]}
+
+export const SaslAuthenticateRequest: MessageSpec = {name: 'SaslAuthenticateRequest', validVersions: '2', flexibleVersions: '2+', fields: [
+  {name: 'AuthBytes', type: 'bytes', versions: '0+'},
+]}

@@ -330,3 +330,15 @@ export const FetchResponse: MessageSpec = {name: 'FetchResponse', validVersions:
     ]},
   ]},
 ]}
+
+export const SaslHandshakeResponse: MessageSpec = {name: 'SaslHandshakeResponse', validVersions: '1', flexibleVersions: 'none', fields: [
+  ErrorCode,
+  {name: 'Mechanisms', type: '[]string', versions: '0+'},
+]}
+
+export const SaslAuthenticateResponse: MessageSpec = {name: 'SaslAuthenticateResponse', validVersions: '2', flexibleVersions: '2+', fields: [
+  ErrorCode,
+  ErrorMessage,
+  {name: 'AuthBytes', type: 'bytes', versions: '0+'},
+  {name: 'SessionLifetimeMs', type: 'int64', versions: '1+'},
+]}

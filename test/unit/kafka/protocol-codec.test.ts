@@ -84,7 +84,8 @@ describe('request bodies from message specs', () => {
 describe('response bodies from message specs', () => {
   it('cover every fixture and every response spec', () => {
     expect(Object.keys(decoders).sort()).toEqual(Object.keys(fixtures.responses).sort())
-    expect(new Set(Object.values(fixtures.responses).map(f => f.message))).toEqual(new Set(Object.keys(specs)))
+    // (SaslHandshake and SaslAuthenticate came later: sasl.test.ts compares them with the library's own codec)
+    expect(new Set(Object.values(fixtures.responses).map(f => f.message))).toEqual(new Set(Object.keys(specs).filter(s => !s.startsWith('Sasl'))))
   })
   for (const [name, f] of Object.entries(fixtures.responses)) {
     it(`${name}: ${f.message} v${f.version} decodes as the hand-written decoder did`, () => {
