@@ -272,8 +272,6 @@ export class KafkaSession {
     if (this.closed) throw new RuntimeError('the Kafka client is closed', undefined, 'CLOSED')
     const conn = new BrokerConnection(host, port, {clientId: s.clientId, tls, maxResponseBytes: this.#maxResponse})
     this.#all.add(conn)
-    // (the error is also reported through the pending requests; keep the emitter from throwing)
-    conn.on('error', () => {})
     try {
       await conn.ready()
       if (s.sasl) {

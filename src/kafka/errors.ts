@@ -95,8 +95,11 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
   }
   const alert = errors.find(e => /alert (certificate required|bad certificate|unknown ca|handshake failure)|sslv3 alert/i.test(e.message ?? ''))
   if (alert) {
+    // OpenSSL: "...:sslv3 alert bad certificate:...:SSL alert number 42", "...tlsv13 alert certificate required..."
+    const name = /alert ((?:[a-z]+ )*?(?:certificate required|bad certificate|unknown ca|handshake failure|[a-z]+))\b/i.exec(alert.message ?? '')?.[1]
+    const noClientCert = ctx.settings.tls && !ctx.settings.tls.cert
     return new RuntimeError(
-      `TLS: ${at} rejected the handshake (${(alert.message ?? '').replace(/^.*alert/i, 'alert').split('\n')[0].trim()})`,
+      `TLS: ${at} rejected the handshake (alert${name ? ` "${name}"` : ''})${noClientCert ? ': no client certificate was sent' : ''}`,
       'The listener may require a client certificate: set ssl.keystore.type=PEM and ssl.keystore.location (key and chain).',
       'TLS_REJECTED',
     )
