@@ -16,7 +16,8 @@
 #   KAFKA_IT_PORT_BASE  default 19090; the cluster uses PORT_BASE .. PORT_BASE+23 (keep bases >= 30 apart)
 #   KAFKA_IT_RUN_DIR    default <repo>/.kafka-run/<version>-<portbase>
 #   KAFKA_IT_LIBS       default <repo>/.kafka-libs/<version>
-# Ports: controller BASE; broker N: PLAINTEXT BASE+N, SASL_SSL BASE+10+N, SSL (mTLS) BASE+20+N.
+# Ports: controller BASE; broker N: PLAINTEXT BASE+N, SASL_SSL BASE+10+N (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER
+# with unsecured JWTs), SSL (mTLS) BASE+20+N.
 set -euo pipefail
 
 IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -174,9 +175,16 @@ ssl.keystore.location=$RUN/tls/broker-keystore.pem
 ssl.truststore.type=PEM
 ssl.truststore.location=$RUN/tls/ca.pem
 listener.name.ssl.ssl.client.auth=required
-sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN,OAUTHBEARER
 listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required ;
 listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required ;
+# PLAIN: the users are the user_<name>="<password>" options (PlainServerCallbackHandler, the default for PLAIN)
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_carol="carol-secret";
+# OAUTHBEARER: with no sasl.server.callback.handler.class, SaslChannelBuilder validates with
+# OAuthBearerUnsecuredValidatorCallbackHandler (4.1.2 and 4.4.0 alike): unsecured JWTs (alg none) with a sub and an
+# exp claim, any principal. The broker's own login on this listener makes an unsecured token from
+# unsecuredLoginStringClaim_sub (it is not used: inter-broker traffic is PLAINTEXT). Test clusters only.
+listener.name.sasl_ssl.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="broker";
 # small internal topics, RF 3
 offsets.topic.num.partitions=$OFFSETS_PARTITIONS
 offsets.topic.replication.factor=3
@@ -302,13 +310,15 @@ write_env() {
     echo "CLIENT_CERT_PEM=$RUN/tls/client-cert.pem"
     echo "CLIENT_KEY_PEM=$RUN/tls/client-key.pem"
     echo "CLIENT_KEYSTORE_PEM=$RUN/tls/client-keystore.pem"
-    echo "SASL_MECHANISMS=SCRAM-SHA-256,SCRAM-SHA-512"
+    echo "SASL_MECHANISMS=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN,OAUTHBEARER"
     echo "SCRAM_ADMIN_USER=admin"
     echo "SCRAM_ADMIN_PASSWORD=admin-secret"
     echo "SCRAM_USER=alice"
     echo "SCRAM_PASSWORD=alice-secret"
     echo "SCRAM_RESTRICTED_USER=bob"
     echo "SCRAM_RESTRICTED_PASSWORD=bob-secret"
+    echo "PLAIN_USER=carol"
+    echo "PLAIN_PASSWORD=carol-secret"
     echo "RESTRICTED_TOPIC_PREFIX=private-"
     echo "CONTROLLER_ID=$CTRL_ID"
     echo "CONTROLLER_PID=$(cat "$RUN/pids/c$CTRL_ID.pid")"
