@@ -57,6 +57,11 @@ export function fsyncDir(dir: string, ops: FileOps = nodeFileOps): void {
 export interface AtomicWriteOptions {
   mode?: number
   ops?: FileOps
+  /**
+   * false: no fsync (of the file or the directory), for files that are a cache of something else: still never
+   * torn for a reader, but a crash may lose the new file or leave it empty, which the reader must detect.
+   */
+  durable?: boolean
 }
 
 /** Replaces `file` with `data` atomically: readers see the old file or the whole new one, never a part. */
@@ -71,12 +76,12 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     fd = ops.openSync(tmp, 'wx', options.mode ?? 0o644)
     created = true
     writeFully(fd, bytes, ops)
-    ops.fsyncSync(fd)
+    if (options.durable !== false) ops.fsyncSync(fd)
     ops.closeSync(fd)
     fd = undefined
     ops.renameSync(tmp, file)
     created = false
-    fsyncDir(dir, ops)
+    if (options.durable !== false) fsyncDir(dir, ops)
   } catch (error) {
     if (fd !== undefined) {
       try {

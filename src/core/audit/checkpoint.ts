@@ -11,17 +11,18 @@
  * run computed it (src/core/audit/row-cache.ts says when it can be reused). A quiet partition is then resumed
  * without rebuilding any group.
  *
- * Files (JSON): offsets-N.json {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset, lastBatch,
- * counters, rowsKey, statesFile: {generation, bytes}, groups: [[groupId, entry | null, stateText | null]]} and
- * offsets-N.states.json {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group goes
- * where); stateText is
+ * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
+ * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count}, then one line per group
+ * [groupId, entry | null, stateText | null] (a line per group so that a run rewrites only the lines of the groups
+ * that changed: the others are written back as read); and offsets-N.states.json {schema, generation, groups:
+ * [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v2'
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v3'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -66,6 +67,11 @@ export interface StoredGroup {
   readonly data: string | (() => string)
   /** The group's audit entry for this very state (row-cache.ts), or null when none can be reused. Not trusted: reuseEntry checks it. */
   readonly row: CachedEntry | null
+  /**
+   * The group's line as read from the header, newline included (decodeCheckpoint): written back as these very bytes
+   * while `data` and `row` are those read (no re-encoding of the thousands of groups a run did not change).
+   */
+  readonly line?: Uint8Array
 }
 
 /** The state text of a stored group (reads the second file the first time one of its groups needs it). */
@@ -132,25 +138,27 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * to be written before the header. `states` undefined: the existing states file stays. A header always names the
  * generation of the states file it refers to: after a crash between the two writes it refers to one that is gone.
  */
-export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: string; states: string | undefined} {
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Buffer; states: string | undefined} {
   const {groups, statesFile, ...rest} = cp
   let inline = 0
   for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
   const compact = !statesFile || inline > Math.max(statesFile.bytes / 2, 256 * 1024)
   const cold: Array<[string, string]> = []
-  const rows = groups.map(([id, g]) => {
-    if (g.row === null) return [id, null, stateText(g)]
+  const line = (value: unknown[]) => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8')
+  const lines = groups.map(([id, g]) => {
+    if (g.row === null) return line([id, null, stateText(g)])
     if (compact) {
       cold.push([id, stateText(g)])
-      return [id, g.row, null]
+      return line([id, g.row, null])
     }
     // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
-    return [id, g.row, typeof g.data === 'string' ? g.data : null]
+    return g.line ?? line([id, g.row, typeof g.data === 'string' ? g.data : null])
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
   // the groups' texts are strings already: only the header's own fields are tagged
-  return {header: JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: rows}), states}
+  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length})
+  return {header: Buffer.concat([Buffer.from(`${first}\n`, 'utf8'), ...lines]), states}
 }
 
 export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
@@ -160,15 +168,27 @@ export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
  * file's text: called at most once, when a group kept there is first needed; a states file that is missing,
  * damaged or of another generation makes that group's state throw (the partition is then read in full).
  */
-export function decodeCheckpoint(header: string, states: () => string): PartitionCheckpoint | {error: string} {
+export function decodeCheckpoint(header: Uint8Array | string, states: () => string): PartitionCheckpoint | {error: string} {
+  const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : Buffer.from(header.buffer, header.byteOffset, header.byteLength)
+  // each line with its newline (views of `bytes`, no copy); every line ends with one unless the file was cut short
+  const lines: Buffer[] = []
+  for (let at = 0; at < bytes.length;) {
+    const nl = bytes.indexOf(0x0a, at)
+    if (nl < 0) return {error: 'damaged (its last line is incomplete)'}
+    lines.push(bytes.subarray(at, nl + 1))
+    at = nl + 1
+  }
   let doc: Record<string, unknown>
+  let groups: unknown[]
   try {
-    doc = JSON.parse(header)
+    doc = JSON.parse(lines[0]?.toString('utf8') ?? '')
+    groups = lines.slice(1).map(l => JSON.parse(l.toString('utf8')) as unknown)
   } catch (error) {
-    return {error: `not JSON (${(error as Error).message})`}
+    return {error: `not JSON lines (${(error as Error).message})`}
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
-  const {groups, schema: _, statesFile, ...rest} = doc
+  const {groups: count, schema: _, statesFile, ...rest} = doc
+  if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -201,7 +221,7 @@ export function decodeCheckpoint(header: string, states: () => string): Partitio
     if (text === undefined) throw new Error(`the state of group ${JSON.stringify(id)} is not in its states file`)
     return text
   }
-  return {...cp, statesFile: statesFile as StatesFile, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data]) => [id, {data: data ?? (() => coldState(id)), row}] as const)}
+  return {...cp, statesFile: statesFile as StatesFile, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data], i) => [id, {data: data ?? (() => coldState(id)), row, line: lines[i + 1]}] as const)}
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */

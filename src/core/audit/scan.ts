@@ -101,7 +101,11 @@ export class PartitionScan {
   data(entries?: ReadonlyMap<string, CachedEntry | null>): Array<[string, StoredGroup]> {
     const out: Array<[string, StoredGroup]> = []
     for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries?.get(id) ?? null}])
-    for (const [id, s] of this.stored) out.push([id, {data: s.data, row: entries ? entries.get(id) ?? null : s.row}])
+    for (const [id, s] of this.stored) {
+      const row = entries ? entries.get(id) ?? null : s.row
+      // the same state and entry as read: kept as read (its checkpoint line is written back as it was)
+      out.push([id, row === s.row ? s : {data: s.data, row}])
+    }
     return out
   }
 

@@ -14,7 +14,9 @@ function roundTrip(cp: PartitionCheckpoint) {
   const {header, states} = encodeCheckpoint(cp, 'gen-1')
   return decodeCheckpoint(header, () => states)
 }
-const header = (cp: PartitionCheckpoint) => encodeCheckpoint(cp, 'gen-1').header
+const header = (cp: PartitionCheckpoint) => encodeCheckpoint(cp, 'gen-1').header.toString()
+/** A header file's JSON lines, parsed. */
+const lines = (file: string | Buffer) => String(file).trimEnd().split('\n').map(l => JSON.parse(l))
 /** Every group's state as text (the second file read): comparable with toEqual. */
 const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(g), row: g.row}])})
 
@@ -76,7 +78,7 @@ describe('incremental audit (checkpoint)', () => {
     }
     const {header: h, states} = encodeCheckpoint(cp, 'gen-1')
     // the group with a cached entry is kept in the second file, the other in the header
-    expect(JSON.parse(h).groups.map((g: unknown[]) => g[2] === null)).toEqual([true, false])
+    expect(lines(h).slice(1).map((g: unknown[]) => g[2] === null)).toEqual([true, false])
     expect(JSON.parse(states).groups.map((g: unknown[]) => g[0])).toEqual(['g'])
     let reads = 0
     const back = decodeCheckpoint(h, () => (reads++, states))
@@ -111,16 +113,35 @@ describe('incremental audit (checkpoint)', () => {
     const next: PartitionCheckpoint = {...read, groups: [read.groups[0], ['b', {data: data('b', 10), row: null}], ['c', {data: data('c', 10), row: entry}]]}
     const second = encodeCheckpoint(next, 'g2')
     expect(second.states).toBeUndefined()
-    const h = JSON.parse(second.header)
-    expect(h.statesFile.generation).toBe('g1')
-    expect(h.groups.map((g: unknown[]) => [g[0], g[1] !== null, g[2] !== null])).toEqual([['a', true, false], ['b', false, true], ['c', true, true]])
+    const h = lines(second.header)
+    expect(h[0].statesFile.generation).toBe('g1')
+    expect(h.slice(1).map((g: unknown[]) => [g[0], g[1] !== null, g[2] !== null])).toEqual([['a', true, false], ['b', false, true], ['c', true, true]])
     const back = decodeCheckpoint(second.header, () => first.states!) as PartitionCheckpoint
     expect(resolved(back).groups).toEqual(resolved(next).groups)
     // the states in the header outgrow half the states file: a new one, with every cached group
     const big: PartitionCheckpoint = {...read, groups: [read.groups[0], ['c', {data: data('c', 300_000), row: entry}]]}
     const third = encodeCheckpoint(big, 'g3')
     expect(JSON.parse(third.states!).groups.map((g: string[]) => g[0])).toEqual(['a', 'c'])
-    expect(JSON.parse(third.header).groups.every((g: unknown[]) => g[2] === null)).toBe(true)
+    expect(lines(third.header).slice(1).every((g: unknown[]) => g[2] === null)).toBe(true)
+  })
+
+  it('a group read and not changed is written back as the very line read; a changed one is encoded anew', () => {
+    const data = (id: string) => encodeGroupData({state: {groupId: id, consumer: null, share: null, streams: null, classic: null, offsets: new Map()}, skipped: [], recent: []})
+    const entry = (n: number) => ({deleted: true, n}) as never
+    const base: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
+      groups: [['a', {data: data('a'), row: entry(1)}], ['b', {data: data('b'), row: entry(2)}], ['c', {data: data('c'), row: null}]]}
+    const first = encodeCheckpoint(base, 'g1')
+    const read = decodeCheckpoint(first.header, () => first.states!) as PartitionCheckpoint
+    const text = first.header.toString()
+    expect(read.groups.map(([, g]) => Buffer.from(g.line!).toString())).toEqual(text.split('\n').slice(1, 4).map(l => `${l}\n`))
+    // a line read is written back verbatim (here: made recognisable), a group whose entry changed is encoded
+    const marked: PartitionCheckpoint = {...read, nextOffset: 20n, groups: [['a', {...read.groups[0][1], line: Buffer.from('["a",{"deleted":true,"n":1},null]   \n')}], ['b', {data: read.groups[1][1].data, row: entry(3)}], read.groups[2]]}
+    const again = encodeCheckpoint(marked, 'g2').header.toString()
+    expect(again.split('\n').slice(1, 4)).toEqual(['["a",{"deleted":true,"n":1},null]   ', '["b",{"deleted":true,"n":3},null]', text.split('\n')[3]])
+    expect(lines(again)[0].nextOffset).toEqual({$n: '20'})
+    // a file cut short, or with lines missing, is damaged: the partition is read in full
+    expect(decodeCheckpoint(first.header.subarray(0, -5), () => first.states!)).toEqual({error: 'damaged (its last line is incomplete)'})
+    expect(decodeCheckpoint(text.split('\n').slice(0, 3).join('\n') + '\n', () => first.states!)).toEqual({error: 'damaged (2 group lines, its first line says 3)'})
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {
@@ -138,9 +159,10 @@ describe('incremental audit (checkpoint)', () => {
     const none = () => '{}'
     expect(decodeCheckpoint('{', none)).toHaveProperty('error')
     expect(decodeCheckpoint('{"schema":"x"}', none)).toHaveProperty('error')
-    expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', clusterId: 'c'}), none)).toHaveProperty('error')
-    // the last version's files (every group's state inline) are not read: a full read, reported
-    expect(decodeCheckpoint(header(cp).replace('checkpoint-v2', 'checkpoint-v1'), none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v2 file'})
+    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v3', clusterId: 'c', groups: 0})}\n`, none)).toHaveProperty('error')
+    // the last versions' files (one JSON document) are not read: a full read, reported
+    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', groups: []})}\n`, none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v3 file'})
+    expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', groups: []}), none)).toEqual({error: 'damaged (its last line is incomplete)'})
     expect(roundTrip({...cp, groups: [['g', {data: '{}', row: null}]]})).not.toHaveProperty('error')
     expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', 'null,{}'), none)).toHaveProperty('error')
     expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', '"{}","{}"'), none)).toHaveProperty('error')
