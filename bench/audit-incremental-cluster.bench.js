@@ -3,10 +3,12 @@
 // only the new records and takes ≤ 1 s"). Run it after bench/audit-cluster.bench.js has filled the cluster (10,000
 // groups): a first --incremental run reads every partition and writes the checkpoints; then BUMPS/2 new real KIP-848
 // groups (kafka-it/java/GroupFlood) each join (one bump) and leave (one more), committing their offsets once; then
-// RUNS incremental runs: the first reads only those records, the later ones nothing new. Each is compared with a
-// full run (--no-incremental) of the same state: the group rows must be equal (the JSON minus timings).
+// RUNS incremental runs, each from the checkpoints as they were before the bumps (copied back before each run: every
+// run reads the same new records), each followed by a trivial live command; then RUNS runs with nothing new. Each is
+// compared with a full run (--no-incremental) of the same state: the group rows must be equal (the JSON minus
+// timings). Figures are medians (with min and max): one run varies by ±150 ms on the 2-core test machine.
 //   KAFKA_IT_PORT_BASE=48000 node bench/audit-incremental-cluster.bench.js [BUMPS]
-// Env: BENCH_TOPICS (100, as the fill), BENCH_RUNS (3). Prints one JSON line; wall/CPU/peak RSS from GNU time.
+// Env: BENCH_TOPICS (100, as the fill), BENCH_RUNS (7). Prints one JSON line; wall/CPU/peak RSS from GNU time.
 // newGroupBumps: the new groups' epochs summed (each epoch is a bump; a KIP-848 join and leave made 3 per group).
 // auditDurationMs: the run's own summary.durationMs (from the command's start to the audit's summary: the Kafka
 // library's loading, metadata, the scan; not node's start, oclif, printing). trivialLiveCommandMs: the wall of
@@ -32,7 +34,7 @@
 // --watch` (one process) has none of it: an idle pass over the 10,180 groups takes 43-106 ms, one with 300 new
 // records and 20 bumps 97 ms (--debug cycle lines).
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {cpSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {createInterface} from 'node:readline'
@@ -41,7 +43,7 @@ import {clusterEnv, root, version} from './test-cluster.js'
 const env = clusterEnv()
 const BUMPS = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 100)
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 100)
-const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const RUNS = Number(process.env.BENCH_RUNS ?? 7)
 const javaArgs = ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`, '-cp', `${env.DRIVER_CLASSES}:${env.LIBS}/*`]
 const state = mkdtempSync(join(tmpdir(), 'rd-incr-'))
 
@@ -78,26 +80,49 @@ try {
   await new Promise(resolve => (flood.exitCode === null ? flood.once('exit', resolve) : resolve()))
   console.error(`[bench] ${Math.ceil(BUMPS / 2)} groups joined and left in ${Date.now() - t0} ms`)
 
+  // The same run many times: the checkpoints as they were before the bumps are put back before each, so every
+  // run reads the same new records. One run's wall time varies by ±150 ms on this 2-core machine (the brokers, the
+  // JVM that just exited), so the figures are medians, each run next to a trivial live command (the floor).
+  const pre = `${state}-pre`
+  cpSync(state, pre, {recursive: true})
+  const restore = () => {
+    rmSync(state, {recursive: true, force: true})
+    cpSync(pre, state, {recursive: true})
+  }
+  let full = audit(['--no-record'])
   const runs = []
   for (let i = 0; i < RUNS; i++) {
+    restore()
     const inc = audit(['--incremental', '--no-record'])
     const floorMs = trivialLiveMs()
-    const full = audit(['--no-record'])
-    const equal = comparable(inc.doc) === comparable(full.doc)
+    // (the cluster may change meanwhile, e.g. the coordinator deleting an expired group: then compare afresh)
+    if (comparable(inc.doc) !== comparable(full.doc)) full = audit(['--no-record'])
     const mine = inc.doc.groups.filter(g => g.group.startsWith(prefix))
     runs.push({
       wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb, auditDurationMs: inc.doc.summary.durationMs, trivialLiveCommandMs: floorMs,
       recordsRead: inc.doc.summary.incremental?.recordsRead, partitionsResumed: inc.doc.summary.incremental?.partitionsResumed,
       fullReads: inc.doc.summary.incremental?.fullReads?.length, newGroupsSeen: mine.length,
-      newGroupBumps: mine.reduce((n, g) => n + (g.groupEpoch ?? 0), 0),
-      fullRunWallMs: full.wallMs, fullRunPeakRssMb: full.peakRssMb, fullRunRecords: full.doc.summary.recordsScanned, equalToFullRun: equal,
+      newGroupBumps: mine.reduce((n, g) => n + (g.groupEpoch ?? 0), 0), equalToFullRun: comparable(inc.doc) === comparable(full.doc),
     })
-    console.error(`[bench] incremental run ${i + 1}: ${JSON.stringify(runs.at(-1))}`)
-    if (!equal) throw new Error('an incremental run differs from the full run of the same state')
-    // only the first run after the bumps sees new records; later ones show the floor
+    console.error(`[bench] incremental run ${i + 1} after the bumps: ${JSON.stringify(runs.at(-1))}`)
+    if (!runs.at(-1).equalToFullRun) throw new Error('an incremental run differs from the full run of the same state')
   }
+  // then with nothing new: the checkpoints the last run wrote
+  const idle = []
+  for (let i = 0; i < RUNS; i++) {
+    const inc = audit(['--incremental', '--no-record'])
+    idle.push({wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb, auditDurationMs: inc.doc.summary.durationMs, recordsRead: inc.doc.summary.incremental?.recordsRead, trivialLiveCommandMs: trivialLiveMs(), equalToFullRun: comparable(inc.doc) === comparable(full.doc)})
+  }
+  const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const stats = (rs, k) => ({median: median(rs.map(r => r[k])), min: Math.min(...rs.map(r => r[k])), max: Math.max(...rs.map(r => r[k]))})
+  const figures = rs => ({wallMs: stats(rs, 'wallMs'), cpuMs: stats(rs, 'cpuMs'), peakRssMb: stats(rs, 'peakRssMb'), auditDurationMs: stats(rs, 'auditDurationMs'), trivialLiveCommandMs: stats(rs, 'trivialLiveCommandMs')})
   console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2),
-    firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead}, runs}))
+    firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead},
+    fullRun: {wallMs: full.wallMs, peakRssMb: full.peakRssMb, records: full.doc.summary.recordsScanned},
+    afterBumps: {runs: RUNS, recordsRead: runs[0].recordsRead, newGroupBumps: runs[0].newGroupBumps, allEqualToFullRun: runs.every(r => r.equalToFullRun), ...figures(runs)},
+    nothingNew: {runs: RUNS, recordsRead: idle.map(r => r.recordsRead), allEqualToFullRun: idle.every(r => r.equalToFullRun), ...figures(idle)},
+    runs, idle}))
 } finally {
   rmSync(state, {recursive: true, force: true})
+  rmSync(`${state}-pre`, {recursive: true, force: true})
 }

@@ -7,10 +7,6 @@ if (!process.stderr.isTTY) {
 }
 const [{run, flush, handle}, {safeError}] = await Promise.all([import('@oclif/core'), import('../dist/base-command.js')])
 
-// audit reads every __consumer_offsets partition: V8's default old-space growth lets its heap reach ~4x the live
-// set (dist/io/heap-growth.js); a fixed growth keeps the peak near the live set, without capping the heap.
-if (process.argv[2] === 'audit') (await import('../dist/io/heap-growth.js')).limitHeapGrowth()
-
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
 // terminal-safe like the commands' own. Their colour (oclif's plugins colour the command names) is dropped
 // rather than shown escaped.

@@ -9,6 +9,7 @@ import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
 import {OFFSETS_FETCH_BYTES, OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
+import {limitHeapGrowth} from '../io/heap-growth.js'
 
 export interface OffsetsScanResult {
   /** Every group's summary; empty when onPartition takes them. */
@@ -158,9 +159,11 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
           else cp = loaded.rowsKey === (ck.rowsKey ?? null) ? loaded : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, row: null}] as const)}
         }
       }
+      if (!cp) limitHeapGrowth()
       let r = await read(partition, cp)
       if ('misfit' in r) {
         reason = `its checkpoint does not fit: ${r.misfit}`
+        limitHeapGrowth()
         r = await read(partition, undefined)
         if ('misfit' in r) throw new Error('unreachable: a full read has no checkpoint to misfit')
       } else if (cp) result.resumed++
