@@ -64,10 +64,10 @@ export interface AtomicWriteOptions {
   durable?: boolean
 }
 
-/** Replaces `file` with `data` atomically: readers see the old file or the whole new one, never a part. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+/** Replaces `file` with `data` (or its pieces, one after the other) atomically: readers see the old file or the whole new one, never a part. */
+export function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions = {}): void {
   const ops = options.ops ?? nodeFileOps
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  const pieces = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data
   const dir = dirname(file)
   const tmp = join(dir, `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
   let fd: number | undefined
@@ -75,7 +75,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   try {
     fd = ops.openSync(tmp, 'wx', options.mode ?? 0o644)
     created = true
-    writeFully(fd, bytes, ops)
+    for (const bytes of pieces) writeFully(fd, bytes, ops)
     if (options.durable !== false) ops.fsyncSync(fd)
     ops.closeSync(fd)
     fd = undefined

@@ -138,7 +138,7 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * to be written before the header. `states` undefined: the existing states file stays. A header always names the
  * generation of the states file it refers to: after a crash between the two writes it refers to one that is gone.
  */
-export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Buffer; states: string | undefined} {
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
   const {groups, statesFile, ...rest} = cp
   let inline = 0
   for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
@@ -158,7 +158,19 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
   // the groups' texts are strings already: only the header's own fields are tagged
   const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length})
-  return {header: Buffer.concat([Buffer.from(`${first}\n`, 'utf8'), ...lines]), states}
+  // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
+  return {header: coalesce([Buffer.from(`${first}\n`, 'utf8'), ...lines]), states}
+}
+
+/** Adjacent views of one buffer as one view: the lines written back as read are consecutive slices of the file read. */
+function coalesce(parts: Uint8Array[]): Uint8Array[] {
+  const out: Uint8Array[] = []
+  for (const p of parts) {
+    const last = out.at(-1)
+    if (last && last.buffer === p.buffer && last.byteOffset + last.byteLength === p.byteOffset) out[out.length - 1] = new Uint8Array(p.buffer, last.byteOffset, last.byteLength + p.byteLength)
+    else out.push(p)
+  }
+  return out
 }
 
 export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
@@ -168,8 +180,8 @@ export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
  * file's text: called at most once, when a group kept there is first needed; a states file that is missing,
  * damaged or of another generation makes that group's state throw (the partition is then read in full).
  */
-export function decodeCheckpoint(header: Uint8Array | string, states: () => string): PartitionCheckpoint | {error: string} {
-  const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : Buffer.from(header.buffer, header.byteOffset, header.byteLength)
+export function decodeCheckpoint(header: Uint8Array | readonly Uint8Array[] | string, states: () => string): PartitionCheckpoint | {error: string} {
+  const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : header instanceof Uint8Array ? Buffer.from(header.buffer, header.byteOffset, header.byteLength) : Buffer.concat(header)
   // each line with its newline (views of `bytes`, no copy); every line ends with one unless the file was cut short
   const lines: Buffer[] = []
   for (let at = 0; at < bytes.length;) {
