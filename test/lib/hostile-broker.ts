@@ -38,18 +38,24 @@ export interface HostileBroker {
   stop(): Promise<void>
 }
 
-/** Each request frame's correlation id (size int32, api key int16, api version int16, correlation id int32). */
-function onRequests(socket: Socket, handle: (correlationId: number) => void): void {
+/** Each request frame a client sends on `socket`, without its size prefix (api key int16, api version int16, correlation id int32, ...). */
+export function onRequestFrames(socket: Socket, handle: (frame: Buffer) => void): void {
   let buf = Buffer.alloc(0)
   socket.on('data', chunk => {
     buf = Buffer.concat([buf, chunk])
     while (buf.length >= 12) {
       const size = buf.readInt32BE(0)
       if (size < 8 || buf.length < 4 + size) break
-      handle(buf.readInt32BE(8))
+      const frame = buf.subarray(4, 4 + size)
       buf = buf.subarray(4 + size)
+      handle(frame)
     }
   })
+}
+
+/** Each request frame's correlation id. */
+function onRequests(socket: Socket, handle: (correlationId: number) => void): void {
+  onRequestFrames(socket, frame => handle(frame.readInt32BE(4)))
 }
 
 function frame(correlationId: number, body: Buffer): Buffer {

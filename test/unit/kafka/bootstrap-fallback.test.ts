@@ -7,6 +7,7 @@ import {createServer, type Server, type Socket} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {KafkaClient} from '../../../src/kafka/client.js'
+import {onRequestFrames} from '../../lib/hostile-broker.js'
 
 const servers: Server[] = []
 const sockets = new Set<Socket>()
@@ -51,17 +52,9 @@ function apiVersionsResponse(correlationId: number): Buffer {
 
 /** A "broker" that answers every ApiVersions request it is sent. */
 function broker(): Promise<number> {
-  return listen(s => {
-    let buf = Buffer.alloc(0)
-    s.on('data', d => {
-      buf = Buffer.concat([buf, d])
-      while (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
-        const frame = buf.subarray(4, 4 + buf.readInt32BE(0))
-        buf = buf.subarray(4 + frame.length)
-        if (frame.readInt16BE(0) === 18) s.write(apiVersionsResponse(frame.readInt32BE(4)))
-      }
-    })
-  })
+  return listen(s => onRequestFrames(s, frame => {
+    if (frame.readInt16BE(0) === 18) s.write(apiVersionsResponse(frame.readInt32BE(4)))
+  }))
 }
 
 const settings = (ports: number[]) => resolveConnectionSettings({bootstrapServer: ports.map(p => `127.0.0.1:${p}`).join(','), timeoutMs: 10_000, env: {}})

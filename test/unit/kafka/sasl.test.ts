@@ -22,6 +22,7 @@ import * as Req from '../../../src/kafka/messages/requests.js'
 import * as Res from '../../../src/kafka/messages/responses.js'
 import * as P from '../../../src/kafka/protocol.js'
 import {authenticate, scram} from '../../../src/kafka/sasl.js'
+import {onRequestFrames} from '../../lib/hostile-broker.js'
 
 const lib = (rel: string) => import(new URL(rel, pathToFileURL(createRequire(import.meta.url).resolve('@platformatic/kafka'))).href)
 const bytesOf = (w: {buffer: Buffer}) => Buffer.from(w.buffer)
@@ -100,24 +101,18 @@ afterEach(() => new Promise<void>(r => (server ? server.close(() => r()) : r()))
 
 async function fakeBroker(answer: (apiKey: number, body: Buffer) => Buffer | undefined): Promise<number> {
   server = createServer((s: Socket) => {
-    let buf = Buffer.alloc(0)
-    s.on('data', chunk => {
-      buf = Buffer.concat([buf, chunk])
-      while (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
-        const frame = buf.subarray(4, 4 + buf.readInt32BE(0))
-        buf = buf.subarray(4 + frame.length)
-        const apiKey = frame.readInt16BE(0)
-        const correlationId = frame.readInt32BE(4)
-        const clientIdLength = frame.readInt16BE(8)
-        const flexible = apiKey !== P.API.SaslHandshake
-        const body = frame.subarray(10 + clientIdLength + (flexible ? 1 : 0))
-        const out = answer(apiKey, body)
-        if (!out) continue
-        const head = Buffer.alloc(8 + (flexible ? 1 : 0))
-        head.writeInt32BE(head.length - 4 + out.length, 0)
-        head.writeInt32BE(correlationId, 4)
-        s.write(Buffer.concat([head, out]))
-      }
+    onRequestFrames(s, frame => {
+      const apiKey = frame.readInt16BE(0)
+      const correlationId = frame.readInt32BE(4)
+      const clientIdLength = frame.readInt16BE(8)
+      const flexible = apiKey !== P.API.SaslHandshake
+      const body = frame.subarray(10 + clientIdLength + (flexible ? 1 : 0))
+      const out = answer(apiKey, body)
+      if (!out) return
+      const head = Buffer.alloc(8 + (flexible ? 1 : 0))
+      head.writeInt32BE(head.length - 4 + out.length, 0)
+      head.writeInt32BE(correlationId, 4)
+      s.write(Buffer.concat([head, out]))
     })
   })
   await new Promise<void>(r => server!.listen(0, '127.0.0.1', r))
