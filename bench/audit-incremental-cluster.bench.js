@@ -33,6 +33,15 @@
 // The issue's ≤ 1 s is still not met as a process: ~0.7 s of it is start-up any live command pays here. `audit
 // --watch` (one process) has none of it: an idle pass over the 10,180 groups takes 43-106 ms, one with 300 new
 // records and 20 bumps 97 ms (--debug cycle lines).
+// Then (the session after that): our own broker connection instead of the library's (src/kafka/broker-connection.ts),
+// --json one line off a terminal and written in chunks, checkpoint v3 (a line per group, unchanged lines written back
+// as read, not fsynced), the fixed heap growth only for full reads. Medians of 7 runs (this version of the bench),
+// 10,350-10,400 groups, two bench runs: after 150 bumps (1,500 records) 1.06 s (1.03-1.07) and 1.11 s (1.02-1.15) wall,
+// 1.25-1.33 s CPU, 130-136 MB, auditDurationMs 485-489; nothing new 0.92 s and 1.00 s; the trivial live command 0.45
+// and 0.49 s; full runs 2.4-2.5 s / 163-175 MB; JSON rows equal in every run. Phases of an after-bumps run (marks,
+// medians, ms): node 95, @oclif/core's import 145, oclif's config and the audit command's modules 130, connect and
+// metadata 65, the scan 420 (checkpoint headers read and parsed 150-190, most of the run's ~140 ms of GC being the
+// promotion of the 10,400 cached rows they become; audit 50; save 50), printing 100. Still not ≤ 1 s as a process.
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
