@@ -1,14 +1,14 @@
 /**
- * Checks every response frame a broker sends before @platformatic/kafka's Connection buffers it. The library
- * appends whatever arrives until the 4-byte size prefix is satisfied, so a 2 GB prefix followed by a stream of
- * bytes grows the process to gigabytes, and a zero, negative or foreign size (TLS alert, HTTP) is misread.
+ * Checks every response frame a broker sends before the connection (./broker-connection.ts) keeps its bytes. A
+ * connection that appends whatever arrives until the 4-byte size prefix is satisfied lets a 2 GB prefix followed by
+ * a stream of bytes grow the process to gigabytes, and misreads a zero, negative or foreign size (TLS alert, HTTP).
  *
  * The guard sits on the socket: it sees each request written (api key, correlation id, and for Fetch its
- * MaxBytes) and each chunk received before the library does. A frame is refused as soon as its size prefix is
+ * MaxBytes) and each chunk received before the connection does. A frame is refused as soon as its size prefix is
  * read if it is shorter than a correlation id or longer than the request can legitimately return; its
  * correlation id must be the oldest outstanding request's (Kafka answers in order on a connection). A refused
  * frame destroys the socket with a RuntimeError (PROTOCOL_ERROR) naming the broker; `frameError(socket)` returns
- * it so the failed request reports it instead of the library's "Connection closed".
+ * it so the failed request reports it instead of "Connection closed".
  */
 import type {Socket} from 'node:net'
 import {byteLimitFromEnv} from '../config/limits.js'
@@ -129,7 +129,7 @@ function apiName(key: number): string {
 }
 
 /**
- * Puts a FrameChecker between `socket` and its readers. Call right after the socket is created (the library adds
+ * Puts a FrameChecker between `socket` and its readers. Call right after the socket is created (the connection adds
  * its 'data' listener on connect). The checker sees writes through socket.write and reads through emit('data').
  */
 export function guardSocket(socket: Socket, host: string, port: number, headroom: number, tls: boolean): void {
