@@ -13,6 +13,11 @@ import {setFlagsFromString} from 'node:v8'
 /** Old-space growth after a full GC, in percent of the live heap (V8's own factor ranges 10-300 %). */
 export const AUDIT_HEAP_GROWING_PERCENT = 50
 
+let current: number | undefined
+
+/** Sets the growth (once per value: the audit calls it for every partition it reads in full). */
 export function limitHeapGrowth(percent = AUDIT_HEAP_GROWING_PERCENT): void {
+  if (current === percent) return
+  current = percent
   setFlagsFromString(`--heap-growing-percent=${percent}`)
 }

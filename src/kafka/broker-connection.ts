@@ -16,7 +16,7 @@ import {connect as tcpConnect, type Socket} from 'node:net'
 import {connect as tlsConnect, type ConnectionOptions} from 'node:tls'
 import {guardSocket} from './frame-guard.js'
 
-/** A failure of the connection itself (not a Kafka error code): the socket's error, or a close. */
+/** A failure of the connection itself (not a Kafka error code): the socket's error (its cause), or a close. */
 export class NetworkFailure extends Error {
   /** True when the peer closed the connection without a socket error. */
   readonly closed: boolean
@@ -25,7 +25,6 @@ export class NetworkFailure extends Error {
     super(message, cause === undefined ? undefined : {cause})
     this.name = 'NetworkFailure'
     this.closed = cause === undefined
-    if (cause && typeof cause === 'object' && typeof (cause as {code?: unknown}).code === 'string') (this as {code?: string}).code = (cause as {code: string}).code
   }
 }
 

@@ -86,7 +86,7 @@ export async function scram(step: (bytes: Buffer) => Promise<Buffer>, hash: 'sha
   if (serverFinal.has('e')) throw saslFailedError(ctx, `SCRAM error ${JSON.stringify((serverFinal.get('e') ?? '').slice(0, 64))}`)
   const expected = hmac(hmac(salted, 'Server Key'), authMessage)
   const got = Buffer.from(serverFinal.get('v') ?? '', 'base64')
-  if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw bad('server signature does not match: it does not know the password')
+  if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw bad('server signature does not match (the broker did not prove it knows the password)')
 }
 
 /** `a=x,b=y` → {a: x, b: y} (values may hold '='). */

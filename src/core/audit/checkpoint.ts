@@ -180,8 +180,8 @@ export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
  * file's text: called at most once, when a group kept there is first needed; a states file that is missing,
  * damaged or of another generation makes that group's state throw (the partition is then read in full).
  */
-export function decodeCheckpoint(header: Uint8Array | readonly Uint8Array[] | string, states: () => string): PartitionCheckpoint | {error: string} {
-  const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : header instanceof Uint8Array ? Buffer.from(header.buffer, header.byteOffset, header.byteLength) : Buffer.concat(header)
+export function decodeCheckpoint(header: Uint8Array | string, states: () => string): PartitionCheckpoint | {error: string} {
+  const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : Buffer.from(header.buffer, header.byteOffset, header.byteLength)
   // each line with its newline (views of `bytes`, no copy); every line ends with one unless the file was cut short
   const lines: Buffer[] = []
   for (let at = 0; at < bytes.length;) {

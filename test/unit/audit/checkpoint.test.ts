@@ -12,7 +12,7 @@ const md = cluster(3, 2)
 /** Written as the two texts of the files and read back. */
 function roundTrip(cp: PartitionCheckpoint) {
   const {header, states} = encodeCheckpoint(cp, 'gen-1')
-  return decodeCheckpoint(header, () => states)
+  return decodeCheckpoint(Buffer.concat(header), () => states)
 }
 /** A header file's text from its pieces. */
 const text = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString()
@@ -83,14 +83,14 @@ describe('incremental audit (checkpoint)', () => {
     expect(lines(h).slice(1).map((g: unknown[]) => g[2] === null)).toEqual([true, false])
     expect(JSON.parse(states).groups.map((g: unknown[]) => g[0])).toEqual(['g'])
     let reads = 0
-    const back = decodeCheckpoint(h, () => (reads++, states))
+    const back = decodeCheckpoint(Buffer.concat(h), () => (reads++, states))
     expect(reads).toBe(0)
     expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length}})
     expect(reads).toBe(1)
     expect(decodeGroupData(stateText((back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
     // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
     for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined]] as const) {
-      const cp2 = decodeCheckpoint(h, () => {
+      const cp2 = decodeCheckpoint(Buffer.concat(h), () => {
         if (text === undefined) throw new Error('ENOENT')
         return text
       }) as PartitionCheckpoint
@@ -109,7 +109,7 @@ describe('incremental audit (checkpoint)', () => {
     // no states file yet: written, with the cached group
     const first = encodeCheckpoint(base, 'g1')
     expect(JSON.parse(first.states!).groups.map((g: string[]) => g[0])).toEqual(['a'])
-    const read = decodeCheckpoint(first.header, () => first.states!) as PartitionCheckpoint
+    const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
     expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length})
     // 'a' not read, 'c' new with an entry (its state small), 'b' changed: header only, naming the same states file
     const next: PartitionCheckpoint = {...read, groups: [read.groups[0], ['b', {data: data('b', 10), row: null}], ['c', {data: data('c', 10), row: entry}]]}
@@ -118,7 +118,7 @@ describe('incremental audit (checkpoint)', () => {
     const h = lines(second.header)
     expect(h[0].statesFile.generation).toBe('g1')
     expect(h.slice(1).map((g: unknown[]) => [g[0], g[1] !== null, g[2] !== null])).toEqual([['a', true, false], ['b', false, true], ['c', true, true]])
-    const back = decodeCheckpoint(second.header, () => first.states!) as PartitionCheckpoint
+    const back = decodeCheckpoint(Buffer.concat(second.header), () => first.states!) as PartitionCheckpoint
     expect(resolved(back).groups).toEqual(resolved(next).groups)
     // the states in the header outgrow half the states file: a new one, with every cached group
     const big: PartitionCheckpoint = {...read, groups: [read.groups[0], ['c', {data: data('c', 300_000), row: entry}]]}
@@ -133,7 +133,7 @@ describe('incremental audit (checkpoint)', () => {
     const base: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
       groups: [['a', {data: data('a'), row: entry(1)}], ['b', {data: data('b'), row: entry(2)}], ['c', {data: data('c'), row: null}]]}
     const first = encodeCheckpoint(base, 'g1')
-    const read = decodeCheckpoint(first.header, () => first.states!) as PartitionCheckpoint
+    const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
     const firstText = text(first.header)
     expect(read.groups.map(([, g]) => Buffer.from(g.line!).toString())).toEqual(firstText.split('\n').slice(1, 4).map(l => `${l}\n`))
     // a line read is written back verbatim (here: made recognisable), a group whose entry changed is encoded
