@@ -38,7 +38,14 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
     chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
   })
   const paint = options.paint
-  for (const [ri, r] of cells.entries()) table.push(paint ? r.map((c, i) => c.split('\n').map(line => (line ? paint(i, line, ri) : line)).join('\n')) : r)
+  // A cell of several lines is given to cli-table3 as that many rows of one line each (the same text: compact
+  // tables draw no line between rows): its own multi-line cells cost time cubic in their lines (a cell of 40
+  // lines, e.g. a group's stuck members wrapped to a terminal, took 2.9 s; 39 such rows over 4 minutes).
+  for (const [ri, r] of cells.entries()) {
+    const lines = r.map((c, i) => c.split('\n').map(line => (paint && line ? paint(i, line, ri) : line)))
+    const height = Math.max(1, ...lines.map(l => l.length))
+    for (let k = 0; k < height; k++) table.push(lines.map(l => l[k] ?? ''))
+  }
   return table.toString()
 }
 
