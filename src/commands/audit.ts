@@ -23,6 +23,7 @@ import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/ind
 import {printBumps, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
+import type {AuditRow} from '../core/audit/stored-row.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
@@ -330,7 +331,7 @@ interface PassOptions {
 }
 
 interface PassResult {
-  rows: GroupAudit[]
+  rows: AuditRow[]
   summary: AuditSummary
   history: HistoryStatus
   historyNote: string | undefined

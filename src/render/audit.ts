@@ -1,5 +1,6 @@
 /** `audit` for humans: the table of groups (problems first) and the one-line summary. */
 import {type AuditSummary, FINDING_KINDS, type GroupAudit} from '../core/audit/audit.js'
+import {type AuditRow, fullRow} from '../core/audit/stored-row.js'
 import {PLAIN, type Style, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable} from './table.js'
 
@@ -7,10 +8,12 @@ const short = (h: string | null) => (h === null ? '-' : h)
 
 /** The table: problems first, then by group id. */
 /** Terminal-safe (cells are escaped before colour is added): a command prints it as it is. */
-export function renderAuditTable(groups: readonly GroupAudit[], options: {all?: boolean} = {}, style: Style = PLAIN): string {
-  const rows = [...groups]
+export function renderAuditTable(groups: readonly AuditRow[], options: {all?: boolean} = {}, style: Style = PLAIN): string {
+  const rows = groups
     .filter(g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'))
     .sort((a, b) => b.findings.length - a.findings.length || a.group.localeCompare(b.group))
+    // (only the rows shown are parsed when read back from a checkpoint)
+    .map(fullRow)
     .map(g => [
       g.group,
       g.type ?? '-',

@@ -2,7 +2,15 @@
  * A JSON document written in pieces: the same bytes as JSON.stringify(value) (compact), but its large arrays are
  * stringified element by element and written in chunks of ~1 MiB. An audit's 10,000 group rows are one 6 MB
  * string otherwise, built in parts by V8 and flattened in one copy before it can be written (~25 ms here).
+ * An element that carries its own JSON text (jsonText(), e.g. an audit row read back from a checkpoint as it was
+ * written: src/core/audit/stored-row.ts) is written as that text, not stringified again.
  */
+
+/** A value whose JSON is already at hand: jsonText() is JSON.stringify(value). */
+interface WithJsonText {
+  jsonText(): string
+}
+const hasJsonText = (v: unknown): v is WithJsonText => typeof v === 'object' && v !== null && typeof (v as Partial<WithJsonText>).jsonText === 'function'
 
 /** The pieces of JSON.stringify(value) for a plain object whose top-level arrays may be long. */
 export function* jsonPieces(value: Record<string, unknown>): Generator<string> {
@@ -15,7 +23,10 @@ export function* jsonPieces(value: Record<string, unknown>): Generator<string> {
     first = false
     if (Array.isArray(v)) {
       yield '['
-      for (let i = 0; i < v.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(v[i]) ?? 'null'}`
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i]
+        yield `${i === 0 ? '' : ','}${hasJsonText(x) ? x.jsonText() : JSON.stringify(x) ?? 'null'}`
+      }
       yield ']'
     } else yield JSON.stringify(v)
   }

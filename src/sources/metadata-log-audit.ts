@@ -3,6 +3,7 @@
  * get the exact changes since their stored hash, and (with --watch) new bumps their exact causes.
  */
 import type {GroupAudit} from '../core/audit/audit.js'
+import {type AuditRow, StoredRow} from '../core/audit/stored-row.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../core/metadata-log/attribute.js'
 import {type ReplayResult, topicsEverUsed} from '../core/replay/index.js'
@@ -15,8 +16,9 @@ export interface AuditMetadataLog extends MetadataLogSource {
   bumpsAttributed: number
 }
 
-export async function auditFromMetadataLog(dir: string, rows: readonly GroupAudit[], bumps: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, now: number): Promise<AuditMetadataLog> {
-  const drifting = rows.filter(r => r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null)
+export async function auditFromMetadataLog(dir: string, rows: readonly AuditRow[], bumps: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, now: number): Promise<AuditMetadataLog> {
+  // (a row read back from a checkpoint is never drifting: those are recomputed every run)
+  const drifting = rows.filter((r): r is GroupAudit => !(r instanceof StoredRow) && r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null)
   const topics = new Set<string>()
   for (const r of drifting) for (const t of r.topics) topics.add(t)
   for (const {replay} of bumps) for (const t of topicsEverUsed(replay)) topics.add(t)

@@ -51,6 +51,13 @@ export interface GroupAudit {
   driftFromLog?: LogAttribution
 }
 
+/**
+ * What the audit reads of every row besides --json (the summary, the history, the Prometheus series, the table's
+ * filter, the reuse of cached rows): all a row read back from a checkpoint has without being parsed (stored-row.ts).
+ */
+export type RowFacts = Pick<GroupAudit, 'group' | 'type' | 'groupEpoch' | 'assignmentEpoch' | 'storedMetadataHash' | 'liveMetadataHash' | 'inSync' | 'topics' | 'missingTopics' | 'members' | 'membersReconciling' | 'assignmentPending' | 'unknownRecords' | 'findings'>
+  & {readonly verdict: {readonly code: string}; readonly stuckMembers: readonly unknown[]; readonly reassignments: readonly unknown[]}
+
 export interface StuckMember {
   memberId: string
   clientId: string | null
@@ -196,7 +203,7 @@ export interface ScanStats {
   deletedGroupsSkipped?: number
 }
 
-export function summarize(groups: readonly GroupAudit[], stats: ScanStats, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number): AuditSummary {
+export function summarize(groups: readonly RowFacts[], stats: ScanStats, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number): AuditSummary {
   const byType: Record<string, number> = {}
   const byVerdict: Record<string, number> = {}
   const findings = Object.fromEntries(FINDING_KINDS.map(k => [k, 0])) as Record<FindingKind, number>

@@ -12,17 +12,19 @@
  * without rebuilding any group.
  *
  * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
- * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count}, then one line per group
- * [groupId, entry | null, stateText | null] (a line per group so that a run rewrites only the lines of the groups
- * that changed: the others are written back as read); and offsets-N.states.json {schema, generation, groups:
+ * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, crc32}, then one line per group
+ * [groupId, entry | null, stateText | null] (a cached row's entry: its facts, then a tab and its JSON; a line per
+ * group so that a run rewrites only the lines of the groups that changed: the others are written back as read); and offsets-N.states.json {schema, generation, groups:
  * [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
+import {crc32} from 'node:zlib'
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
+import {factsOf, StoredRow} from './stored-row.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v3'
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v4'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -137,6 +139,11 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * for cached groups outgrow half the states file (or 256 KiB): then `states` is the new states file, of `generation`,
  * to be written before the header. `states` undefined: the existing states file stays. A header always names the
  * generation of the states file it refers to: after a crash between the two writes it refers to one that is gone.
+ *
+ * A group's line is [groupId, entry, stateText | null] where entry is null (none), {"deleted": true}, or the facts
+ * of a cached row (stored-row.ts Facts) followed by a tab and the row's JSON: the row is read back as that text and
+ * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's crc32 covers every
+ * byte after it: a row's text goes to --json as read, so a line damaged on disk must not be taken for one.
  */
 export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
   const {groups, statesFile, ...rest} = cp
@@ -144,22 +151,35 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
   const compact = !statesFile || inline > Math.max(statesFile.bytes / 2, 256 * 1024)
   const cold: Array<[string, string]> = []
-  const line = (value: unknown[]) => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8')
   const lines = groups.map(([id, g]) => {
-    if (g.row === null) return line([id, null, stateText(g)])
+    if (g.row === null) return groupLine(id, null, stateText(g))
     if (compact) {
       cold.push([id, stateText(g)])
-      return line([id, g.row, null])
+      return groupLine(id, g.row, null)
     }
     // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
-    return g.line ?? line([id, g.row, typeof g.data === 'string' ? g.data : null])
+    return g.line ?? groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
+  let crc = 0
+  for (const l of lines) crc = crc32(l, crc)
   // the groups' texts are strings already: only the header's own fields are tagged
-  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length})
+  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length, crc32: crc})
   // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
   return {header: coalesce([Buffer.from(`${first}\n`, 'utf8'), ...lines]), states}
+}
+
+const NEWLINE = Buffer.from('\n')
+
+/** A group's line: [id, entry, state], and for a cached row its facts in place of the entry, a tab and its JSON. */
+function groupLine(id: string, entry: CachedEntry | null, state: string | null): Uint8Array {
+  if (entry === null || entry.deleted) return Buffer.from(`${JSON.stringify([id, entry === null ? null : {deleted: true}, state])}\n`, 'utf8')
+  const head = `${JSON.stringify([id, factsOf(entry.type, entry.row), state])}\t`
+  const row = entry.row
+  // a row read back is written back as read
+  if (row instanceof StoredRow) return Buffer.concat([Buffer.from(head, 'utf8'), row.text, NEWLINE])
+  return Buffer.from(`${head}${JSON.stringify(row)}\n`, 'utf8')
 }
 
 /** Adjacent views of one buffer as one view: the lines written back as read are consecutive slices of the file read. */
@@ -179,28 +199,22 @@ export const STATES_SCHEMA = 'rebalance-doctor/audit-checkpoint-states-v1'
  * The checkpoint in `header`, or a reason it cannot be used (another schema, damaged). `states()` gives the second
  * file's text: called at most once, when a group kept there is first needed; a states file that is missing,
  * damaged or of another generation makes that group's state throw (the partition is then read in full).
+ * Each group's line is parsed up to its row's text (kept as bytes: stored-row.ts).
  */
 export function decodeCheckpoint(header: Uint8Array | string, states: () => string): PartitionCheckpoint | {error: string} {
   const bytes = typeof header === 'string' ? Buffer.from(header, 'utf8') : Buffer.from(header.buffer, header.byteOffset, header.byteLength)
-  // each line with its newline (views of `bytes`, no copy); every line ends with one unless the file was cut short
-  const lines: Buffer[] = []
-  for (let at = 0; at < bytes.length;) {
-    const nl = bytes.indexOf(0x0a, at)
-    if (nl < 0) return {error: 'damaged (its last line is incomplete)'}
-    lines.push(bytes.subarray(at, nl + 1))
-    at = nl + 1
-  }
+  const firstEnd = bytes.indexOf(0x0a)
+  if (firstEnd < 0) return {error: 'damaged (its last line is incomplete)'}
   let doc: Record<string, unknown>
-  let groups: unknown[]
   try {
-    doc = JSON.parse(lines[0]?.toString('utf8') ?? '')
-    groups = lines.slice(1).map(l => JSON.parse(l.toString('utf8')) as unknown)
+    doc = JSON.parse(bytes.toString('utf8', 0, firstEnd))
   } catch (error) {
     return {error: `not JSON lines (${(error as Error).message})`}
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
-  const {groups: count, schema: _, statesFile, ...rest} = doc
-  if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}
+  if (bytes[bytes.length - 1] !== 0x0a) return {error: 'damaged (its last line is incomplete)'}
+  const {groups: count, schema: _, statesFile, crc32: sum, ...rest} = doc
+  if (sum !== crc32(bytes.subarray(firstEnd + 1))) return {error: 'damaged (its checksum does not match its lines)'}
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -208,13 +222,10 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     return {error: `damaged (${(error as Error).message})`}
   }
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
-    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint' && Array.isArray(groups)
+    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint'
     && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes)
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
     && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
-    // [id, entry, state]: a state, an entry, or both (no state: it is in the states file; an entry needs an object);
-    // each state is checked when it is parsed (decodeGroupData), each entry when it is reused (reuseEntry)
-    && (groups as unknown[]).every(g => Array.isArray(g) && g.length === 3 && typeof g[0] === 'string' && (g[1] === null || typeof g[1] === 'object') && (g[2] === null || typeof g[2] === 'string') && (g[1] !== null || g[2] !== null))
   if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
   const {generation} = statesFile as StatesFile
   let cold: Map<string, string> | undefined
@@ -233,7 +244,36 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     if (text === undefined) throw new Error(`the state of group ${JSON.stringify(id)} is not in its states file`)
     return text
   }
-  return {...cp, statesFile: statesFile as StatesFile, groups: (groups as Array<[string, CachedEntry | null, string | null]>).map(([id, row, data], i) => [id, {data: data ?? (() => coldState(id)), row, line: lines[i + 1]}] as const)}
+  const groups: Array<readonly [string, StoredGroup]> = []
+  // the next tab at or after a line's start (-1: none left): found once per row, not once per line
+  let tab = -2
+  for (let at = firstEnd + 1; at < bytes.length;) {
+    const nl = bytes.indexOf(0x0a, at)
+    if (tab !== -1 && tab < at) tab = bytes.indexOf(0x09, at)
+    const end = tab !== -1 && tab < nl ? tab : nl
+    let g: unknown
+    try {
+      g = JSON.parse(bytes.toString('utf8', at, end))
+    } catch (error) {
+      return {error: `not JSON lines (${(error as Error).message})`}
+    }
+    // [id, entry, state]: a state, an entry, or both (no state: it is in the states file); each state is checked
+    // when it is parsed (decodeGroupData), each row's facts here (stored-row.ts), its text by the checksum
+    if (!Array.isArray(g) || g.length !== 3 || typeof g[0] !== 'string' || (g[2] !== null && typeof g[2] !== 'string') || (g[1] === null && g[2] === null)) return {error: 'damaged (a group line of the wrong shape)'}
+    const [id, entry, data] = g as [string, unknown, string | null]
+    let row: CachedEntry | null
+    if (Array.isArray(entry)) {
+      const stored = end < nl ? StoredRow.of(id, entry, bytes.subarray(end + 1, nl)) : undefined
+      if (!stored) return {error: `damaged (the cached row of group ${JSON.stringify(id)} is of the wrong shape)`}
+      row = {type: stored.entryType, row: stored}
+    } else if (end < nl || (entry !== null && (typeof entry !== 'object' || (entry as {deleted?: unknown}).deleted !== true))) {
+      return {error: 'damaged (a group line of the wrong shape)'}
+    } else row = entry as CachedEntry | null
+    groups.push([id, {data: data ?? (() => coldState(id)), row, line: bytes.subarray(at, nl + 1)}] as const)
+    at = nl + 1
+  }
+  if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}
+  return {...cp, statesFile: statesFile as StatesFile, groups}
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */

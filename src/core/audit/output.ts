@@ -8,18 +8,22 @@
  *   then one last line {"schema":{"name":"rebalance-doctor/audit-summary","version":1}, ...AuditSummary, "warnings":[…]}.
  */
 import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
-import {type AuditSummary, FINDING_KINDS, type GroupAudit} from './audit.js'
+import {type AuditSummary, FINDING_KINDS, type GroupAudit, type RowFacts} from './audit.js'
+import {type AuditRow, StoredRow} from './stored-row.js'
 
-export type AuditDocument = Document<{summary: AuditSummary; groups: GroupAudit[]}>
+/** (groups: rows read back from a checkpoint are StoredRows, whose JSON is the row's: json-stream.ts writes their text as read) */
+export type AuditDocument = Document<{summary: AuditSummary; groups: AuditRow[]}>
 
-export function auditDocument(summary: AuditSummary, groups: GroupAudit[], warnings: readonly Warning[] = []): AuditDocument {
+export function auditDocument(summary: AuditSummary, groups: AuditRow[], warnings: readonly Warning[] = []): AuditDocument {
   return toDocument(SCHEMAS.audit, {summary, groups}, warnings)
 }
 
 /** One line per group (schema, time and cluster first), then the summary line, which carries the warnings. */
-export function ndjsonLines(summary: AuditSummary, groups: readonly GroupAudit[], warnings: readonly Warning[] = []): string {
+export function ndjsonLines(summary: AuditSummary, groups: readonly AuditRow[], warnings: readonly Warning[] = []): string {
   const out: string[] = []
-  for (const g of groups) out.push(JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId, ...g}))
+  const head = JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId})
+  // a stored row's text spliced after the head: the same line as the spread (the row has none of the head's keys)
+  for (const g of groups) out.push(g instanceof StoredRow ? `${head.slice(0, -1)},${g.jsonText().slice(1)}` : JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId, ...g}))
   out.push(JSON.stringify(toDocument(SCHEMAS.auditSummary, summary, warnings)))
   return `${out.join('\n')}\n`
 }
@@ -63,11 +67,11 @@ interface Metric {
  *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code,
  *   rebalance_doctor_history_write_failed, rebalance_doctor_up (1: this run read the cluster; see prometheusFailureText)
  */
-export function prometheusText(summary: AuditSummary, groups: readonly GroupAudit[], options: {historyWriteFailed?: boolean} = {}): string {
+export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[], options: {historyWriteFailed?: boolean} = {}): string {
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
   const groupLabels = groups.map(g => labels({group: g.group, type: g.type ?? 'unknown'}))
-  const per = (pick: (g: GroupAudit) => number | null | undefined) => {
+  const per = (pick: (g: RowFacts) => number | null | undefined) => {
     const out: Metric['samples'] = []
     groups.forEach((g, i) => {
       const v = pick(g)

@@ -4,11 +4,12 @@
  * "filters matched nothing" exit code, and the run's exit code once the history and the --prometheus file are
  * written (or not). Pure: the command reads, writes and prints.
  */
-import {type AuditContext, type AuditExitCode, type AuditSummary, auditGroup, type FindingKind, type GroupAudit, isDeleted, type ScanStats, summarize} from './audit.js'
+import {type AuditContext, type AuditExitCode, type AuditSummary, auditGroup, type FindingKind, isDeleted, type RowFacts, type ScanStats, summarize} from './audit.js'
 import type {TypeFilter} from '../group-filter.js'
 import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult} from '../replay/index.js'
 import {cacheEntry, reuseEntry} from './row-cache.js'
 import type {ScannedGroup} from './scan.js'
+import type {AuditRow} from './stored-row.js'
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
 export const EXIT_HISTORY_FAILED = 5 as const
@@ -34,7 +35,7 @@ export interface PrometheusStatus {
 }
 
 export class AuditPass {
-  readonly #rows: GroupAudit[] = []
+  readonly #rows: AuditRow[] = []
   /** Groups with records new since the last pass (--watch), of the types asked for. */
   readonly bumps: Array<{group: string; replay: ReplayResult}> = []
   /** Deleted groups (tombstones only): not audited. */
@@ -63,7 +64,7 @@ export class AuditPass {
    * be made (a damaged checkpoint text) throws before any row of the partition is added.
    */
   addScanned(groups: ReadonlyArray<Omit<ScannedGroup, 'summary'> & {summary(): GroupSummary | ReplayResult}>, newBumps: Iterable<[string, ReplayResult]> = []): void {
-    const rows: GroupAudit[] = []
+    const rows: AuditRow[] = []
     let deleted = 0
     for (const g of groups) {
       const reused = g.cached === null ? undefined : reuseEntry(g.cached, g.id, this.ctx)
@@ -92,8 +93,8 @@ export class AuditPass {
     for (const r of rows) this.#rows.push(r)
   }
 
-  /** The audited groups, by id. */
-  rows(): GroupAudit[] {
+  /** The audited groups, by id (rows reused from a checkpoint as read: stored-row.ts). */
+  rows(): AuditRow[] {
     return this.#rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
   }
 
@@ -125,6 +126,6 @@ export function exitWithPrometheus(exitCode: AuditExitCode, prometheus: Promethe
 }
 
 /** What the history records of each audited group: consumer, share and streams groups with an epoch and a stored hash. */
-export function historyGroups(rows: readonly GroupAudit[]): Map<string, {type: GroupType; epoch: number; hash: string}> {
+export function historyGroups(rows: readonly RowFacts[]): Map<string, {type: GroupType; epoch: number; hash: string}> {
   return new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
 }

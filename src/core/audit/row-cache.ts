@@ -11,6 +11,7 @@
  */
 import type {AuditContext, GroupAudit} from './audit.js'
 import type {GroupType} from '../replay/index.js'
+import type {AuditRow} from './stored-row.js'
 
 /** Bump when what auditGroup computes changes without a release (development builds share a version number). */
 const ROW_FORMAT = 1
@@ -20,12 +21,12 @@ export function rowCacheKey(version: string, stuckAfterMs: number | undefined): 
   return `${version}/rows-${ROW_FORMAT};stuck-after=${stuckAfterMs ?? 'per-group'}`
 }
 
-/** A group's cached audit entry: deleted (counted, not listed), or its row and the type the --type filter reads. */
-export type CachedEntry = {deleted: true} | {deleted?: undefined; type: GroupType | null; row: GroupAudit}
+/** A group's cached audit entry: deleted (counted, not listed), or its row (computed, or read back: stored-row.ts) and the type the --type filter reads. */
+export type CachedEntry = {deleted: true} | {deleted?: undefined; type: GroupType | null; row: AuditRow}
 
 /** The entry to keep for the next run, or null when the row depends on more than the group's state and its topics' hash. */
-export function cacheEntry(entry: CachedEntry): CachedEntry | null {
-  if (entry.deleted) return entry
+export function cacheEntry(entry: {deleted: true} | {type: GroupType | null; row: GroupAudit}): CachedEntry | null {
+  if ('deleted' in entry) return entry
   const r = entry.row
   if (r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0 || r.driftFromLog !== undefined) return null
   return entry

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {auditContext, auditGroup, isDeleted, summarize} from '../../../src/core/audit/audit.js'
+import {crc32} from 'node:zlib'
+import {auditContext, auditGroup, type GroupAudit, isDeleted, summarize} from '../../../src/core/audit/audit.js'
+import {factsOf, StoredRow} from '../../../src/core/audit/stored-row.js'
 import {checkpointMisfit, decodeCheckpoint, decodeGroupData, encodeCheckpoint, encodeGroupData, stateText, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../../../src/core/audit/checkpoint.js'
 import {auditDocument} from '../../../src/core/audit/output.js'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
@@ -9,6 +11,20 @@ import {batches, generate} from './generated.js'
 
 const md = cluster(3, 2)
 
+/** The file with its first line's checksum made to fit its lines (to test what the checksum would otherwise catch first). */
+function resum(file: string): string {
+  const nl = file.indexOf('\n')
+  const first = JSON.parse(file.slice(0, nl))
+  return `${JSON.stringify({...first, crc32: crc32(Buffer.from(file.slice(nl + 1)))})}${file.slice(nl)}`
+}
+
+/** A cacheable audit row (in sync, nobody reconciling). */
+function sampleRow(group: string): GroupAudit {
+  return {group, type: 'consumer', verdict: {code: 'IN_SYNC', message: 'in sync', pending: false} as GroupAudit['verdict'], groupEpoch: 3, assignmentEpoch: 3, storedMetadataHash: '-12', liveMetadataHash: '-12', inSync: true,
+    drift: [], topics: ['t', 'u\u0085'], missingTopics: ['u\u0085'], members: 1, membersReconciling: 0, stuckMembers: [], stuckAfter: {ms: 1000, source: 'flag'} as GroupAudit['stuckAfter'], assignmentPending: false,
+    unknownRecords: 0, reassignments: [], lastEpochTime: '2026-12-01T00:00:00.000Z', findings: ['missing-topics']}
+}
+
 /** Written as the two texts of the files and read back. */
 function roundTrip(cp: PartitionCheckpoint) {
   const {header, states} = encodeCheckpoint(cp, 'gen-1')
@@ -17,8 +33,8 @@ function roundTrip(cp: PartitionCheckpoint) {
 /** A header file's text from its pieces. */
 const text = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString()
 const header = (cp: PartitionCheckpoint) => text(encodeCheckpoint(cp, 'gen-1').header)
-/** A header file's JSON lines, parsed. */
-const lines = (file: string | Uint8Array[]) => (typeof file === 'string' ? file : text(file)).trimEnd().split('\n').map(l => JSON.parse(l))
+/** A header file's JSON lines, parsed (a cached row's line up to the tab before its row's text). */
+const lines = (file: string | Uint8Array[]) => (typeof file === 'string' ? file : text(file)).trimEnd().split('\n').map(l => JSON.parse(l.split('\t')[0]))
 /** Every group's state as text (the second file read): comparable with toEqual. */
 const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(g), row: g.row}])})
 
@@ -129,26 +145,61 @@ describe('incremental audit (checkpoint)', () => {
 
   it('a group read and not changed is written back as the very line read; a changed one is encoded anew', () => {
     const data = (id: string) => encodeGroupData({state: {groupId: id, consumer: null, share: null, streams: null, classic: null, offsets: new Map()}, skipped: [], recent: []})
-    const entry = (n: number) => ({deleted: true, n}) as never
     const base: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
-      groups: [['a', {data: data('a'), row: entry(1)}], ['b', {data: data('b'), row: entry(2)}], ['c', {data: data('c'), row: null}]]}
+      groups: [['a', {data: data('a'), row: {deleted: true}}], ['b', {data: data('b'), row: {deleted: true}}], ['c', {data: data('c'), row: null}]]}
     const first = encodeCheckpoint(base, 'g1')
     const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
     const firstText = text(first.header)
     expect(read.groups.map(([, g]) => Buffer.from(g.line!).toString())).toEqual(firstText.split('\n').slice(1, 4).map(l => `${l}\n`))
     // a line read is written back verbatim (here: made recognisable), a group whose entry changed is encoded
-    const marked: PartitionCheckpoint = {...read, nextOffset: 20n, groups: [['a', {...read.groups[0][1], line: Buffer.from('["a",{"deleted":true,"n":1},null]   \n')}], ['b', {data: read.groups[1][1].data, row: entry(3)}], read.groups[2]]}
+    const marked: PartitionCheckpoint = {...read, nextOffset: 20n, groups: [['a', {...read.groups[0][1], line: Buffer.from('["a",{"deleted":true},null]   \n')}], ['b', {data: read.groups[1][1].data, row: {type: 'consumer', row: sampleRow('b')}}], read.groups[2]]}
     const again = text(encodeCheckpoint(marked, 'g2').header)
-    expect(again.split('\n').slice(1, 4)).toEqual(['["a",{"deleted":true,"n":1},null]   ', '["b",{"deleted":true,"n":3},null]', firstText.split('\n')[3]])
+    expect(again.split('\n').slice(1, 4)).toEqual(['["a",{"deleted":true},null]   ', `["b",${JSON.stringify(factsOf('consumer', sampleRow('b')))},null]\t${JSON.stringify(sampleRow('b'))}`, firstText.split('\n')[3]])
     expect(lines(again)[0].nextOffset).toEqual({$n: '20'})
     // a file cut short, or with lines missing, is damaged: the partition is read in full
     expect(decodeCheckpoint(firstText.slice(0, -5), () => first.states!)).toEqual({error: 'damaged (its last line is incomplete)'})
-    expect(decodeCheckpoint(firstText.split('\n').slice(0, 3).join('\n') + '\n', () => first.states!)).toEqual({error: 'damaged (2 group lines, its first line says 3)'})
+    expect(decodeCheckpoint(firstText.split('\n').slice(0, 3).join('\n') + '\n', () => first.states!)).toEqual({error: 'damaged (its checksum does not match its lines)'})
+    expect(decodeCheckpoint(resum(firstText.split('\n').slice(0, 3).join('\n') + '\n'), () => first.states!)).toEqual({error: 'damaged (2 group lines, its first line says 3)'})
     // the lines read are adjacent slices of the file: written back as few pieces, not one per group (the first line,
     // a and b as read, c encoded again: a group without a cached entry is rebuilt every run)
     const pieces = encodeCheckpoint(read, 'g3').header
     expect(pieces.length).toBe(3)
     expect(text(pieces)).toBe(firstText)
+  })
+
+  it('a cached row is read back as its text, parsed only when needed, and written back as read; its facts and text are checked', () => {
+    const row = sampleRow('g\u202e\u0085"x')
+    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
+      groups: [[row.group, {data: '{}', row: {type: 'consumer', row}}], ['d', {data: '{}', row: {deleted: true}}]]}
+    const {header: h, states} = encodeCheckpoint(cp, 'g1')
+    const back = decodeCheckpoint(Buffer.concat(h), () => states!) as PartitionCheckpoint
+    const entry = back.groups[0][1].row as {type: string; row: StoredRow}
+    expect(entry.type).toBe('consumer')
+    expect(entry.row).toBeInstanceOf(StoredRow)
+    expect(entry.row.jsonText()).toBe(JSON.stringify(row))
+    expect(entry.row.row()).toEqual(row)
+    expect(JSON.stringify(entry.row)).toBe(JSON.stringify(row))
+    // every fact the audit reads of a row without parsing it
+    for (const k of ['group', 'type', 'groupEpoch', 'assignmentEpoch', 'storedMetadataHash', 'liveMetadataHash', 'inSync', 'topics', 'missingTopics', 'members', 'membersReconciling', 'assignmentPending', 'unknownRecords', 'findings', 'stuckMembers', 'reassignments'] as const) {
+      expect(entry.row[k], k).toEqual(row[k])
+    }
+    expect(entry.row.verdict.code).toBe(row.verdict.code)
+    // written back: the same bytes, also when the line must be made again (compacted into a new states file)
+    expect(text(encodeCheckpoint(back, 'g2').header)).toBe(text(h))
+    const compacted = encodeCheckpoint({...back, statesFile: null, groups: back.groups.map(([id, g]) => [id, {...g, line: undefined}] as const)}, 'g3')
+    expect(text(compacted.header).split('\n').slice(1)).toEqual(text(h).split('\n').slice(1))
+    // one byte changed anywhere after the first line: the checksum says so (the row's text goes to --json as read)
+    const file = text(h)
+    const at = file.indexOf('"members":1') + 11
+    expect(decodeCheckpoint(`${file.slice(0, at - 1)}2${file.slice(at)}`, () => states!)).toEqual({error: 'damaged (its checksum does not match its lines)'})
+    // with the checksum made to fit: facts of the wrong shape, a text that is not an object, a tab where none belongs
+    const tab = file.indexOf('\t')
+    expect(decodeCheckpoint(resum(file.replace('"IN_SYNC"', '7')), () => states!)).toEqual({error: `damaged (the cached row of group ${JSON.stringify(row.group)} is of the wrong shape)`})
+    expect(decodeCheckpoint(resum(file.replace('["missing-topics"]', '["nonsense"]')), () => states!)).toHaveProperty('error')
+    expect(decodeCheckpoint(resum(`${file.slice(0, tab + 1)}[${file.slice(tab + 2)}`), () => states!)).toHaveProperty('error')
+    expect(decodeCheckpoint(resum(`${file.slice(0, tab)}${file.slice(file.indexOf('\n', tab))}`), () => states!)).toHaveProperty('error')
+    expect(decodeCheckpoint(resum(file.replace('["d",{"deleted":true},null]', '["d",{"deleted":true},null]\t{}')), () => states!)).toHaveProperty('error')
+    expect(decodeCheckpoint(resum(file), () => states!)).not.toHaveProperty('error')
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {
@@ -166,13 +217,14 @@ describe('incremental audit (checkpoint)', () => {
     const none = () => '{}'
     expect(decodeCheckpoint('{', none)).toHaveProperty('error')
     expect(decodeCheckpoint('{"schema":"x"}', none)).toHaveProperty('error')
-    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v3', clusterId: 'c', groups: 0})}\n`, none)).toHaveProperty('error')
-    // the last versions' files (one JSON document) are not read: a full read, reported
-    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', groups: []})}\n`, none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v3 file'})
+    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v4', clusterId: 'c', groups: 0})}\n`, none)).toHaveProperty('error')
+    // the last versions' files are not read: a full read, reported
+    for (const v of ['v2', 'v3']) expect(decodeCheckpoint(`${JSON.stringify({schema: `rebalance-doctor/audit-checkpoint-${v}`, groups: []})}\n`, none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v4 file'})
     expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', groups: []}), none)).toEqual({error: 'damaged (its last line is incomplete)'})
     expect(roundTrip({...cp, groups: [['g', {data: '{}', row: null}]]})).not.toHaveProperty('error')
-    expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', 'null,{}'), none)).toHaveProperty('error')
-    expect(decodeCheckpoint(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', '"{}","{}"'), none)).toHaveProperty('error')
+    expect(decodeCheckpoint(resum(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', 'null,{}')), none)).toEqual({error: 'damaged (a group line of the wrong shape)'})
+    expect(decodeCheckpoint(resum(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', '"{}","{}"')), none)).toEqual({error: 'damaged (a group line of the wrong shape)'})
+    expect(decodeCheckpoint(resum(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', '{"deleted":false},"{}"')), none)).toEqual({error: 'damaged (a group line of the wrong shape)'})
     expect(decodeCheckpoint(header(cp).replace('"100"', '"1x"'), none)).toHaveProperty('error')
   })
 })

@@ -7,8 +7,12 @@ import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:f
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {auditContext, auditGroup, isDeleted} from '../../../src/core/audit/audit.js'
-import {AuditPass} from '../../../src/core/audit/pass.js'
+import {auditContext, auditGroup, FINDING_KINDS, isDeleted} from '../../../src/core/audit/audit.js'
+import {AuditPass, historyGroups} from '../../../src/core/audit/pass.js'
+import {auditDocument, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
+import {StoredRow} from '../../../src/core/audit/stored-row.js'
+import {jsonPieces} from '../../../src/render/json-stream.js'
+import {renderAuditTable} from '../../../src/render/audit.js'
 import {rowCacheKey} from '../../../src/core/audit/row-cache.js'
 import type {ReassignmentInFlight} from '../../../src/core/explain/hypotheses.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
@@ -169,15 +173,26 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
         },
       })
       const rows = pass.rows()
-      const json = JSON.stringify({rows, deleted: pass.deleted, records: scan.recordsScanned})
+      // every output of the rows (rows read back from the checkpoint are written from their text, or parsed): the
+      // --json document as written, --ndjson, Prometheus, the table, the history's groups
+      const summary = pass.summary({partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0}, [...FINDING_KINDS], 'test-cluster-id', now, false)
+      const doc = auditDocument(summary, rows)
+      const written = [...jsonPieces(doc)].join('')
+      expect(written).toBe(JSON.stringify(doc))
+      const json = [written, ndjsonLines(summary, rows), prometheusText(summary, rows), renderAuditTable(rows, {all: true}), JSON.stringify([...historyGroups(rows)]), pass.deleted].join('\n')
+      stored = rows.filter(r => r instanceof StoredRow).length
       // rows whose entry is not kept: they read more than the group's state and its topics' hash
       const uncached = rows.filter(r => r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0).length
-      return {json, rebuilt, groups, uncached, fullReads: scan.fullReads}
+      return {json, rebuilt, groups, uncached, fullReads: scan.fullReads, stored}
     }
+    let stored = 0
     const first = await run(true, live, t0 + 60_000)
     expect(first.rebuilt).toBe(first.groups)
+    expect(first.stored).toBe(0)
     const quiet = await run(true, live, t0 + 60_000)
     expect(quiet.json).toBe(first.json)
+    // the rows reused are read back as their text (those of deleted groups are counted, not listed)
+    expect(quiet.stored).toBeGreaterThan(10)
     // only the rows that depend on more than the group's state and its topics' hash (drifting, reconciling) are remade
     expect(quiet.rebuilt).toBe(first.uncached)
     expect(quiet.rebuilt).toBeLessThan(quiet.groups)
