@@ -12,14 +12,14 @@
  * without rebuilding any group.
  *
  * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
- * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, crc32}, then one line per group
+ * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, xxh64}, then one line per group
  * [groupId, entry | null, stateText | null] (a cached row's entry: its facts, then a tab and its JSON; a line per
  * group so that a run rewrites only the lines of the groups that changed: the others are written back as read); and offsets-N.states.json {schema, generation, groups:
  * [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
-import {crc32} from 'node:zlib'
+import {Xxh64, xxh64} from '@node-rs/xxhash'
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 import {factsOf, StoredRow} from './stored-row.js'
@@ -142,7 +142,8 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  *
  * A group's line is [groupId, entry, stateText | null] where entry is null (none), {"deleted": true}, or the facts
  * of a cached row (stored-row.ts Facts) followed by a tab and the row's JSON: the row is read back as that text and
- * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's crc32 covers every
+ * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's xxh64 (a 64-bit
+ * xxHash, as a decimal string) covers every
  * byte after it: a row's text goes to --json as read, so a line damaged on disk must not be taken for one.
  */
 export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
@@ -162,12 +163,13 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
-  let crc = 0
-  for (const l of lines) crc = crc32(l, crc)
-  // the groups' texts are strings already: only the header's own fields are tagged
-  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length, crc32: crc})
   // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
-  return {header: coalesce([Buffer.from(`${first}\n`, 'utf8'), ...lines]), states}
+  const body = coalesce(lines)
+  const sum = new Xxh64()
+  for (const piece of body) sum.update(piece)
+  // the groups' texts are strings already: only the header's own fields are tagged
+  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length, xxh64: sum.digest().toString()})
+  return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states}
 }
 
 const NEWLINE = Buffer.from('\n')
@@ -183,13 +185,23 @@ function groupLine(id: string, entry: CachedEntry | null, state: string | null):
 }
 
 /** Adjacent views of one buffer as one view: the lines written back as read are consecutive slices of the file read. */
-function coalesce(parts: Uint8Array[]): Uint8Array[] {
+function coalesce(parts: readonly Uint8Array[]): Uint8Array[] {
   const out: Uint8Array[] = []
-  for (const p of parts) {
-    const last = out.at(-1)
-    if (last && last.buffer === p.buffer && last.byteOffset + last.byteLength === p.byteOffset) out[out.length - 1] = new Uint8Array(p.buffer, last.byteOffset, last.byteLength + p.byteLength)
-    else out.push(p)
+  // the run of adjacent views being joined: from `run` up to `end` in its buffer (a view made once per run)
+  let run: Uint8Array | undefined
+  let end = 0
+  const close = () => {
+    if (run) out.push(end === run.byteOffset + run.byteLength ? run : new Uint8Array(run.buffer, run.byteOffset, end - run.byteOffset))
   }
+  for (const p of parts) {
+    if (run && run.buffer === p.buffer && end === p.byteOffset) end += p.byteLength
+    else {
+      close()
+      run = p
+      end = p.byteOffset + p.byteLength
+    }
+  }
+  close()
   return out
 }
 
@@ -213,8 +225,9 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   }
   if (!doc || typeof doc !== 'object' || doc.schema !== CHECKPOINT_SCHEMA) return {error: `not a ${CHECKPOINT_SCHEMA} file`}
   if (bytes[bytes.length - 1] !== 0x0a) return {error: 'damaged (its last line is incomplete)'}
-  const {groups: count, schema: _, statesFile, crc32: sum, ...rest} = doc
-  if (sum !== crc32(bytes.subarray(firstEnd + 1))) return {error: 'damaged (its checksum does not match its lines)'}
+  const {groups: count, schema: _, statesFile, xxh64: sum, ...rest} = doc
+  // (xxHash, already loaded for topic hashes: zlib's crc32 cost ~18 ms to set up on its first call)
+  if (sum !== xxh64(bytes.subarray(firstEnd + 1)).toString()) return {error: 'damaged (its checksum does not match its lines)'}
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -245,6 +258,8 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     return text
   }
   const groups: Array<readonly [string, StoredGroup]> = []
+  // views of the file's bytes as plain Uint8Arrays: Buffer's subarray makes each through a JS constructor
+  const view = (from: number, to: number) => new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from)
   // the next tab at or after a line's start (-1: none left): found once per row, not once per line
   let tab = -2
   for (let at = firstEnd + 1; at < bytes.length;) {
@@ -263,13 +278,13 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     const [id, entry, data] = g as [string, unknown, string | null]
     let row: CachedEntry | null
     if (Array.isArray(entry)) {
-      const stored = end < nl ? StoredRow.of(id, entry, bytes.subarray(end + 1, nl)) : undefined
+      const stored = end < nl ? StoredRow.of(id, entry, view(end + 1, nl)) : undefined
       if (!stored) return {error: `damaged (the cached row of group ${JSON.stringify(id)} is of the wrong shape)`}
       row = {type: stored.entryType, row: stored}
     } else if (end < nl || (entry !== null && (typeof entry !== 'object' || (entry as {deleted?: unknown}).deleted !== true))) {
       return {error: 'damaged (a group line of the wrong shape)'}
     } else row = entry as CachedEntry | null
-    groups.push([id, {data: data ?? (() => coldState(id)), row, line: bytes.subarray(at, nl + 1)}] as const)
+    groups.push([id, {data: data ?? (() => coldState(id)), row, line: view(at, nl + 1)}] as const)
     at = nl + 1
   }
   if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {crc32} from 'node:zlib'
+import {xxh64} from '@node-rs/xxhash'
 import {auditContext, auditGroup, type GroupAudit, isDeleted, summarize} from '../../../src/core/audit/audit.js'
 import {factsOf, StoredRow} from '../../../src/core/audit/stored-row.js'
 import {checkpointMisfit, decodeCheckpoint, decodeGroupData, encodeCheckpoint, encodeGroupData, stateText, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../../../src/core/audit/checkpoint.js'
@@ -15,7 +15,7 @@ const md = cluster(3, 2)
 function resum(file: string): string {
   const nl = file.indexOf('\n')
   const first = JSON.parse(file.slice(0, nl))
-  return `${JSON.stringify({...first, crc32: crc32(Buffer.from(file.slice(nl + 1)))})}${file.slice(nl)}`
+  return `${JSON.stringify({...first, xxh64: xxh64(Buffer.from(file.slice(nl + 1))).toString()})}${file.slice(nl)}`
 }
 
 /** A cacheable audit row (in sync, nobody reconciling). */
