@@ -8,6 +8,7 @@
  * than the cell is broken), and id columns are cut with an ellipsis keeping their start. Without a width (0 or
  * unknown: a pipe, a file, a terminal that reports 0 columns) a table keeps its natural width: one finite string.
  */
+import {createRequire} from 'node:module'
 import Table from 'cli-table3'
 import {forTerminal} from './terminal.js'
 
@@ -18,6 +19,8 @@ export interface TableOptions {
   truncate?: readonly number[]
   /** Colour for a cell's (already escaped) text: returns the text with SGR sequences. */
   paint?: (column: number, text: string, row: number) => string
+  /** Rows per cli-table3 table (tests; default 200). */
+  blockRows?: number
 }
 
 /** Narrowest a fitted column gets (its content; padding and border come on top). */
@@ -31,23 +34,51 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
     const cut = new Set(options.truncate ?? [])
     cells = cells.map(r => r.map((c, i) => (cut.has(i) ? truncateLines(c, widths[i]) : wrap(c, widths[i]))))
   }
-  const table = new Table({
-    head: widths ? safeHead.map((h, i) => wrap(h, widths[i])) : safeHead,
-    style: {head: [], border: [], compact: true},
-    ...(align ? {colAligns: align} : {}),
-    chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
-  })
+  const tableHead = widths ? safeHead.map((h, i) => wrap(h, widths[i])) : safeHead
   const paint = options.paint
   // A cell of several lines is given to cli-table3 as that many rows of one line each (the same text: compact
   // tables draw no line between rows): its own multi-line cells cost time cubic in their lines (a cell of 40
   // lines, e.g. a group's stuck members wrapped to a terminal, took 2.9 s; 39 such rows over 4 minutes).
+  const body: string[][] = []
   for (const [ri, r] of cells.entries()) {
     const lines = r.map((c, i) => c.split('\n').map(line => (paint && line ? paint(i, line, ri) : line)))
     const height = Math.max(1, ...lines.map(l => l.length))
-    for (let k = 0; k < height; k++) table.push(lines.map(l => l[k] ?? ''))
+    for (let k = 0; k < height; k++) body.push(lines.map(l => l[k] ?? ''))
   }
-  return table.toString()
+  const make = (head: string[], colWidths?: number[]) => new Table({
+    head,
+    style: {head: [], border: [], compact: true},
+    ...(align ? {colAligns: align} : {}),
+    ...(colWidths ? {colWidths} : {}),
+    chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
+  })
+  const block = options.blockRows ?? BLOCK_ROWS
+  if (body.length <= block) {
+    const table = make(tableHead)
+    table.push(...body)
+    return table.toString()
+  }
+  // cli-table3 lays out a table in time quadratic in its rows (every cell is checked against the rows above it for
+  // spans: 4,000 rows took 4 s, an `audit --all` of 10,000 groups far longer), so a long table is drawn in blocks
+  // of the same column widths (measured as cli-table3 measures) and joined: the same text as one table.
+  const colWidths = tableHead.map((h, i) => PADDING + Math.max(strlen(h), ...body.map(r => strlen(r[i]))))
+  const out: string[] = []
+  for (let k = 0; k < body.length; k += block) {
+    const table = make(k === 0 ? tableHead : [], colWidths)
+    table.push(...body.slice(k, k + block))
+    const lines = table.toString().split('\n')
+    // the first block keeps its top border and head, the last its bottom border
+    out.push(...lines.slice(k === 0 ? 0 : 1, k + block < body.length ? -1 : undefined))
+  }
+  return out.join('\n')
 }
+
+/** Rows drawn by one cli-table3 table (see renderTable). */
+const BLOCK_ROWS = 200
+/** cli-table3's padding of a cell: one space each side. */
+const PADDING = 2
+/** The width cli-table3 gives a text (its own measure: colour sequences left out, wide characters count two). */
+const strlen: (text: string) => number = (createRequire(import.meta.url)('cli-table3/src/utils.js') as {strlen: (text: string) => number}).strlen
 
 const len = (s: string) => [...s].length
 
