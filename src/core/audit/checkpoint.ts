@@ -70,11 +70,18 @@ export interface StoredGroup {
   /** The group's audit entry for this very state (row-cache.ts), or null when none can be reused. Not trusted: reuseEntry checks it. */
   readonly row: CachedEntry | null
   /**
-   * The group's line as read from the header, newline included (decodeCheckpoint): written back as these very bytes
-   * while `data` and `row` are those read (no re-encoding of the thousands of groups a run did not change).
+   * The group's line as read from the header, newline included (decodeCheckpoint): bytes [lineStart, lineEnd) of
+   * `lineIn`, written back as these very bytes while `data` and `row` are those read (no re-encoding of the thousands
+   * of groups a run did not change). Offsets rather than a view per line: fewer objects kept through a run.
    */
-  readonly line?: Uint8Array
+  readonly lineIn?: Uint8Array
+  readonly lineStart?: number
+  readonly lineEnd?: number
 }
+
+/** The line a stored group was read from, if it was. */
+const lineOf = (g: StoredGroup): Uint8Array | undefined =>
+  g.lineIn && g.lineStart !== undefined && g.lineEnd !== undefined ? new Uint8Array(g.lineIn.buffer, g.lineIn.byteOffset + g.lineStart, g.lineEnd - g.lineStart) : undefined
 
 /** The state text of a stored group (reads the second file the first time one of its groups needs it). */
 export const stateText = (g: StoredGroup): string => (typeof g.data === 'string' ? g.data : g.data())
@@ -159,7 +166,7 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
       return groupLine(id, g.row, null)
     }
     // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
-    return g.line ?? groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
+    return lineOf(g) ?? groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
@@ -258,8 +265,6 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     return text
   }
   const groups: Array<readonly [string, StoredGroup]> = []
-  // views of the file's bytes as plain Uint8Arrays: Buffer's subarray makes each through a JS constructor
-  const view = (from: number, to: number) => new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from)
   // the next tab at or after a line's start (-1: none left): found once per row, not once per line
   let tab = -2
   for (let at = firstEnd + 1; at < bytes.length;) {
@@ -278,13 +283,13 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     const [id, entry, data] = g as [string, unknown, string | null]
     let row: CachedEntry | null
     if (Array.isArray(entry)) {
-      const stored = end < nl ? StoredRow.of(id, entry, view(end + 1, nl)) : undefined
+      const stored = end < nl ? StoredRow.of(id, entry, bytes, end + 1, nl) : undefined
       if (!stored) return {error: `damaged (the cached row of group ${JSON.stringify(id)} is of the wrong shape)`}
       row = {type: stored.entryType, row: stored}
     } else if (end < nl || (entry !== null && (typeof entry !== 'object' || (entry as {deleted?: unknown}).deleted !== true))) {
       return {error: 'damaged (a group line of the wrong shape)'}
     } else row = entry as CachedEntry | null
-    groups.push([id, {data: data ?? (() => coldState(id)), row, line: view(at, nl + 1)}] as const)
+    groups.push([id, {data: data ?? (() => coldState(id)), row, lineIn: bytes, lineStart: at, lineEnd: nl + 1}] as const)
     at = nl + 1
   }
   if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}

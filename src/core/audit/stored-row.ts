@@ -25,12 +25,17 @@ const verdicts = new Map<string, {readonly code: string}>()
 export type Facts = readonly [GroupType | null, GroupType | null, string, FindingKind[], string[], string[], string | null, string | null, number | null, number | null, boolean | null, boolean, number, number]
 
 export class StoredRow implements RowFacts {
-  /** `text`: the row's JSON (UTF-8, as JSON.stringify wrote it); `facts`: checked by storedRow. */
-  private constructor(readonly group: string, readonly facts: Facts, readonly text: Uint8Array) {}
+  /** The row's JSON is bytes [start, end) of `file` (UTF-8, as JSON.stringify wrote it): offsets, not a view per row. */
+  private constructor(readonly group: string, readonly facts: Facts, private readonly file: Buffer, private readonly start: number, private readonly end: number) {}
 
-  /** The row of `group` from a checkpoint line's facts (untrusted: undefined when they are not of the right shape) and text. */
-  static of(group: string, facts: unknown, text: Uint8Array): StoredRow | undefined {
-    return factsFit(facts) && text.length > 2 && text[0] === 0x7b ? new StoredRow(group, facts, text) : undefined
+  /** The row of `group` from a checkpoint line's facts (untrusted: undefined when they are not of the right shape) and the text at [start, end) of `file`. */
+  static of(group: string, facts: unknown, file: Buffer, start: number, end: number): StoredRow | undefined {
+    return factsFit(facts) && end - start > 2 && file[start] === 0x7b ? new StoredRow(group, facts, file, start, end) : undefined
+  }
+
+  /** The row's JSON as bytes. */
+  get text(): Uint8Array {
+    return this.file.subarray(this.start, this.end)
   }
 
   get entryType(): GroupType | null {
@@ -91,7 +96,7 @@ export class StoredRow implements RowFacts {
 
   /** The row's JSON text. */
   jsonText(): string {
-    return Buffer.from(this.text.buffer, this.text.byteOffset, this.text.byteLength).toString('utf8')
+    return this.file.toString('utf8', this.start, this.end)
   }
 
   /** The whole row, parsed (each call a new object); throws when the text is not this group's row. */

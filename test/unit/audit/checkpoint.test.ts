@@ -150,9 +150,9 @@ describe('incremental audit (checkpoint)', () => {
     const first = encodeCheckpoint(base, 'g1')
     const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
     const firstText = text(first.header)
-    expect(read.groups.map(([, g]) => Buffer.from(g.line!).toString())).toEqual(firstText.split('\n').slice(1, 4).map(l => `${l}\n`))
+    expect(read.groups.map(([, g]) => Buffer.from(g.lineIn!.subarray(g.lineStart, g.lineEnd)).toString())).toEqual(firstText.split('\n').slice(1, 4).map(l => `${l}\n`))
     // a line read is written back verbatim (here: made recognisable), a group whose entry changed is encoded
-    const marked: PartitionCheckpoint = {...read, nextOffset: 20n, groups: [['a', {...read.groups[0][1], line: Buffer.from('["a",{"deleted":true},null]   \n')}], ['b', {data: read.groups[1][1].data, row: {type: 'consumer', row: sampleRow('b')}}], read.groups[2]]}
+    const marked: PartitionCheckpoint = {...read, nextOffset: 20n, groups: [['a', {...read.groups[0][1], lineIn: Buffer.from('["a",{"deleted":true},null]   \n'), lineStart: 0, lineEnd: 31}], ['b', {data: read.groups[1][1].data, row: {type: 'consumer', row: sampleRow('b')}}], read.groups[2]]}
     const again = text(encodeCheckpoint(marked, 'g2').header)
     expect(again.split('\n').slice(1, 4)).toEqual(['["a",{"deleted":true},null]   ', `["b",${JSON.stringify(factsOf('consumer', sampleRow('b')))},null]\t${JSON.stringify(sampleRow('b'))}`, firstText.split('\n')[3]])
     expect(lines(again)[0].nextOffset).toEqual({$n: '20'})
@@ -186,7 +186,7 @@ describe('incremental audit (checkpoint)', () => {
     expect(entry.row.verdict.code).toBe(row.verdict.code)
     // written back: the same bytes, also when the line must be made again (compacted into a new states file)
     expect(text(encodeCheckpoint(back, 'g2').header)).toBe(text(h))
-    const compacted = encodeCheckpoint({...back, statesFile: null, groups: back.groups.map(([id, g]) => [id, {...g, line: undefined}] as const)}, 'g3')
+    const compacted = encodeCheckpoint({...back, statesFile: null, groups: back.groups.map(([id, g]) => [id, {...g, lineIn: undefined}] as const)}, 'g3')
     expect(text(compacted.header).split('\n').slice(1)).toEqual(text(h).split('\n').slice(1))
     // one byte changed anywhere after the first line: the checksum says so (the row's text goes to --json as read)
     const file = text(h)
