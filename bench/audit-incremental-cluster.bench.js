@@ -42,6 +42,17 @@
 // medians, ms): node 95, @oclif/core's import 145, oclif's config and the audit command's modules 130, connect and
 // metadata 65, the scan 420 (checkpoint headers read and parsed 150-190, most of the run's ~140 ms of GC being the
 // promotion of the 10,400 cached rows they become; audit 50; save 50), printing 100. Still not ≤ 1 s as a process.
+// Then (2026-12-02): checkpoint v4, each cached row kept as its JSON text beside the facts the audit reads of it
+// (src/core/audit/stored-row.ts: read back without parsing, written to --json as read; the lines checksummed with
+// xxh64), and this bench waits after the bumps until a trivial live command is back to its time before them (right
+// after GroupFlood's JVM exits every process here ran ~1.4x slower: incremental runs of 1.4-1.5 s). Interleaved A/B
+// against the previous version (each with its own checkpoints): nothing new 983 -> 886 and 954 -> 917 ms (medians of
+// 9 and 7), after 150 bumps 1002 -> 982 ms (7). Two bench runs an hour apart (10,200 and 10,300 groups): after the
+// bumps 1.01 s (0.95-1.02) and 1.11 s (1.07-1.24), auditDurationMs 420 and 458; nothing new 0.89 s and 0.98 s; the
+// trivial live command 0.47 and 0.52 s (0.45 and 0.54 s before the bumps): the machine itself drifts ~20 % within
+// the hour. Full runs 2.2-2.5 s / 168-169 MB; JSON rows equal in every run. Reading the 7.4 MB of checkpoints alone
+// takes ~40 ms here (page cache to memory), decoding their 10,400 lines ~120-130 ms in a fresh process (mostly the
+// young-generation GC of the objects a group becomes).
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
