@@ -14,8 +14,9 @@
  * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
  * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, xxh64}, then one line per group
  * [groupId, entry | null, stateText | null] (a cached row's entry: its facts, then a tab and its JSON; a line per
- * group so that a run rewrites only the lines of the groups that changed: the others are written back as read); and offsets-N.states.json {schema, generation, groups:
- * [[groupId, stateText]]} (encodeCheckpoint says which group goes where); stateText is
+ * group so that a run rewrites only the lines of the groups that changed: the others are written back as read);
+ * and offsets-N.states.json {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group
+ * goes where); stateText is
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
@@ -150,8 +151,8 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * A group's line is [groupId, entry, stateText | null] where entry is null (none), {"deleted": true}, or the facts
  * of a cached row (stored-row.ts Facts) followed by a tab and the row's JSON: the row is read back as that text and
  * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's xxh64 (a 64-bit
- * xxHash, as a decimal string) covers every
- * byte after it: a row's text goes to --json as read, so a line damaged on disk must not be taken for one.
+ * xxHash, as a decimal string) covers every byte after it: a row's text goes to --json as read, so a line damaged
+ * on disk must not be taken for one.
  */
 export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
   const {groups, statesFile, ...rest} = cp
