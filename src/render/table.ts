@@ -61,7 +61,7 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
   // cli-table3 lays out a table in time quadratic in its rows (every cell is checked against the rows above it for
   // spans: 4,000 rows took 4 s, an `audit --all` of 10,000 groups far longer), so a long table is drawn in blocks
   // of the same column widths (measured as cli-table3 measures) and joined: the same text as one table.
-  const colWidths = tableHead.map((h, i) => PADDING + Math.max(strlen(h), ...body.map(r => strlen(r[i]))))
+  const colWidths = tableHead.map((h, i) => PADDING + widest(strlen(h), body, r => strlen(r[i])))
   const out: string[] = []
   for (let k = 0; k < body.length; k += block) {
     const table = make(k === 0 ? tableHead : [], colWidths)
@@ -82,6 +82,13 @@ const strlen: (text: string) => number = (createRequire(import.meta.url)('cli-ta
 
 const len = (s: string) => [...s].length
 
+/** The largest of `first` and measure(row) over the rows, in a loop (spreading 100,000 rows into Math.max throws). */
+function widest<T>(first: number, rows: readonly T[], measure: (row: T) => number): number {
+  let w = first
+  for (const r of rows) w = Math.max(w, measure(r))
+  return w
+}
+
 function natural(text: string): number {
   return Math.max(0, ...text.split('\n').map(len))
 }
@@ -93,7 +100,7 @@ function natural(text: string): number {
 export function fitWidths(head: readonly string[], rows: readonly string[][], width: number): number[] | undefined {
   if (!(width > 0)) return undefined
   const n = head.length
-  const want = head.map((h, i) => Math.max(natural(h), ...rows.map(r => natural(r[i] ?? ''))))
+  const want = head.map((h, i) => widest(natural(h), rows, r => natural(r[i] ?? '')))
   const overhead = n + 1 + 2 * n // borders, and one space of padding each side
   if (want.reduce((a, b) => a + b, 0) + overhead <= width) return undefined
   let room = Math.max(width - overhead, n * MIN_COLUMN)

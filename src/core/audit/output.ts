@@ -21,9 +21,10 @@ export function auditDocument(summary: AuditSummary, groups: AuditRow[], warning
 /** One line per group (schema, time and cluster first), then the summary line, which carries the warnings. */
 export function ndjsonLines(summary: AuditSummary, groups: readonly AuditRow[], warnings: readonly Warning[] = []): string {
   const out: string[] = []
-  const head = JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId})
-  // a stored row's text spliced after the head: the same line as the spread (the row has none of the head's keys)
-  for (const g of groups) out.push(g instanceof StoredRow ? `${head.slice(0, -1)},${g.jsonText().slice(1)}` : JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId, ...g}))
+  // each row's JSON spliced after the head: the line JSON.stringify({...head, ...row}) gives (a row has none of the
+  // head's keys), and a row read back from a checkpoint is not parsed for it
+  const head = JSON.stringify({schema: SCHEMAS.auditGroup, time: summary.time, clusterId: summary.clusterId}).slice(0, -1)
+  for (const g of groups) out.push(`${head},${(g instanceof StoredRow ? g.jsonText() : JSON.stringify(g)).slice(1)}`)
   out.push(JSON.stringify(toDocument(SCHEMAS.auditSummary, summary, warnings)))
   return `${out.join('\n')}\n`
 }

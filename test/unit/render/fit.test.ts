@@ -75,4 +75,9 @@ describe('tables that fit the terminal', () => {
       }
     }
   })
+
+  it('column widths of a table longer than a function call can take as arguments (300,000 rows)', () => {
+    const rows = Array.from({length: 300_000}, (_, i) => [`g${i}`, 'x'.repeat(50)])
+    expect(fitWidths(['A', 'B'], rows, 40)).toEqual([7, 26])
+  })
 })
