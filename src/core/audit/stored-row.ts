@@ -99,6 +99,20 @@ export class StoredRow implements RowFacts {
     return this.file.toString('utf8', this.start, this.end)
   }
 
+  /**
+   * The row's JSON as the bytes read when they are printable ASCII only (nearly always: ids with other characters
+   * are rare), else undefined: then nothing in them is for a terminal-safe mapping to escape, so --json can write
+   * them without decoding them (json-stream.ts).
+   */
+  jsonBytes(): Uint8Array | undefined {
+    const f = this.file
+    for (let i = this.start; i < this.end; i++) {
+      const c = f[i]
+      if (c < 0x20 || c > 0x7e) return undefined
+    }
+    return f.subarray(this.start, this.end)
+  }
+
   /** The whole row, parsed (each call a new object); throws when the text is not this group's row. */
   row(): GroupAudit {
     let r: GroupAudit

@@ -8,6 +8,8 @@ import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {cluster} from './fixtures.js'
 import {batches, generate} from './generated.js'
+import {jsonPieces, writeInChunks} from '../../../src/render/json-stream.js'
+import {hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
 
 const md = cluster(3, 2)
 
@@ -200,6 +202,30 @@ describe('incremental audit (checkpoint)', () => {
     expect(decodeCheckpoint(resum(`${file.slice(0, tab)}${file.slice(file.indexOf('\n', tab))}`), () => states!)).toHaveProperty('error')
     expect(decodeCheckpoint(resum(file.replace('["d",{"deleted":true},null]', '["d",{"deleted":true},null]\t{}')), () => states!)).toHaveProperty('error')
     expect(decodeCheckpoint(resum(file), () => states!)).not.toHaveProperty('error')
+  })
+
+  it("a cached row's bytes go to --json as read only when they are printable ASCII (else its text, made terminal-safe)", () => {
+    const plain: GroupAudit = {...sampleRow('plain-group'), topics: ['t'], missingTopics: [], findings: []}
+    const odd = sampleRow('g\u202e\u0085"é')
+    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
+      groups: [[plain.group, {data: '{}', row: {type: 'consumer', row: plain}}], [odd.group, {data: '{}', row: {type: 'consumer', row: odd}}]]}
+    const {header: h, states} = encodeCheckpoint(cp, 'g1')
+    const rowsOf = (file: string) => (decodeCheckpoint(resum(file), () => states!) as PartitionCheckpoint).groups.map(([, g]) => (g.row as {row: StoredRow}).row)
+    const [a, b] = rowsOf(text(h))
+    expect(Buffer.from(a.jsonBytes()!).toString()).toBe(JSON.stringify(plain))
+    expect(b.jsonBytes()).toBeUndefined()
+    // a control character the file should not hold (JSON.stringify escapes C0; DEL it leaves raw) is never passed on as bytes
+    for (const c of ['\x7f', '\x1b', '\x00']) {
+      const [damaged] = rowsOf(text(h).replace('"verdict":', `"verdict${c}":`))
+      expect(damaged.jsonBytes(), JSON.stringify(c)).toBeUndefined()
+    }
+    const doc = {groups: [a, b], n: 1}
+    const out: Uint8Array[] = []
+    writeInChunks(jsonPieces(doc), c => out.push(c), terminalSafeJson, 64)
+    const written = Buffer.concat(out).toString()
+    expect(written).toBe(terminalSafeJson(JSON.stringify({groups: [plain, odd], n: 1})))
+    expect(hasUnsafeControl(written)).toBe(false)
+    expect(JSON.parse(written)).toEqual({groups: [plain, odd], n: 1})
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {

@@ -11,7 +11,7 @@ import {auditContext, auditGroup, FINDING_KINDS, isDeleted} from '../../../src/c
 import {AuditPass, historyGroups} from '../../../src/core/audit/pass.js'
 import {auditDocument, ndjsonLines, prometheusText} from '../../../src/core/audit/output.js'
 import {StoredRow} from '../../../src/core/audit/stored-row.js'
-import {jsonPieces} from '../../../src/render/json-stream.js'
+import {jsonPieces, piecesText} from '../../../src/render/json-stream.js'
 import {renderAuditTable} from '../../../src/render/audit.js'
 import {rowCacheKey} from '../../../src/core/audit/row-cache.js'
 import type {ReassignmentInFlight} from '../../../src/core/explain/hypotheses.js'
@@ -177,7 +177,7 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
       // --json document as written, --ndjson, Prometheus, the table, the history's groups
       const summary = pass.summary({partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0}, [...FINDING_KINDS], 'test-cluster-id', now, false)
       const doc = auditDocument(summary, rows)
-      const written = [...jsonPieces(doc)].join('')
+      const written = piecesText(jsonPieces(doc))
       expect(written).toBe(JSON.stringify(doc))
       const json = [written, ndjsonLines(summary, rows), prometheusText(summary, rows), renderAuditTable(rows, {all: true}), JSON.stringify([...historyGroups(rows)]), pass.deleted].join('\n')
       stored = rows.filter(r => r instanceof StoredRow).length
