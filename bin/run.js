@@ -5,7 +5,8 @@ if (!process.stderr.isTTY) {
   process.env.OCLIF_COLUMNS ??= '400'
   process.env.NO_COLOR ??= '1'
 }
-const [{run, flush, handle}, {safeError}] = await Promise.all([import('@oclif/core'), import('../dist/base-command.js')])
+// (oclif's parts by their own entry points: its index also loads semver, ~50 modules, only to check node's version)
+const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([import('@oclif/core/run'), import('@oclif/core/flush'), import('@oclif/core/handle'), import('../dist/base-command.js')])
 
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
 // terminal-safe like the commands' own. Their colour (oclif's plugins colour the command names) is dropped

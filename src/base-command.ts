@@ -4,7 +4,12 @@
  * Everything a command prints for humans (log, warn, notes, errors) passes through forTerminal here, so ids and
  * names from a cluster or a file cannot drive the terminal; JSON keeps exact values (terminalSafeJson).
  */
-import {Command, Errors, Flags, type Interfaces, settings, ux} from '@oclif/core'
+import {Command} from '@oclif/core/command'
+import * as Errors from '@oclif/core/errors'
+import * as Flags from '@oclif/core/flags'
+import {settings} from '@oclif/core/settings'
+import {ux} from '@oclif/core/ux'
+import type * as Interfaces from '@oclif/core/interfaces'
 import {type SchemaId, SCHEMAS, toDocument, type Warning} from './core/documents.js'
 import {RdError} from './core/errors.js'
 import {jsonPieces, writeInChunks} from './render/json-stream.js'

@@ -5,7 +5,7 @@
  * Where a value reads the clock (a duration ago), it is read when the flags are parsed.
  * The connection --timeout is such a type too (src/kafka/flags.ts).
  */
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {groupMatcher, parseTypes} from './core/group-filter.js'
 import type {GroupType} from './core/replay/index.js'
 import {asUsage, InputError} from './core/errors.js'

@@ -4,7 +4,8 @@
  * run's --debug and warnings, and shows a progress spinner meanwhile (stderr, only on a terminal, never under
  * --json). Importing this file does not load the Kafka client.
  */
-import type {Command, Interfaces} from '@oclif/core'
+import type {Command} from '@oclif/core/command'
+import type * as Interfaces from '@oclif/core/interfaces'
 import {type ArgsOf, BaseCommand} from './base-command.js'
 import {connectionFlags} from './kafka/flags.js'
 import type {ClusterReader} from './kafka/cluster-reader.js'

@@ -1,5 +1,5 @@
 /** Flags for how humans see times and colour (JSON is never affected), and the Style they make. */
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {colorWanted, type Style} from './render/style.js'
 
 export const timeFlags = {

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
 import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'

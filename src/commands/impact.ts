@@ -1,5 +1,5 @@
 import {outputFlags} from '../output-flags.js'
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {readFile} from 'node:fs/promises'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'

@@ -2,7 +2,7 @@
  * The connection flags every live command spreads into its flags (help group CONNECTION). Importing this
  * file does not load the Kafka client.
  */
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {PROFILE_ENV, PROFILES_FILE_ENV} from '../config/profiles.js'
 import {InputError} from '../core/errors.js'

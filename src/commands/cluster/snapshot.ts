@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 import {LiveCommand} from '../../live-command.js'
 import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'

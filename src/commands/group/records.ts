@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../../base-command.js'
 import {LiveCommand} from '../../live-command.js'
 import {SCHEMAS} from '../../core/documents.js'

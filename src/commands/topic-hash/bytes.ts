@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'

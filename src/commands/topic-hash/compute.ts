@@ -1,5 +1,6 @@
 import {outputFlags} from '../../output-flags.js'
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {type LogPoint, logPointFlag} from '../../flag-types.js'
