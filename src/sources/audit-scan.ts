@@ -134,7 +134,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
     let checkpoint: PartitionCheckpoint | undefined
     if (ck && !unchanged) {
       // (states not read this run stay where they are: nothing is parsed here)
-      const data = scan.data(new Map(groups.map(g => [g.id, g.entry])))
+      const data = scan.data(groups)
       checkpoint = {
         clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
         lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, statesFile: cp?.statesFile ?? null, groups: data,

@@ -80,9 +80,9 @@ export interface StoredGroup {
   readonly lineEnd?: number
 }
 
-/** The line a stored group was read from, if it was. */
-const lineOf = (g: StoredGroup): Uint8Array | undefined =>
-  g.lineIn && g.lineStart !== undefined && g.lineEnd !== undefined ? new Uint8Array(g.lineIn.buffer, g.lineIn.byteOffset + g.lineStart, g.lineEnd - g.lineStart) : undefined
+/** A stored group whose line, as read, is at hand. */
+type ReadLine = StoredGroup & {readonly lineIn: Uint8Array; readonly lineStart: number; readonly lineEnd: number}
+const wasRead = (g: StoredGroup): g is ReadLine => g.lineIn !== undefined && g.lineStart !== undefined && g.lineEnd !== undefined
 
 /** The state text of a stored group (reads the second file the first time one of its groups needs it). */
 export const stateText = (g: StoredGroup): string => (typeof g.data === 'string' ? g.data : g.data())
@@ -167,7 +167,7 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
       return groupLine(id, g.row, null)
     }
     // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
-    return lineOf(g) ?? groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
+    return wasRead(g) ? g : groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
@@ -192,24 +192,29 @@ function groupLine(id: string, entry: CachedEntry | null, state: string | null):
   return Buffer.from(`${head}${JSON.stringify(row)}\n`, 'utf8')
 }
 
-/** Adjacent views of one buffer as one view: the lines written back as read are consecutive slices of the file read. */
-function coalesce(parts: readonly Uint8Array[]): Uint8Array[] {
+/**
+ * The lines in as few views as they allow: lines written back as read are consecutive slices of the file read, taken
+ * as one view per run of them (no view per line: a run keeps thousands of lines as they were).
+ */
+function coalesce(parts: ReadonlyArray<Uint8Array | ReadLine>): Uint8Array[] {
   const out: Uint8Array[] = []
-  // the run of adjacent views being joined: from `run` up to `end` in its buffer (a view made once per run)
-  let run: Uint8Array | undefined
+  // the run being joined: bytes [start, end) of `buffer` (an encoded line is a run of its own)
+  let buffer: ArrayBufferLike | undefined
+  let start = 0
   let end = 0
-  const close = () => {
-    if (run) out.push(end === run.byteOffset + run.byteLength ? run : new Uint8Array(run.buffer, run.byteOffset, end - run.byteOffset))
-  }
   for (const p of parts) {
-    if (run && run.buffer === p.buffer && end === p.byteOffset) end += p.byteLength
+    const b = p instanceof Uint8Array ? p.buffer : p.lineIn.buffer
+    const from = p instanceof Uint8Array ? p.byteOffset : p.lineIn.byteOffset + p.lineStart
+    const to = p instanceof Uint8Array ? p.byteOffset + p.byteLength : p.lineIn.byteOffset + p.lineEnd
+    if (buffer === b && end === from) end = to
     else {
-      close()
-      run = p
-      end = p.byteOffset + p.byteLength
+      if (buffer) out.push(new Uint8Array(buffer, start, end - start))
+      buffer = b
+      start = from
+      end = to
     }
   }
-  close()
+  if (buffer) out.push(new Uint8Array(buffer, start, end - start))
   return out
 }
 

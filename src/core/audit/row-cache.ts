@@ -11,7 +11,7 @@
  */
 import type {AuditContext, GroupAudit} from './audit.js'
 import type {GroupType} from '../replay/index.js'
-import type {AuditRow} from './stored-row.js'
+import {type AuditRow, StoredRow} from './stored-row.js'
 
 /** Bump when what auditGroup computes changes without a release (development builds share a version number). */
 const ROW_FORMAT = 1
@@ -55,8 +55,9 @@ export function reuseEntry(entry: unknown, groupId: string, ctx: AuditContext): 
   const e = entry as CachedEntry
   if (e.deleted === true) return e
   const r = e.row
-  // the fields the decision reads: a damaged or edited entry is recomputed, not trusted
-  if (!r || typeof r !== 'object' || (e.type !== null && typeof e.type !== 'string') || r.group !== groupId || !isStrings(r.topics) || !isStrings(r.missingTopics) || r.inSync === false
+  // the fields the decision reads: a damaged or edited entry is recomputed, not trusted (a row read back from a
+  // checkpoint had its facts checked as it was read: stored-row.ts)
+  if (r instanceof StoredRow ? r.group !== groupId || r.inSync === false : !r || typeof r !== 'object' || (e.type !== null && typeof e.type !== 'string') || r.group !== groupId || !isStrings(r.topics) || !isStrings(r.missingTopics) || r.inSync === false
     || r.membersReconciling !== 0 || !Array.isArray(r.reassignments) || r.reassignments.length > 0 || (r.liveMetadataHash !== null && typeof r.liveMetadataHash !== 'string')) return undefined
   if (ctx.reassignments.some(x => r.topics.includes(x.topic))) return undefined
   if (r.liveMetadataHash !== null) {

@@ -94,18 +94,25 @@ export class PartitionScan {
   }
 
   /**
-   * Every group as a checkpoint keeps it, to resume from (call at a batch boundary); `entries`: their audit entries.
-   * Unchanged groups keep their text as it was read (no parse, no re-encoding), or their place in the checkpoint's
-   * states file when it was not read.
+   * Every group as a checkpoint keeps it, to resume from (call at a batch boundary); `entries`: their audit entries,
+   * as set on the groups scanned() gave (in its order). Unchanged groups keep their text as it was read (no parse,
+   * no re-encoding), or their place in the checkpoint's states file when it was not read.
    */
-  data(entries?: ReadonlyMap<string, CachedEntry | null>): Array<[string, StoredGroup]> {
+  data(entries?: readonly ScannedGroup[]): Array<[string, StoredGroup]> {
     const out: Array<[string, StoredGroup]> = []
-    for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries?.get(id) ?? null}])
+    let i = 0
+    const entryOf = (id: string): CachedEntry | null => {
+      const g = entries![i++]
+      if (g?.id !== id) throw new Error(`unreachable: the scanned groups are not this scan's (${JSON.stringify(g?.id)} for ${JSON.stringify(id)})`)
+      return g.entry
+    }
+    for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries ? entryOf(id) : null}])
     for (const [id, s] of this.stored) {
-      const row = entries ? entries.get(id) ?? null : s.row
+      const row = entries ? entryOf(id) : s.row
       // the same state and entry as read: kept as read (its checkpoint line is written back as it was)
       out.push([id, row === s.row ? s : {data: s.data, row}])
     }
+    if (entries && i !== entries.length) throw new Error('unreachable: the scanned groups are not this scan\'s')
     return out
   }
 
