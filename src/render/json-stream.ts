@@ -48,9 +48,10 @@ export const piecesText = (pieces: Iterable<JsonPiece>): string => [...pieces].m
 
 /**
  * Writes pieces in chunks of about `size` bytes: text is passed through `map` and encoded, bytes go as they are
- * (printable ASCII: `map` must leave such text unchanged), and each chunk is one buffer.
+ * (printable ASCII: `map` must leave such text unchanged). Each chunk is given as its parts, in order: one buffer to
+ * join, or to write as they are where the output gathers them (a pipe's writev: no copy of the rows read back).
  */
-export function writeInChunks(pieces: Iterable<JsonPiece>, write: (chunk: Uint8Array) => void, map: (text: string) => string = s => s, size = 1 << 20): void {
+export function writeInChunks(pieces: Iterable<JsonPiece>, write: (parts: Uint8Array[], bytes: number) => void, map: (text: string) => string = s => s, size = 1 << 20): void {
   let parts: Uint8Array[] = []
   let bytes = 0
   let text = ''
@@ -63,7 +64,7 @@ export function writeInChunks(pieces: Iterable<JsonPiece>, write: (chunk: Uint8A
   }
   const flush = () => {
     endText()
-    if (bytes > 0) write(parts.length === 1 ? parts[0] : Buffer.concat(parts, bytes))
+    if (bytes > 0) write(parts, bytes)
     parts = []
     bytes = 0
   }
@@ -80,3 +81,6 @@ export function writeInChunks(pieces: Iterable<JsonPiece>, write: (chunk: Uint8A
   }
   flush()
 }
+
+/** The parts of a chunk as one buffer. */
+export const joined = (parts: readonly Uint8Array[], bytes: number): Uint8Array => (parts.length === 1 ? parts[0] : Buffer.concat(parts, bytes))

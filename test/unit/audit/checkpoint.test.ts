@@ -221,7 +221,7 @@ describe('incremental audit (checkpoint)', () => {
     }
     const doc = {groups: [a, b], n: 1}
     const out: Uint8Array[] = []
-    writeInChunks(jsonPieces(doc), c => out.push(c), terminalSafeJson, 64)
+    writeInChunks(jsonPieces(doc), parts => out.push(...parts), terminalSafeJson, 64)
     const written = Buffer.concat(out).toString()
     expect(written).toBe(terminalSafeJson(JSON.stringify({groups: [plain, odd], n: 1})))
     expect(hasUnsafeControl(written)).toBe(false)
