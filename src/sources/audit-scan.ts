@@ -156,7 +156,7 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
           const m = checkpointMisfit(loaded, {clusterId: ck.clusterId, partition, keepEpochs})
           if (m) reason = `its checkpoint does not fit: ${m}`
           // audit entries computed with another version or --stuck-after: the states are used, the entries are not
-          else cp = loaded.rowsKey === (ck.rowsKey ?? null) ? loaded : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, row: null}] as const)}
+          else cp = loaded.rowsKey === (ck.rowsKey ?? null) ? loaded : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, cold: g.cold, row: null}] as const)}
         }
       }
       if (!cp) limitHeapGrowth()

@@ -66,8 +66,10 @@ export interface StatesFile {
 
 /** A group as a checkpoint keeps it: its reducer state as text (encodeGroupData) and its cached audit entry. */
 export interface StoredGroup {
-  /** The state's text, or how to get it: a group with a cached entry is kept in the partition's second file, read only when needed. */
-  readonly data: string | (() => string)
+  /** The state's text; null for a group kept in the partition's second file (a group with a cached entry), read only when needed: `cold`. */
+  readonly data: string | null
+  /** The text of a group's state kept in the second file (one function per file read: no closure per group). */
+  readonly cold?: (groupId: string) => string
   /** The group's audit entry for this very state (row-cache.ts), or null when none can be reused. Not trusted: reuseEntry checks it. */
   readonly row: CachedEntry | null
   /**
@@ -84,8 +86,12 @@ export interface StoredGroup {
 type ReadLine = StoredGroup & {readonly lineIn: Uint8Array; readonly lineStart: number; readonly lineEnd: number}
 const wasRead = (g: StoredGroup): g is ReadLine => g.lineIn !== undefined && g.lineStart !== undefined && g.lineEnd !== undefined
 
-/** The state text of a stored group (reads the second file the first time one of its groups needs it). */
-export const stateText = (g: StoredGroup): string => (typeof g.data === 'string' ? g.data : g.data())
+/** The state text of stored group `id` (reads the second file the first time one of its groups needs it). */
+export function stateText(id: string, g: StoredGroup): string {
+  if (g.data !== null) return g.data
+  if (!g.cold) throw new Error(`the state of group ${JSON.stringify(id)} is not at hand`)
+  return g.cold(id)
+}
 
 function tag(v: unknown): unknown {
   if (typeof v === 'bigint') return {$n: v.toString()}
@@ -161,9 +167,9 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   const compact = !statesFile || inline > Math.max(statesFile.bytes / 2, 256 * 1024)
   const cold: Array<[string, string]> = []
   const lines = groups.map(([id, g]) => {
-    if (g.row === null) return groupLine(id, null, stateText(g))
+    if (g.row === null) return groupLine(id, null, stateText(id, g))
     if (compact) {
-      cold.push([id, stateText(g)])
+      cold.push([id, stateText(id, g)])
       return groupLine(id, g.row, null)
     }
     // kept where it is: in the states file (not read this run), or in the header (changed since it was written)
@@ -295,7 +301,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     } else if (end < nl || (entry !== null && (typeof entry !== 'object' || (entry as {deleted?: unknown}).deleted !== true))) {
       return {error: 'damaged (a group line of the wrong shape)'}
     } else row = entry as CachedEntry | null
-    groups.push([id, {data: data ?? (() => coldState(id)), row, lineIn: bytes, lineStart: at, lineEnd: nl + 1}] as const)
+    groups.push([id, {data, cold: coldState, row, lineIn: bytes, lineStart: at, lineEnd: nl + 1}] as const)
     at = nl + 1
   }
   if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}

@@ -24,7 +24,7 @@ export interface ScannedGroup {
   readonly id: string
   /** The audit entry the checkpoint keeps for this group's state (row-cache.ts); null when it has new records or none. */
   readonly cached: CachedEntry | null
-  /** Its summary; a group without new records is parsed from its checkpoint text here (throws when damaged). */
+  /** Its summary; a group without new records is parsed from its checkpoint text here (throws when damaged). A method: call it on the group. */
   summary(): GroupSummary
   /** Set by the audit: the entry to keep for the next run (row-cache.ts cacheEntry), null for none. */
   entry: CachedEntry | null
@@ -82,7 +82,7 @@ export class PartitionScan {
 
   /** The reducer of a group kept as text (throws when the text is damaged). */
   #reducerOf(id: string, stored: StoredGroup): GroupReducer {
-    return new GroupReducer(id, this.keep, decodeGroupData(stateText(stored), id))
+    return reducerOf(id, this.keep, stored)
   }
 
   /** A group from the checkpoint rebuilt to take new records. */
@@ -110,7 +110,7 @@ export class PartitionScan {
     for (const [id, s] of this.stored) {
       const row = entries ? entryOf(id) : s.row
       // the same state and entry as read: kept as read (its checkpoint line is written back as it was)
-      out.push([id, row === s.row ? s : {data: s.data, row}])
+      out.push([id, row === s.row ? s : {data: s.data, cold: s.cold, row}])
     }
     if (entries && i !== entries.length) throw new Error('unreachable: the scanned groups are not this scan\'s')
     return out
@@ -205,7 +205,25 @@ export class PartitionScan {
       const summary = g.finish()
       out.push({id, cached: null, summary: () => summary, entry: null})
     }
-    for (const [id, s] of this.stored) out.push({id, cached: s.row, summary: () => this.#reducerOf(id, s).finish(), entry: null})
+    for (const [id, s] of this.stored) out.push(new StoredScanned(id, s, this.keep))
     return out
+  }
+}
+
+/** The reducer of a group kept as text (throws when the text is damaged). */
+const reducerOf = (id: string, keep: number, stored: StoredGroup): GroupReducer => new GroupReducer(id, keep, decodeGroupData(stateText(id, stored), id))
+
+/** A group of the checkpoint without new records: one object (no closure), its state parsed only if its summary is asked for. */
+class StoredScanned implements ScannedGroup {
+  entry: CachedEntry | null = null
+
+  constructor(readonly id: string, private readonly stored: StoredGroup, private readonly keep: number) {}
+
+  get cached(): CachedEntry | null {
+    return this.stored.row
+  }
+
+  summary(): GroupSummary {
+    return reducerOf(this.id, this.keep, this.stored).finish()
   }
 }

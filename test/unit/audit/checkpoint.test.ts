@@ -38,7 +38,7 @@ const header = (cp: PartitionCheckpoint) => text(encodeCheckpoint(cp, 'gen-1').h
 /** A header file's JSON lines, parsed (a cached row's line up to the tab before its row's text). */
 const lines = (file: string | Uint8Array[]) => (typeof file === 'string' ? file : text(file)).trimEnd().split('\n').map(l => JSON.parse(l.split('\t')[0]))
 /** Every group's state as text (the second file read): comparable with toEqual. */
-const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(g), row: g.row}])})
+const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(id, g), row: g.row}])})
 
 /** The audit JSON document of a finished scan (time and duration fixed: they differ between any two runs). */
 function auditJson(scan: PartitionScan, now: number): string {
@@ -105,15 +105,15 @@ describe('incremental audit (checkpoint)', () => {
     expect(reads).toBe(0)
     expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length}})
     expect(reads).toBe(1)
-    expect(decodeGroupData(stateText((back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
+    expect(decodeGroupData(stateText('g', (back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
     // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
     for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined]] as const) {
       const cp2 = decodeCheckpoint(Buffer.concat(h), () => {
         if (text === undefined) throw new Error('ENOENT')
         return text
       }) as PartitionCheckpoint
-      expect(() => stateText(cp2.groups[0][1]), what).toThrow(/states file/)
-      expect(stateText(cp2.groups[1][1]), what).toBe(cp.groups[1][1].data)
+      expect(() => stateText(cp2.groups[0][0], cp2.groups[0][1]), what).toThrow(/states file/)
+      expect(stateText(cp2.groups[1][0], cp2.groups[1][1]), what).toBe(cp.groups[1][1].data)
     }
     // a group's text is checked when it is parsed: damaged, or another group's
     expect(() => decodeGroupData('{"state":', 'g')).toThrow(/group "g" is damaged/)

@@ -57,8 +57,9 @@ async function audit(client: KafkaClient, dir: string | undefined, now: number, 
       // all or nothing (a damaged group state throws): the partition is then read again in full
       const mine: unknown[] = []
       let gone = 0
-      for (const {id, summary} of [...groups].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        const g = summary()
+      for (const sg of [...groups].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+        const id = sg.id
+        const g = sg.summary()
         if (isDeleted(g)) gone++
         else mine.push(auditGroup(id, g, ctx))
       }
