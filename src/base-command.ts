@@ -12,9 +12,9 @@ import {ux} from '@oclif/core/ux'
 import type * as Interfaces from '@oclif/core/interfaces'
 import {type SchemaId, SCHEMAS, toDocument, type Warning} from './core/documents.js'
 import {RdError} from './core/errors.js'
-import {joined, jsonPieces, writeInChunks} from './render/json-stream.js'
+import {jsonPieces, writeInChunks} from './render/json-stream.js'
 import {forTerminal, terminalSafeJson} from './render/terminal.js'
-import {isPipeOrSocket} from './io/output-kind.js'
+import {partsWriter} from './io/output-kind.js'
 import {type OutputFormat, outputFormatOf} from './output-flags.js'
 
 /** The YAML library, loaded only for -o yaml (init): ~60 ms of start-up every other run would pay. */
@@ -138,22 +138,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return
     }
     const doc = json as Record<string, unknown>
-    const out = process.stdout
-    // into a pipe or a socket a chunk's parts go as one writev (no copy of them: ~6 MB for 10,000 rows read back);
-    // into a file (written part by part there) as one buffer
-    const gather = isPipeOrSocket(out.fd)
     writeInChunks((function* () {
       yield* jsonPieces(doc)
       yield '\n'
-    })(), (parts, bytes) => {
-      if (!gather || parts.length === 1) {
-        out.write(joined(parts, bytes))
-        return
-      }
-      out.cork()
-      for (const p of parts) out.write(p)
-      out.uncork()
-    }, terminalSafeJson)
+    })(), partsWriter(process.stdout), terminalSafeJson)
   }
 
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {

@@ -81,6 +81,3 @@ export function writeInChunks(pieces: Iterable<JsonPiece>, write: (parts: Uint8A
   }
   flush()
 }
-
-/** The parts of a chunk as one buffer. */
-export const joined = (parts: readonly Uint8Array[], bytes: number): Uint8Array => (parts.length === 1 ? parts[0] : Buffer.concat(parts, bytes))

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {joined, jsonPieces, piecesText, writeInChunks} from '../../../src/render/json-stream.js'
+import {jsonPieces, piecesText, writeInChunks} from '../../../src/render/json-stream.js'
 
 describe('a JSON document in pieces', () => {
   it('is byte for byte JSON.stringify: skipped undefined/function fields, null for undefined elements, empty arrays, nested values', () => {
@@ -15,7 +15,7 @@ describe('a JSON document in pieces', () => {
   it('chunks of about the given size, each mapped, nothing lost', () => {
     const doc = {rows: Array.from({length: 1000}, (_, i) => ({i, pad: 'x'.repeat(50)}))}
     const chunks: string[] = []
-    writeInChunks(jsonPieces(doc), (parts, bytes) => chunks.push(Buffer.from(joined(parts, bytes)).toString()), c => c.toUpperCase(), 4096)
+    writeInChunks(jsonPieces(doc), (parts, bytes) => chunks.push(Buffer.concat(parts, bytes).toString()), c => c.toUpperCase(), 4096)
     expect(chunks.length).toBeGreaterThan(10)
     expect(chunks.slice(0, -1).every(c => c.length >= 4096 && c.length < 4096 + 200)).toBe(true)
     expect(chunks.join('')).toBe(JSON.stringify(doc).toUpperCase())
