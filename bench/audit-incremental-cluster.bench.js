@@ -53,6 +53,20 @@
 // the hour. Full runs 2.2-2.5 s / 168-169 MB; JSON rows equal in every run. Reading the 7.4 MB of checkpoints alone
 // takes ~40 ms here (page cache to memory), decoding their 10,400 lines ~120-130 ms in a fresh process (mostly the
 // young-generation GC of the objects a group becomes).
+// Then (2026-12-02, the session after): stored rows go to --json as the bytes read (printable ASCII only, else as
+// text made terminal-safe), into a pipe as one writev per ~1 MiB chunk (no join); @oclif/core by its entry points
+// (its index loads semver, 52 modules, for a node version check: 158 -> 106 CommonJS modules in an audit); node:tls
+// loaded by a TLS connection only; fewer objects per quiet group (no view per checkpoint line, no map of entries, no
+// closures). Interleaved A/B after 1,500-3,000 new records: piped 1353 -> 1224 ms and 1156 -> 1094 ms (medians of 7-9),
+// to a file 1089 -> 1053 ms; the object reductions alone: no difference measurable (CPU 1500 -> 1490 ms). Two bench
+// runs (10,050 and 10,100 groups): after 150 bumps 1.02 s (0.94-1.36) and 1.05 s (0.97-1.09), auditDurationMs 403
+// and 388, the trivial live command 0.47 and 0.50 s; nothing new 1.02 and 0.98 s; full runs 2.3-2.8 s / 159-173 MB;
+// JSON rows equal in every run. Where an after-bumps run goes now (marks): the audit command's run() starts at
+// 520-620 ms from the process start (node ~130, oclif's config and plugins ~215: `--version` alone takes ~345 ms,
+// the audit command's ~90 ES modules ~100), reading and decoding the 5 checkpoints 128-152 ms (7.4 MB read ~40;
+// per line: finding the newline and tab ~22, toString + JSON.parse ~27, checks and objects the rest), writing the 5
+// changed headers 26-49 ms, printing 6.3 MB into a pipe ~50-60 ms. Bundling the audit command with esbuild measured
+// -45 ms (everything in one file) or -10 ms (code splitting, which keeps the lazy imports lazy): not done.
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
