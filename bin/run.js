@@ -5,7 +5,13 @@ if (!process.stderr.isTTY) {
   process.env.OCLIF_COLUMNS ??= '400'
   process.env.NO_COLOR ??= '1'
 }
-// (oclif's parts by their own entry points: its index also loads semver, ~50 modules, only to check node's version)
+// (oclif's parts by their own entry points: its index also loads semver, ~50 modules, only to check node's version;
+// its other start-up check is kept here: relative paths cannot work from a directory that is gone)
+try {
+  process.cwd()
+} catch (error) {
+  if (error?.code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n')
+}
 const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([import('@oclif/core/run'), import('@oclif/core/flush'), import('@oclif/core/handle'), import('../dist/base-command.js')])
 
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
