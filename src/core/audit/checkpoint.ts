@@ -23,7 +23,7 @@
 import {Xxh64, xxh64} from '@node-rs/xxhash'
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
-import {factsOf, StoredRow} from './stored-row.js'
+import {FactsPool, factsOf, StoredRow} from './stored-row.js'
 
 export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v4'
 
@@ -277,6 +277,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     return text
   }
   const groups: Array<readonly [string, StoredGroup]> = []
+  const pool = new FactsPool()
   // the next tab at or after a line's start (-1: none left): found once per row, not once per line
   let tab = -2
   for (let at = firstEnd + 1; at < bytes.length;) {
@@ -295,7 +296,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     const [id, entry, data] = g as [string, unknown, string | null]
     let row: CachedEntry | null
     if (Array.isArray(entry)) {
-      const stored = end < nl ? StoredRow.of(id, entry, bytes, end + 1, nl) : undefined
+      const stored = end < nl ? StoredRow.of(id, entry, bytes, end + 1, nl, pool) : undefined
       if (!stored) return {error: `damaged (the cached row of group ${JSON.stringify(id)} is of the wrong shape)`}
       row = {type: stored.entryType, row: stored}
     } else if (end < nl || (entry !== null && (typeof entry !== 'object' || (entry as {deleted?: unknown}).deleted !== true))) {

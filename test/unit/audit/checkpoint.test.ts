@@ -204,6 +204,23 @@ describe('incremental audit (checkpoint)', () => {
     expect(decodeCheckpoint(resum(file), () => states!)).not.toHaveProperty('error')
   })
 
+  it('the values rows repeat are kept once per file (shared, frozen): the facts read equal the facts written', () => {
+    const rows = ['a', 'b', 'c'].map(g => sampleRow(g))
+    rows[2] = {...rows[2], findings: [], missingTopics: []}
+    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 10n, logStartOffset: 0n, lastBatch: null, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: 'k',
+      groups: rows.map(r => [r.group, {data: '{}', row: {type: 'consumer', row: r}}] as const)}
+    const {header: h, states} = encodeCheckpoint(cp, 'g1')
+    const [a, b, c] = (decodeCheckpoint(Buffer.concat(h), () => states!) as PartitionCheckpoint).groups.map(([, g]) => (g.row as {row: StoredRow}).row)
+    for (const [i, r] of [a, b, c].entries()) expect(r.facts).toEqual(factsOf('consumer', rows[i]))
+    expect(a.topics).toBe(b.topics)
+    expect(a.missingTopics).toBe(b.missingTopics)
+    expect(a.storedMetadataHash).toBe(c.storedMetadataHash)
+    expect(c.findings).toBe(c.missingTopics)
+    expect(Object.isFrozen(a.topics) && Object.isFrozen(c.findings)).toBe(true)
+    expect(() => (a.topics as string[]).push('x')).toThrow()
+    expect(b.topics).toEqual(rows[1].topics)
+  })
+
   it("a cached row's bytes go to --json as read only when they are printable ASCII (else its text, made terminal-safe)", () => {
     const plain: GroupAudit = {...sampleRow('plain-group'), topics: ['t'], missingTopics: [], findings: []}
     const odd = sampleRow('g\u202e\u0085"é')
