@@ -168,7 +168,8 @@ function pooledString(s: string, pool: FactsPool): string {
 /** A list of strings as pooled (frozen: shared by rows; nothing writes to a row's lists). */
 function pooledList<T extends string>(list: T[], pool: FactsPool): T[] {
   if (list.length === 0) return NONE as never
-  const key = list.length === 1 ? list[0] : JSON.stringify(list)
+  // (a one-element list by its element unless that could be another list's JSON)
+  const key = list.length === 1 && list[0][0] !== '[' ? list[0] : JSON.stringify(list)
   const had = pool.lists.get(key)
   if (had !== undefined) return had as T[]
   pool.lists.set(key, Object.freeze(list))
