@@ -57,9 +57,10 @@
 // text made terminal-safe), into a pipe as one writev per ~1 MiB chunk (no join); @oclif/core by its entry points
 // (its index loads semver, 52 modules, for a node version check: 158 -> 106 CommonJS modules in an audit); node:tls
 // loaded by a TLS connection only; fewer objects per quiet group (no view per checkpoint line, no map of entries, no
-// closures). Interleaved A/B after 1,500-3,000 new records: piped 1353 -> 1224 ms and 1156 -> 1094 ms (medians of 7-9),
+// closures; the values rows repeat kept once per file: in-process decode of the 5 checkpoints GC 126 -> 100 ms, heap
+// kept 7.2 -> 6.1 MB). Interleaved A/B after 1,500-3,000 new records: piped 1353 -> 1224 ms and 1156 -> 1094 ms (medians of 7-9),
 // to a file 1089 -> 1053 ms; the object reductions alone: no difference measurable (CPU 1500 -> 1490 ms). Two bench
-// runs (10,050 and 10,100 groups): after 150 bumps 1.02 s (0.94-1.36) and 1.05 s (0.97-1.09), auditDurationMs 403
+// runs (before the pooling; 10,050 and 10,100 groups): after 150 bumps 1.02 s (0.94-1.36) and 1.05 s (0.97-1.09), auditDurationMs 403
 // and 388, the trivial live command 0.47 and 0.50 s; nothing new 1.02 and 0.98 s; full runs 2.3-2.8 s / 159-173 MB;
 // JSON rows equal in every run. Where an after-bumps run goes now (marks): the audit command's run() starts at
 // 520-620 ms from the process start (node ~130, oclif's config and plugins ~215: `--version` alone takes ~345 ms,
