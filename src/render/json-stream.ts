@@ -31,11 +31,12 @@ export function* jsonPieces(value: Record<string, unknown>): Generator<JsonPiece
       yield '['
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i]
-        const bytes = hasJsonText(x) ? x.jsonBytes?.() : undefined
+        const own = hasJsonText(x)
+        const bytes = own ? x.jsonBytes?.() : undefined
         if (bytes) {
           if (i > 0) yield ','
           yield bytes
-        } else yield `${i === 0 ? '' : ','}${hasJsonText(x) ? x.jsonText() : JSON.stringify(x) ?? 'null'}`
+        } else yield `${i === 0 ? '' : ','}${own ? x.jsonText() : JSON.stringify(x) ?? 'null'}`
       }
       yield ']'
     } else yield JSON.stringify(v)

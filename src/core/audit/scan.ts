@@ -80,14 +80,9 @@ export class PartitionScan {
     return {recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches}
   }
 
-  /** The reducer of a group kept as text (throws when the text is damaged). */
-  #reducerOf(id: string, stored: StoredGroup): GroupReducer {
-    return reducerOf(id, this.keep, stored)
-  }
-
   /** A group from the checkpoint rebuilt to take new records. */
   #restore(id: string, stored: StoredGroup): GroupReducer {
-    const g = this.#reducerOf(id, stored)
+    const g = reducerOf(id, this.keep, stored)
     this.stored.delete(id)
     this.groups.set(id, g)
     return g
@@ -194,7 +189,7 @@ export class PartitionScan {
   finish(): Map<string, GroupSummary> {
     const out = new Map<string, GroupSummary>()
     for (const [id, g] of this.groups) out.set(id, g.finish())
-    for (const [id, s] of this.stored) out.set(id, this.#reducerOf(id, s).finish())
+    for (const [id, s] of this.stored) out.set(id, reducerOf(id, this.keep, s).finish())
     return out
   }
 
