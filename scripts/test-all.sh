@@ -35,6 +35,20 @@ record() {
   local verdict=PASS
   [[ $code -eq 0 ]] || { verdict=FAIL; rc=1; }
   summary+=("$(printf '%-28s %s  %3d passed, %d failed, %d skipped  (%d s)' "$name" "$verdict" "$p" "$f" "$s" "$secs")")
+  # CI keeps only the tail of the output: name each failed test there, with its first message line
+  if [[ $f -gt 0 && -s $json ]]; then
+    local failed
+    failed=$(node -e '
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
+      for (const file of r.testResults ?? []) {
+        const at = require("path").relative(process.cwd(), file.name ?? "")
+        if (file.status === "failed" && !(file.assertionResults ?? []).some(t => t.status === "failed"))
+          console.log(`  ${at}: ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`)
+        for (const t of file.assertionResults ?? []) if (t.status === "failed")
+          console.log(`  ${at} > ${t.fullName}: ${String((t.failureMessages ?? [])[0] ?? "").split("\n")[0].slice(0, 300)}`)
+      }' "$json" 2>/dev/null)
+    [[ -n $failed ]] && summary+=("$failed")
+  fi
 }
 
 # ---- unit tests
