@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import {fileURLToPath} from 'node:url'
 // Off a terminal (scripts, cron, CI logs) an error stays on one line: oclif would wrap it at 80 columns.
 // No colour there either: CI=true makes the colour libraries colour even when nobody reads a terminal.
 if (!process.stderr.isTTY) {
@@ -12,13 +13,17 @@ try {
 } catch (error) {
   if (error?.code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n')
 }
+// (start-up: oclif's layout packages loaded on first use, its plugins only where they can serve: dist/startup.js)
+const {deferOclifDependencies, launchOptions} = await import('../dist/startup.js')
+deferOclifDependencies()
 const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([import('@oclif/core/run'), import('@oclif/core/flush'), import('@oclif/core/handle'), import('../dist/base-command.js')])
+const argv = process.argv.slice(2)
 
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made
 // terminal-safe like the commands' own. Their colour (oclif's plugins colour the command names) is dropped
 // rather than shown escaped.
 try {
-  await run(process.argv.slice(2), import.meta.url)
+  await run(argv, launchOptions(fileURLToPath(new URL('..', import.meta.url)), argv, import.meta.url))
   await flush()
 } catch (error) {
   await handle(error instanceof Error ? safeError(error, {dropColour: true}) : error)

@@ -1,0 +1,81 @@
+/**
+ * Start-up (bin/run.js, before oclif loads): two things oclif does on every run for nothing on most of them. A
+ * cron audit pays start-up every run, about half of an incremental audit's second here.
+ * - @oclif/core's modules require at their top packages they use only to lay out help and errors, animate a
+ *   spinner or find commands without a manifest (wrap-ansi with string-width, ejs, tinyglobby, …, ~30-40 ms of
+ *   loading). deferOclifDependencies loads each on its first use instead.
+ * - oclif reads and registers its plugins (help, not-found, autocomplete) before it looks at the command line.
+ *   They serve their own commands, an unknown command and the completion values only: a run of one of our own
+ *   commands loads without them (launchOptions).
+ * Not in src/core: it patches node's module loader and reads the package.
+ */
+import {existsSync, readFileSync} from 'node:fs'
+import Module from 'node:module'
+import {join} from 'node:path'
+
+/**
+ * Required by @oclif/core at the top of its modules and used only by help, error layout, spinners, ejs templates
+ * and manifest-less command discovery. Those oclif takes by `__importDefault(require(x))` carry no `__esModule` flag
+ * (the start-up test checks it), so oclif wraps them without touching them.
+ */
+export const DEFERRED_PACKAGES = ['wrap-ansi', 'string-width', 'widest-line', 'indent-string', 'clean-stack', 'cli-spinners', 'ejs', 'tinyglobby', 'minimatch'] as const
+
+type Load = (request: string, parent: {filename?: string | null} | undefined, isMain: boolean) => unknown
+
+/** The module `load()` gives, loaded on the first use of any of its properties or a call (none of them is constructed). */
+export function deferred(load: () => unknown): unknown {
+  let real: unknown
+  const target = () => (real ??= load()) as object
+  // (an arrow function: no non-configurable `prototype` for the traps below to have to report)
+  return new Proxy(() => {}, {
+    // oclif's __importDefault reads __esModule as it requires: none of these packages sets it
+    get: (_, p) => (p === '__esModule' && real === undefined ? undefined : Reflect.get(target(), p)),
+    has: (_, p) => Reflect.has(target(), p),
+    apply: (_, self, args) => Reflect.apply(target() as (...a: unknown[]) => unknown, self, args),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, p) => {
+      const d = Reflect.getOwnPropertyDescriptor(target(), p)
+      // a proxy may not report a property its function target lacks as non-configurable
+      return d && {...d, configurable: true}
+    },
+  })
+}
+
+let installed = false
+
+/** From now on, @oclif/core's requires of DEFERRED_PACKAGES are loaded on first use. Does nothing where node's loader has no `_load`. */
+export function deferOclifDependencies(): void {
+  const loader = Module as unknown as {_load?: Load}
+  const original = loader._load
+  if (installed || typeof original !== 'function') return
+  installed = true
+  const names = new Set<string>(DEFERRED_PACKAGES)
+  loader._load = function (this: unknown, request, parent, isMain) {
+    const from = parent?.filename ?? ''
+    if (!names.has(request) || !/[\\/]@oclif[\\/]core[\\/]lib[\\/]/.test(from)) return original.call(this, request, parent, isMain)
+    return deferred(() => original.call(loader, request, parent, isMain))
+  }
+}
+
+/**
+ * What to hand oclif's run(): `entry` (its root found from there, the plugins loaded) unless `argv` names one of
+ * the package's own commands, without help or version flags and other than completion-values (which lists every
+ * command, the plugins' too): then the package's root and its package.json without the plugins.
+ */
+export function launchOptions(root: string, argv: readonly string[], entry: string): string | {root: string; pjson: Record<string, unknown>} {
+  const [a, b] = argv
+  const word = (w: string | undefined): w is string => w !== undefined && /^[a-z][a-z0-9-]*$/.test(w)
+  if (!word(a) || a === 'completion-values' || a === 'help') return entry
+  if (argv.some(w => w === '--help' || w === '-h' || w === '--version')) return entry
+  const commands = join(root, 'dist', 'commands')
+  if (!existsSync(join(commands, `${a}.js`)) && !(word(b) && existsSync(join(commands, a, `${b}.js`)))) return entry
+  let pjson: {oclif?: Record<string, unknown>}
+  try {
+    pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  } catch {
+    return entry
+  }
+  if (!pjson.oclif || typeof pjson.oclif !== 'object') return entry
+  const {plugins: _, ...oclif} = pjson.oclif
+  return {root, pjson: {...pjson, oclif}}
+}
