@@ -68,6 +68,16 @@
 // per line: finding the newline and tab ~22, toString + JSON.parse ~27, checks and objects the rest), writing the 5
 // changed headers 26-49 ms, printing 6.3 MB into a pipe ~50-60 ms. Bundling the audit command with esbuild measured
 // -45 ms (everything in one file) or -10 ms (code splitting, which keeps the lazy imports lazy): not done.
+// Then (2026-12-02, the session after): start-up without what oclif loads for nothing (src/startup.ts: the packages
+// its modules require for help and error layout, spinners and manifest-less discovery loaded on first use; its
+// plugins only for the runs they serve): an audit loads 80 CommonJS modules, not 106; and the comma before each row
+// written as bytes is a shared byte (it was text encoded per row). Interleaved A/B after 1,500-1,800 new records
+// against the code before the session: 940 -> 910 ms (start-up alone, 9 runs), then 870 -> 850 ms (the comma, 9
+// runs), and 1280 -> 1230 ms (11 runs, in a slow quarter of an hour). Five bench runs (10,100-10,350 groups): after
+// 150 bumps 0.87 s (0.85-0.91), 0.85 s (0.79-0.92) and 0.89 s (0.86-1.04) when the trivial live command took
+// 0.39-0.43 s; 1.43 s and 1.30 s in the two runs where it took 0.57-0.72 s (right after the fill, and a slow spell).
+// Per run, wall over the trivial live command right after it (timesTrivial): 2.1-2.3. Nothing new 0.78-0.87 s.
+// auditDurationMs 366-376 at the usual speed. Full runs 2.5-3.0 s / 165-168 MB. JSON rows equal in every run.
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -160,7 +170,10 @@ try {
     idle.push({wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb, auditDurationMs: inc.doc.summary.durationMs, recordsRead: inc.doc.summary.incremental?.recordsRead, trivialLiveCommandMs: trivialLiveMs(), equalToFullRun: comparable(inc.doc) === comparable(full.doc)})
   }
   const stats = (rs, k) => ({median: median(rs.map(r => r[k])), min: Math.min(...rs.map(r => r[k])), max: Math.max(...rs.map(r => r[k]))})
-  const figures = rs => ({wallMs: stats(rs, 'wallMs'), cpuMs: stats(rs, 'cpuMs'), peakRssMb: stats(rs, 'peakRssMb'), auditDurationMs: stats(rs, 'auditDurationMs'), trivialLiveCommandMs: stats(rs, 'trivialLiveCommandMs')})
+  // each run's wall over the trivial live command measured right after it: the audit's own cost, whatever the
+  // machine's floor at that moment (it moves by ±40 % within minutes here)
+  for (const r of [...runs, ...idle]) r.timesTrivial = Math.round((r.wallMs / r.trivialLiveCommandMs) * 100) / 100
+  const figures = rs => ({wallMs: stats(rs, 'wallMs'), cpuMs: stats(rs, 'cpuMs'), peakRssMb: stats(rs, 'peakRssMb'), auditDurationMs: stats(rs, 'auditDurationMs'), trivialLiveCommandMs: stats(rs, 'trivialLiveCommandMs'), timesTrivial: stats(rs, 'timesTrivial')})
   console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2),
     firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead},
     fullRun: {wallMs: full.wallMs, peakRssMb: full.peakRssMb, records: full.doc.summary.recordsScanned},
