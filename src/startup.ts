@@ -67,15 +67,16 @@ export function launchOptions(root: string, argv: readonly string[], entry: stri
   const word = (w: string | undefined): w is string => w !== undefined && /^[a-z][a-z0-9-]*$/.test(w)
   if (!word(a) || a === 'completion-values' || a === 'help') return entry
   if (argv.some(w => w === '--help' || w === '-h' || w === '--version')) return entry
-  const commands = join(root, 'dist', 'commands')
-  if (!existsSync(join(commands, `${a}.js`)) && !(word(b) && existsSync(join(commands, a, `${b}.js`)))) return entry
-  let pjson: {oclif?: Record<string, unknown>}
+  let pjson: {oclif?: {commands?: unknown; plugins?: unknown}}
   try {
     pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   } catch {
     return entry
   }
-  if (!pjson.oclif || typeof pjson.oclif !== 'object') return entry
-  const {plugins: _, ...oclif} = pjson.oclif
+  const commands = pjson.oclif?.commands
+  if (typeof commands !== 'string') return entry
+  const dir = join(root, commands)
+  if (!existsSync(join(dir, `${a}.js`)) && !(word(b) && existsSync(join(dir, a, `${b}.js`)))) return entry
+  const {plugins: _, ...oclif} = pjson.oclif!
   return {root, pjson: {...pjson, oclif}}
 }

@@ -71,6 +71,16 @@ describe('start-up: the plugins only where they can serve', () => {
     }
   })
 
+  it('through bin/run.js: oclif loads no plugin for one of our commands, and the help plugin for help', () => {
+    const pluginLines = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), ...args], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: '', DEBUG: 'oclif*'}})
+      expect(r.status, r.stderr).toBe(0)
+      return r.stderr.split('\n').filter(l => l.includes('@oclif/plugin-')).length
+    }
+    expect(pluginLines('completion', 'bash')).toBe(0)
+    expect(pluginLines('help')).toBeGreaterThan(0)
+  }, 30_000)
+
   it('help, version, topics, unknown commands, completion values and odd words: the entry (plugins loaded)', () => {
     for (const argv of [[], ['--help'], ['help', 'audit'], ['audit', '--help'], ['audit', '-h'], ['--version'], ['group'], ['grop'], ['group', 'explian'], ['autocomplete', 'bash'], ['completion-values', '--', 'gr'], ['../base-command'], ['Audit'], ['-b', 'x']]) {
       expect(launchOptions(ROOT, argv, entry), argv.join(' ')).toBe(entry)
