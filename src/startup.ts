@@ -65,7 +65,7 @@ export function deferOclifDependencies(): void {
 export function launchOptions(root: string, argv: readonly string[], entry: string): string | {root: string; pjson: Record<string, unknown>} {
   const [a, b] = argv
   const word = (w: string | undefined): w is string => w !== undefined && /^[a-z][a-z0-9-]*$/.test(w)
-  if (!word(a) || a === 'completion-values' || a === 'help') return entry
+  if (!word(a) || a === 'completion-values') return entry
   if (argv.some(w => w === '--help' || w === '-h' || w === '--version')) return entry
   let pjson: {oclif?: {commands?: unknown; plugins?: unknown}}
   try {
