@@ -60,12 +60,21 @@ record "unit" "$OUT/unit.json" $? $(($(date +%s) - t0))
 
 # ---- integration tests: one real cluster per suite. Suites run side by side, KAFKA_IT_JOBS at a time (default 2;
 # 1 = one after another), each slot on its own port ranges (KAFKA_IT_PORT_SLOT, test/it/lib/global-setup.ts) and
-# its own run dir; slot I runs suites I, I+JOBS, ... of: the full suite per KAFKA_VERSIONS, then the parity passes.
+# run dir. A free slot takes the next suite in this order: the full suite per KAFKA_VERSIONS, then the parity passes.
 # Their output is printed whole, suite by suite, when all are done. dist/ is compiled once, here, before they start.
 IT_JOBS=${KAFKA_IT_JOBS:-2}
 it_names=() it_versions=() it_files=()
 for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); done
 for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=(test/it/parity.it.test.ts); done
+next_suite() { # prints the next suite index (the queue is a counter file under a lock)
+  (
+    flock 8
+    local n
+    n=$(cat "$OUT/it-queue")
+    echo $((n + 1)) >"$OUT/it-queue"
+    echo "$n"
+  ) 8>"$OUT/it-queue.lock"
+}
 # $1 = suite index, $2 = slot; writes it-N.log and it-N.rc ("exit-code seconds")
 integration() {
   local i=$1 slot=$2 v=${it_versions[$1]} t0 code base=()
@@ -91,9 +100,13 @@ if [[ ${#it_names[@]} -gt 0 ]]; then
   # the CLI the suites run: compiled once (tsc emits despite type errors; what runs must exist)
   npx tsc -p tsconfig.json >"$OUT/it-build.log" 2>&1 || [[ -f dist/commands/cluster/snapshot.js ]] || { cat "$OUT/it-build.log"; rc=1; }
   rm -f "$OUT"/it-[0-9]*.log "$OUT"/it-[0-9]*.rc
+  # jars and drivers first, one version after another (Maven's local repository is shared); a failure is reported
+  # by the suite's own call below
+  for v in $(printf '%s\n' "${it_versions[@]}" | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done
   pids=()
+  echo 0 >"$OUT/it-queue"
   for ((slot = 0; slot < IT_JOBS && slot < ${#it_names[@]}; slot++)); do
-    (for ((i = slot; i < ${#it_names[@]}; i += IT_JOBS)); do integration "$i" "$slot"; done) &
+    (while i=$(next_suite) && [[ $i -lt ${#it_names[@]} ]]; do integration "$i" "$slot"; done) &
     pids+=($!)
   done
   echo "=== integration: ${#it_names[@]} suites, $IT_JOBS at a time (output below when all are done) ==="
