@@ -213,9 +213,6 @@ group.streams.session.timeout.ms=10000
 group.streams.min.heartbeat.interval.ms=500
 group.streams.heartbeat.interval.ms=1000
 group.streams.initial.rebalance.delay.ms=0
-# broker-side regexes (SubscriptionPattern) resolved again at most every 2 s, not 10 s: a test that creates a topic a
-# regex matches waits for the next resolution (4.1.2 and 4.4.0 have the key)
-group.consumer.regex.refresh.interval.ms=2000
 # 2-core economy
 group.coordinator.threads=1
 share.coordinator.threads=1

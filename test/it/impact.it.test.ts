@@ -225,8 +225,9 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const cr = await impact('--create-topic', `${NEW}:2:2`)
     expect(cr.report.groups.map(g => g.group).sort()).toEqual([`${R}-gn`, `${R}-gr`])
     await topicCommand('--create', '--topic', NEW, '--partitions', '2', '--replication-factor', '2')
-    // the regex group bumps when the coordinator resolves its regex again (at most every 2 s in the test cluster:
-    // group.consumer.regex.refresh.interval.ms); if it never does, expectMatches says so below
+    // the regex group bumps when the coordinator resolves its regex again, at most every 10 s
+    // (group.consumer.regex.refresh.interval.ms, whose minimum is its default, 10 s); if it never does, expectMatches
+    // says so below
     const grEpoch = (m: Map<string, GroupMetadataRecord[]>) => m.get(`${R}-gr`)?.at(-1)?.epoch ?? -1
     await waitFor('the regex group bumped for the new topic', async () => grEpoch(await stored()) > grEpoch(before), {timeoutMs: 60_000, intervalMs: 1000}).catch(() => undefined)
     after = await settledAll()
