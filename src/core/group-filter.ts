@@ -17,11 +17,20 @@ export function groupMatcher(pattern: string | undefined): (groupId: string) => 
   if (!pattern) return () => true
   const re = /^\/(.*)\/([a-z]*)$/s.exec(pattern)
   if (re) {
-    const rx = RE2JS.compile(re[1], regexFlags(re[2]))
+    const rx = compile(pattern, () => RE2JS.compile(re[1], regexFlags(re[2])))
     return id => rx.test(id)
   }
-  const rx = RE2JS.compile(globToRe2(pattern), RE2JS.DOTALL)
+  const rx = compile(pattern, () => RE2JS.compile(globToRe2(pattern), RE2JS.DOTALL))
   return id => rx.testExact(id)
+}
+
+/** The compiled pattern, or an error that names it (re2js' messages quote only the faulty part). */
+function compile(pattern: string, fn: () => RE2JS): RE2JS {
+  try {
+    return fn()
+  } catch (error) {
+    throw new Error(`${pattern}: ${(error as Error).message}`)
+  }
 }
 
 const FLAGS: Readonly<Record<string, number>> = {i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE}
