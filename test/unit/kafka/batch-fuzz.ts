@@ -10,7 +10,7 @@ import zlib from 'node:zlib'
 import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
 import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
-import {loadDecompressor} from '../../../src/kafka/library.js'
+import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {rng} from '../records/arbitrary.js'
 
 /** The output bound while fuzzing: small, so that bombs are cheap and memory stays bounded. */
