@@ -69,6 +69,17 @@ describe('zstd on every Node line (issue 27.20: Node 20 has no zlib zstd)', () =
     expect(() => decompress('zstd', declared)).toThrow(/needs a 1099511627776-byte window/)
   })
 
+  it('a frame declaring more window than its blocks can produce is decoded with less (Kafka declares 2 MiB for ~200 bytes)', async () => {
+    // raw + RLE blocks produce exactly 11 bytes: 1 KiB (descriptor 0) is enough; the declared 2 MiB is not allocated
+    expect(zstdCheckFrames(zstdFrame([Buffer.from('hello '), [0x61, 5]]))).toEqual([{at: 5, descriptor: 0}])
+    // 128 KiB of RLE + 1 byte: the smallest window of at least 131,073 bytes is 2^17 * 9/8 (descriptor 0x39)
+    expect(zstdCheckFrames(zstdFrame([[0, 128 << 10], Buffer.from('x')]))).toEqual([{at: 5, descriptor: 0x39}])
+    // already small enough: left as declared
+    expect(zstdCheckFrames(zstdFrame([[0, 1000]], 0x00))).toEqual([])
+    const decompress = await loadDecompressor(LIMIT)
+    expect(decompress('zstd', zstdFrame([[0, 128 << 10], Buffer.from('x')]))).toEqual(Buffer.concat([Buffer.alloc(128 << 10), Buffer.from('x')]))
+  })
+
   it('truncated, reserved or garbage zstd is a ProtocolDecodeError', async () => {
     const decompress = await loadDecompressor(LIMIT)
     const good = zstdFrame([Buffer.from('hello'), [0x61, 5]])
