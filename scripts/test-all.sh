@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
+# npm test: typecheck and lint, the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
 # Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
@@ -51,7 +51,13 @@ record() {
   fi
 }
 
-# ---- unit tests
+# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint; format once adopted)
+t0=$(date +%s)
+echo "=== typecheck and lint ==="
+npm run --silent typecheck && npm run --silent lint
+record "typecheck + lint" "" $? $(($(date +%s) - t0))
+
+# ---- unit tests: both vitest projects (fast: in-process against src/; slow: the built CLI spawned, fuzzers)
 t0=$(date +%s)
 rm -f "$OUT/unit.json"
 npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
