@@ -23,7 +23,7 @@ export const FUZZ_LIMIT = 256 << 10
 const zstdCompress = (zlib as unknown as {zstdCompressSync?: (b: Buffer) => Buffer}).zstdCompressSync ?? rawZstd
 
 function rawZstd(b: Buffer): Buffer {
-  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58])]
+  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58])]
   for (let pos = 0; pos < b.length || pos === 0; pos += 128 << 10) {
     const block = b.subarray(pos, pos + (128 << 10))
     const header = Buffer.alloc(3)

@@ -25,7 +25,7 @@ function batchOf(body: Buffer, codec: number, baseOffset = 42n, count = 1): Buff
  * [RLE byte, size] or a Buffer (raw). Window descriptor 0x58 = 2^21 bytes (what level 3 uses) unless given.
  */
 function zstdFrame(blocks: Array<[number, number] | Buffer>, windowDescriptor = 0x58): Buffer {
-  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, windowDescriptor])]
+  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, windowDescriptor])]
   blocks.forEach((b, i) => {
     const last = i === blocks.length - 1 ? 1 : 0
     const header = Buffer.alloc(3)
