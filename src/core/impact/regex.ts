@@ -1,7 +1,7 @@
 /**
  * A broker-side subscription regex evaluated against a topic name that does not exist yet, as the group
  * coordinator resolves it: RE2/J's `Pattern.compile(regex)` (no flags) and `matcher(topic).matches()` (the whole
- * name). Checked in Kafka 4.1.2's GroupMetadataManager bytecode (re2j 1.8); 4.3+ moved it to TopicRegexResolver.
+ * name). Checked in the bytecode of Kafka 4.1.2 (GroupMetadataManager, re2j 1.8) and 4.4.0 (TopicRegexResolver).
  * re2js is RE2/J's JavaScript port: the same syntax (inline flags, \Q...\E, \p{..}, [[:alpha:]] included; no
  * look-around, no back-references) and linear time, so every regex the broker accepts is evaluated.
  */
