@@ -20,12 +20,12 @@
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
-import {Xxh64, xxh64} from '@node-rs/xxhash'
+import {Xxh64} from '@node-rs/xxhash'
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 import {FactsPool, factsOf, StoredRow} from './stored-row.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v4'
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v5'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -157,8 +157,9 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * A group's line is [groupId, entry, stateText | null] where entry is null (none), {"deleted": true}, or the facts
  * of a cached row (stored-row.ts Facts) followed by a tab and the row's JSON: the row is read back as that text and
  * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's xxh64 (a 64-bit
- * xxHash, as a decimal string) covers every byte after it: a row's text goes to --json as read, so a line damaged
- * on disk must not be taken for one.
+ * xxHash, as a decimal string, its last member) covers that line's other fields and every byte after it: a row's
+ * text goes to --json as read, and the header's counters are carried into every later run, so neither a line nor a
+ * counter damaged on disk may be taken for one (v4 files covered only the lines: a v5 reader reads them in full once).
  */
 export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
   const {groups, statesFile, ...rest} = cp
@@ -179,10 +180,13 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
   // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
   const body = coalesce(lines)
-  const sum = new Xxh64()
-  for (const piece of body) sum.update(piece)
   // the groups' texts are strings already: only the header's own fields are tagged
-  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length, xxh64: sum.digest().toString()})
+  const fields = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length})
+  // the sum covers the first line's own fields too (its text without the sum: see firstLineSum), then the lines
+  const sum = new Xxh64()
+  sum.update(Buffer.from(`${fields}\n`, 'utf8'))
+  for (const piece of body) sum.update(piece)
+  const first = `${fields.slice(0, -1)},"xxh64":"${sum.digest().toString()}"}`
   return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states}
 }
 
@@ -246,7 +250,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   if (bytes[bytes.length - 1] !== 0x0a) return {error: 'damaged (its last line is incomplete)'}
   const {groups: count, schema: _, statesFile, xxh64: sum, ...rest} = doc
   // (xxHash, already loaded for topic hashes: zlib's crc32 cost ~18 ms to set up on its first call)
-  if (sum !== xxh64(bytes.subarray(firstEnd + 1)).toString()) return {error: 'damaged (its checksum does not match its lines)'}
+  if (sum !== checkpointSum(bytes, firstEnd)) return {error: 'damaged (its checksum does not match its lines)'}
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -307,6 +311,21 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   }
   if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}
   return {...cp, statesFile: statesFile as StatesFile, groups}
+}
+
+/**
+ * The xxh64 of a header file as encodeCheckpoint computes it: its first line's text without the `"xxh64"` member it
+ * ends with, then every byte after it (from the newline). Undefined when the first line does not end with one.
+ * Covering the first line matters: its counters (decodeErrors, recordsScanned) are carried into every later run.
+ */
+function checkpointSum(bytes: Buffer, firstEnd: number): string | undefined {
+  const first = bytes.toString('utf8', 0, firstEnd)
+  const at = first.lastIndexOf(',"xxh64":"')
+  if (at < 0 || !/^,"xxh64":"\d+"\}$/.test(first.slice(at))) return undefined
+  const sum = new Xxh64()
+  sum.update(Buffer.from(`${first.slice(0, at)}}`, 'utf8'))
+  sum.update(bytes.subarray(firstEnd))
+  return sum.digest().toString()
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */
