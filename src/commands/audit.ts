@@ -11,7 +11,7 @@ import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/stor
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {timeoutFlag} from '../kafka/flags.js'
-import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
+import {describeWriteError, writeOutputFile} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
@@ -164,7 +164,7 @@ error.`
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
-        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
+        writeOutputFile(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
         prometheus = {file: flags.prometheus, written: true}
       } catch (error) {
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
@@ -295,7 +295,7 @@ error.`
             if (flags.prometheus) {
               const exitCode = exitWithHistory(r.summary, r.history)
               try {
-                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
+                writeOutputFile(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
               } catch (error) {
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
