@@ -21,6 +21,7 @@ import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
 import {printBumps, runWatch} from '../io/watch-loop.js'
+import {checkpointErrorWarnings, fullReadWarnings} from '../render/partition-warnings.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
 import type {AuditRow} from '../core/audit/stored-row.js'
@@ -183,7 +184,7 @@ error.`
       this.log(summaryLine(summary))
     }
     if (historyFailed) {
-      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
+      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Try this: --history-dir DIR (or $${HISTORY_DIR_ENV}) naming a writable directory with space; --no-record turns the history off.\n`))
     } else if (historyNote && !quiet) this.note(historyNote)
     if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
@@ -220,8 +221,10 @@ error.`
       })
       const rows = audit.rows()
       const {bumps} = audit
-      for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
-      for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
+      // (one warning per cause, not per partition)
+      const flag = p.watch ? '--watch' : '--incremental'
+      for (const w of fullReadWarnings(scan.fullReads, flag)) this.warn(w)
+      for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', e => describeWriteError(Object.assign(new Error(e.error), {code: e.code})), HISTORY_DIR_ENV)) this.warn(w)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
       const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined

@@ -10,7 +10,7 @@ import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint, type StatesFile} from '../core/audit/checkpoint.js'
 import {clusterDir} from '../history/store.js'
-import {writeFileAtomic} from '../io/atomic-file.js'
+import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 
 export interface CheckpointStore {
   readonly dir: string
@@ -31,8 +31,11 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
       try {
         text = readFileSync(file(partition))
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-        return {error: `cannot read ${file(partition)}: ${(error as Error).message}`}
+        // none there: no such file, or no such directory (a part of the path is a file: the save says so, once)
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+        // (worded alike for every partition: the audit warns once per cause, not once per partition)
+        return {error: `the checkpoints in ${dir} cannot be read (${describeWriteError(error)})`}
       }
       return decodeCheckpoint(text, () => readFileSync(statesFile(partition), 'utf8'))
     },
