@@ -42,14 +42,14 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
     save(cp) {
       mkdirSync(dir, {recursive: true})
       const generation = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
-      const {header, states} = encodeCheckpoint(cp, generation)
+      const {header, states, statesFile: written} = encodeCheckpoint(cp, generation)
       // a new states file first: a crash before the header leaves the old header, which names the old generation.
       // Not fsynced: a checkpoint is a cache of the log. A crash that loses a file, empties it or keeps a header
       // without its states file costs that partition one full read, reported (decodeCheckpoint and the generation
       // check find it), never a wrong result; fsyncing the five files of a run cost 20-40 ms here.
       if (states !== undefined) writeFileAtomic(statesFile(cp.partition), states, {durable: false})
       writeFileAtomic(file(cp.partition), header, {durable: false})
-      return states === undefined ? cp.statesFile : {generation, bytes: states.length}
+      return written
     },
   }
 }

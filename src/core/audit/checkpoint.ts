@@ -12,7 +12,7 @@
  * without rebuilding any group.
  *
  * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
- * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, xxh64}, then one line per group
+ * lastBatch, counters, rowsKey, statesFile: {generation, bytes, xxh64}, groups: count, xxh64}, then one line per group
  * [groupId, entry | null, stateText | null] (a cached row's entry: its facts, then a tab and its JSON; a line per
  * group so that a run rewrites only the lines of the groups that changed: the others are written back as read);
  * and offsets-N.states.json {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group
@@ -20,7 +20,7 @@
  * a ReducerData in a tagged form: {"$n": "…"} a bigint, {"$b": base64} bytes, {"$m": [[k, v]]} a Map, {"$o": {…}}
  * an object with a key starting with "$".
  */
-import {Xxh64} from '@node-rs/xxhash'
+import {Xxh64, xxh64} from '@node-rs/xxhash'
 import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 import {FactsPool, factsOf, StoredRow} from './stored-row.js'
@@ -62,6 +62,8 @@ export interface PartitionCheckpoint {
 export interface StatesFile {
   readonly generation: string
   readonly bytes: number
+  /** The xxh64 of the states file's UTF-8 bytes (decimal): a state damaged on disk is not taken for one. */
+  readonly xxh64: string
 }
 
 /** A group as a checkpoint keeps it: its reducer state as text (encodeGroupData) and its cached audit entry. */
@@ -161,7 +163,7 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * text goes to --json as read, and the header's counters are carried into every later run, so neither a line nor a
  * counter damaged on disk may be taken for one (v4 files covered only the lines: a v5 reader reads them in full once).
  */
-export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined; statesFile: StatesFile} {
   const {groups, statesFile, ...rest} = cp
   let inline = 0
   for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
@@ -177,7 +179,7 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
     return wasRead(g) ? g : groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
-  const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
+  const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length, xxh64: xxh64(Buffer.from(states, 'utf8')).toString()}
   // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
   const body = coalesce(lines)
   // the groups' texts are strings already: only the header's own fields are tagged
@@ -187,7 +189,7 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
   sum.update(Buffer.from(`${fields}\n`, 'utf8'))
   for (const piece of body) sum.update(piece)
   const first = `${fields.slice(0, -1)},"xxh64":"${sum.digest().toString()}"}`
-  return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states}
+  return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states, statesFile: file}
 }
 
 const NEWLINE = Buffer.from('\n')
@@ -259,17 +261,19 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   }
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
     && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint'
-    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes)
+    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes) && typeof (statesFile as StatesFile).xxh64 === 'string'
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
     && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
   if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
-  const {generation} = statesFile as StatesFile
+  const {generation, xxh64: statesSum} = statesFile as StatesFile
   let cold: Map<string, string> | undefined
   const coldState = (id: string): string => {
     if (!cold) {
       let d: {schema?: unknown; generation?: unknown; groups?: unknown}
       try {
-        d = JSON.parse(states())
+        const text = states()
+        if (xxh64(Buffer.from(text, 'utf8')).toString() !== statesSum) throw new Error('its checksum does not match')
+        d = JSON.parse(text)
       } catch (error) {
         throw new Error(`its states file cannot be read (${(error as Error).message})`)
       }

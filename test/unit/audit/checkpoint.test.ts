@@ -104,11 +104,15 @@ describe('incremental audit (checkpoint)', () => {
     let reads = 0
     const back = decodeCheckpoint(Buffer.concat(h), () => (reads++, states))
     expect(reads).toBe(0)
-    expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length}})
+    expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length, xxh64: xxh64(Buffer.from(states)).toString()}})
     expect(reads).toBe(1)
     expect(decodeGroupData(stateText('g', (back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
     // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
-    for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined]] as const) {
+    // (and one digit changed: still JSON, same length, same generation; only its checksum tells)
+    const digit = states.search(/\$n\\":\\"\d/) + 7
+    expect(states[digit]).toMatch(/\d/)
+    const flipped = `${states.slice(0, digit)}${states[digit] === '9' ? '8' : String(Number(states[digit]) + 1)}${states.slice(digit + 1)}`
+    for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined], ['a digit changed', flipped]] as const) {
       const cp2 = decodeCheckpoint(Buffer.concat(h), () => {
         if (text === undefined) throw new Error('ENOENT')
         return text
@@ -129,7 +133,7 @@ describe('incremental audit (checkpoint)', () => {
     const first = encodeCheckpoint(base, 'g1')
     expect(JSON.parse(first.states!).groups.map((g: string[]) => g[0])).toEqual(['a'])
     const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
-    expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length})
+    expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length, xxh64: xxh64(Buffer.from(first.states!)).toString()})
     // 'a' not read, 'c' new with an entry (its state small), 'b' changed: header only, naming the same states file
     const next: PartitionCheckpoint = {...read, groups: [read.groups[0], ['b', {data: data('b', 10), row: null}], ['c', {data: data('c', 10), row: entry}]]}
     const second = encodeCheckpoint(next, 'g2')
