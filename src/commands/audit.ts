@@ -115,6 +115,8 @@ error.`
 
   /** The cluster id this run read (for the --prometheus file of a run that fails after reading it). */
   private clusterIdOfRun: string | undefined
+  /** --incremental: every checkpoint failed as the history did (said in the history's warning). */
+  private checkpointsFailedWithHistory = false
 
   async run(): Promise<AuditDocument> {
     const started = Date.now()
@@ -184,7 +186,7 @@ error.`
       this.log(summaryLine(summary))
     }
     if (historyFailed) {
-      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Try this: --history-dir DIR (or $${HISTORY_DIR_ENV}) naming a writable directory with space; --no-record turns the history off.\n`))
+      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}${this.checkpointsFailedWithHistory ? ', nor the --incremental checkpoints (the next run reads every partition in full)' : ''}. The report is complete; \`group explain\` will lack this audit. Try this: --history-dir DIR (or $${HISTORY_DIR_ENV}) naming a writable directory with space; --no-record turns the history off.\n`))
     } else if (historyNote && !quiet) this.note(historyNote)
     if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
@@ -224,7 +226,6 @@ error.`
       // (one warning per cause, not per partition)
       const flag = p.watch ? '--watch' : '--incremental'
       for (const w of fullReadWarnings(scan.fullReads, flag)) this.warn(w)
-      for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', e => describeWriteError(Object.assign(new Error(e.error), {code: e.code})), HISTORY_DIR_ENV)) this.warn(w)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
       const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined
@@ -243,6 +244,12 @@ error.`
       } else {
         history = {recorded: false, disabled: true}
       }
+      // the checkpoints live under the history directory: when every one failed for the very cause the history did
+      // (a cron user without a home directory), the history's warning says both: one warning, not two
+      const cause = (e: {error: string; code?: string}) => describeWriteError(Object.assign(new Error(e.error), {code: e.code}))
+      const historyError = 'error' in history ? history.error : undefined
+      this.checkpointsFailedWithHistory = !p.watch && historyError !== undefined && scan.checkpointErrors.length > 0 && scan.checkpointErrors.every(e => cause(e) === historyError)
+      if (!this.checkpointsFailedWithHistory) for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', cause, HISTORY_DIR_ENV)) this.warn(w)
       // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
       // passes is then named exactly from the two moments around it
       const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
