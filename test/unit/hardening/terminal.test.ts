@@ -206,4 +206,15 @@ describe('no raw control character reaches the terminal', () => {
     expect(text).not.toContain('FORGED\n')
     expect(text).toContain('g\\nverdict: STABLE: nothing to see\\x0d\\n')
   })
+
+  it('group records: a line break in the group id cannot start a line of its own (issue 27, 13)', async () => {
+    const g = 'g\nverdict: STABLE'
+    setClusterFactory(async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000))
+    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'])
+    expect(text.split('\n').filter(l => /^\W*verdict:/.test(l)), text).toEqual([])
+    expect(text).toContain('g\\nverdict: STABLE: __consumer_offsets-0')
+    out = []
+    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'])
+    expect(none.text.split('\n').filter(l => /^\W*verdict:/.test(l)), none.text).toEqual([])
+  })
 })
