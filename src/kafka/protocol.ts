@@ -588,12 +588,17 @@ export function encodeFetchV12(topic: string, partition: number, offset: bigint,
   })
 }
 
-export function decodeFetchV12(buf: Buffer): {errorCode: number; partition: FetchPartitionResponse | undefined} {
+/**
+ * `throttleTimeMs` > 0: the broker throttles this principal (a quota) and expects no request to it before that
+ * time has passed; a throttled fetch may come back with no partition at all.
+ */
+export function decodeFetchV12(buf: Buffer): {errorCode: number; throttleTimeMs: number; partition: FetchPartitionResponse | undefined} {
   const m = decodeBody(Res.FetchResponse, 12, buf)
   const p = structs(m.Responses).flatMap(t => structs(t.Partitions)).at(-1)
   const records = p && (p.Records as Uint8Array | null)
   return {
     errorCode: m.ErrorCode as number,
+    throttleTimeMs: m.ThrottleTimeMs as number,
     partition: p && {
       errorCode: p.ErrorCode as number,
       highWatermark: p.HighWatermark as bigint,
