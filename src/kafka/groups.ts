@@ -3,6 +3,7 @@
  * three describes (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe), each group asked at its
  * coordinator and asked again when its coordinator moved or went away. Read-only: no group is joined.
  */
+import {RuntimeError} from '../core/errors.js'
 import {uuidFromBytes, uuidToString} from '../core/uuid.js'
 import type {KafkaSession, Node} from './connection.js'
 import {liveBrokers} from './metadata.js'
@@ -100,12 +101,26 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
   let pending = [...groupIds]
   for (let attempt = 0; pending.length > 0; attempt++) {
     const ask = pending
+    let from = ''
     const rs = await s.anyBroker('FindCoordinator', (conn, address) => {
       s.step = `waiting for FindCoordinator v${v} from ${address}`
+      from = address
       return s.send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
     })
+    // Kafka answers every key asked, once; an answer without one is not Kafka's (a proxy, a broken broker).
+    const asked = new Set(ask)
+    const answered = new Set(rs.map(c => c.key))
+    const missing = ask.find(k => !answered.has(k))
+    if (missing !== undefined) {
+      throw new RuntimeError(
+        `${from} answered FindCoordinator without group ${JSON.stringify(missing)}${ask.length > 1 ? ` (asked for ${ask.length} groups, answered ${answered.size})` : ''}`,
+        'Check that --bootstrap-server names Kafka brokers (4.1 or newer), not a proxy; run with --debug and report it if it does.',
+        'PROTOCOL_ERROR',
+      )
+    }
     const retry: string[] = []
     for (const c of rs) {
+      if (!asked.has(c.key)) continue // a group not asked for
       if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
       else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
       else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
