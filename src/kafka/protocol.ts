@@ -280,11 +280,14 @@ export function encodeListGroupsV5(states: readonly string[] = [], types: readon
 
 export function decodeListGroupsV5(buf: Buffer): {errorCode: number; groups: ListedGroup[]} {
   const m = decodeBody(Res.ListGroupsResponse, 5, buf)
+  // Protocol types, states and types repeat across a cluster's (maybe millions of) groups: one string each.
+  const seen = new Map<string, string>()
+  const one = (v: string) => seen.get(v) ?? (seen.size < 256 ? (seen.set(v, v), v) : v)
   const groups = structs(m.Groups).map(g => ({
     groupId: g.GroupId as string,
-    protocolType: g.ProtocolType as string,
-    state: g.GroupState as string,
-    type: (g.GroupType as string).toLowerCase(),
+    protocolType: one(g.ProtocolType as string),
+    state: one(g.GroupState as string),
+    type: one((g.GroupType as string).toLowerCase()),
   }))
   return {errorCode: m.ErrorCode as number, groups}
 }

@@ -175,6 +175,8 @@ export type ProtocolProbe =
   | 'endless-advancing-cursor'
   /** DescribeTopicPartitions continues topic `orders` with 1,000,000 partitions (option `hugePage`) in one page. */
   | 'million-partition-page'
+  /** Not hostile, large: ListGroups lists `groups` consumer groups (option, default 1,500,000), each described as Empty. */
+  | 'many-groups'
 
 export const PROTOCOL_PROBES: readonly ProtocolProbe[] = [
   'fetch-never-advances',
@@ -184,7 +186,7 @@ export const PROTOCOL_PROBES: readonly ProtocolProbe[] = [
   'endless-cursor',
   'endless-advancing-cursor',
   'million-partition-page',
-]
+] // 'many-groups' is a load, not a probe: started on its own
 
 /** Offset commits of g1 in __consumer_offsets-0 (offsets 0 .. RECORDS-1, one batch each). */
 export const RECORDS = 5
@@ -259,6 +261,8 @@ interface Wire {
   readonly batches: Buffer[]
   /** The second DescribeTopicPartitions page of 'million-partition-page' (encoded once: seconds of CPU). */
   hugePage(partitions: number): Buffer
+  /** 'many-groups'' ListGroups answer (encoded once). */
+  groupList(groups: number): Buffer
 }
 
 async function wire(): Promise<Wire> {
@@ -275,7 +279,14 @@ async function wire(): Promise<Wire> {
   let huge: Buffer | undefined
   const hugePage = (n: number) =>
     (huge ??= P.encodeBody(Res.DescribeTopicPartitionsResponse, 0, {ThrottleTimeMs: 0, Topics: [topicStruct('orders', ORDERS_TOPIC_ID, Array.from({length: n}, (_, i) => i + 1))], NextCursor: null} as never))
-  return {P, Req, Res, batches, hugePage}
+  let listing: Buffer | undefined
+  const groupList = (n: number) =>
+    (listing ??= P.encodeBody(Res.ListGroupsResponse, 5, {
+      ThrottleTimeMs: 0,
+      ErrorCode: 0,
+      Groups: Array.from({length: n}, (_, i) => ({GroupId: `group-${String(i).padStart(8, '0')}`, ProtocolType: 'consumer', GroupState: 'Empty', GroupType: 'consumer'})),
+    }))
+  return {P, Req, Res, batches, hugePage, groupList}
 }
 
 const SUPPORTED: Array<[number, number, number]> = [
@@ -300,7 +311,14 @@ function topicStruct(name: string, id: string, partitions: number[], internal = 
 }
 
 /** The answer to one request, or undefined to leave it unanswered. */
-function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, version: number, body: Buffer, conn: {fetches: number}, hugePage: number): Buffer | undefined {
+interface Options {
+  /** 'million-partition-page': partitions in the second page. */
+  readonly hugePage?: number
+  /** 'many-groups': groups listed. */
+  readonly groups?: number
+}
+
+function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, version: number, body: Buffer, conn: {fetches: number}, o: Options): Buffer | undefined {
   const {P, Req, Res} = w
   const end = BigInt(RECORDS)
   switch (apiKey) {
@@ -342,6 +360,7 @@ function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, ver
       return P.encodeBody(Res.FindCoordinatorResponse, version, {ThrottleTimeMs: 0, Coordinators: keys.map(Key => ({Key, NodeId: 1, Host: '127.0.0.1', Port: port, ErrorCode: 0, ErrorMessage: null}))})
     }
     case 16:
+      if (probe === 'many-groups') return w.groupList(o.groups ?? 1_500_000)
       return P.encodeBody(Res.ListGroupsResponse, 5, {ThrottleTimeMs: 0, ErrorCode: 0, Groups: [{GroupId: 'g1', ProtocolType: 'consumer', GroupState: 'Stable', GroupType: 'consumer'}]})
     case 69: {
       const req = P.decodeBody(Req.ConsumerGroupDescribeRequest, version, body) as {GroupIds: string[]}
@@ -366,7 +385,7 @@ function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, ver
         topics = [topicStruct(name, ORDERS_TOPIC_ID, Array.from({length: 100}, (_, i) => i))]
         next = {TopicName: `t${String(n + 1).padStart(9, '0')}`, PartitionIndex: 0}
       } else if (probe === 'million-partition-page') {
-        if (c) return w.hugePage(hugePage)
+        if (c) return w.hugePage(o.hugePage ?? 1_000_000)
         topics = [topicStruct('orders', ORDERS_TOPIC_ID, [0])]
         next = {TopicName: 'orders', PartitionIndex: 1}
       } else {
@@ -391,9 +410,11 @@ function parseRequest(frame: Buffer): {apiKey: number; version: number; correlat
   return {apiKey, version, correlationId, body: frame.subarray(i)}
 }
 
-export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_000, options: {hugePage?: number} = {}): Promise<HostileBroker> {
+export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_000, options: Options = {}): Promise<HostileBroker> {
   const w = await wire()
-  if (probe === 'million-partition-page') w.hugePage(options.hugePage ?? 1_000_000) // before any client waits on it
+  // before any client waits on them
+  if (probe === 'million-partition-page') w.hugePage(options.hugePage ?? 1_000_000)
+  if (probe === 'many-groups') w.groupList(options.groups ?? 1_500_000)
   const sockets = new Set<Socket>()
   let port = 0
   const server: Server = createServer(socket => {
@@ -403,7 +424,7 @@ export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_00
     const conn = {fetches: 0}
     onRequestFrames(socket, frame => {
       const r = parseRequest(frame)
-      const out = answer(w, probe, port, r.apiKey, r.version, r.body, conn, options.hugePage ?? 1_000_000)
+      const out = answer(w, probe, port, r.apiKey, r.version, r.body, conn, options)
       if (!out) return
       const head = r.apiKey === 18 ? Buffer.alloc(8) : Buffer.alloc(9) // response header v0, or v1 with no tags
       head.writeInt32BE(head.length - 4 + out.length, 0)
