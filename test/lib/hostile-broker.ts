@@ -36,6 +36,8 @@ export interface HostileBroker {
   readonly port: number
   readonly address: string
   stop(): Promise<void>
+  /** Kafka-speaking servers: each request's api key and, for FindCoordinator and the group describes, how many groups it asked for. */
+  readonly requests?: Array<{apiKey: number; groups?: number}>
 }
 
 /** Each request frame a client sends on `socket`, without its size prefix (api key int16, api version int16, correlation id int32, ...). */
@@ -398,6 +400,12 @@ function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, ver
   return undefined
 }
 
+function groupsAsked(w: Wire, apiKey: number, version: number, body: Buffer): {groups?: number} {
+  if (apiKey === 10) return {groups: (w.P.decodeBody(w.Req.FindCoordinatorRequest, version, body).CoordinatorKeys as string[]).length}
+  if (apiKey === 69) return {groups: (w.P.decodeBody(w.Req.ConsumerGroupDescribeRequest, version, body).GroupIds as string[]).length}
+  return {}
+}
+
 /** A request frame's header (v1/v2) and body: api key, version, correlation id, then past client id and tags. */
 function parseRequest(frame: Buffer): {apiKey: number; version: number; correlationId: number; body: Buffer} {
   const apiKey = frame.readInt16BE(0)
@@ -416,6 +424,7 @@ export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_00
   if (probe === 'million-partition-page') w.hugePage(options.hugePage ?? 1_000_000)
   if (probe === 'many-groups') w.groupList(options.groups ?? 1_500_000)
   const sockets = new Set<Socket>()
+  const requests: Array<{apiKey: number; groups?: number}> = []
   let port = 0
   const server: Server = createServer(socket => {
     sockets.add(socket)
@@ -424,6 +433,7 @@ export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_00
     const conn = {fetches: 0}
     onRequestFrames(socket, frame => {
       const r = parseRequest(frame)
+      requests.push({apiKey: r.apiKey, ...groupsAsked(w, r.apiKey, r.version, r.body)})
       const out = answer(w, probe, port, r.apiKey, r.version, r.body, conn, options)
       if (!out) return
       const head = r.apiKey === 18 ? Buffer.alloc(8) : Buffer.alloc(9) // response header v0, or v1 with no tags
@@ -444,5 +454,5 @@ export async function startHostileKafka(probe: ProtocolProbe, lifetimeMs = 60_00
   }
   const timer = setTimeout(() => void stop(), lifetimeMs)
   timer.unref()
-  return {port, address: `127.0.0.1:${port}`, stop}
+  return {port, address: `127.0.0.1:${port}`, stop, requests}
 }
