@@ -101,6 +101,14 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
 export async function findCoordinators(s: KafkaSession, groupIds: readonly string[]): Promise<Map<string, Node>> {
   const v = s.requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
   const out = new Map<string, Node>()
+  // One Node per coordinator, shared by its groups (not one object and host string per group of millions).
+  const nodes = new Map<string, Node>()
+  const nodeOf = (c: P.WireCoordinator): Node => {
+    const key = `${c.nodeId}:${c.host}:${c.port}`
+    let n = nodes.get(key)
+    if (!n) nodes.set(key, (n = {id: c.nodeId, host: c.host, port: c.port}))
+    return n
+  }
   let pending = [...groupIds]
   for (let attempt = 0; pending.length > 0; attempt++) {
     const retry: string[] = []
@@ -127,7 +135,7 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
       }
       for (const c of rs) {
         if (!asked.has(c.key)) continue // a group not asked for
-        if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
+        if (c.errorCode === 0) out.set(c.key, nodeOf(c))
         else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
         else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
       }
