@@ -11,7 +11,7 @@ import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/stor
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {timeoutFlag} from '../kafka/flags.js'
-import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
+import {describeWriteError, writeOutputFile} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
@@ -21,6 +21,7 @@ import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
 import {printBumps, runWatch} from '../io/watch-loop.js'
+import {checkpointErrorWarnings, fullReadWarnings} from '../render/partition-warnings.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
 import type {AuditRow} from '../core/audit/stored-row.js'
@@ -114,6 +115,8 @@ error.`
 
   /** The cluster id this run read (for the --prometheus file of a run that fails after reading it). */
   private clusterIdOfRun: string | undefined
+  /** --incremental: every checkpoint failed as the history did (said in the history's warning). */
+  private checkpointsFailedWithHistory = false
 
   async run(): Promise<AuditDocument> {
     const started = Date.now()
@@ -164,7 +167,7 @@ error.`
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
-        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
+        writeOutputFile(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
         prometheus = {file: flags.prometheus, written: true}
       } catch (error) {
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
@@ -183,7 +186,7 @@ error.`
       this.log(summaryLine(summary))
     }
     if (historyFailed) {
-      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
+      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}${this.checkpointsFailedWithHistory ? ', nor the --incremental checkpoints (the next run reads every partition in full)' : ''}. The report is complete; \`group explain\` will lack this audit. Try this: --history-dir DIR (or $${HISTORY_DIR_ENV}) naming a writable directory with space; --no-record turns the history off.\n`))
     } else if (historyNote && !quiet) this.note(historyNote)
     if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
@@ -220,8 +223,9 @@ error.`
       })
       const rows = audit.rows()
       const {bumps} = audit
-      for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
-      for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
+      // (one warning per cause, not per partition)
+      const flag = p.watch ? '--watch' : '--incremental'
+      for (const w of fullReadWarnings(scan.fullReads, flag)) this.warn(w)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
       const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined
@@ -240,6 +244,12 @@ error.`
       } else {
         history = {recorded: false, disabled: true}
       }
+      // the checkpoints live under the history directory: when every one failed for the very cause the history did
+      // (a cron user without a home directory), the history's warning says both: one warning, not two
+      const cause = (e: {error: string; code?: string}) => describeWriteError(Object.assign(new Error(e.error), {code: e.code}))
+      const historyError = 'error' in history ? history.error : undefined
+      this.checkpointsFailedWithHistory = !p.watch && historyError !== undefined && scan.checkpointErrors.length > 0 && scan.checkpointErrors.every(e => cause(e) === historyError)
+      if (!this.checkpointsFailedWithHistory) for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', cause, HISTORY_DIR_ENV)) this.warn(w)
       // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
       // passes is then named exactly from the two moments around it
       const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
@@ -295,7 +305,7 @@ error.`
             if (flags.prometheus) {
               const exitCode = exitWithHistory(r.summary, r.history)
               try {
-                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
+                writeOutputFile(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
               } catch (error) {
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }

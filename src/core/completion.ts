@@ -27,8 +27,11 @@ export interface CompletionCommand {
 
 export type Completion =
   | {kind: 'values'; values: string[]}
-  /** Live names from the cluster, offered with `prefix` before each (a `--topic=` typed in the same word). */
-  | {kind: 'dynamic'; what: 'groups' | 'topics'; prefix: string; typed: string}
+  /**
+   * Live names from the cluster, offered with `prefix` before each (a `--topic=` typed in the same word). `dashSafe`:
+   * after `--`, where a name starting with `-` is read as a name, not as a flag (as it is after a prefix).
+   */
+  | {kind: 'dynamic'; what: 'groups' | 'topics'; prefix: string; typed: string; dashSafe?: boolean}
   | {kind: 'files'}
 
 const startsWith = (a: readonly string[], b: readonly string[]) => b.every((w, i) => a[i] === w)
@@ -76,7 +79,7 @@ export function complete(commands: readonly CompletionCommand[], words: readonly
   const options = cmd.argOptions?.[index]
   if (options?.length) return {kind: 'values', values: options.filter(o => o.startsWith(cur))}
   const what = arg === 'group' ? 'groups' : arg === 'topic' ? 'topics' : undefined
-  return what ? {kind: 'dynamic', what, prefix: '', typed: cur} : {kind: 'values', values: []}
+  return what ? {kind: 'dynamic', what, prefix: '', typed: cur, ...(rest ? {dashSafe: true} : {})} : {kind: 'values', values: []}
 }
 
 function valuesOf(f: CompletionFlag, prefix: string, typed: string): Completion {
@@ -93,11 +96,12 @@ export const MAX_LIVE_NAMES = 1000
 /**
  * Live names for the shell: those starting with what was typed, sorted, at most MAX_LIVE_NAMES, and only names a
  * shell can take as one word (no whitespace, quotes, control characters or other shell metacharacters: Kafka
- * allows only [a-zA-Z0-9._-] in topic names, but group ids can hold anything).
+ * allows only [a-zA-Z0-9._-] in topic names, but group ids can hold anything). A name starting with `-`
+ * (`--prometheus=x.prom`, `-rf`) is offered only where it cannot parse as a flag: after `--group=` or `--`.
  */
 export function liveCandidates(names: Iterable<string>, c: Extract<Completion, {kind: 'dynamic'}>): string[] {
   return [...new Set(names)]
-    .filter(n => n.startsWith(c.typed) && /^[\w.:@/+,%=-]+$/u.test(n))
+    .filter(n => n.startsWith(c.typed) && /^[\w.:@/+,%=-]+$/u.test(n) && (c.prefix !== '' || c.dashSafe === true || !n.startsWith('-')))
     .sort()
     .slice(0, MAX_LIVE_NAMES)
     .map(n => c.prefix + n)

@@ -77,12 +77,27 @@ export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<Node
 
 
 /**
- * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is
- * reported on stderr and retried at the next interval, and the signal handlers are removed at the end.
- * `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
+ * Aborts `controller` when a write to `out` finds its reader gone (EPIPE: `| head -1` has exited), as `tail -f | head`
+ * ends: nobody reads the bumps any more. (oclif swallows stdout's EPIPE for every command, so without this a watch
+ * would go on for ever, writing nowhere.) Returns the function that removes the listener.
  */
-export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>}): Promise<void> {
+export function stopWhenOutputGone(out: Pick<NodeJS.WritableStream, 'on' | 'off'>, controller: AbortController): () => void {
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error?.code === 'EPIPE' || error?.code === 'ERR_STREAM_DESTROYED') controller.abort()
+  }
+  out.on('error', onError)
+  return () => out.off('error', onError)
+}
+
+/**
+ * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is
+ * reported on stderr and retried at the next interval, and the signal handlers are removed at the end. A closed
+ * stdout (its reader has exited) stops the loop after the running cycle too, silently; the command then exits 0,
+ * as after SIGINT. `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
+ */
+export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>; out?: Pick<NodeJS.WritableStream, 'on' | 'off'>}): Promise<void> {
   const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this ${o.unit}\n`))
+  const disposeOut = stopWhenOutputGone(o.out ?? process.stdout, controller)
   try {
     await watchLoop({
       intervalMs: o.intervalMs,
@@ -91,6 +106,7 @@ export async function runWatch(o: {interval: string; intervalMs: number; unit: s
       cycle: o.cycle,
     })
   } finally {
+    disposeOut()
     dispose()
   }
 }

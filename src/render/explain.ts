@@ -5,7 +5,7 @@ import type {NamedPartitions} from '../core/explain/members.js'
 import type {GroupOffsets} from '../core/explain/offsets.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
-import {forTerminal} from './terminal.js'
+import {forTerminalLine} from './terminal.js'
 
 /**
  * The whole text, terminal-safe (every piece from the records is escaped here, before colour is added), so a
@@ -13,7 +13,9 @@ import {forTerminal} from './terminal.js'
  */
 export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   const out: string[] = []
-  const safe = (text: string) => forTerminal(retime(text, style))
+  // (line breaks escaped too: the core's messages are one line each, so a line break can only come from an id, and a
+  // group id "g\nverdict: STABLE" must not print a line that reads as the verdict)
+  const safe = (text: string) => forTerminalLine(retime(text, style))
   const width = style.width ?? 0
   const head = [`group ${r.group}${r.type ? ` (${r.type})` : ''}`]
   if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
@@ -34,11 +36,11 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       renderTable(
         ['member', 'epoch', 'state', 'subscribed', 'rack'],
         r.members.map(m => [
-          `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`,
+          forTerminalLine(`${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`),
           m.memberEpoch ?? '-',
           m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})` : (m.state ?? '-'),
-          [m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' '),
-          m.rackId ?? '',
+          forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
+          forTerminalLine(m.rackId ?? ''),
         ]),
         ['left', 'right', 'left', 'left', 'left'],
         {width, truncate: [0]},
@@ -49,7 +51,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       out.push(
         renderTable(
           ['member', 'host', 'assigned', 'to revoke', 'to assign'],
-          withPartitions.map(m => [m.memberId, m.clientHost ?? '', partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
+          withPartitions.map(m => [forTerminalLine(m.memberId), forTerminalLine(m.clientHost ?? ''), partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
           ['left', 'left', 'left', 'left', 'left'],
           {width, truncate: [0]},
         ),
@@ -126,7 +128,7 @@ export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'tim
   let text = causeText(c, id => id)
   // ids cut to 12, then 8 characters (still distinct among a group's members), until the line fits
   for (const max of [12, 8]) if ([...text].length > room) text = causeText(c, id => shortId(id, max))
-  return forTerminal(retime(text, style))
+  return forTerminalLine(retime(text, style))
 }
 
 function causeText(c: CauseView, id: (id: string) => string): string {
@@ -187,10 +189,10 @@ export function offsetsText(o: GroupOffsets, width = 0): string {
   const shown = o.partitions.slice(0, OFFSET_ROWS)
   const table = renderTable(
     ['topic', 'partition', 'committed', 'log end', 'lag', 'member', 'host', 'client'],
-    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', p.memberId ?? '-', p.host ?? '-', p.clientId ?? '-']),
+    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', forTerminalLine(p.memberId ?? '-'), forTerminalLine(p.host ?? '-'), forTerminalLine(p.clientId ?? '-')]),
     ['left', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
     {width, truncate: [5]},
   )
   const more = n > shown.length ? `\n… and ${n - shown.length} more partitions (--json lists them all)` : ''
-  return `${wrapProse(forTerminal(head), width, 2)}\n${table}${more}`
+  return `${wrapProse(forTerminalLine(head), width, 2)}\n${table}${more}`
 }

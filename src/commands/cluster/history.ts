@@ -5,6 +5,7 @@ import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {timeSpecFlag} from '../../flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
+import {terminalSafeJson} from '../../render/terminal.js'
 import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
 
@@ -43,7 +44,8 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     })
     const source = metadataLogSourceInfo(r)
     if (flags.ndjson) {
-      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
+      // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
+      process.stdout.write(terminalSafeJson(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`))
     } else if (!this.jsonEnabled()) {
       this.log(renderClusterHistory(source, r.historyStart, changes, {...styleOf(flags), color: false}))
     }

@@ -54,6 +54,19 @@ describe('complete: what may follow the words typed', () => {
     expect(liveCandidates(Array.from({length: MAX_LIVE_NAMES + 50}, (_, i) => `o${i}`), c)).toHaveLength(MAX_LIVE_NAMES)
     expect(liveCandidates(['orders'], {...c, prefix: '--group='})).toEqual(['--group=orders'])
   })
+
+  it('live names starting with "-" are offered only where they cannot parse as flags (issue 27, 17)', () => {
+    const live = ['--prometheus=x.prom', '-rf', 'orders']
+    // as an argument (group explain <TAB>), and as the word after --group: they would be read as flags
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '']) as never)).toEqual(['orders'])
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '-b', 'h:1', '']) as never)).toEqual(['orders'])
+    expect(liveCandidates(live, {kind: 'dynamic', what: 'groups', prefix: '', typed: ''})).toEqual(['orders'])
+    // typed: still not (a word typed "-" is completed as a flag)
+    expect(complete(commands, ['group', 'explain', '-r'])).toEqual({kind: 'values', values: []})
+    // after "--" or in --group=…, a name is a name
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '--', '']) as never)).toEqual(['--prometheus=x.prom', '-rf', 'orders'])
+    expect(liveCandidates(live, complete(commands, ['group', 'list', '--group=']) as never)).toEqual(['--group=--prometheus=x.prom', '--group=-rf', '--group=orders'])
+  })
 })
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
