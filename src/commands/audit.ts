@@ -85,6 +85,12 @@ error.`
     }),
     'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records,reassignment.', default: 'all', helpValue: 'KINDS'}),
     all: Flags.boolean({summary: 'Table: list every group, not only those with findings or not in sync.'}),
+    quiet: Flags.boolean({
+      char: 'q',
+      summary: 'Print nothing when the run exits 0 (no finding): for cron, which mails only what a job prints.',
+      description: 'A run that exits 0 prints neither the table nor the summary line nor the history note; any other exit code (findings, no group matched, history not written, an error) prints as without --quiet, and warnings always go to stderr. The --prometheus file and the history are written as usual. Not with --json, --ndjson, -o, --watch or --all.',
+      exclusive: ['json', 'ndjson', 'output', 'watch', 'all'],
+    }),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
@@ -147,7 +153,7 @@ error.`
     }
     const quiet = this.jsonEnabled() || flags.ndjson
     const {rows, summary: coreSummary, history, historyNote, incremental, metadataLog} = await this.pass({
-      started, stuckAfterMs, failOn, types, match, retentionMs, quiet,
+      started, stuckAfterMs, failOn, types, match, retentionMs, quiet: quiet || flags.quiet,
       checkpoints: clusterId => {
         if (!flags.incremental) return undefined
         if (clusterId === null) {
@@ -171,11 +177,13 @@ error.`
       }
     }
     const finalExit = exitWithPrometheus(exitCode, prometheus)
+    // --quiet: a run with nothing to say prints nothing (warnings were printed on stderr as they came)
+    const silent = flags.quiet && finalExit === EXIT.ok
     const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {}), ...(metadataLog ? {metadataLog} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
-    else if (!this.jsonEnabled()) {
+    else if (!this.jsonEnabled() && !silent) {
       // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
       const {renderAuditTable, summaryLine} = await import('../render/audit.js')
       const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
@@ -184,8 +192,8 @@ error.`
     }
     if (historyFailed) {
       process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
-    } else if (historyNote && !quiet) this.note(historyNote)
-    if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
+    } else if (historyNote && !quiet && !silent) this.note(historyNote)
+    if (metadataLog && !quiet && !silent) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
       process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
     }
@@ -322,7 +330,7 @@ interface PassOptions {
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
   retentionMs: number
-  /** No progress spinner (--json, --ndjson). */
+  /** No progress spinner (--json, --ndjson, --quiet). */
   quiet?: boolean
   checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
