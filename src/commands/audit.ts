@@ -3,7 +3,8 @@ import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
 import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'
 import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
-import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
+import {type AuditDocument, auditDocument, ndjsonLines, parsePrometheusLabels, prometheusText, type SeriesOptions} from '../core/audit/output.js'
+import {basename} from 'node:path'
 import {SCHEMAS} from '../core/documents.js'
 import {asUsage} from '../core/errors.js'
 import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
@@ -93,6 +94,13 @@ error.`
     }),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
+    'prometheus-label': Flags.string({
+      summary: 'A label NAME=VALUE on every series of the --prometheus file (repeatable), e.g. cluster=prod.',
+      description: 'Names as Prometheus allows ([a-zA-Z_][a-zA-Z0-9_]*, not __…), not one the tool writes (cluster_id, file, group, type, verdict, finding, code); values are escaped. Give each audit writing into one textfile directory its own labels: node_exporter drops a series that two files hold.',
+      multiple: true,
+      dependsOn: ['prometheus'],
+      helpValue: 'NAME=VALUE',
+    }),
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
     'history-retention': retentionFlag({summary: 'Delete history older than this (h, d, w).', default: 30 * 86_400_000, defaultHelp: async () => '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
@@ -120,6 +128,8 @@ error.`
 
   /** The cluster id this run read (for the --prometheus file of a run that fails after reading it). */
   private clusterIdOfRun: string | undefined
+  /** The --prometheus file's own labels (--prometheus-label once valid; its name while no cluster id is known). */
+  private series: SeriesOptions = {}
 
   async run(): Promise<AuditDocument> {
     const started = Date.now()
@@ -133,13 +143,14 @@ error.`
   }
 
   private writeFailure(file: string, error: unknown, started: number, clusterId: string | undefined, context = ''): void {
-    const failed = writeFailureFile(file, {clusterId, startedAt: started, durationMs: Date.now() - started, ...failureOf(error)})
+    const failed = writeFailureFile(file, {clusterId, startedAt: started, durationMs: Date.now() - started, ...failureOf(error)}, {...this.series, fileName: basename(file)})
     if (failed) process.stderr.write(forTerminal(`Error: ${context}could not write ${file}: ${failed}\n`))
   }
 
   private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
+    if (flags.prometheus) this.series = {labels: asUsage(() => parsePrometheusLabels(flags['prometheus-label'] ?? []), 'For example --prometheus-label cluster=prod --prometheus-label env=eu-1.', 'BAD_PROMETHEUS_LABEL'), fileName: basename(flags.prometheus)}
     const types = flags.type
     const match = flags.group?.accept ?? (() => true)
     const retentionMs = flags['history-retention']
@@ -170,7 +181,7 @@ error.`
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
-        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
+        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed, ...this.series}))
         prometheus = {file: flags.prometheus, written: true}
       } catch (error) {
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
@@ -303,7 +314,7 @@ error.`
             if (flags.prometheus) {
               const exitCode = exitWithHistory(r.summary, r.history)
               try {
-                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
+                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed, ...this.series}))
               } catch (error) {
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
