@@ -196,10 +196,11 @@ error.`
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled() && !silent) {
       // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
-      const {renderAuditTable, summaryLine} = await import('../render/audit.js')
-      const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
+      const [{renderAuditTable, summaryLine}, {wrapProse}] = await Promise.all([import('../render/audit.js'), import('../render/table.js')])
+      const style = styleOf(flags)
+      const table = renderAuditTable(rows, {all: flags.all}, style)
       if (table) this.logRendered(table)
-      this.log(summaryLine(summary))
+      this.log(wrapProse(summaryLine(summary), style.width ?? 0, 2))
     }
     if (historyFailed) {
       process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
