@@ -6,7 +6,7 @@ import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedT
 import {type AuditDocument, auditDocument, ndjsonLines, parsePrometheusLabels, prometheusText, type SeriesOptions} from '../core/audit/output.js'
 import {basename} from 'node:path'
 import {SCHEMAS} from '../core/documents.js'
-import {asUsage} from '../core/errors.js'
+import {asUsage, InputError} from '../core/errors.js'
 import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
@@ -90,7 +90,9 @@ error.`
       char: 'q',
       summary: 'Print nothing when the run exits 0 (no finding): for cron, which mails only what a job prints.',
       description: 'A run that exits 0 prints neither the table nor the summary line nor the history note; any other exit code (findings, no group matched, history not written, an error) prints as without --quiet, and warnings always go to stderr. The --prometheus file and the history are written as usual. Not with --json, --ndjson, -o, --watch or --all.',
-      exclusive: ['json', 'ndjson', 'output', 'watch', 'all'],
+      // (--json, --ndjson, -o and --watch are refused in run(): oclif's usage line shows one group of exclusive
+      // flags per flag, and those four already form the output group)
+      exclusive: ['all'],
     }),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
@@ -149,6 +151,9 @@ error.`
 
   private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
+    if (flags.quiet && (this.jsonEnabled() || flags.ndjson || flags.watch !== undefined)) {
+      throw new InputError('--quiet cannot be used with --json, --ndjson, -o json|yaml or --watch', 'Drop --quiet: those outputs are for programs, which ignore what they do not need; --quiet is for the table in cron.')
+    }
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
     if (flags.prometheus) this.series = {labels: asUsage(() => parsePrometheusLabels(flags['prometheus-label'] ?? []), 'For example --prometheus-label cluster=prod --prometheus-label env=eu-1.', 'BAD_PROMETHEUS_LABEL'), fileName: basename(flags.prometheus)}
     const types = flags.type
