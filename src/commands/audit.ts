@@ -17,14 +17,14 @@ import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
-import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {newBumpEvents, newStuckEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {printBumps, runWatch} from '../io/watch-loop.js'
+import {printBumps, printStuck, runWatch} from '../io/watch-loop.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
-import type {AuditRow} from '../core/audit/stored-row.js'
+import {type AuditRow, fullRow} from '../core/audit/stored-row.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
@@ -293,6 +293,9 @@ error.`
   private async watch(intervalMs: number, base: Pick<PassOptions, 'stuckAfterMs' | 'failOn' | 'types' | 'match' | 'retentionMs'>): Promise<void> {
     const {flags} = this
     const printed = new PrintedBumps()
+    const printedStuck = new PrintedBumps()
+    // said once, after the first pass that read the cluster (stderr: stdout holds only bumps)
+    let announced = false
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
     await runWatch({
         interval: flags.watch!.text, intervalMs, unit: 'cycle',
@@ -313,6 +316,13 @@ error.`
             // marked printed only now, when they are written (a pass that failed marked nothing)
             const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
             printBumps(bumps, flags.ndjson)
+            // members newly stuck, once each (a stuck member writes no record, so it makes no bump to print)
+            printStuck(newStuckEvents(r.rows.filter(row => row.stuckMembers.length > 0).map(fullRow), r.summary.clusterId, printedStuck), flags.ndjson, started)
+            if (!announced) {
+              announced = true
+              const filters = [flags.group ? `--group ${flags.group.text}` : '', flags.type ? `--type ${[...flags.type].join(',')}` : ''].filter(Boolean).join(' ')
+              process.stderr.write(forTerminal(`watching ${r.summary.groups} group${r.summary.groups === 1 ? '' : 's'}${filters ? ` (${filters})` : ''} of cluster ${r.summary.clusterId ?? '(no id)'} every ${flags.watch!.text}: each new epoch bump and each member newly stuck is printed as it is read (SIGINT/Ctrl-C stops)\n`))
+            }
             memory?.store.commit()
             const {history} = r
             const historyFailed = failedToRecord(history)
