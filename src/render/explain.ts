@@ -1,4 +1,5 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
+import {brokerHealthText} from '../core/explain/brokers.js'
 import type {CauseView} from '../core/explain/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/members.js'
@@ -66,6 +67,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }
+  if (r.brokers) out.push(wrapProse(safe(brokerHealthText(r.brokers)), width, 2))
   if (r.topics.length > 0) {
     out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
   }
