@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
-import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'
+import {type AuditSummary, auditContext, type FindingKind, parseFailOn, summarize} from '../core/audit/audit.js'
 import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
 import {type AuditDocument, auditDocument, ndjsonLines, parsePrometheusLabels, prometheusText, type SeriesOptions} from '../core/audit/output.js'
 import {basename} from 'node:path'
@@ -39,7 +39,7 @@ flight on subscribed topics (reassignment: REASSIGNMENT_IN_FLIGHT, the group bum
 commits are skipped.
 An empty group's drift is reported but is no finding (nothing rebalances until a member joins).
 
---group takes a glob (* ? [abc], whole id) or a regular expression between slashes (/^orders-/i, searched).
+--group takes a glob (* ? [abc], whole id) or an RE2 regular expression between slashes (/^orders-/i, searched).
 
 HISTORY: each audit records the cluster's per-topic metadata (id, partitions, replica racks, topic hash),
 brokers' racks and each audited group's stored hash and epoch, in
