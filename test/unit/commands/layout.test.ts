@@ -3,6 +3,7 @@
  * and through a pipe with COLUMNS, over audit, group list and group explain of groups with long ids
  * (test/lib/long-ids.ts, served by test/lib/fake-cli.ts). No line wider than the terminal, every id whole at least
  * once, no word split (every word printed is a word of the unfitted output).
+ * @slow (16 CLI processes: about 80 s on the shared 2-core machine)
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {join} from 'node:path'
