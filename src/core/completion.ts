@@ -82,8 +82,26 @@ export function complete(commands: readonly CompletionCommand[], words: readonly
   return what ? {kind: 'dynamic', what, prefix: '', typed: cur, ...(rest ? {dashSafe: true} : {})} : {kind: 'values', values: []}
 }
 
+/**
+ * Comma-list flags by their help value (--fail-on KINDS, --type TYPES): the values of the element being typed, after
+ * those already given; the words that stand alone (all, none) only as the first.
+ */
+export const LIST_VALUES: Readonly<Record<string, {values: readonly string[]; alone: readonly string[]}>> = {
+  // (FINDING_KINDS and GROUP_TYPES written out: their modules would load the hasher and the explainer on every TAB;
+  // a test checks they are the same)
+  KINDS: {values: ['all', 'none', 'drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'], alone: ['all', 'none']},
+  TYPES: {values: ['consumer', 'share', 'streams', 'classic'], alone: []},
+}
+
 function valuesOf(f: CompletionFlag, prefix: string, typed: string): Completion {
   if (f.options?.length) return {kind: 'values', values: f.options.filter(o => o.startsWith(typed)).map(o => prefix + o)}
+  const list = LIST_VALUES[f.helpValue ?? '']
+  if (list) {
+    const head = typed.slice(0, typed.lastIndexOf(',') + 1)
+    const given = head.split(',').filter(Boolean)
+    const tail = typed.slice(head.length)
+    return {kind: 'values', values: list.values.filter(v => v.startsWith(tail) && !given.includes(v) && !(head && list.alone.includes(v))).map(v => prefix + head + v)}
+  }
   if (f.name === 'topic' || f.helpValue === 'TOPIC') return {kind: 'dynamic', what: 'topics', prefix, typed}
   if (f.name === 'group') return {kind: 'dynamic', what: 'groups', prefix, typed}
   if (/^(FILE|DIR|PATH)$/.test(f.helpValue ?? '')) return {kind: 'files'}

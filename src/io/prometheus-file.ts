@@ -3,7 +3,7 @@
  * when it got that far, else the one of the file it replaces (same label set across runs), else "".
  */
 import * as fs from 'node:fs'
-import {type AuditFailure, previousClusterId, prometheusFailureText} from '../core/audit/output.js'
+import {type AuditFailure, previousClusterId, prometheusFailureText, type SeriesOptions} from '../core/audit/output.js'
 import {describeWriteError, writeOutputFile} from './atomic-file.js'
 
 /** The first bytes of a file (the cluster id is on its first sample line); undefined when it cannot be read. */
@@ -32,10 +32,10 @@ export function failureOf(error: unknown): {exitCode: number; errorCode: string}
 }
 
 /** Writes the failure; returns the write error's description, or undefined when written. */
-export function writeFailureFile(file: string, f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined}): string | undefined {
+export function writeFailureFile(file: string, f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined}, series: SeriesOptions = {}): string | undefined {
   const clusterId = f.clusterId ?? previousClusterId(head(file) ?? '') ?? null
   try {
-    writeOutputFile(file, prometheusFailureText({...f, clusterId}))
+    writeOutputFile(file, prometheusFailureText({...f, clusterId}, series))
     return undefined
   } catch (error) {
     return describeWriteError(error)

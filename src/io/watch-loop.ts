@@ -4,9 +4,9 @@
  * SIGTERM) never interrupts a cycle: it ends the sleep, or the loop after the running cycle has finished its
  * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
  */
-import {type BumpEvent, bumpDocument, delayUntilNextCycle} from '../core/audit/watch.js'
+import {type BumpEvent, bumpDocument, delayUntilNextCycle, type StuckEvent, stuckDocument} from '../core/audit/watch.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
-import {bumpLine} from '../render/watch.js'
+import {bumpLine, stuckLine} from '../render/watch.js'
 
 
 
@@ -115,4 +115,10 @@ export async function runWatch(o: {interval: string; intervalMs: number; unit: s
 export function printBumps(events: BumpEvent[], ndjson: boolean): void {
   if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
   else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+}
+
+/** Members newly stuck on stdout: one NDJSON `rebalance-doctor/stuck-member` document or one text line each. */
+export function printStuck(events: StuckEvent[], ndjson: boolean, now: number): void {
+  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(stuckDocument(e)))}\n`).join(''))
+  else for (const e of events) process.stdout.write(`${stuckLine(e, now)}\n`)
 }

@@ -27,7 +27,6 @@ export function renderAuditTable(groups: readonly AuditRow[], options: {all?: bo
   if (rows.length === 0) return ''
   return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'], {
     width: style.width,
-    truncate: [0],
     paint: (col, text) => (col === 2 ? paint(text, verdictTone(text), style) : col === 5 && text === 'NO' ? paint(text, 'bad', style) : text),
   })
 }

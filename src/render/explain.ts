@@ -1,4 +1,5 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
+import {brokerHealthText} from '../core/explain/brokers.js'
 import type {CauseView} from '../core/explain/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/members.js'
@@ -43,7 +44,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           forTerminalLine(m.rackId ?? ''),
         ]),
         ['left', 'right', 'left', 'left', 'left'],
-        {width, truncate: [0]},
+        {width},
       ),
     )
     const withPartitions = r.members.filter(m => m.partitions)
@@ -53,7 +54,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           ['member', 'host', 'assigned', 'to revoke', 'to assign'],
           withPartitions.map(m => [forTerminalLine(m.memberId), forTerminalLine(m.clientHost ?? ''), partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
           ['left', 'left', 'left', 'left', 'left'],
-          {width, truncate: [0]},
+          {width},
         ),
       )
     }
@@ -68,6 +69,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }
+  if (r.brokers) out.push(wrapProse(safe(brokerHealthText(r.brokers)), width, 2))
   if (r.topics.length > 0) {
     out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
   }
@@ -76,6 +78,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
     out.push(offsetsText(r.offsets, width))
   }
   out.push('')
+  const shortened: CauseView[] = []
   if (r.timeline.length === 0) {
     out.push('no epoch change in the log (after filters)')
   } else {
@@ -88,12 +91,24 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
           // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
           const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
-          return [epoch, time, e.causes.map(c => causeLine(c, style, room)).join('\n')]
+          return [epoch, time, e.causes.map(c => {
+            const line = causeLine(c, style, room)
+            if (line !== causeLine(c, style)) shortened.push(c)
+            return line
+          }).join('\n')]
         }),
         ['right', 'left', 'left'],
         {width},
       ),
     )
+    // ids the timeline shortened are given whole once: those of current members are in the member table
+    const current = new Set(r.members.map(m => m.memberId))
+    const whole = new Map<string, string>()
+    for (const c of shortened) {
+      const d = c.details as {memberId?: string; clientId?: string}
+      if (d.memberId && !current.has(d.memberId)) whole.set(d.memberId, `${d.memberId}${d.clientId ? ` (client ${d.clientId})` : ''}`)
+    }
+    if (whole.size > 0) out.push(wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2))
   }
   return out.join('\n')
 }
@@ -191,7 +206,7 @@ export function offsetsText(o: GroupOffsets, width = 0): string {
     ['topic', 'partition', 'committed', 'log end', 'lag', 'member', 'host', 'client'],
     shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', forTerminalLine(p.memberId ?? '-'), forTerminalLine(p.host ?? '-'), forTerminalLine(p.clientId ?? '-')]),
     ['left', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
-    {width, truncate: [5]},
+    {width},
   )
   const more = n > shown.length ? `\n… and ${n - shown.length} more partitions (--json lists them all)` : ''
   return `${wrapProse(forTerminalLine(head), width, 2)}\n${table}${more}`

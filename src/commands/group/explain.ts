@@ -13,6 +13,7 @@ import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watc
 import {printBumps, runWatch} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
 import {renderExplain} from '../../render/explain.js'
+import {brokerHealth} from '../../core/explain/brokers.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
@@ -126,6 +127,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // are names to test where no broker has them today
       const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
       const report = explainGroup(group, replay, {live, now, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+      report.brokers = brokerHealth(live, report.topics.map(t => t.name))
       annotateFromHistory(report, replay, view)
       progress.update('reading log end offsets')
       report.offsets = await readGroupOffsets(client, replay.state, live, m => this.warn(m))
@@ -176,6 +178,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       for (const [group, replay] of groups) {
         progress.update(`explaining ${out.length + 1}/${groups.size} groups`)
         const report = explainGroup(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+        report.brokers = brokerHealth(live, report.topics.map(t => t.name))
         annotateFromHistory(report, replay, view)
         // the partitions' offset commits are skipped unread when every group is read: no offsets and lag here
         report.offsets = null

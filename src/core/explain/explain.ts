@@ -4,6 +4,7 @@
  * members still reconciling). Pure: the replayed log and the live metadata come in, a report goes out.
  */
 import {TopicHasher} from '../hash.js'
+import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type EpochMark, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import {isoTime} from '../time.js'
@@ -131,6 +132,8 @@ export interface ExplainReport {
    * (consumer groups; set by `group explain` from the live cluster, see offsets.ts); null for other group types.
    */
   offsets?: GroupOffsets | null
+  /** Set by the command from the live metadata: brokers up, fenced, and unregistered ones still named as replicas of the group's topics. */
+  brokers?: BrokerHealth
 }
 
 /**

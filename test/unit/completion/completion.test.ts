@@ -7,7 +7,9 @@ import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {complete, type CompletionCommand, liveCandidates, MAX_LIVE_NAMES} from '../../../src/core/completion.js'
+import {complete, type CompletionCommand, LIST_VALUES, liveCandidates, MAX_LIVE_NAMES} from '../../../src/core/completion.js'
+import {FINDING_KINDS} from '../../../src/core/audit/audit.js'
+import {GROUP_TYPES} from '../../../src/core/group-filter.js'
 import {completionScript} from '../../../src/render/completion-scripts.js'
 
 const conn = [{name: 'bootstrap-server', char: 'b', takesValue: true, helpValue: 'HOST:PORT'}, {name: 'command-config', takesValue: true, helpValue: 'FILE'}, {name: 'debug', takesValue: false}]
@@ -46,6 +48,17 @@ describe('complete: what may follow the words typed', () => {
     expect(complete(commands, ['audit', '--fail-on=p'])).toEqual({kind: 'values', values: ['--fail-on=pending']})
     expect(complete(commands, ['group', 'explain', '--command-config', ''])).toEqual({kind: 'files'})
     expect(complete(commands, ['group', 'explain', '--since', ''])).toEqual({kind: 'values', values: []})
+  })
+
+  it('comma lists: --fail-on KINDS and --type TYPES offer the element being typed, after those given', () => {
+    const cmds: CompletionCommand[] = [{words: ['audit'], flags: [{name: 'fail-on', takesValue: true, helpValue: 'KINDS'}, {name: 'type', takesValue: true, helpValue: 'TYPES'}], args: [], variadic: false}]
+    expect(complete(cmds, ['audit', '--fail-on', ''])).toEqual({kind: 'values', values: ['all', 'none', ...FINDING_KINDS]})
+    expect(complete(cmds, ['audit', '--fail-on', 'drift,st'])).toEqual({kind: 'values', values: ['drift,stuck']})
+    // all and none stand alone; a kind given is not offered again
+    expect(complete(cmds, ['audit', '--fail-on', 'drift,'])).toEqual({kind: 'values', values: FINDING_KINDS.filter(k => k !== 'drift').map(k => `drift,${k}`)})
+    expect(complete(cmds, ['audit', '--type=consumer,s'])).toEqual({kind: 'values', values: ['--type=consumer,share', '--type=consumer,streams']})
+    expect(LIST_VALUES.KINDS.values).toEqual(['all', 'none', ...FINDING_KINDS])
+    expect(LIST_VALUES.TYPES.values).toEqual(GROUP_TYPES)
   })
 
   it('live names: prefix-filtered, sorted, bounded, only names a shell takes as one word', () => {
