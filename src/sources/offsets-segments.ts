@@ -4,12 +4,12 @@
  * transactions need the .txnindex, which is not read: only offset commits are ever transactional, and replay
  * skips offset commits, so group state is unaffected.
  */
-import {closeSync, openSync, readSync} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {PartitionScan} from '../core/audit/scan.js'
 import {InputError} from '../core/errors.js'
 import type {GroupSummary} from '../core/replay/index.js'
 import {loadDecompressor} from '../kafka/library.js'
-import {type Compression, parseRecordBatches} from '../kafka/record-batch.js'
+import {type Compression, CorruptBatchError, parseRecordBatches} from '../kafka/record-batch.js'
 
 const WINDOW = 8 << 20
 /** A batch claiming more than this is corrupt (Kafka's message.max.bytes is 1 MiB by default; allow far more). */
@@ -31,9 +31,14 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
     for (const file of [...list].sort()) {
       let fd: number
       try {
-        fd = openSync(file, 'r')
+        // non-blocking: a FIFO given as a segment must not block the open; it is refused just below
+        fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
       } catch (error) {
         throw new InputError(`cannot read segment file ${file}: ${(error as Error).message}`, 'Give __consumer_offsets-N/*.log files copied from a broker.', 'BAD_SEGMENT')
+      }
+      if (!fstatSync(fd).isFile()) {
+        closeSync(fd)
+        throw new InputError(`segment file ${file} is not a regular file`, 'Give __consumer_offsets-N/*.log files copied from a broker.', 'BAD_SEGMENT')
       }
       try {
         let buf = Buffer.alloc(0)
@@ -47,6 +52,9 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
           try {
             parsed = parseRecordBatches(buf, (c: Compression, d: Buffer) => decompress(c, d))
           } catch (error) {
+            if (error instanceof CorruptBatchError) {
+              throw new InputError(`${file}: the batch at byte ${pos - buf.length + error.position} is damaged: ${error.message}`, 'Copy the segment again from a healthy replica (kafka-dump-log.sh --deep-iteration shows the damage).', 'BAD_SEGMENT')
+            }
             throw new InputError(`${file}: not a record batch log segment near byte ${pos - buf.length}: ${(error as Error).message}`, 'Give __consumer_offsets-N/*.log files (not .index or .timeindex).', 'BAD_SEGMENT')
           }
           let used = 0

@@ -6,7 +6,7 @@ import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {timeSpecFlag} from '../../flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
-import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
@@ -42,6 +42,8 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
       since, until,
     })
     const source = metadataLogSourceInfo(r)
+    // on stderr and in the JSON warnings; the text output also says it under its first line
+    for (const w of metadataLogWarnings(source)) this.warn(w)
     if (flags.ndjson) {
       process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
     } else if (!this.jsonEnabled()) {
