@@ -8,7 +8,7 @@ import {mkdirSync, mkdtempSync, symlinkSync, writeFileSync} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
 import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {attributeDrift, attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
@@ -16,6 +16,10 @@ import {computeGroupHash} from '../../../src/core/hash.js'
 import * as metadataLog from '../../../src/sources/metadata-log.js'
 import {run} from '../helpers.js'
 import {cli} from './cli.js'
+import {setClusterFactory} from '../../../src/kafka/session.js'
+import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {cluster, hashOf} from '../audit/fixtures.js'
+import {consumer, T1} from '../replay/log.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
@@ -225,4 +229,48 @@ describe('a directory that is not a metadata log, and files that are not regular
       }
     }
   }, 240_000)
+})
+
+describe('audit and group explain with a damaged metadata log say so, in text and JSON', () => {
+  afterEach(() => setClusterFactory(undefined))
+
+  function damagedDir(): string {
+    const {seg0, seg1} = segments()
+    seg1[0][seg1[0].indexOf('rack-c') + 5] ^= 1
+    return write(seg0, seg1)
+  }
+
+  function fakeWithGroup(): FakeCluster {
+    const fake = new FakeCluster(cluster())
+    const h = hashOf(fake.md, ['orders'])
+    fake.write('g1', [consumer.member('g1', 'm1', {names: ['orders']}), consumer.metadata('g1', 1, h), consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata('g1', 1), consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]])])
+    return fake
+  }
+
+  it('group explain --metadata-log: a warning naming the damage on stderr and in --json (metadataLog.damage)', async () => {
+    const dir = damagedDir()
+    const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
+    const text = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir]))
+    expect(text.exitCode, text.stderr).toBe(0)
+    expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(/metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt.*\): exact history ends at offset 8/)
+    const json = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const doc = JSON.parse(json.stdout)
+    expect(doc.metadataLog).toMatchObject({lastOffset: '8', damage: {offset: '9', byte: 0}})
+    expect(doc.warnings.join('\n')).toMatch(/metadata log damaged at offset 9/)
+  })
+
+  it('audit --metadata-log: the same warning; a __consumer_offsets-0 directory is a usage error before connecting', async () => {
+    const dir = damagedDir()
+    const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
+    const json = await withFake(fakeWithGroup(), () => run(['audit', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const doc = JSON.parse(json.stdout)
+    expect(JSON.stringify(doc.warnings)).toMatch(/metadata log damaged at offset 9/)
+    const parent = mkdtempSync(join(tmpdir(), 'rd-mdlog-wrong-'))
+    const offsets = join(parent, '__consumer_offsets-0')
+    mkdirSync(offsets)
+    writeFileSync(join(offsets, '00000000000000000000.log'), encodeBatch(0n, T, [[new Uint8Array([0, 1, 0, 1, 0x67]), new Uint8Array([0, 3, 0, 0])]]))
+    const wrong = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '60000', '--metadata-log', offsets])
+    expect(wrong.exitCode).toBe(2)
+    expect(wrong.error?.message).toContain(`${offsets} is not a KRaft metadata log: it is a partition directory of __consumer_offsets`)
+  })
 })
