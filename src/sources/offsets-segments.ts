@@ -2,7 +2,8 @@
  * `__consumer_offsets` log segment files (copied from a broker's log.dirs, `__consumer_offsets-N/*.log`) replayed
  * into every group on them, offline. Read in bounded windows: memory follows groups, not the file size. Aborted
  * transactions need the .txnindex, which is not read: only offset commits are ever transactional, and replay
- * skips offset commits, so group state is unaffected.
+ * skips offset commits, so group state is unaffected. Every batch's CRC-32C is checked; a damaged batch or an
+ * incomplete last batch is a usage error naming the file and byte, never a partial read taken for the whole.
  */
 import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {PartitionScan} from '../core/audit/scan.js'
@@ -64,7 +65,11 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
           }
           buf = buf.subarray(used)
           if (buf.length >= 12 && buf.readInt32BE(8) > MAX_BATCH) throw new InputError(`${file}: a batch near byte ${pos - buf.length} claims ${buf.readInt32BE(8)} bytes`, 'The file is corrupt or not a log segment.', 'BAD_SEGMENT')
-          if (n === 0) break
+          if (n === 0) {
+            // never a partial read taken for the whole: a cut copy or a damaged length would drop records unseen
+            if (buf.length > 0) throw new InputError(`${file}: the last ${buf.length} bytes (from byte ${pos - buf.length}) are not a complete batch (a segment copied while it was written, or a damaged batch length)`, `Copy the segment again once the broker has rolled it, or cut it there (truncate -s ${pos - buf.length} FILE) to read only what is complete.`, 'BAD_SEGMENT')
+            break
+          }
         }
       } finally {
         closeSync(fd)

@@ -48,4 +48,21 @@ describe('batch CRC-32C on segments Kafka wrote', () => {
     expect(r.error?.message).toMatch(new RegExp(`^${copy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: the batch at byte ${second} is damaged: record batch at offset \\d+ is corrupt: stored CRC-32C`))
     expect((r.error as {code?: string}).code).toBe('BAD_SEGMENT')
   })
+
+  it('impact --offsets-segment with an incomplete last batch (a cut copy, or a damaged length): exit 2 naming the byte', async () => {
+    const seg = join(DIRS[1], '__consumer_offsets-0.segment')
+    const bytes = readFileSync(seg)
+    let last = 0
+    while (last + 12 + bytes.readInt32BE(last + 8) < bytes.length) last += 12 + bytes.readInt32BE(last + 8)
+    const md = tempFile('md.json', {brokers: [{id: 1, rack: null}], topics: [{name: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{partition: 0, replicas: [1]}]}]})
+    const longer = Buffer.from(bytes)
+    longer.writeInt32BE(longer.readInt32BE(last + 8) + 100, last + 8)
+    for (const damaged of [bytes.subarray(0, bytes.length - 7), longer]) {
+      const copy = tempFile('00000000000000000000.log', '')
+      writeFileSync(copy, damaged)
+      const r = await run(['impact', '--metadata-file', md, '--offsets-segment', copy, '--delete-topic', 't'])
+      expect(r.exitCode).toBe(2)
+      expect(r.error?.message).toContain(`${copy}: the last ${damaged.length - last} bytes (from byte ${last}) are not a complete batch`)
+    }
+  })
 })
