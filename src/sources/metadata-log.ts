@@ -16,7 +16,7 @@ import type {LogBatch} from '../core/log/batch.js'
 import type {MetadataLogView} from '../core/metadata-log/attribute.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
 import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
-import {loadDecompressor} from '../kafka/library.js'
+import {loadDecompressor} from '../kafka/codecs.js'
 import {type Decompress, type KeyFilter, recordBatches} from '../kafka/record-batch.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'

@@ -21,7 +21,7 @@ describe('record-batch CRC-32C', () => {
   it('every single-bit flip in the bytes a batch CRC covers (and in the CRC) is refused as a corrupt batch', async () => {
     const {seeds} = await import('./batch-fuzz.js')
     const {parseRecordBatches, CorruptBatchError} = await import('../../../src/kafka/record-batch.js')
-    const {loadDecompressor} = await import('../../../src/kafka/library.js')
+    const {loadDecompressor} = await import('../../../src/kafka/codecs.js')
     const decompress = await loadDecompressor(1 << 20)
     const pool = seeds(3).filter(s => s.bytes.length < 400).slice(0, 12)
     expect(pool.length).toBe(12)

@@ -7,7 +7,7 @@ import {readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {CorruptBatchError, parseRecordBatches} from '../../../src/kafka/record-batch.js'
-import {loadDecompressor} from '../../../src/kafka/library.js'
+import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {ROOT, run, tempFile} from '../helpers.js'
 
 const DIRS = ['kafka-4.1.2', 'kafka-4.4.0'].map(v => join(ROOT, 'test/unit/records/fixtures', v))
