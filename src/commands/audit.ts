@@ -290,6 +290,7 @@ error.`
       const dir = flags['metadata-log']
       // (--watch: only on passes with new bumps, whose causes it names)
       const metadataLog = dir && (!p.watch || explained.length > 0) ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started) : undefined
+      if (metadataLog) for (const w of (await import('../sources/metadata-log.js')).metadataLogWarnings(metadataLog)) this.warn(w)
       return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
     }, p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet})
   }
@@ -388,6 +389,6 @@ interface PassResult {
 }
 
 function metadataLogNote(m: AuditMetadataLog): string {
-  const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}`
+  const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}${m.damage ? `, damaged at offset ${m.damage.offset}: exact to there only` : ''}`
   return `metadata log ${m.dir} (${span}): ${m.groupsDrifting === 0 ? 'no group drifts' : `drift of ${m.driftsAttributed} of ${m.groupsDrifting} drifting group(s) named exactly`}`
 }

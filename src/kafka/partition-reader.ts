@@ -12,7 +12,7 @@ import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
-import {type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
+import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
 
 export interface PartitionReadOptions {
@@ -155,6 +155,9 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
           step = batchesOfFetch.next() // only the log's bytes are judged here, not what onBatch does with them
         } catch (error) {
           const m = (error as Error).message
+          if (error instanceof CorruptBatchError) {
+            throw new RuntimeError(`broker ${leader.id} sent a corrupt record batch of ${name}: ${m}`, `Retry; if it persists, that broker's replica of ${name} is damaged: check its segment with kafka-dump-log.sh --deep-iteration, or read when another replica leads.`, 'DECODE_ERROR')
+          }
           throw new RuntimeError(
             `cannot read the record batches of ${name} at offset ${next}: ${m}`,
             /compression is not supported/.test(m)

@@ -20,6 +20,7 @@ import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} fro
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'
 import {explainFromMetadataLog, explainManyFromMetadataLog} from '../../sources/metadata-log-explain.js'
+import {metadataLogWarnings} from '../../sources/metadata-log.js'
 
 /** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
 export interface ExplainList {
@@ -132,7 +133,10 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       progress.update('reading log end offsets')
       report.offsets = await readGroupOffsets(client, replay.state, live, m => this.warn(m))
       // exact, from the cluster's own metadata log, when given
-      if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
+      if (flags['metadata-log']) {
+        await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
+        for (const w of metadataLogWarnings(report.metadataLog!)) this.warn(w)
+      }
       return report
     }, {progress: `reading ${group}'s records`})
 
@@ -187,7 +191,11 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
         out.push({report, replay})
       }
       // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)
-      if (flags['metadata-log']) await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
+      if (flags['metadata-log']) {
+        await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
+        const source = out[0]?.report.metadataLog
+        if (source) for (const w of metadataLogWarnings(source)) this.warn(w)
+      }
       return out.map(({report}) => report)
     }, {progress: 'reading __consumer_offsets', quiet: this.jsonEnabled() || flags.ndjson})
 

@@ -8,6 +8,7 @@ import {RdError, RuntimeError} from '../../../src/core/errors.js'
 import {type LeaderNode, LEADER_MOVES, type PartitionTransport, readPartitionVia, STALLED_FETCHES} from '../../../src/kafka/partition-reader.js'
 import type {FetchPartitionResponse, MetadataResponse} from '../../../src/kafka/protocol.js'
 import {backoffMs, DEFAULT_BACKOFF, Retrier} from '../../../src/kafka/retry.js'
+import {sealBatches} from '../../lib/batch-crc.js'
 
 const TOPIC = '__consumer_offsets'
 
@@ -28,7 +29,7 @@ function batch(base: bigint, count: number): Buffer {
   const pre = Buffer.alloc(12)
   pre.writeBigInt64BE(base, 0)
   pre.writeInt32BE(afterLength.length, 8)
-  return Buffer.concat([pre, afterLength])
+  return sealBatches(Buffer.concat([pre, afterLength]))
 }
 
 const broker = (id: number): LeaderNode => ({id, host: `b${id}`, port: 9092})
@@ -304,6 +305,17 @@ describe('partition reader', () => {
     const fake = new Fake({onFetch: () => ({top: 29})})
     const error = (await read(fake).catch((e: RdError) => e)) as RdError
     expect(error.message).toBe(`Fetch of ${TOPIC}-3 failed: error 29`)
+  })
+
+  it('a batch whose CRC-32C does not match (a byte changed on the way or on the broker\'s disk): refused, naming the broker and partition', async () => {
+    const fake = new Fake({leader: 2})
+    fake.log[1] = Buffer.from(fake.log[1])
+    fake.log[1][fake.log[1].length - 3] ^= 0x04 // in a record, after the CRC
+    const delivered: bigint[] = []
+    const error = (await read(fake).then(x => delivered.push(...x.delivered)).catch((e: RdError) => e)) as RdError
+    expect(error).toBeInstanceOf(RuntimeError)
+    expect(error.message).toMatch(new RegExp(`^broker 2 sent a corrupt record batch of ${TOPIC}-3: record batch at offset 5 is corrupt: stored CRC-32C 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$`))
+    expect(error.hint).toMatch(/kafka-dump-log/)
   })
 })
 
