@@ -52,7 +52,8 @@ interface Metric {
  * Metrics (all gauges). Every sample carries `cluster_id` (the cluster id of the run; "" when the cluster reports
  * none): one label set across runs, so a failed run replaces the series of the last good one instead of leaving
  * them beside new ones. Per group labels {cluster_id, group, type}:
- *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash only)
+ *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash, and
+ *                                                   groups under Kafka 4.0's rules: stored = live subscription metadata)
  *   rebalance_doctor_group_epoch                    group epoch (classic: generation)
  *   rebalance_doctor_group_assignment_epoch         target assignment epoch
  *   rebalance_doctor_group_assignment_pending       1 when the assignment epoch is behind the group epoch
@@ -81,7 +82,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     return out
   }
   gauge('up', UP_HELP, [[{}, 1]])
-  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0).', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
+  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0); under Kafka 4.0 rules (no hash), the stored subscription metadata equals live metadata.', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
   gauge('group_epoch', 'Group epoch (classic groups: generation).', per(g => g.groupEpoch))
   gauge('group_assignment_epoch', 'Target assignment epoch.', per(g => g.assignmentEpoch))
   gauge('group_assignment_pending', 'The target assignment epoch is behind the group epoch.', per(g => (g.type === 'classic' ? null : g.assignmentPending ? 1 : 0)))
