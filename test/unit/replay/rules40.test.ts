@@ -81,3 +81,20 @@ describe('Kafka 4.0 verdicts (explain, audit, impact)', () => {
     expect(rack.groups.every(g => g.bumps.max === 0)).toBe(true)
   })
 })
+
+// (fails on the code before issue 26: audit found 'drift' from the absent hash read as 0)
+describe('4.0 group through the pre-existing API (the issue 26 symptoms)', () => {
+  it('audit: no drift, explain: the 3 -> 5 bump not unexplained', () => {
+    const log = new Log()
+    log.write([c.member(G, 'm1', {names: ['a', 'b']}), c.partitionMetadata(G, [{id: T1, name: 'a', n: 3}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 1)])
+    log.write([c.partitionMetadata(G, [{id: T1, name: 'a', n: 5}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 2)])
+    log.write([c.target(G, 'm1', [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]]), c.targetMetadata(G, 2), c.current(G, 'm1', 2, [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]])])
+    const parts = (k: number) => Array.from({length: k}, (_, partition) => ({partition, replicas: [1]}))
+    const md = parseMetadataDocument({format: 'rebalance-doctor/metadata-v1', brokers: [{id: 1, rack: 'r'}], topics: [{name: 'a', topicId: T1, partitions: parts(5)}, {name: 'b', topicId: T2, partitions: parts(2)}]})
+    const r = replayGroup(G, log.records)
+    const a = auditGroup(G, r, auditContext(md))
+    expect(a.findings).toEqual([])
+    expect(a.storedMetadataHash).toBeNull()
+    expect(classifyBump(r.timeline[1]).map(x => x.kind)).toEqual(['subscription-metadata-changed'])
+  })
+})
