@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
+# npm test: typecheck and lint, the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
 # Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
@@ -51,11 +51,20 @@ record() {
   fi
 }
 
-# ---- unit tests
+# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint; format once adopted)
 t0=$(date +%s)
-rm -f "$OUT/unit.json"
-npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
-record "unit" "$OUT/unit.json" $? $(($(date +%s) - t0))
+echo "=== typecheck and lint ==="
+npm run --silent typecheck && npm run --silent lint
+record "typecheck + lint" "" $? $(($(date +%s) - t0))
+
+# ---- unit tests, the two vitest projects apart so that each one's time shows (fast: in-process against src/, the
+# edit-test loop of `npm run test:unit`; slow: the built CLI spawned, fuzzers, long equivalence runs)
+for project in fast slow; do
+  t0=$(date +%s)
+  rm -f "$OUT/unit-$project.json"
+  npx vitest run --config vitest.config.ts --project "$project" --reporter=default --reporter=json --outputFile.json="$OUT/unit-$project.json"
+  record "unit ($project)" "$OUT/unit-$project.json" $? $(($(date +%s) - t0))
+done
 
 # ---- integration tests, one real cluster per Kafka version; $1 = suite name, $2 = version, $3... = test files (none: all)
 integration() {

@@ -20,8 +20,6 @@ import {type OutputFormat, outputFormatOf} from './output-flags.js'
 /** The YAML library, loaded only for -o yaml (init): ~60 ms of start-up every other run would pay. */
 let yaml: typeof import('yaml') | undefined
 
-export {patternHint} from './render/hints.js'
-
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 

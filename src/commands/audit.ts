@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
-import {type AuditSummary, auditContext, type FindingKind, type GroupAudit, parseFailOn, summarize} from '../core/audit/audit.js'
+import {type AuditSummary, auditContext, type FindingKind, parseFailOn, summarize} from '../core/audit/audit.js'
 import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
 import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
 import {SCHEMAS} from '../core/documents.js'

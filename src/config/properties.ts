@@ -31,8 +31,8 @@ export function parseProperties(text: string, source = 'properties'): Map<string
       line += stripLeading(lines[i++])
     }
     const {key, value} = splitKeyValue(line)
-    const k = unescape(key, source, startLine, undefined)
-    out.set(k, {value: unescape(value, source, startLine, k), line: startLine})
+    const k = unescapeValue(key, source, startLine, undefined)
+    out.set(k, {value: unescapeValue(value, source, startLine, k), line: startLine})
   }
   return out
 }
@@ -69,7 +69,7 @@ function splitKeyValue(line: string): {key: string; value: string} {
   return {key, value: line.slice(j)}
 }
 
-function unescape(s: string, source: string, line: number, key: string | undefined): string {
+function unescapeValue(s: string, source: string, line: number, key: string | undefined): string {
   if (!s.includes('\\')) return s
   let out = ''
   for (let j = 0; j < s.length; j++) {

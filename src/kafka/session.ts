@@ -25,7 +25,7 @@ export function wantsLive(flags: ConnectionFlagValues): boolean {
 /** Opens a cluster for a command; the one a test puts in place with setClusterFactory. */
 export type ClusterFactory = (settings: ConnectionSettings, options: KafkaClientOptions) => Promise<ClusterReader & {close(): Promise<void>}>
 
-// On globalThis: the commands oclif loads (dist) and a test's import (src) are different module instances.
+// On globalThis: one factory for every instance of this module (a test may load the commands apart from its own import).
 const FACTORY = Symbol.for('rebalance-doctor.cluster-factory')
 
 /** Tests: every withKafka opens `factory`'s cluster instead of a KafkaClient; undefined puts the real one back. */

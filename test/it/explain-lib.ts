@@ -3,7 +3,7 @@
  * wait for epochs through it, and members in their own driver JVM that a test can pause (SIGSTOP), resume or
  * kill -9 (a member that stops heartbeating without leaving).
  */
-import {type ChildProcess} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {expect} from 'vitest'
 import {cli, type CliResult} from './adapter-cli.js'
 import {type ClusterEnv, sleep, versionAtLeast, waitFor} from './lib/cluster.js'

@@ -159,7 +159,7 @@ describe('group explain: offsets and lag per partition, as kafka-consumer-groups
     const lines = tool.split('\n').map(l => l.trim().split(/\s+/)).filter(f => f[0] === g)
     const theirs = lines.map(([, topic, partition, current, end, lag, consumerId, host, clientId]) => ({topic, partition: Number(partition), current, end, lag, consumerId, host, clientId}))
     const dash = (v: string | number | null) => (v === null ? '-' : String(v))
-    const mine = rows.map(r => ({topic: r.topic, partition: r.partition, current: dash(r.committedOffset), end: dash(r.logEndOffset), lag: dash(r.lag), consumerId: dash(r.memberId), host: dash(r.host), clientId: dash(r.clientId)}))
+    const mine = rows.map(r => ({topic: r.topic, partition: r.partition as number, current: dash(r.committedOffset), end: dash(r.logEndOffset), lag: dash(r.lag), consumerId: dash(r.memberId), host: dash(r.host), clientId: dash(r.clientId)}))
     const order = (x: {topic: unknown; partition: number}[]) => [...x].sort((p, q) => `${p.topic}:${p.partition}`.localeCompare(`${q.topic}:${q.partition}`))
     console.log(`ConsumerGroupCommand --describe:\n${tool}`)
     expect(order(mine)).toEqual(order(theirs))

@@ -15,7 +15,7 @@ import {subscriptionMetadataFromLive} from '../../src/core/replay/index.js'
 import {buildOnce} from './adapter-cli.js'
 import {explain} from './explain-lib.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
-import {type GroupKind} from './lib/offsets-log.js'
+import type {GroupKind} from './lib/offsets-log.js'
 import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe

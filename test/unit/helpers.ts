@@ -1,16 +1,43 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {type Command, Config} from '@oclif/core'
 import {runCommand} from '@oclif/test'
 import {vi} from 'vitest'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
+let srcConfig: Promise<Config> | undefined
+
+/**
+ * oclif's Config for this package whose own commands load from `src/commands/*.ts` (through vitest's transform),
+ * not from the compiled dist/: a command test exercises the source beside it, without a build. The manifest
+ * (flags, help) still comes from oclif.manifest.json; test/unit/manifest.test.ts keeps it equal to the source.
+ */
+export function configFromSource(): Promise<Config> {
+  srcConfig ??= (async () => {
+    const config = await Config.load({root: ROOT})
+    const own = config.getPluginsList().find(p => p.isRoot)
+    if (!own) throw new Error('oclif found no root plugin')
+    const fromDist = own.findCommand.bind(own)
+    own.findCommand = (async (id: string, opts?: {must?: boolean}) => {
+      const file = join(ROOT, 'src', 'commands', ...id.split(':')) + '.ts'
+      if (!existsSync(file)) return fromDist(id, opts as {must: true})
+      const command = (await import(file)).default as Command.Class
+      command.id = id
+      command.plugin = own
+      return command
+    }) as typeof own.findCommand
+    return config
+  })()
+  return srcConfig
+}
+
 /** Runs a command through oclif as a user would (colon id), capturing output, error and exit code. */
 export async function run(args: string[]) {
   process.exitCode = undefined
-  const r = await runCommand(args, {root: ROOT})
+  const r = await runCommand(args, await configFromSource())
   const exitCode = (r.error as {oclif?: {exit?: number}} | undefined)?.oclif?.exit ?? (process.exitCode as number | undefined) ?? 0
   process.exitCode = undefined
   return {...r, exitCode}

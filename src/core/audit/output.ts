@@ -8,7 +8,7 @@
  *   then one last line {"schema":{"name":"rebalance-doctor/audit-summary","version":1}, ...AuditSummary, "warnings":[…]}.
  */
 import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
-import {type AuditSummary, FINDING_KINDS, type GroupAudit, type RowFacts} from './audit.js'
+import {type AuditSummary, FINDING_KINDS, type RowFacts} from './audit.js'
 import {type AuditRow, StoredRow} from './stored-row.js'
 
 /** (groups: rows read back from a checkpoint are StoredRows, whose JSON is the row's: json-stream.ts writes their text as read) */

@@ -73,11 +73,6 @@ export type Finding =
 
 export type FindingCode = Finding['code']
 
-/** The finding of a code, typed (undefined when the report has none). */
-export function findingOf<C extends FindingCode>(findings: readonly Finding[], code: C): Extract<Finding, {code: C}> | undefined {
-  return findings.find((f): f is Extract<Finding, {code: C}> => f.code === code)
-}
-
 export interface TimelineEntry {
   epoch: number
   previousEpoch: number | null

@@ -4,7 +4,7 @@
  * length+1, 0 = null) and a tagged-field section after each struct; unknown tags are kept in
  * `_unknownTaggedFields` (Kafka's name) so they round-trip and can be reported.
  */
-import {ByteReader, ByteWriter} from './bytes.js'
+import {type ByteReader, ByteWriter} from './bytes.js'
 import {DecodeFault} from './errors.js'
 import {inRange, parseVersions, type DefaultSpec, type FieldSpec, type MessageSpec, type PrimitiveType, type StructSpec} from './spec.js'
 

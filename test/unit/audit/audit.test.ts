@@ -185,11 +185,11 @@ describe('filters and policy', () => {
   })
 
   it('exit code 3 only for the kinds asked for; decode errors count as unknown-records', () => {
-    const f = {drift: 1, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0}
+    const f = {drift: 1, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0, reassignment: 0}
     expect(exitCodeFor({findings: f, decodeErrors: 0}, ['drift'])).toBe(3)
     expect(exitCodeFor({findings: f, decodeErrors: 0}, ['stuck', 'pending'])).toBe(0)
     expect(exitCodeFor({findings: f, decodeErrors: 0}, [])).toBe(0)
-    const none = {drift: 0, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0}
+    const none = {drift: 0, pending: 0, stuck: 0, 'missing-topics': 0, 'unknown-records': 0, reassignment: 0}
     expect(exitCodeFor({findings: none, decodeErrors: 2}, ['unknown-records'])).toBe(3)
     expect(exitCodeFor({findings: none, decodeErrors: 2}, ['drift'])).toBe(0)
   })

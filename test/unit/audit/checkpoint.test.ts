@@ -30,7 +30,7 @@ function sampleRow(group: string): GroupAudit {
 /** Written as the two texts of the files and read back. */
 function roundTrip(cp: PartitionCheckpoint) {
   const {header, states} = encodeCheckpoint(cp, 'gen-1')
-  return decodeCheckpoint(Buffer.concat(header), () => states)
+  return decodeCheckpoint(Buffer.concat(header), () => states!)
 }
 /** A header file's text from its pieces. */
 const text = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString()
@@ -38,7 +38,12 @@ const header = (cp: PartitionCheckpoint) => text(encodeCheckpoint(cp, 'gen-1').h
 /** A header file's JSON lines, parsed (a cached row's line up to the tab before its row's text). */
 const lines = (file: string | Uint8Array[]) => (typeof file === 'string' ? file : text(file)).trimEnd().split('\n').map(l => JSON.parse(l.split('\t')[0]))
 /** Every group's state as text (the second file read): comparable with toEqual. */
-const resolved = (cp: PartitionCheckpoint | {error: string}) => ('error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(id, g), row: g.row}])})
+/** A decoded checkpoint with every group's state text read (a failed decode as it is). */
+function resolved(cp: PartitionCheckpoint): PartitionCheckpoint
+function resolved(cp: PartitionCheckpoint | {error: string}): PartitionCheckpoint | {error: string}
+function resolved(cp: PartitionCheckpoint | {error: string}): PartitionCheckpoint | {error: string} {
+  return 'error' in cp ? cp : {...cp, groups: cp.groups.map(([id, g]) => [id, {data: stateText(id, g), row: g.row}] as [string, PartitionCheckpoint['groups'][number][1]])}
+}
 
 /** The audit JSON document of a finished scan (time and duration fixed: they differ between any two runs). */
 function auditJson(scan: PartitionScan, now: number): string {
@@ -96,7 +101,8 @@ describe('incremental audit (checkpoint)', () => {
       counters: {recordsScanned: 1, offsetCommitsSkipped: 2, decodeErrors: 3, batches: 4}, rowsKey: '0.1.0;x',
       groups: [['g', {data: encodeGroupData(data), row: {deleted: true}}], ['$h', {data: encodeGroupData({...data, state: {...data.state, groupId: '$h'}}), row: null}]],
     }
-    const {header: h, states} = encodeCheckpoint(cp, 'gen-1')
+    const {header: h, states: written} = encodeCheckpoint(cp, 'gen-1')
+    const states = written!
     // the group with a cached entry is kept in the second file, the other in the header
     expect(lines(h).slice(1).map((g: unknown[]) => g[2] === null)).toEqual([true, false])
     expect(JSON.parse(states).groups.map((g: unknown[]) => g[0])).toEqual(['g'])

@@ -104,7 +104,7 @@ export function generate(seed: number, groups = 10, steps = 60): Raw[][] {
   const out: Raw[][] = []
   const pos = queues.map(() => 0)
   for (;;) {
-    const open = queues.map((q, i) => i).filter(i => pos[i] < queues[i].length)
+    const open = queues.map((_q, i) => i).filter(i => pos[i] < queues[i].length)
     if (open.length === 0) return out
     const i = r.pick(open)
     out.push(queues[i][pos[i]++])

@@ -2,6 +2,7 @@
  * scanOffsets with checkpoints against a scripted partition (log start, leader epochs, fromOffset as the broker
  * handles it): resumed runs read only the new batches and give the same audit as a full read; a checkpoint
  * that no longer fits is reported and the partition read in full.
+ * @slow: equivalence over generated logs of many groups (the slow unit project)
  */
 import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'

@@ -3,6 +3,7 @@
  * over a full replay (every record decoded, PartitionReplay with snapshots), over generated logs of many groups
  * of every type: joins, leaves, hash drift, pending and lagging assignments, deletions, unknown records, offset
  * commits, several groups' writes in one batch.
+ * @slow: equivalence over generated logs of many groups (the slow unit project)
  */
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, isDeleted} from '../../../src/core/audit/audit.js'

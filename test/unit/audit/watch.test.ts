@@ -190,11 +190,11 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
     const store = memoryCheckpointStore()
     p.log.push(join('g', 'm1', 1))
     await cycle(client, store, new PrintedBumps())
-    const a = store.load(0) as {groups: Array<[string, {data: string}]>}
+    const a = store.load(0) as unknown as {groups: Array<[string, {data: string}]>}
     expect(a.groups[0][1].data).toContain('"epoch":1')
     ;(a.groups[0][1] as {data: string}).data = '{"damaged"'
     a.groups.push(['h', {data: 'x'}])
-    const b = store.load(0) as typeof a
+    const b = store.load(0) as unknown as typeof a
     expect(b.groups).toHaveLength(1)
     expect(b.groups[0][1].data).toContain('"epoch":1')
   })

@@ -41,7 +41,8 @@ async function stdoutOf(cmd: typeof Warns | typeof Fails, argv: string[]): Promi
   })
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
   try {
-    await new cmd(argv, config)._run().catch(() => undefined)
+    // _run: what oclif's Command.run calls (parse, run, catch, finally) on an instance built here
+    await (new cmd(argv, config) as unknown as {_run(): Promise<unknown>})._run().catch(() => undefined)
   } finally {
     spy.mockRestore()
     err.mockRestore()

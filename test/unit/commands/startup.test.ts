@@ -67,7 +67,7 @@ describe('start-up: the plugins only where they can serve', () => {
     for (const argv of [['audit', '--json'], ['group', 'explain', 'g'], ['topic-hash', 'compute', 't'], ['completion', 'bash']]) {
       const o = launchOptions(ROOT, argv, entry)
       expect(o, argv.join(' ')).toMatchObject({root: ROOT, pjson: {name: 'rebalance-doctor', oclif: {commands: './dist/commands'}}})
-      expect((o as {pjson: {oclif: object}}).pjson.oclif).not.toHaveProperty('plugins')
+      expect((o as unknown as {pjson: {oclif: object}}).pjson.oclif).not.toHaveProperty('plugins')
     }
   })
 

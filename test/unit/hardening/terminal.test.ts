@@ -100,7 +100,7 @@ describe('no raw control character reaches the terminal', () => {
     expect(text).toContain(forTerminal(GROUP).replace('\r', '\\x0d'))
     expect(text).toContain('\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eevil')
     // the offsets table names the member, its host and client: escaped too
-    expect(text).toMatch(/offsets: 1 partition, total lag 0, 1 without a committed offset\n[^]*│ \/host\\x1b\[2J/)
+    expect(text).toMatch(/offsets: 1 partition, total lag 0, 1 without a committed offset\n[\s\S]*│ \/host\\x1b\[2J/)
   })
 
   it('--json keeps the exact values (and writes C1/bidi as \\u escapes)', async () => {

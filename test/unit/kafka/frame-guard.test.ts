@@ -3,7 +3,7 @@ import {DEFAULT_MAX_RESPONSE_BYTES, describeRequest, FrameChecker, maxResponseBy
 import {API, encodeFetchV12} from '../../../src/kafka/protocol.js'
 
 /** A request frame as the library writes it: size, header v2 (api key, version, correlation id, client id, tags), body. */
-function request(apiKey: number, version: number, correlationId: number, body = Buffer.alloc(0)): Buffer {
+function request(apiKey: number, version: number, correlationId: number, body: Buffer = Buffer.alloc(0)): Buffer {
   const clientId = Buffer.from('rebalance-doctor')
   const head = Buffer.alloc(14)
   head.writeInt16BE(apiKey, 4)

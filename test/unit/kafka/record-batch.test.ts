@@ -36,7 +36,7 @@ function record(r: R): Buffer {
 }
 
 function batch(o: {base: bigint; attributes: number; producerId?: bigint; records: R[]; compress?: (b: Buffer) => Buffer}): Buffer {
-  let body = Buffer.concat(o.records.map(record))
+  let body: Buffer = Buffer.concat(o.records.map(record))
   if (o.compress) body = o.compress(body)
   const head = new ByteWriter()
     .int32(7) // partition leader epoch

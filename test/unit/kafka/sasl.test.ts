@@ -51,7 +51,7 @@ describe('SASL bodies equal @platformatic/kafka 1.35 (the code they replace)', (
   })
 })
 
-const settings = (sasl: ConnectionSettings['sasl']): ConnectionSettings => ({bootstrap: [{host: '127.0.0.1', port: 1}], securityProtocol: 'SASL_PLAINTEXT', clientId: 'rd-test', timeoutMs: 5000, sasl}) as ConnectionSettings
+const settings = (sasl: ConnectionSettings['sasl']): ConnectionSettings => ({bootstrap: [{host: '127.0.0.1', port: 1}], securityProtocol: 'SASL_PLAINTEXT', clientId: 'rd-test', timeoutMs: 5000, sasl, ignoredKeys: []}) as ConnectionSettings
 const ctx = (sasl: ConnectionSettings['sasl']) => ({host: '127.0.0.1', port: 9093, settings: settings(sasl)})
 
 describe('SCRAM', () => {

@@ -9,7 +9,7 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
-import {RECORD_TYPE_BY_ID, decodeRecord, encodeRecord, planFor, toJsonSafe, type KnownRecord} from '../../../src/core/records/index.js'
+import {decodeRecord, encodeRecord, type KnownRecord} from '../../../src/core/records/index.js'
 import {classifyBump, decodeBatch, replayGroup} from '../../../src/core/replay/index.js'
 import {readSegment} from './segment.js'
 import {expectSameAsKafka} from '../../lib/kafka-json.js'
