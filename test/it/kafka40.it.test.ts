@@ -10,7 +10,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli} from './adapter-cli.js'
-import {afterBump, explain, kinds, runTag, settled, since} from './explain-lib.js'
+import {afterBump, kinds, runTag, settled, since} from './explain-lib.js'
 import {clusterSh, killBroker, startBroker, waitFor} from './lib/cluster.js'
 import {groupAwayFrom, Probe} from './lib/probe.js'
 

@@ -50,7 +50,7 @@ describe.skipIf(!RUN)(`in-place upgrade Kafka ${VERSION} -> ${TO}`, () => {
       await d.cmd(`wait-broker ${n} unfenced 120000`)
     }
     const after = await waitReport(env, G, 'rules 4.1+ in sync after the upgrade', r => r.rules === '4.1+' && r.verdict.code === 'IN_SYNC', 180_000)
-    console.log(`[upgrade40] ${VERSION} -> ${TO}: ${JSON.stringify(after.timeline.map(e => [e.epoch, (e as unknown as {rules: string}).rules, e.metadataHash, e.causes.map(c => c.kind)]))}`)
+    console.log(`[upgrade40] ${VERSION} -> ${TO}: ${JSON.stringify(after.timeline.map(e => [e.epoch, e.rules, e.metadataHash, e.causes.map(c => c.kind)]))}`)
     const up = after.timeline.filter(e => e.causes.some(c => c.kind === 'upgrade-from-4.0'))
     expect(up).toHaveLength(1)
     expect(after.timeline.filter(e => e.epoch < up[0].epoch).every(e => e.metadataHash === null)).toBe(true)
