@@ -223,6 +223,10 @@ EOF
     common_props
     if [[ $KV == 4.1.* ]]; then
       echo "unstable.api.versions.enable=true"
+      # The coordinator writes zstd-compressed __consumer_offsets batches on 4.1 (GroupCoordinatorConfig's
+      # offsets.topic.compression.codec: an int, CompressionType id, 4 = zstd; 4.4 keeps the default 0 = none), so
+      # the whole 4.1.2 suite reads zstd batches and the 4.4.0 suite uncompressed ones.
+      echo "offsets.topic.compression.codec=4"
     fi
   } >"$RUN/b$n.properties"
 }

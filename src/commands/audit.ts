@@ -38,7 +38,7 @@ flight on subscribed topics (reassignment: REASSIGNMENT_IN_FLIGHT, the group bum
 commits are skipped.
 An empty group's drift is reported but is no finding (nothing rebalances until a member joins).
 
---group takes a glob (* ? [abc], whole id) or a regular expression between slashes (/^orders-/i, searched).
+--group takes a glob (* ? [abc], whole id) or an RE2 regular expression between slashes (/^orders-/i, searched).
 
 HISTORY: each audit records the cluster's per-topic metadata (id, partitions, replica racks, topic hash),
 brokers' racks and each audited group's stored hash and epoch, in

@@ -11,9 +11,9 @@
 import type {ConnectionSettings} from '../config/client-config.js'
 import {RdError, RuntimeError} from '../core/errors.js'
 import {BrokerConnection, NetworkFailure} from './broker-connection.js'
+import {kafkaErrorName} from './error-codes.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
 import {frameError, maxResponseBytes} from './frame-guard.js'
-import {loadErrorNames} from './library.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, Retrier} from './retry.js'
 import {authenticate} from './sasl.js'
@@ -65,7 +65,7 @@ export class KafkaSession {
 
   /** Connects to the first reachable bootstrap server and reads its API versions. */
   static async open(settings: ConnectionSettings, opts: KafkaClientOptions = {}): Promise<KafkaSession> {
-    const session = new KafkaSession(await loadErrorNames(), settings, opts)
+    const session = new KafkaSession(kafkaErrorName, settings, opts)
     try {
       await session.within(session.#connectBootstrap())
     } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * snappy and lz4 decompression with @platformatic/wasm-utils' WebAssembly module (what @platformatic/kafka uses),
- * driven here so that a corrupt input cannot poison the process. In the package's own glue a Rust panic on bad
+ * snappy and lz4 decompression with @platformatic/wasm-utils' WebAssembly module (its native.wasm, next to the
+ * package's entry: the `exports` map exposes only the entry, whose glue we do not use), driven here so that a corrupt input cannot poison the process. In the package's own glue a Rust panic on bad
  * data ("unreachable") leaves its allocations behind, and after a few thousand of them the module fails every
  * call, good data included ("memory access out of bounds"). Here each call allocates and frees its own input and
  * output, and a trapped instance is dropped: the next call starts a fresh one (the compiled module is kept).
@@ -24,9 +24,7 @@ let compiled: object | undefined
 let live: Exports | undefined
 
 function wasmPath(): string {
-  const require = createRequire(import.meta.url)
-  const fromKafka = createRequire(require.resolve('@platformatic/kafka'))
-  return join(dirname(fromKafka.resolve('@platformatic/wasm-utils')), 'native.wasm')
+  return join(dirname(createRequire(import.meta.url).resolve('@platformatic/wasm-utils')), 'native.wasm')
 }
 
 function instance(): Exports {

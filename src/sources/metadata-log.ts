@@ -11,7 +11,7 @@ import {InputError, RuntimeError} from '../core/errors.js'
 import type {LogBatch} from '../core/log/batch.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
 import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
-import {loadDecompressor} from '../kafka/library.js'
+import {loadDecompressor} from '../kafka/codecs.js'
 import {type Decompress, type KeyFilter, parseRecordBatches} from '../kafka/record-batch.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'

@@ -8,7 +8,7 @@ import {closeSync, openSync, readSync} from 'node:fs'
 import {PartitionScan} from '../core/audit/scan.js'
 import {InputError} from '../core/errors.js'
 import type {GroupSummary} from '../core/replay/index.js'
-import {loadDecompressor} from '../kafka/library.js'
+import {loadDecompressor} from '../kafka/codecs.js'
 import {type Compression, parseRecordBatches} from '../kafka/record-batch.js'
 
 const WINDOW = 8 << 20

@@ -70,8 +70,8 @@ describe('architecture: the layers import one way', () => {
     expect(violations(bad, CORE_FORBIDDEN, p => p.startsWith('core/'))).toHaveLength(6)
   })
 
-  it('@platformatic/kafka is imported only in src/kafka', () => {
-    expect(violations(FILES, [[/^@platformatic\/kafka/, 'the Kafka client library']], p => !p.startsWith('kafka/'))).toEqual([])
+  it('src imports no @platformatic/kafka (a devDependency: the SASL parity test and a bench compare with it)', () => {
+    expect(violations(FILES, [[/^@platformatic\/kafka/, 'the Kafka client library']], () => true)).toEqual([])
   })
 
   it('sources and commands read a cluster through the ClusterReader seam, not the concrete client', () => {

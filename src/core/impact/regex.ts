@@ -1,37 +1,24 @@
 /**
- * A broker-side subscription regex (RE2/J, whole-name match) evaluated against a topic name that does not exist
- * yet. JavaScript's RegExp agrees with RE2/J on the common syntax (literals, classes, . * + ? {m,n} | ( ) (?: ) ^ $
- * \d \w \s \b) for the characters a topic name can hold (ASCII letters, digits, . _ -). Where the two differ we
- * refuse rather than guess: RE2/J's inline flags and named groups ((?i) (?P<n>...)), \Q...\E quoting, \pN / \p{..}
- * Unicode classes, POSIX classes [[:alpha:]], \A \z \C; and JavaScript-only syntax RE2/J rejects (look-around,
- * back-references), which a resolved regex cannot contain anyway.
+ * A broker-side subscription regex evaluated against a topic name that does not exist yet, as the group
+ * coordinator resolves it: RE2/J's `Pattern.compile(regex)` (no flags) and `matcher(topic).matches()` (the whole
+ * name). Checked in the bytecode of Kafka 4.1.2 (GroupMetadataManager, re2j 1.8) and 4.4.0 (TopicRegexResolver).
+ * re2js is RE2/J's JavaScript port: the same syntax (inline flags, \Q...\E, \p{..}, [[:alpha:]] included; no
+ * look-around, no back-references) and linear time, so every regex the broker accepts is evaluated.
  */
+import {RE2JS} from 're2js'
+
 export type RegexVerdict = {readonly matches: boolean} | {readonly unknown: string}
 
-const DIFFERS: ReadonlyArray<[RegExp, string]> = [
-  [/\(\?(?!:)/, 'inline flags, named groups or look-around ((?...)) are read differently by RE2/J and JavaScript'],
-  [/\\[QE]/, '\\Q...\\E quoting is RE2/J-only'],
-  [/\\[pP]/, 'Unicode classes (\\p, \\P) differ between RE2/J and JavaScript'],
-  [/\[:[a-z]+:\]/, 'POSIX classes ([[:alpha:]]) are RE2/J-only'],
-  [/\\[AzCZ]/, '\\A, \\z, \\C are RE2/J-only'],
-  [/\\[1-9]/, 'back-references are not RE2/J syntax'],
-]
+const cache = new Map<string, RE2JS | string>()
 
-const cache = new Map<string, RegExp | string>()
-
-function compile(regex: string): RegExp | string {
+function compile(regex: string): RE2JS | string {
   let c = cache.get(regex)
   if (c !== undefined) return c
-  // a backslash escaping a backslash hides what follows from the checks: drop escaped backslashes first
-  const plain = regex.replaceAll('\\\\', '')
-  const why = DIFFERS.find(([re]) => re.test(plain))
-  if (why) c = why[1]
-  else {
-    try {
-      c = new RegExp(`^(?:${regex})$`)
-    } catch (error) {
-      c = `JavaScript cannot compile it (${(error as Error).message})`
-    }
+  try {
+    c = RE2JS.compile(regex)
+  } catch (error) {
+    // The broker refuses it too (INVALID_REGULAR_EXPRESSION): it can never be resolved.
+    c = `RE2/J does not accept it (${(error as Error).message})`
   }
   if (cache.size < 10_000) cache.set(regex, c)
   return c
@@ -40,5 +27,5 @@ function compile(regex: string): RegExp | string {
 /** Does the RE2/J regex match the whole topic name, or why we cannot say. */
 export function re2jMatches(regex: string, topic: string): RegexVerdict {
   const c = compile(regex)
-  return typeof c === 'string' ? {unknown: `regex ${JSON.stringify(regex)}: ${c}`} : {matches: c.test(topic)}
+  return typeof c === 'string' ? {unknown: `regex ${JSON.stringify(regex)}: ${c}`} : {matches: c.matches(topic)}
 }

@@ -139,15 +139,28 @@ describe('impact', () => {
     expect(after.groups.every(x => x.bumps.max === 0 && x.deferredBumps === 1)).toBe(true)
   })
 
-  it('create-topic: groups subscribed while it is missing, and broker-side regexes that match it; RE2J-only syntax refused', () => {
+  it('create-topic: groups subscribed while it is missing, and broker-side regexes that match it, in RE2/J syntax', () => {
     const gs = groups([['wait-g', 'names', ['orders', 'fresh-1']], ['re-g', 'regex', ['orders'], 'orders|fresh-.*'], ['ci-g', 'regex', ['orders'], '(?i)FRESH-.*'], ['no-g', 'regex', ['orders'], 'orders']])
     const r = predictImpact(md, gs, [parseCreateTopic('fresh-1:3:2')])
-    expect(r.groups.map(g => g.group)).toEqual(['re-g', 'wait-g'])
+    expect(r.groups.map(g => g.group)).toEqual(['ci-g', 're-g', 'wait-g'])
     for (const g of r.groups) expect(g.steps).toEqual([expect.objectContaining({bump: 'yes', metadataHash: null})])
     expect(find(r, 're-g')!.steps[0].when).toContain('regex resolution')
-    expect(re2jMatches('(?i)FRESH-.*', 'fresh-1')).toEqual({unknown: expect.stringContaining('inline flags')})
     expect(re2jMatches('fresh-[0-9]+', 'fresh-12')).toEqual({matches: true})
     expect(re2jMatches('fresh', 'fresh-12')).toEqual({matches: false}) // whole-name match
+  })
+
+  it('regexes are evaluated with RE2/J syntax (issue 27.2): what JavaScript refused or reads otherwise', () => {
+    // RE2/J-only syntax, refused as "unknown" before (a hand-written list)
+    expect(re2jMatches('(?i)FRESH-.*', 'fresh-1')).toEqual({matches: true})
+    expect(re2jMatches('(?P<p>fresh)-\\d', 'fresh-1')).toEqual({matches: true})
+    expect(re2jMatches('\\Qfresh.\\E[0-9]', 'fresh.1')).toEqual({matches: true})
+    expect(re2jMatches('\\Qfresh.\\E[0-9]', 'freshx1')).toEqual({matches: false})
+    expect(re2jMatches('\\p{L}+-1', 'fresh-1')).toEqual({matches: true})
+    expect(re2jMatches('[[:alpha:]]+-[[:digit:]]', 'fresh-1')).toEqual({matches: true})
+    expect(re2jMatches('\\Afresh-1\\z', 'fresh-1')).toEqual({matches: true})
+    // what the broker refuses (INVALID_REGULAR_EXPRESSION) is never resolved: say so, do not guess
+    expect(re2jMatches('(?=f)fresh-1', 'fresh-1')).toEqual({unknown: expect.stringContaining('RE2/J does not accept it')})
+    expect(re2jMatches('(f)\\1', 'ff')).toEqual({unknown: expect.stringContaining('RE2/J does not accept it')})
   })
 
   it('re-created topic: one or two bumps (the deletion seen alone or not); groups without members are not touched; --fail-on-rebalance', () => {

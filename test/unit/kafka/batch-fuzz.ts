@@ -10,19 +10,35 @@ import zlib from 'node:zlib'
 import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
 import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
-import {loadDecompressor} from '../../../src/kafka/library.js'
+import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {rng} from '../records/arbitrary.js'
 
 /** The output bound while fuzzing: small, so that bombs are cheap and memory stays bounded. */
 export const FUZZ_LIMIT = 256 << 10
 
-const zstdCompress = (zlib as unknown as {zstdCompressSync?: (b: Buffer) => Buffer}).zstdCompressSync
+/**
+ * zstd: zlib's encoder where Node has one (22.15+), else frames of raw blocks (valid zstd that needs no encoder,
+ * RFC 8878 §3.1.1.2), so that the frame walker and the decoder are fuzzed on every Node line.
+ */
+const zstdCompress = (zlib as unknown as {zstdCompressSync?: (b: Buffer) => Buffer}).zstdCompressSync ?? rawZstd
+
+function rawZstd(b: Buffer): Buffer {
+  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58])]
+  for (let pos = 0; pos < b.length || pos === 0; pos += 128 << 10) {
+    const block = b.subarray(pos, pos + (128 << 10))
+    const header = Buffer.alloc(3)
+    header.writeUIntLE((block.length << 3) | (pos + block.length >= b.length ? 1 : 0), 0, 3)
+    parts.push(header, block)
+    if (block.length === 0) break
+  }
+  return Buffer.concat(parts)
+}
 const CODECS: Array<[Compression, number, ((b: Buffer) => Buffer) | undefined]> = [
   ['none', 0, undefined],
   ['gzip', 1, b => gzipSync(b)],
   ['snappy', 2, b => snappyCompress(b)],
   ['lz4', 3, b => lz4Compress(b)],
-  ...(zstdCompress ? [['zstd', 4, zstdCompress] as [Compression, number, (b: Buffer) => Buffer]] : []),
+  ['zstd', 4, zstdCompress],
 ]
 
 export function availableCodecs(): Compression[] {

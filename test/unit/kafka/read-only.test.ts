@@ -25,7 +25,7 @@ describe('the Kafka adapter is read-only', () => {
     const sends = [...senders.matchAll(/\.send\([^,]+,\s*([^,]+),/g)]
     expect(sends.length).toBeGreaterThanOrEqual(10)
     for (const m of sends) expect(m[1].trim()).toMatch(/^(P\.API\.\w+|apiKey)$/)
-    const all = [senders, ...['library.ts', 'session.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8'))].join('\n')
+    const all = [senders, ...['codecs.ts', 'session.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8'))].join('\n')
     expect(all).not.toMatch(/\b(Admin|Consumer|Producer)\b\s*\(|new (Admin|Consumer|Producer)\b|joinGroup|offsetCommit|createTopics|alterConfigs/)
   })
 
@@ -44,8 +44,8 @@ describe('offline commands do not load the Kafka client', () => {
     for (const f of files) {
       const text = readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')
       expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]@platformatic\/kafka/m)
-      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"][./]*kafka\/(client|library)\.js['"]/m)
-      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]\.\/(client|library)\.js['"]/m)
+      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"][./]*kafka\/(client|codecs)\.js['"]/m)
+      expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]\.\/(client|codecs)\.js['"]/m)
     }
   })
 })
