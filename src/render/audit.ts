@@ -37,7 +37,7 @@ function details(g: GroupAudit, style: Style): string {
     const log = g.driftFromLog
     if (log?.exact && log.changes?.length) parts.push(`drift (exact, from the metadata log): ${log.changes.map(c => `${c.description} (${formatTime(c.time, style)})`).join('; ')}`)
     else if (log?.exact) parts.push(`drift: ${log.message}`)
-    else parts.push(g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
+    else parts.push(g.rules === '4.0' && g.drift.length > 0 ? `drift (exact, Kafka 4.0 subscription metadata): ${g.drift.map(d => d.description).join('; ')}` : g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
     if (log && !log.exact) parts.push(`metadata log: ${log.message}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)

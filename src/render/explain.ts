@@ -26,6 +26,9 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   if (r.storedMetadataHash !== null) {
     out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)
   }
+  if (r.rules === '4.0') {
+    out.push(`metadata hash: not kept by this version (Kafka 4.0 rules: the stored subscription metadata is compared${r.inSync === null ? '' : r.inSync ? ', equal to live metadata' : ', different from live metadata'})`)
+  }
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
     out.push('findings:')

@@ -53,7 +53,8 @@ interface Metric {
  * none): one label set across runs, so a failed run replaces the series of the last good one instead of leaving
  * them beside new ones; then the --prometheus-label labels; then, only while no cluster id is known, `file` (the
  * file's name: two files in one textfile directory never hold the same series). Per group labels {…, group, type}:
- *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash only)
+ *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash, and
+ *                                                   groups under Kafka 4.0's rules: stored = live subscription metadata)
  *   rebalance_doctor_group_epoch                    group epoch (classic: generation)
  *   rebalance_doctor_group_epoch_timestamp_seconds  time of the last group epoch record (the last bump)
  *   rebalance_doctor_group_assignment_epoch         target assignment epoch
@@ -83,7 +84,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     return out
   }
   gauge('up', UP_HELP, [[{}, 1]])
-  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0).', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
+  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0); under Kafka 4.0 rules (no hash), the stored subscription metadata equals live metadata.', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
   gauge('group_epoch', 'Group epoch (classic groups: generation); changes() counts its bumps.', per(g => g.groupEpoch))
   gauge('group_epoch_timestamp_seconds', 'Time of the last group epoch record seen in __consumer_offsets (the last bump), Unix time.', per(lastEpochSeconds))
   gauge('group_assignment_epoch', 'Target assignment epoch.', per(g => g.assignmentEpoch))

@@ -204,7 +204,7 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
   })
 
   it('the bump line and document', () => {
-    const e: BumpEvent = {clusterId: 'c1', group: 'g\u001b[2J', type: 'consumer', epoch: 3, previousEpoch: 2, timestamp: 0, time: '1970-01-01T00:00:00.000Z', offset: '12', metadataHash: '0', previousMetadataHash: '0', assignmentEpoch: 3, causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never]}
+    const e: BumpEvent = {clusterId: 'c1', group: 'g\u001b[2J', type: 'consumer', epoch: 3, previousEpoch: 2, timestamp: 0, time: '1970-01-01T00:00:00.000Z', offset: '12', metadataHash: '0', previousMetadataHash: '0', rules: '4.1+', assignmentEpoch: 3, causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never]}
     expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g\\x1b[2J (consumer) epoch 2 → 3: member m3 joined')
     const doc = bumpDocument(e)
     expect(Object.keys(doc)[0]).toBe('schema')
