@@ -160,11 +160,9 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
           }
           throw new RuntimeError(
             `cannot read the record batches of ${name} at offset ${next}: ${m}`,
-            /compression is not supported/.test(m)
-              ? 'Run with a Node.js that has zstd (22.15 or newer).'
-              : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
-                ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
-                : 'This is a bug or a corrupt log; run with --debug and report it.',
+            /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
+              ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
+              : 'This is a bug or a corrupt log; run with --debug and report it.',
             'DECODE_ERROR',
           )
         }
