@@ -1,6 +1,7 @@
 /**
  * audit --watch through the long-id fake cluster: it says what it watches after its first pass (stderr), and a
  * member stuck reconciling appears in the stream once (a stuck member writes no record: no bump shows it).
+ * @slow: each case watches for 6 s of wall time (its first pass must finish on a loaded machine)
  */
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -14,7 +15,7 @@ import {LONG, longIdCluster} from '../../lib/long-ids.js'
 afterEach(() => setClusterFactory(undefined))
 
 async function watch(...extra: string[]) {
-  const timer = setTimeout(() => process.emit('SIGTERM', 'SIGTERM'), 2500)
+  const timer = setTimeout(() => process.emit('SIGTERM', 'SIGTERM'), 6000)
   try {
     return await withFake(longIdCluster(), () => run(['audit', '-b', 'fake:9092', '--no-record', '--watch', '300ms', ...extra]))
   } finally {
