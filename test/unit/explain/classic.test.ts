@@ -112,6 +112,7 @@ describe('classic groups of other protocol types', () => {
     expect(r.members[0]).toMatchObject({memberId: 'w1', clientId: 'client-w1', clientHost: '/10.0.0.9', subscribedTopicNames: [], partitions: null})
     expect(r.members[0].classic).toMatchObject({protocolType: 'connect', sessionTimeoutMs: 45_000, subscription: null, assignment: null})
     expect(r.members[0].classic!.undecoded).toEqual(["subscription: 6 bytes in protocol type connect's own format, not decoded", "assignment: 3 bytes in protocol type connect's own format, not decoded"])
+    expect(renderExplain(r, PLAIN)).toContain("member w1: subscription: 6 bytes in protocol type connect's own format, not decoded")
     expect(groupOffsets(replay.state, cluster(), ends({'orders:0': 6n}))!.partitions).toEqual([
       {topic: 'orders', topicId: T1, partition: 0, committedOffset: '5', logEndOffset: '6', lag: '1', memberId: null, clientId: null, host: null, logEndError: null},
     ])
