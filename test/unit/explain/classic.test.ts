@@ -9,7 +9,7 @@ import {prometheusText} from '../../../src/core/audit/output.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {groupOffsets, type LogEnd, offsetPartitionsOf} from '../../../src/core/explain/offsets.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
-import {replayGroup} from '../../../src/core/replay/index.js'
+import {replayGroup, topicsEverUsed} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {cluster} from '../audit/fixtures.js'
@@ -85,6 +85,10 @@ describe('classic group members from the stored GroupMetadata value', () => {
     expect(row('payments', 1)).toMatchObject({memberId: 'm2-def', clientId: 'client-m2'})
     expect(row('old', 0)).toMatchObject({committedOffset: '4', lag: '0', memberId: null, clientId: null, host: null})
     expect(o.totalLag).toBe('4')
+  })
+
+  it('its topics (subscribed and assigned) are among those the live metadata is read for', () => {
+    expect([...topicsEverUsed(replay)].sort()).toEqual(['gone', 'orders', 'payments'])
   })
 
   it('audit and Prometheus count the members', () => {
