@@ -69,6 +69,8 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       }
       out.push(wrapProse(safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`), width, 2))
     }
+    // classic members whose subscription or assignment is not the consumer protocol (or does not decode)
+    for (const m of r.members) for (const why of m.classic?.undecoded ?? []) out.push(wrapProse(safe(`member ${m.memberId}: ${why}`), width, 2))
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }

@@ -41,14 +41,15 @@ reproduces the stored hash; each says how it is known (confidence exact, inferre
 the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
-reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
+reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
+offsets and lag come from the stored GroupMetadata value; see README).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members, stuckAfter: {ms, source, smallestRebalanceTimeoutMs},
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
 causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, offsets: {partitions: [{topic, topicId,
 partition, committedOffset, logEndOffset, lag, memberId, clientId, host, logEndError}], totalLag, uncommitted}, warnings}.
-Hashes and offsets are decimal strings. Offsets and lag per partition (consumer groups) are those kafka-consumer-groups
+Hashes and offsets are decimal strings. Offsets and lag per partition (consumer and classic groups) are those kafka-consumer-groups
 --describe shows: committed offsets from the group's records, log end offsets from ListOffsets (read-only).
 
 SEVERAL GROUPS: a GROUP with * or ? (a glob over the whole id, [abc] classes too) or between slashes (/regex/flags) is a pattern, as

@@ -11,6 +11,7 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
+import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
@@ -115,8 +116,13 @@ export interface MemberStatus {
   reconciling: boolean
   /** When the member's epoch fell behind the group's (the bump it has not caught up with). */
   reconcilingSince: string | null
-  /** Current vs target partitions by topic name, what is pending, whom it waits on; null for streams groups. */
+  /**
+   * Current vs target partitions by topic name, what is pending, whom it waits on; null for streams groups. Classic
+   * groups: the stored assignment (current = target, nothing pending); null when it is not the consumer protocol.
+   */
   partitions: MemberPartitions | null
+  /** Classic groups only: timeouts, the decoded consumer-protocol subscription, what could not be decoded. */
+  classic?: ClassicMemberDetail
 }
 
 export interface ExplainReport {
@@ -293,6 +299,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
     }
     const v = state.classic?.value
     base.groupEpoch = v?.generation ?? null
+    base.members = classicMembers(v, liveTopicIds(options.live)).map(m => ({...m, memberEpoch: null, state: null, subscribedTopicRegex: null, reconciling: false, reconcilingSince: null}))
     base.verdict = {code: 'CLASSIC_GROUP', message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`, pending: false}
     return base
   }
