@@ -74,7 +74,13 @@ done
 IT_JOBS=${KAFKA_IT_JOBS:-2}
 it_names=() it_versions=() it_files=()
 for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); done
-for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=(test/it/parity.it.test.ts); done
+for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); done
+# Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
+# 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
+# The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
+for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
+  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts")
+done
 next_suite() { # prints the next suite index (the queue is a counter file under a lock)
   (
     flock 8
@@ -96,7 +102,7 @@ integration() {
       echo "resolving Kafka $v jars (Maven) or compiling the drivers failed" >&2
       code=1
     else
-      # shellcheck disable=SC2086 # it_files[i] is empty (every file) or one path
+      # shellcheck disable=SC2086 # it_files[i] is empty (every file) or paths split on spaces
       env ${base[@]+"${base[@]}"} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
         npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$v.json" ${it_files[$i]}
       code=$?
@@ -141,7 +147,7 @@ done
 echo
 echo "=== summary ($(($(date +%s) - t_all)) s) ==="
 for line in "${summary[@]}"; do echo "$line"; done
-for v in $VERSIONS $PARITY_VERSIONS; do
+for v in $VERSIONS $PARITY_VERSIONS ${KAFKA_40_VERSIONS-"4.0.2"}; do
   f=$ROOT/.kafka-run/it-summary-$v.json
   [[ -f $f ]] && echo "cluster $v: $(tr -d '\n ' <"$f")"
 done

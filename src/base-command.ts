@@ -158,6 +158,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       out = cli
     }
     process.exitCode = out.oclif?.exit ?? 1
+    // oclif's own errors (flag conflicts, a missing value) colour parts of their text: that colour is dropped, not
+    // shown escaped; data in our errors keeps every character, escaped
+    // eslint-disable-next-line no-control-regex
+    if (!(err instanceof RdError) && out instanceof Errors.CLIError && typeof out.message === 'string') out.message = out.message.replace(/\u001B\[[0-9;]*m/g, '')
     // --json prints the exact message (toErrorJson); a terminal gets it with control characters escaped
     return super.catch(this.jsonEnabled() ? out : safeError(out))
   }

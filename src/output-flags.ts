@@ -11,8 +11,14 @@ export const colorFlags = {
   'no-color': Flags.boolean({summary: 'No colour (none either when NO_COLOR is set or stdout is not a terminal).', helpGroup: 'OUTPUT'}),
 }
 
-/** The terminal's columns; 0 when stdout is not a terminal or reports no width (tables keep their natural width). */
-export function terminalWidth(stream: {isTTY?: boolean; columns?: number} = process.stdout): number {
+/**
+ * The width to lay text out in: COLUMNS when it is a positive number (as ls, git and psql honour it, also into a
+ * pipe), else the terminal's columns, else 0 (not a terminal, or one that reports no width: tables keep their
+ * natural width).
+ */
+export function terminalWidth(stream: {isTTY?: boolean; columns?: number} = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = /^\d+$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0
+  if (fromEnv > 0) return fromEnv
   const c = stream.isTTY ? stream.columns : undefined
   return c !== undefined && Number.isFinite(c) && c > 0 ? c : 0
 }

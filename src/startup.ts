@@ -4,7 +4,7 @@
  * - @oclif/core's modules require at their top packages they use only to lay out help and errors, animate a
  *   spinner or find commands without a manifest (wrap-ansi with string-width, ejs, tinyglobby, …, ~30-40 ms of
  *   loading). deferOclifDependencies loads each on its first use instead.
- * - oclif reads and registers its plugins (help, not-found, autocomplete) before it looks at the command line.
+ * - oclif reads and registers its plugins (help, not-found) before it looks at the command line.
  *   They serve their own commands, an unknown command and the completion values only: a run of one of our own
  *   commands loads without them (launchOptions).
  * Not in src/core: it patches node's module loader and reads the package.

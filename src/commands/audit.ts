@@ -3,27 +3,29 @@ import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
 import {type AuditSummary, auditContext, type FindingKind, parseFailOn, summarize} from '../core/audit/audit.js'
 import {AuditPass, exitWithHistory, exitWithPrometheus, historyFailed as failedToRecord, historyGroups, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../core/audit/pass.js'
-import {type AuditDocument, auditDocument, ndjsonLines, prometheusText} from '../core/audit/output.js'
+import {type AuditDocument, auditDocument, ndjsonLines, parsePrometheusLabels, prometheusText, type SeriesOptions} from '../core/audit/output.js'
+import {basename} from 'node:path'
 import {SCHEMAS} from '../core/documents.js'
-import {asUsage} from '../core/errors.js'
+import {asUsage, InputError} from '../core/errors.js'
 import {durationFlag, groupPatternFlag, groupTypesFlag, retentionFlag, watchIntervalFlag} from '../flag-types.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../history/store.js'
 import {inFlightReassignments} from '../sources/reassignments.js'
 import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import {timeoutFlag} from '../kafka/flags.js'
-import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
+import {describeWriteError, writeOutputFile} from '../io/atomic-file.js'
 import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
-import {newBumpEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {newBumpEvents, newStuckEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {printBumps, runWatch} from '../io/watch-loop.js'
+import {printBumps, printStuck, runWatch} from '../io/watch-loop.js'
+import {checkpointErrorWarnings, fullReadWarnings} from '../render/partition-warnings.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
-import type {AuditRow} from '../core/audit/stored-row.js'
+import {type AuditRow, fullRow} from '../core/audit/stored-row.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
@@ -85,8 +87,23 @@ error.`
     }),
     'fail-on': Flags.string({summary: 'Findings that make the exit code 3: all, none, or a list of drift,pending,stuck,missing-topics,unknown-records,reassignment.', default: 'all', helpValue: 'KINDS'}),
     all: Flags.boolean({summary: 'Table: list every group, not only those with findings or not in sync.'}),
+    quiet: Flags.boolean({
+      char: 'q',
+      summary: 'Print nothing when the run exits 0 (no finding): for cron, which mails only what a job prints.',
+      description: 'A run that exits 0 prints neither the table nor the summary line nor the history note; any other exit code (findings, no group matched, history not written, an error) prints as without --quiet, and warnings always go to stderr. The --prometheus file and the history are written as usual. Not with --json, --ndjson, -o, --watch or --all.',
+      // (--json, --ndjson, -o and --watch are refused in run(): oclif's usage line shows one group of exclusive
+      // flags per flag, and those four already form the output group)
+      exclusive: ['all'],
+    }),
     ndjson: Flags.boolean({summary: 'One JSON object per group per line, then a summary line (for log pipelines).', exclusive: ['json']}),
     prometheus: Flags.string({summary: "Also write metrics in Prometheus text format to FILE (node_exporter's textfile collector), atomically.", helpValue: 'FILE'}),
+    'prometheus-label': Flags.string({
+      summary: 'A label NAME=VALUE on every series of the --prometheus file (repeatable), e.g. cluster=prod.',
+      description: 'Names as Prometheus allows ([a-zA-Z_][a-zA-Z0-9_]*, not __…), not one the tool writes (cluster_id, file, group, type, verdict, finding, code); values are escaped. Give each audit writing into one textfile directory its own labels: node_exporter drops a series that two files hold.',
+      multiple: true,
+      dependsOn: ['prometheus'],
+      helpValue: 'NAME=VALUE',
+    }),
     record: Flags.boolean({summary: 'Record this audit in the history (default; --no-record to skip).', default: true, allowNo: true, helpGroup: 'HISTORY'}),
     'history-dir': Flags.string({summary: 'History directory.', description: `Env: ${HISTORY_DIR_ENV}. Default $XDG_STATE_HOME/rebalance-doctor/history or ~/.local/state/rebalance-doctor/history.`, env: HISTORY_DIR_ENV, helpValue: 'DIR', helpGroup: 'HISTORY'}),
     'history-retention': retentionFlag({summary: 'Delete history older than this (h, d, w).', default: 30 * 86_400_000, defaultHelp: async () => '30d', helpValue: 'DURATION', helpGroup: 'HISTORY'}),
@@ -114,6 +131,10 @@ error.`
 
   /** The cluster id this run read (for the --prometheus file of a run that fails after reading it). */
   private clusterIdOfRun: string | undefined
+  /** --incremental: every checkpoint failed as the history did (said in the history's warning). */
+  private checkpointsFailedWithHistory = false
+  /** The --prometheus file's own labels (--prometheus-label once valid; its name while no cluster id is known). */
+  private series: SeriesOptions = {}
 
   async run(): Promise<AuditDocument> {
     const started = Date.now()
@@ -127,13 +148,17 @@ error.`
   }
 
   private writeFailure(file: string, error: unknown, started: number, clusterId: string | undefined, context = ''): void {
-    const failed = writeFailureFile(file, {clusterId, startedAt: started, durationMs: Date.now() - started, ...failureOf(error)})
+    const failed = writeFailureFile(file, {clusterId, startedAt: started, durationMs: Date.now() - started, ...failureOf(error)}, {...this.series, fileName: basename(file)})
     if (failed) process.stderr.write(forTerminal(`Error: ${context}could not write ${file}: ${failed}\n`))
   }
 
   private async audit(started: number): Promise<AuditDocument> {
     const {flags} = this
+    if (flags.quiet && (this.jsonEnabled() || flags.ndjson || flags.watch !== undefined)) {
+      throw new InputError('--quiet cannot be used with --json, --ndjson, -o json|yaml or --watch', 'Drop --quiet: those outputs are for programs, which ignore what they do not need; --quiet is for the table in cron.')
+    }
     const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
+    if (flags.prometheus) this.series = {labels: asUsage(() => parsePrometheusLabels(flags['prometheus-label'] ?? []), 'For example --prometheus-label cluster=prod --prometheus-label env=eu-1.', 'BAD_PROMETHEUS_LABEL'), fileName: basename(flags.prometheus)}
     const types = flags.type
     const match = flags.group?.accept ?? (() => true)
     const retentionMs = flags['history-retention']
@@ -147,7 +172,7 @@ error.`
     }
     const quiet = this.jsonEnabled() || flags.ndjson
     const {rows, summary: coreSummary, history, historyNote, incremental, metadataLog} = await this.pass({
-      started, stuckAfterMs, failOn, types, match, retentionMs, quiet,
+      started, stuckAfterMs, failOn, types, match, retentionMs, quiet: quiet || flags.quiet,
       checkpoints: clusterId => {
         if (!flags.incremental) return undefined
         if (clusterId === null) {
@@ -164,28 +189,31 @@ error.`
     if (flags.prometheus) {
       // a failure here is reported, never thrown: it must not cost the report on stdout
       try {
-        writeFileAtomic(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed}))
+        writeOutputFile(flags.prometheus, prometheusText({...coreSummary, exitCode}, rows, {historyWriteFailed: historyFailed, ...this.series}))
         prometheus = {file: flags.prometheus, written: true}
       } catch (error) {
         prometheus = {file: flags.prometheus, written: false, error: describeWriteError(error)}
       }
     }
     const finalExit = exitWithPrometheus(exitCode, prometheus)
+    // --quiet: a run with nothing to say prints nothing (warnings were printed on stderr as they came)
+    const silent = flags.quiet && finalExit === EXIT.ok
     const summary = {...coreSummary, exitCode: finalExit, history, ...(prometheus ? {prometheus} : {}), ...(incremental ? {incremental} : {}), ...(metadataLog ? {metadataLog} : {})}
     if (historyFailed) this.addWarning('HISTORY_NOT_WRITTEN', `the audit history could not be written to ${history.dir}: ${history.error}`)
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
-    else if (!this.jsonEnabled()) {
+    else if (!this.jsonEnabled() && !silent) {
       // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
-      const {renderAuditTable, summaryLine} = await import('../render/audit.js')
-      const table = renderAuditTable(rows, {all: flags.all}, styleOf(flags))
+      const [{renderAuditTable, summaryLine}, {wrapProse}] = await Promise.all([import('../render/audit.js'), import('../render/table.js')])
+      const style = styleOf(flags)
+      const table = renderAuditTable(rows, {all: flags.all}, style)
       if (table) this.logRendered(table)
-      this.log(summaryLine(summary))
+      this.log(wrapProse(summaryLine(summary), style.width ?? 0, 2))
     }
     if (historyFailed) {
-      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}. The report is complete; \`group explain\` will lack this audit. Check the directory is writable and has space, or pass --no-record.\n`))
-    } else if (historyNote && !quiet) this.note(historyNote)
-    if (metadataLog && !quiet) this.note(metadataLogNote(metadataLog))
+      process.stderr.write(forTerminal(`Warning: the audit history could not be written to ${history.dir}: ${history.error}${this.checkpointsFailedWithHistory ? ', nor the --incremental checkpoints (the next run reads every partition in full)' : ''}. The report is complete; \`group explain\` will lack this audit. Try this: --history-dir DIR (or $${HISTORY_DIR_ENV}) naming a writable directory with space; --no-record turns the history off.\n`))
+    } else if (historyNote && !quiet && !silent) this.note(historyNote)
+    if (metadataLog && !quiet && !silent) this.note(metadataLogNote(metadataLog))
     if (prometheus && !prometheus.written) {
       process.stderr.write(forTerminal(`Error: could not write ${prometheus.file}: ${prometheus.error}. The previous file, if any, is unchanged; check the directory exists, is writable and has space.\n`))
     }
@@ -220,8 +248,9 @@ error.`
       })
       const rows = audit.rows()
       const {bumps} = audit
-      for (const f of scan.fullReads) this.warn(`${p.watch ? '--watch' : '--incremental'}: partition ${f.partition} of __consumer_offsets read in full: ${f.reason}`)
-      for (const f of scan.checkpointErrors) this.warn(`${p.watch ? '--watch' : '--incremental'}: the checkpoint of partition ${f.partition} could not be written (${f.error}); the report is complete, the next run reads that partition in full`)
+      // (one warning per cause, not per partition)
+      const flag = p.watch ? '--watch' : '--incremental'
+      for (const w of fullReadWarnings(scan.fullReads, flag)) this.warn(w)
       const incremental: IncrementalStatus | undefined = checkpoints && {dir: checkpoints.store.dir, partitionsResumed: scan.resumed, recordsRead: scan.recordsRead, fullReads: scan.fullReads, checkpointErrors: scan.checkpointErrors}
       const summary = audit.summary({partitions: scan.partitions, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: Date.now() - started}, failOn, clusterId, started, flags.group !== undefined || flags.type !== undefined)
       let historyNote: string | undefined
@@ -240,6 +269,12 @@ error.`
       } else {
         history = {recorded: false, disabled: true}
       }
+      // the checkpoints live under the history directory: when every one failed for the very cause the history did
+      // (a cron user without a home directory), the history's warning says both: one warning, not two
+      const cause = (e: {error: string; code?: string}) => describeWriteError(Object.assign(new Error(e.error), {code: e.code}))
+      const historyError = 'error' in history ? history.error : undefined
+      this.checkpointsFailedWithHistory = !p.watch && historyError !== undefined && scan.checkpointErrors.length > 0 && scan.checkpointErrors.every(e => cause(e) === historyError)
+      if (!this.checkpointsFailedWithHistory) for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', cause, HISTORY_DIR_ENV)) this.warn(w)
       // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
       // passes is then named exactly from the two moments around it
       const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
@@ -255,6 +290,7 @@ error.`
       const dir = flags['metadata-log']
       // (--watch: only on passes with new bumps, whose causes it names)
       const metadataLog = dir && (!p.watch || explained.length > 0) ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started) : undefined
+      if (metadataLog) for (const w of (await import('../sources/metadata-log.js')).metadataLogWarnings(metadataLog)) this.warn(w)
       return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
     }, p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet})
   }
@@ -268,6 +304,9 @@ error.`
   private async watch(intervalMs: number, base: Pick<PassOptions, 'stuckAfterMs' | 'failOn' | 'types' | 'match' | 'retentionMs'>): Promise<void> {
     const {flags} = this
     const printed = new PrintedBumps()
+    const printedStuck = new PrintedBumps()
+    // said once, after the first pass that read the cluster (stderr: stdout holds only bumps)
+    let announced = false
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
     await runWatch({
         interval: flags.watch!.text, intervalMs, unit: 'cycle',
@@ -288,6 +327,13 @@ error.`
             // marked printed only now, when they are written (a pass that failed marked nothing)
             const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
             printBumps(bumps, flags.ndjson)
+            // members newly stuck, once each (a stuck member writes no record, so it makes no bump to print)
+            printStuck(newStuckEvents(r.rows.filter(row => row.stuckMembers.length > 0).map(fullRow), r.summary.clusterId, printedStuck), flags.ndjson, started)
+            if (!announced) {
+              announced = true
+              const filters = [flags.group ? `--group ${flags.group.text}` : '', flags.type ? `--type ${[...flags.type].join(',')}` : ''].filter(Boolean).join(' ')
+              process.stderr.write(forTerminal(`watching ${r.summary.groups} group${r.summary.groups === 1 ? '' : 's'}${filters ? ` (${filters})` : ''} of cluster ${r.summary.clusterId ?? '(no id)'} every ${flags.watch!.text}: each new epoch bump and each member newly stuck is printed as it is read (SIGINT/Ctrl-C stops)\n`))
+            }
             memory?.store.commit()
             const {history} = r
             const historyFailed = failedToRecord(history)
@@ -295,7 +341,7 @@ error.`
             if (flags.prometheus) {
               const exitCode = exitWithHistory(r.summary, r.history)
               try {
-                writeFileAtomic(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed}))
+                writeOutputFile(flags.prometheus, prometheusText({...r.summary, exitCode}, r.rows, {historyWriteFailed: historyFailed, ...this.series}))
               } catch (error) {
                 process.stderr.write(forTerminal(`Error: --watch cycle ${n}: could not write ${flags.prometheus}: ${describeWriteError(error)}\n`))
               }
@@ -322,7 +368,7 @@ interface PassOptions {
   types: ReadonlySet<GroupType> | undefined
   match: (group: string) => boolean
   retentionMs: number
-  /** No progress spinner (--json, --ndjson). */
+  /** No progress spinner (--json, --ndjson, --quiet). */
   quiet?: boolean
   checkpoints: (clusterId: string | null) => {store: CheckpointStore; clusterId: string} | undefined
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
@@ -343,6 +389,6 @@ interface PassResult {
 }
 
 function metadataLogNote(m: AuditMetadataLog): string {
-  const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}`
+  const span = `${m.historyStart.time ?? 'its first record'} .. ${m.lastTime ?? '?'}${m.damage ? `, damaged at offset ${m.damage.offset}: exact to there only` : ''}`
   return `metadata log ${m.dir} (${span}): ${m.groupsDrifting === 0 ? 'no group drifts' : `drift of ${m.driftsAttributed} of ${m.groupsDrifting} drifting group(s) named exactly`}`
 }

@@ -1,12 +1,11 @@
 import {outputFlags} from '../output-flags.js'
 import * as Flags from '@oclif/core/flags'
-import {readFile} from 'node:fs/promises'
 import {EXIT} from '../base-command.js'
 import {LiveCommand} from '../live-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {InputError} from '../core/errors.js'
 import {
-  type ImpactReport, parseAddPartitions, parseBrokerRack, parseCreateTopic, parseDeleteTopic, parseReassignmentJson,
+  type ImpactReport, parseAddPartitions, parseBrokerRack, parseCreateTopic, parseDeleteTopic,
   parseRecreateTopic, parseShutdownBroker, parseUnregisterBroker, type PlannedChange, predictImpact,
 } from '../core/impact/index.js'
 import type {ClusterMetadata} from '../core/metadata.js'
@@ -14,6 +13,7 @@ import type {GroupSummary} from '../core/replay/index.js'
 import {renderImpact} from '../render/impact.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {readMetadataFile} from '../sources/metadata-file.js'
+import {readReassignmentFile} from '../sources/reassignment-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
 
 export default class Impact extends LiveCommand<typeof Impact> {
@@ -73,15 +73,8 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
   async run(): Promise<ImpactReport> {
     const {flags} = this
     const changes: PlannedChange[] = []
-    if (flags.reassignment) {
-      let text: string
-      try {
-        text = await readFile(flags.reassignment, 'utf8')
-      } catch (error) {
-        throw new InputError(`cannot read --reassignment ${flags.reassignment}: ${(error as Error).message}`, 'Give the path of the JSON file kafka-reassign-partitions --execute would take.', 'BAD_REASSIGNMENT')
-      }
-      changes.push(parseReassignmentJson(text, flags.reassignment))
-    }
+    // (bounded before it is read; a BOM allowed)
+    if (flags.reassignment) changes.push(await readReassignmentFile(flags.reassignment))
     for (const t of flags['add-partitions'] ?? []) changes.push(parseAddPartitions(t))
     for (const t of flags['delete-topic'] ?? []) changes.push(parseDeleteTopic(t))
     for (const t of flags['create-topic'] ?? []) changes.push(parseCreateTopic(t))

@@ -8,7 +8,7 @@
  *
  * Pure except for reading the files the settings name (passed in as `readFile`).
  */
-import {readFileSync} from 'node:fs'
+import {readFileSync, statSync} from 'node:fs'
 import {InputError} from '../core/errors.js'
 import {LOGIN_MODULES, parseJaasConfig} from './jaas.js'
 import {type PropertyEntry, parseProperties} from './properties.js'
@@ -53,6 +53,8 @@ export interface ConnectionSettings {
   readonly timeoutMs: number
   /** Keys read but not used (no effect on this read-only tool); for --debug. */
   readonly ignoredKeys: readonly string[]
+  /** What to warn about on stderr (a --command-config file with a secret that others can read); never a secret. */
+  readonly warnings?: readonly string[]
 }
 
 export const DEFAULT_CLIENT_ID = 'rebalance-doctor'
@@ -118,6 +120,8 @@ export interface SettingsInput {
   readonly env?: NodeJS.ProcessEnv
   /** For tests: reads a file named by a setting. */
   readonly readFile?: (path: string) => string
+  /** For tests: the mode bits of the --command-config file. */
+  readonly fileMode?: (path: string) => number
 }
 
 type Props = Map<string, PropertyEntry & {source: string}>
@@ -138,9 +142,32 @@ export function resolveConnectionSettings(input: SettingsInput): ConnectionSetti
     } catch (error) {
       throw fileError(error, input.commandConfig, '--command-config')
     }
-    for (const [k, e] of parseProperties(text, input.commandConfig)) props.set(k, {...e, source: `${input.commandConfig}:${e.line}`})
+    const fromFile = parseProperties(text, input.commandConfig)
+    for (const [k, e] of fromFile) props.set(k, {...e, source: `${input.commandConfig}:${e.line}`})
+    const exposed = exposedSecret(input.commandConfig, fromFile, input.fileMode ?? (p => statSync(p).mode))
+    if (exposed) return {...settingsFromProperties(props, {...input, env, readFile}), warnings: [exposed]}
   }
   return settingsFromProperties(props, {...input, env, readFile})
+}
+
+/**
+ * A warning when `file` holds a secret (a password, a private key, a JAAS config) and its mode lets group or others
+ * read it, as ssh and kcl warn of such a file: the secret is as good as shared. It names the file, its mode and the
+ * first such key (when it is one of ours: a broken line can join a secret onto a key's name), never a value.
+ */
+export function exposedSecret(file: string, props: ReadonlyMap<string, PropertyEntry>, modeOf: (path: string) => number): string | undefined {
+  const key = [...props].find(([k, e]) => isSecretKey(k) && e.value.trim() !== '')?.[0]
+  if (key === undefined) return undefined
+  let mode: number
+  try {
+    mode = modeOf(file)
+  } catch {
+    return undefined
+  }
+  if ((mode & 0o044) === 0) return undefined
+  const named = (SUPPORTED_KEYS as readonly string[]).includes(key) ? key : 'a secret'
+  const who = [mode & 0o040 ? 'its group' : '', mode & 0o004 ? 'all users' : ''].filter(Boolean).join(' and ')
+  return `${file} holds ${named} and is readable by ${who} (mode ${(mode & 0o777).toString(8).padStart(4, '0')}): restrict it with chmod 600 ${file}`
 }
 
 export function settingsFromProperties(

@@ -27,8 +27,11 @@ export interface CompletionCommand {
 
 export type Completion =
   | {kind: 'values'; values: string[]}
-  /** Live names from the cluster, offered with `prefix` before each (a `--topic=` typed in the same word). */
-  | {kind: 'dynamic'; what: 'groups' | 'topics'; prefix: string; typed: string}
+  /**
+   * Live names from the cluster, offered with `prefix` before each (a `--topic=` typed in the same word). `dashSafe`:
+   * after `--`, where a name starting with `-` is read as a name, not as a flag (as it is after a prefix).
+   */
+  | {kind: 'dynamic'; what: 'groups' | 'topics'; prefix: string; typed: string; dashSafe?: boolean}
   | {kind: 'files'}
 
 const startsWith = (a: readonly string[], b: readonly string[]) => b.every((w, i) => a[i] === w)
@@ -76,11 +79,29 @@ export function complete(commands: readonly CompletionCommand[], words: readonly
   const options = cmd.argOptions?.[index]
   if (options?.length) return {kind: 'values', values: options.filter(o => o.startsWith(cur))}
   const what = arg === 'group' ? 'groups' : arg === 'topic' ? 'topics' : undefined
-  return what ? {kind: 'dynamic', what, prefix: '', typed: cur} : {kind: 'values', values: []}
+  return what ? {kind: 'dynamic', what, prefix: '', typed: cur, ...(rest ? {dashSafe: true} : {})} : {kind: 'values', values: []}
+}
+
+/**
+ * Comma-list flags by their help value (--fail-on KINDS, --type TYPES): the values of the element being typed, after
+ * those already given; the words that stand alone (all, none) only as the first.
+ */
+export const LIST_VALUES: Readonly<Record<string, {values: readonly string[]; alone: readonly string[]}>> = {
+  // (FINDING_KINDS and GROUP_TYPES written out: their modules would load the hasher and the explainer on every TAB;
+  // a test checks they are the same)
+  KINDS: {values: ['all', 'none', 'drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'], alone: ['all', 'none']},
+  TYPES: {values: ['consumer', 'share', 'streams', 'classic'], alone: []},
 }
 
 function valuesOf(f: CompletionFlag, prefix: string, typed: string): Completion {
   if (f.options?.length) return {kind: 'values', values: f.options.filter(o => o.startsWith(typed)).map(o => prefix + o)}
+  const list = LIST_VALUES[f.helpValue ?? '']
+  if (list) {
+    const head = typed.slice(0, typed.lastIndexOf(',') + 1)
+    const given = head.split(',').filter(Boolean)
+    const tail = typed.slice(head.length)
+    return {kind: 'values', values: list.values.filter(v => v.startsWith(tail) && !given.includes(v) && !(head && list.alone.includes(v))).map(v => prefix + head + v)}
+  }
   if (f.name === 'topic' || f.helpValue === 'TOPIC') return {kind: 'dynamic', what: 'topics', prefix, typed}
   if (f.name === 'group') return {kind: 'dynamic', what: 'groups', prefix, typed}
   if (/^(FILE|DIR|PATH)$/.test(f.helpValue ?? '')) return {kind: 'files'}
@@ -93,11 +114,12 @@ export const MAX_LIVE_NAMES = 1000
 /**
  * Live names for the shell: those starting with what was typed, sorted, at most MAX_LIVE_NAMES, and only names a
  * shell can take as one word (no whitespace, quotes, control characters or other shell metacharacters: Kafka
- * allows only [a-zA-Z0-9._-] in topic names, but group ids can hold anything).
+ * allows only [a-zA-Z0-9._-] in topic names, but group ids can hold anything). A name starting with `-`
+ * (`--prometheus=x.prom`, `-rf`) is offered only where it cannot parse as a flag: after `--group=` or `--`.
  */
 export function liveCandidates(names: Iterable<string>, c: Extract<Completion, {kind: 'dynamic'}>): string[] {
   return [...new Set(names)]
-    .filter(n => n.startsWith(c.typed) && /^[\w.:@/+,%=-]+$/u.test(n))
+    .filter(n => n.startsWith(c.typed) && /^[\w.:@/+,%=-]+$/u.test(n) && (c.prefix !== '' || c.dashSafe === true || !n.startsWith('-')))
     .sort()
     .slice(0, MAX_LIVE_NAMES)
     .map(n => c.prefix + n)

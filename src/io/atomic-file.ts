@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs'
 import {randomBytes} from 'node:crypto'
-import {basename, dirname, join} from 'node:path'
+import {basename, dirname, join, resolve} from 'node:path'
 
 export interface FileOps {
   openSync: typeof fs.openSync
@@ -97,6 +97,63 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | readon
   }
 }
 
+/**
+ * Where a file named by the user (`cluster snapshot -o`, `audit --prometheus`) is written: `-` is stdout; a FIFO,
+ * a character device or a socket (after symlinks) is written directly, as a shell's `>` would; a link into
+ * /proc/…/fd or /dev/fd (/dev/stdout) is opened as named, the kernel giving its open file; a symlink to a
+ * file (a textfile-collector link) is followed to the file, which is replaced atomically in its own directory, and
+ * the link stays. Anything else (a regular file, a path that does not exist yet) is replaced atomically.
+ */
+export type OutputTarget = {kind: 'stdout'} | {kind: 'direct'; path: string} | {kind: 'atomic'; path: string}
+
+const MAX_LINKS = 40
+
+export function outputTarget(file: string): OutputTarget {
+  if (file === '-') return {kind: 'stdout'}
+  let path = file
+  for (let hops = 0; ; hops++) {
+    let st: fs.Stats
+    try {
+      st = fs.lstatSync(path)
+    } catch (error) {
+      // not there yet (a dangling link's target is created, as `>` creates it)
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {kind: 'atomic', path}
+      throw error
+    }
+    if (!st.isSymbolicLink()) return st.isFile() || st.isDirectory() ? {kind: 'atomic', path} : {kind: 'direct', path}
+    if (hops >= MAX_LINKS) throw Object.assign(new Error(`too many levels of symbolic links: ${file}`), {code: 'ELOOP'})
+    const to = fs.readlinkSync(path)
+    // /proc/<pid>/fd/N, /proc/self/fd/N, /dev/fd/N: "pipe:[…]", "socket:[…]", "/x (deleted)" are no paths: open it as named
+    if (/^\/(proc\/[^/]+\/fd|dev\/fd)\/\d+$/.test(path) || /^(\/proc\/[^/]+\/fd|\/dev\/fd)\/\d+$/.test(resolve(dirname(path), to))) return {kind: 'direct', path: file}
+    path = resolve(dirname(path), to)
+  }
+}
+
+/**
+ * Writes `data` to the file a user named, as outputTarget says: stdout, directly (a FIFO without a reader is an
+ * error, ENXIO, rather than a wait for ever that no signal can end), or atomically (writeFileAtomic).
+ */
+export function writeOutputFile(file: string, data: string | Uint8Array, options: AtomicWriteOptions & {stdout?: (bytes: Uint8Array) => void} = {}): OutputTarget {
+  const target = outputTarget(file)
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  if (target.kind === 'stdout') (options.stdout ?? (b => process.stdout.write(b)))(bytes)
+  else if (target.kind === 'atomic') writeFileAtomic(target.path, bytes, options)
+  else {
+    if (fs.statSync(target.path).isFIFO()) {
+      // is anybody reading? (a blocking open would wait for a reader inside a system call)
+      fs.closeSync(fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
+    }
+    // (O_APPEND: a regular file behind /proc/self/fd/1 is stdout redirected: added to, as stdout would be)
+    const fd = fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_APPEND)
+    try {
+      writeFully(fd, bytes)
+    } finally {
+      fs.closeSync(fd)
+    }
+  }
+  return target
+}
+
 /** Appends `data` with all its bytes and fsyncs; on failure cuts the file back to its old length. */
 export function appendDurably(file: string, data: string | Uint8Array, ops: FileOps = nodeFileOps): void {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
@@ -130,6 +187,9 @@ export function describeWriteError(error: unknown): string {
     ENOTDIR: 'a part of the path is not a directory',
     ENOENT: 'the directory does not exist',
     EIO: 'I/O error',
+    ENXIO: 'a FIFO that no process reads',
+    ELOOP: 'too many levels of symbolic links',
+    EISDIR: 'a directory',
   }
   return e.code && what[e.code] ? `${what[e.code]} (${e.code})` : (e.message ?? String(error))
 }

@@ -3,13 +3,15 @@
  * when it got that far, else the one of the file it replaces (same label set across runs), else "".
  */
 import * as fs from 'node:fs'
-import {type AuditFailure, previousClusterId, prometheusFailureText} from '../core/audit/output.js'
-import {describeWriteError, writeFileAtomic} from './atomic-file.js'
+import {type AuditFailure, previousClusterId, prometheusFailureText, type SeriesOptions} from '../core/audit/output.js'
+import {describeWriteError, writeOutputFile} from './atomic-file.js'
 
 /** The first bytes of a file (the cluster id is on its first sample line); undefined when it cannot be read. */
 function head(file: string, max = 64 * 1024): string | undefined {
   let fd: number | undefined
   try {
+    // a FIFO (or stdout, a device) is not read back: opening a FIFO to read waits for a writer
+    if (file === '-' || !fs.statSync(file).isFile()) return undefined
     fd = fs.openSync(file, 'r')
     const buf = Buffer.alloc(max)
     const n = fs.readSync(fd, buf, 0, max, 0)
@@ -30,10 +32,10 @@ export function failureOf(error: unknown): {exitCode: number; errorCode: string}
 }
 
 /** Writes the failure; returns the write error's description, or undefined when written. */
-export function writeFailureFile(file: string, f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined}): string | undefined {
+export function writeFailureFile(file: string, f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined}, series: SeriesOptions = {}): string | undefined {
   const clusterId = f.clusterId ?? previousClusterId(head(file) ?? '') ?? null
   try {
-    writeFileAtomic(file, prometheusFailureText({...f, clusterId}))
+    writeOutputFile(file, prometheusFailureText({...f, clusterId}, series))
     return undefined
   } catch (error) {
     return describeWriteError(error)

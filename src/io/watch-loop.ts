@@ -4,9 +4,9 @@
  * SIGTERM) never interrupts a cycle: it ends the sleep, or the loop after the running cycle has finished its
  * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
  */
-import {type BumpEvent, bumpDocument, delayUntilNextCycle} from '../core/audit/watch.js'
+import {type BumpEvent, bumpDocument, delayUntilNextCycle, type StuckEvent, stuckDocument} from '../core/audit/watch.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
-import {bumpLine} from '../render/watch.js'
+import {bumpLine, stuckLine} from '../render/watch.js'
 
 
 
@@ -77,12 +77,27 @@ export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<Node
 
 
 /**
- * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is
- * reported on stderr and retried at the next interval, and the signal handlers are removed at the end.
- * `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
+ * Aborts `controller` when a write to `out` finds its reader gone (EPIPE: `| head -1` has exited), as `tail -f | head`
+ * ends: nobody reads the bumps any more. (oclif swallows stdout's EPIPE for every command, so without this a watch
+ * would go on for ever, writing nowhere.) Returns the function that removes the listener.
  */
-export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>}): Promise<void> {
+export function stopWhenOutputGone(out: Pick<NodeJS.WritableStream, 'on' | 'off'>, controller: AbortController): () => void {
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error?.code === 'EPIPE' || error?.code === 'ERR_STREAM_DESTROYED') controller.abort()
+  }
+  out.on('error', onError)
+  return () => out.off('error', onError)
+}
+
+/**
+ * The scaffolding both `--watch` commands share: signals stop the loop after the running cycle, a failed cycle is
+ * reported on stderr and retried at the next interval, and the signal handlers are removed at the end. A closed
+ * stdout (its reader has exited) stops the loop after the running cycle too, silently; the command then exits 0,
+ * as after SIGINT. `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
+ */
+export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>; out?: Pick<NodeJS.WritableStream, 'on' | 'off'>}): Promise<void> {
   const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this ${o.unit}\n`))
+  const disposeOut = stopWhenOutputGone(o.out ?? process.stdout, controller)
   try {
     await watchLoop({
       intervalMs: o.intervalMs,
@@ -91,6 +106,7 @@ export async function runWatch(o: {interval: string; intervalMs: number; unit: s
       cycle: o.cycle,
     })
   } finally {
+    disposeOut()
     dispose()
   }
 }
@@ -99,4 +115,10 @@ export async function runWatch(o: {interval: string; intervalMs: number; unit: s
 export function printBumps(events: BumpEvent[], ndjson: boolean): void {
   if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
   else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+}
+
+/** Members newly stuck on stdout: one NDJSON `rebalance-doctor/stuck-member` document or one text line each. */
+export function printStuck(events: StuckEvent[], ndjson: boolean, now: number): void {
+  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(stuckDocument(e)))}\n`).join(''))
+  else for (const e of events) process.stdout.write(`${stuckLine(e, now)}\n`)
 }

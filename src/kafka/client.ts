@@ -152,7 +152,7 @@ export class KafkaClient implements ClusterReader {
           fetch: (leader, topic, partition, offset, maxBytes, isolation) =>
             send(leader, `Fetch v12 of ${topic}-${partition} at offset ${offset}`, P.API.Fetch, 12, P.encodeFetchV12(topic, partition, offset, maxBytes, isolation), P.decodeFetchV12),
           forget: leader => s.forget(leader.host, leader.port),
-          // A long partition read may run past the deadline as long as every fetch answers within the timeout.
+          // A long partition read may run past the deadline as long as each fetch moves it forward within the timeout.
           progress: () => {
             s.deadline = Math.max(s.deadline, Date.now() + s.settings.timeoutMs)
           },

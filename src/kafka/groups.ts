@@ -3,6 +3,7 @@
  * three describes (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe), each group asked at its
  * coordinator and asked again when its coordinator moved or went away. Read-only: no group is joined.
  */
+import {RuntimeError} from '../core/errors.js'
 import {uuidFromBytes, uuidToString} from '../core/uuid.js'
 import type {KafkaSession, Node} from './connection.js'
 import {liveBrokers} from './metadata.js'
@@ -10,6 +11,9 @@ import * as P from './protocol.js'
 import {isRetriableConnection, type Retrier, SYSTEM_CLOCK} from './retry.js'
 
 const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
+/** Groups per FindCoordinator request, and per describe request to one coordinator. */
+export const FIND_COORDINATOR_BATCH = 10_000
+export const DESCRIBE_BATCH = 2_000
 
 export interface NamedTopicPartitions {
   /** Kafka's base64url form. */
@@ -97,18 +101,44 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
 export async function findCoordinators(s: KafkaSession, groupIds: readonly string[]): Promise<Map<string, Node>> {
   const v = s.requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
   const out = new Map<string, Node>()
+  // One Node per coordinator, shared by its groups (not one object and host string per group of millions).
+  const nodes = new Map<string, Node>()
+  const nodeOf = (c: P.WireCoordinator): Node => {
+    const key = `${c.nodeId}:${c.host}:${c.port}`
+    let n = nodes.get(key)
+    if (!n) nodes.set(key, (n = {id: c.nodeId, host: c.host, port: c.port}))
+    return n
+  }
   let pending = [...groupIds]
   for (let attempt = 0; pending.length > 0; attempt++) {
-    const ask = pending
-    const rs = await s.anyBroker('FindCoordinator', (conn, address) => {
-      s.step = `waiting for FindCoordinator v${v} from ${address}`
-      return s.send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
-    })
     const retry: string[] = []
-    for (const c of rs) {
-      if (c.errorCode === 0) out.set(c.key, {id: c.nodeId, host: c.host, port: c.port})
-      else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
-      else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
+    // In batches: a cluster's million groups never make one request, one response or one decode (bounded
+    // memory, and the deadline's timer gets to run between batches).
+    for (let i = 0; i < pending.length; i += FIND_COORDINATOR_BATCH) {
+      const ask = pending.slice(i, i + FIND_COORDINATOR_BATCH)
+      let from = ''
+      const rs = await s.anyBroker('FindCoordinator', (conn, address) => {
+        s.step = `waiting for FindCoordinator v${v} from ${address}${pending.length > ask.length ? ` (groups ${i + 1}-${i + ask.length} of ${pending.length})` : ''}`
+        from = address
+        return s.send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
+      })
+      // Kafka answers every key asked, once; an answer without one is not Kafka's (a proxy, a broken broker).
+      const asked = new Set(ask)
+      const answered = new Set(rs.map(c => c.key))
+      const missing = ask.find(k => !answered.has(k))
+      if (missing !== undefined) {
+        throw new RuntimeError(
+          `${from} answered FindCoordinator without group ${JSON.stringify(missing)}${ask.length > 1 ? ` (asked for ${ask.length} groups, answered ${answered.size})` : ''}`,
+          'Check that --bootstrap-server names Kafka brokers (4.1 or newer), not a proxy; run with --debug and report it if it does.',
+          'PROTOCOL_ERROR',
+        )
+      }
+      for (const c of rs) {
+        if (!asked.has(c.key)) continue // a group not asked for
+        if (c.errorCode === 0) out.set(c.key, nodeOf(c))
+        else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
+        else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
+      }
     }
     pending = retry
     if (pending.length > 0) await SYSTEM_CLOCK.sleep(Math.min(1000, 100 * 2 ** attempt))
@@ -144,22 +174,26 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
     let unreachable: string | undefined
     await Promise.all(
       [...byNode.values()].map(async ({node, ids}) => {
-        let groups: T[]
-        try {
-          const conn = await s.connect(node.host, node.port)
-          s.step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})`
-          groups = await s.send(conn, apiKey, v, P.encodeGroupDescribe(ids, v, apiKey), decode)
-        } catch (error) {
-          // The coordinator went away (a killed broker coordinates until it is fenced): find it again.
-          if (!isRetriableConnection(error) || s.closed) throw error
-          s.forget(node.host, node.port)
-          unreachable ??= `the coordinator of group ${ids[0]}${ids.length > 1 ? ` (and ${ids.length - 1} more)` : ''}, broker ${node.id}: ${error.message}`
-          retry.push(...ids)
-          return
-        }
-        for (const g of groups) {
-          if (RETRIABLE_COORDINATOR.has(g.errorCode) && attempt < 10) retry.push(g.groupId)
-          else done.set(g.groupId, g)
+        // In batches, one after another per coordinator: bounded requests, responses and decodes.
+        for (let i = 0; i < ids.length; i += DESCRIBE_BATCH) {
+          const batch = ids.slice(i, i + DESCRIBE_BATCH)
+          let groups: T[]
+          try {
+            const conn = await s.connect(node.host, node.port)
+            s.step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})${ids.length > batch.length ? ` (groups ${i + 1}-${i + batch.length} of ${ids.length})` : ''}`
+            groups = await s.send(conn, apiKey, v, P.encodeGroupDescribe(batch, v, apiKey), decode)
+          } catch (error) {
+            // The coordinator went away (a killed broker coordinates until it is fenced): find it again.
+            if (!isRetriableConnection(error) || s.closed) throw error
+            s.forget(node.host, node.port)
+            unreachable ??= `the coordinator of group ${ids[i]}${ids.length - i > 1 ? ` (and ${ids.length - i - 1} more)` : ''}, broker ${node.id}: ${error.message}`
+            for (let j = i; j < ids.length; j++) retry.push(ids[j]) // (a loop: push(...) of a million overflows the stack)
+            return
+          }
+          for (const g of groups) {
+            if (RETRIABLE_COORDINATOR.has(g.errorCode) && attempt < 10) retry.push(g.groupId)
+            else done.set(g.groupId, g)
+          }
         }
       }),
     )

@@ -3,10 +3,12 @@
  * lists fenced brokers; Metadata is the fallback), topics with ids and full replica lists (Metadata v12, or paged
  * DescribeTopicPartitions v0), and partition reassignments in flight. Each asks any reachable broker.
  */
+import {RuntimeError} from '../core/errors.js'
 import type {BrokerMetadata, TopicMetadata} from '../core/metadata.js'
 import {uuidFromBytes} from '../core/uuid.js'
 import type {BrokerConnection} from './broker-connection.js'
 import type {KafkaSession, Node} from './connection.js'
+import {maxResponseBytes} from './frame-guard.js'
 import * as P from './protocol.js'
 
 export type MetadataMethod = 'metadata' | 'describe-topic-partitions'
@@ -80,7 +82,7 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
   if (method === 'metadata') {
     wire = (await metadata(s, named ?? null)).topics
   } else {
-    wire = await s.anyBroker('DescribeTopicPartitions', conn => describeTopicPartitions(s, conn, named ?? [], options.partitionLimit ?? 2000))
+    wire = await s.anyBroker('DescribeTopicPartitions', (conn, address) => describeTopicPartitions(s, conn, address, named ?? [], options.partitionLimit ?? 2000))
   }
   s.debug(`${method}: ${wire.length} topics in ${Math.round(performance.now() - t0)} ms`)
   const out: TopicMetadata[] = []
@@ -97,29 +99,65 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
   return out
 }
 
-async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
+/** (topic name, partition) order, as Kafka pages: names compared by UTF-16 code unit, as Java's String does. */
+function cursorAfter(a: P.TopicPartitionCursor, b: P.TopicPartitionCursor): boolean {
+  return a.topicName !== b.topicName ? a.topicName > b.topicName : a.partitionIndex > b.partitionIndex
+}
+
+/**
+ * Follows the cursor page by page. Every page is untrusted: it may hold at most `limit` partitions (Kafka caps a
+ * page there), its cursor must move forward, and all pages together at most the bytes one Metadata response may
+ * have (REBALANCE_DOCTOR_MAX_RESPONSE_BYTES): a cursor that never ends cannot grow memory without bound.
+ */
+async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, address: string, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
   s.requireVersion(P.API.DescribeTopicPartitions, 0, 0, 'paged topic metadata')
   const byName = new Map<string, P.WireTopic>()
   const order: P.WireTopic[] = []
+  const budget = maxResponseBytes()
+  let bytes = 0
   let cursor: P.TopicPartitionCursor | null = null
   let pages = 0
+  const bad = (what: string) =>
+    new RuntimeError(
+      `${address} answered DescribeTopicPartitions (page ${pages}) ${what}`,
+      'Read topics with --metadata-api metadata (Metadata v12); if the broker is Kafka, run with --debug and report it.',
+      'PROTOCOL_ERROR',
+    )
   do {
-    s.step = `waiting for DescribeTopicPartitions (page ${pages + 1}) from ${s.clusterAddress}`
-    const page: {topics: P.WireTopic[]; nextCursor: P.TopicPartitionCursor | null} = await s.send(conn, P.API.DescribeTopicPartitions, 0, P.encodeDescribeTopicPartitionsV0(names, limit, cursor), P.decodeDescribeTopicPartitionsV0)
+    s.step = `waiting for DescribeTopicPartitions (page ${pages + 1}) from ${address}`
+    const page: {topics: P.WireTopic[]; nextCursor: P.TopicPartitionCursor | null} = await s.send(conn, P.API.DescribeTopicPartitions, 0, P.encodeDescribeTopicPartitionsV0(names, limit, cursor), (buf: Buffer) => {
+      bytes += buf.length
+      return P.decodeDescribeTopicPartitionsV0(buf)
+    })
     pages++
+    let partitions = 0
+    for (const t of page.topics) partitions += t.partitions.length
+    if (partitions > limit) throw bad(`with ${partitions} partitions, more than the ${limit} asked for`)
+    if (bytes > budget) {
+      throw new RuntimeError(
+        `${address} answered DescribeTopicPartitions with more than ${budget} bytes in ${pages} pages (the cursor does not end)`,
+        'Read topics with --metadata-api metadata; if the cluster is that large, raise $REBALANCE_DOCTOR_MAX_RESPONSE_BYTES (bytes).',
+        'PROTOCOL_ERROR',
+      )
+    }
+    const next = page.nextCursor
+    if (next && cursor && !cursorAfter(next, cursor)) {
+      throw bad(`with a cursor that does not move forward (${JSON.stringify(next.topicName)} partition ${next.partitionIndex} after ${JSON.stringify(cursor.topicName)} partition ${cursor.partitionIndex})`)
+    }
     for (const t of page.topics) {
       const prev = t.name ? byName.get(t.name) : undefined
-      // A topic split across pages continues in the next page with its remaining partitions.
-      if (prev) prev.partitions.push(...t.partitions)
+      // A topic split across pages continues in the next page with its remaining partitions (a loop, not
+      // push(...): a page of a million partitions would overflow the stack as arguments).
+      if (prev) for (const p of t.partitions) prev.partitions.push(p)
       else {
-        const copy = {...t, partitions: [...t.partitions]}
+        const copy = {...t, partitions: t.partitions.slice()}
         order.push(copy)
         if (t.name) byName.set(t.name, copy)
       }
     }
-    cursor = page.nextCursor
+    cursor = next
   } while (cursor)
-  s.debug(`DescribeTopicPartitions: ${pages} pages`)
+  s.debug(`DescribeTopicPartitions: ${pages} pages, ${bytes} bytes`)
   return order
 }
 

@@ -4,12 +4,15 @@
  * attempt; within the deadline it waits (Retrier backoff) for a leader to be elected, for a refused or dropped
  * connection to the leader (a killed broker leads until it is fenced), and for a leader that moved mid-read —
  * the last at most LEADER_MOVES times. A retry resumes where the previous attempt stopped: no batch twice.
+ * A fetch that brings nothing new below the end offset is asked again at most STALLED_FETCHES times, then the
+ * read fails (INCOMPLETE_READ): a partial read never passes for the whole. Only a fetch that moves the read
+ * forward extends the deadline; a throttled fetch (a quota) is waited out within it.
  */
 import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
-import {type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
+import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
 
 export interface PartitionReadOptions {
@@ -24,7 +27,7 @@ export interface PartitionReadOptions {
   readonly maxBytes?: number
   /**
    * Streaming: called for each batch in offset order; the result then holds no batches. The read may take
-   * longer than the client's timeout as long as each fetch answers within it.
+   * longer than the client's timeout as long as each fetch moves it forward within it.
    */
   readonly onBatch?: (batch: RawRecordBatch) => void
   /** Only data records whose key this accepts are made into records (batch.recordCount still counts all). */
@@ -60,10 +63,11 @@ export interface PartitionTransport {
   /** Metadata of `topic` from any reachable broker. */
   metadata(topic: string): Promise<MetadataResponse>
   listOffsets(leader: LeaderNode, topic: string, partition: number, timestamp: bigint, isolation: Isolation): Promise<{errorCode: number; offset: bigint}>
-  fetch(leader: LeaderNode, topic: string, partition: number, offset: bigint, maxBytes: number, isolation: Isolation): Promise<{errorCode: number; partition: FetchPartitionResponse | undefined}>
+  /** throttleTimeMs > 0: the broker throttles us (a quota); no fetch before it has passed. */
+  fetch(leader: LeaderNode, topic: string, partition: number, offset: bigint, maxBytes: number, isolation: Isolation): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}>
   /** The connection to `leader` failed: drop it, so that the next request to that address connects anew. */
   forget(leader: LeaderNode): void
-  /** A fetch answered: a long read may run past the deadline as long as every fetch answers within the timeout. */
+  /** A fetch moved the read forward: a long read may run past the deadline as long as it keeps moving. */
   progress(): void
 }
 
@@ -80,6 +84,8 @@ export interface PartitionReaderDeps {
 /** The partition's leader moved or is being elected: look it up again (LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
  * FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, OFFSET_NOT_AVAILABLE). */
 export const RETRIABLE_LEADER = new Set([5, 6, 74, 75, 78])
+/** Fetches in a row that bring nothing at or past their offset, below the end offset, before the read fails. */
+export const STALLED_FETCHES = 5
 /** Leader changes met during one read before it gives up (a partition whose leader never settles). */
 export const LEADER_MOVES = 10
 
@@ -104,11 +110,18 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
     if (RETRIABLE_LEADER.has(err) && moves < LEADER_MOVES) return {moved: `ListOffsets answered ${d.errorName(err)}`}
     if (err !== 0) throw d.kafkaError(err, `ListOffsets on ${name}`)
     let offset = resume !== undefined && resume > start.offset ? resume : start.offset
+    const at = `broker ${leader.id} (${leader.host}:${leader.port})`
+    let stalled = 0
+    let pauseMs = 0
     while (offset < end.offset) {
+      // A throttled principal (a quota) must not ask again before the broker's throttle time has passed.
+      if (pauseMs > 0) await d.retrier.pause(pauseMs, `waiting out the throttle of ${at} on the Fetch of ${name} (${pauseMs} ms, a quota)`)
       const r = await t.fetch(leader, topic, o.partition, offset, maxBytes, isolation)
       fetches++
+      pauseMs = r.throttleTimeMs && r.throttleTimeMs > 0 ? r.throttleTimeMs : 0
       const fp = r.partition
       const code = r.errorCode || fp?.errorCode || 0
+      if (code === 0 && !fp && pauseMs > 0) continue // throttled: answered without the partition
       if (RETRIABLE_LEADER.has(code)) {
         resume = offset
         return {moved: `Fetch at offset ${offset} answered ${d.errorName(code)}`}
@@ -125,13 +138,16 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
         resume = offset
         return {moved: `offset ${offset} is out of range (the log was truncated)`}
       }
+      if (code === 0 && !fp) {
+        throw new RuntimeError(`${at} answered the Fetch of ${name} at offset ${offset} without the partition`, 'Check that the address is a Kafka broker; if it is, run with --debug and report it.', 'PROTOCOL_ERROR')
+      }
       if (code !== 0 || !fp) throw d.kafkaError(code, `Fetch of ${name}`)
-      t.progress()
       for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
       if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
       // batch by batch: each is applied (onBatch) and dropped before the next is decoded
       let got = 0
-      let nextOffset: bigint | undefined
+      let next = offset // past the last batch delivered: a batch ending before it is never delivered (twice)
+      let lastSeen: bigint | undefined
       const batchesOfFetch = recordBatches(fp.records ?? Buffer.alloc(0), d.decompress, o.keepKey)
       for (;;) {
         let step: IteratorResult<RawRecordBatch>
@@ -139,32 +155,50 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
           step = batchesOfFetch.next() // only the log's bytes are judged here, not what onBatch does with them
         } catch (error) {
           const m = (error as Error).message
+          if (error instanceof CorruptBatchError) {
+            throw new RuntimeError(`broker ${leader.id} sent a corrupt record batch of ${name}: ${m}`, `Retry; if it persists, that broker's replica of ${name} is damaged: check its segment with kafka-dump-log.sh --deep-iteration, or read when another replica leads.`, 'DECODE_ERROR')
+          }
           throw new RuntimeError(
-            `cannot read the record batches of ${name} at offset ${nextOffset ?? offset}: ${m}`,
-            /compression is not supported/.test(m)
-              ? 'Run with a Node.js that has zstd (22.15 or newer).'
-              : /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
-                ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
-                : 'This is a bug or a corrupt log; run with --debug and report it.',
+            `cannot read the record batches of ${name} at offset ${next}: ${m}`,
+            /REBALANCE_DOCTOR_MAX_BATCH_BYTES/.test(m)
+              ? 'If the batch is legitimate, raise $REBALANCE_DOCTOR_MAX_BATCH_BYTES (bytes; default 64 MiB).'
+              : 'This is a bug or a corrupt log; run with --debug and report it.',
             'DECODE_ERROR',
           )
         }
         if (step.done) break
         const b = step.value
         got++
-        nextOffset = b.lastOffset + 1n
-        if (b.lastOffset < offset) continue // a compressed batch may start before the fetch offset
+        lastSeen = b.lastOffset
+        if (b.lastOffset < next) continue // a compressed batch may start before the fetch offset
+        next = b.lastOffset + 1n
         if (o.onBatch) o.onBatch(b)
         else batches.push(b)
       }
-      if (got === 0) {
-        if (fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
-          maxBytes *= 2 // one batch is larger than maxBytes
-          continue
-        }
-        break // nothing more below the end offset (e.g. only removed records)
+      if (next > offset) {
+        offset = resume = next
+        stalled = 0
+        t.progress() // only a fetch that moved the read forward earns more time
+        continue
       }
-      offset = resume = nextOffset!
+      if (got === 0 && fp.records && fp.records.length > 0 && maxBytes < 256 << 20) {
+        maxBytes *= 2 // one batch is larger than maxBytes
+        continue
+      }
+      // Nothing at or past the offset, below the end offset: the broker answered empty (or only batches ending
+      // before the offset). Ask again a few times; never end the read here, it would look complete.
+      const why =
+        got === 0
+          ? `the Fetch at offset ${offset} answered no records, below the end offset ${end.offset}`
+          : `the Fetch at offset ${offset} answered only batches ending before it (the last at ${lastSeen})`
+      if (++stalled > STALLED_FETCHES) {
+        throw new RuntimeError(
+          `${name} cannot be read to its end offset ${end.offset}: ${why} from ${at}, ${stalled} times in a row`,
+          `Retry later; if it persists, check broker ${leader.id} (its log of ${name}) and run with --debug.`,
+          'INCOMPLETE_READ',
+        )
+      }
+      await d.retrier.wait(`records of ${name} at offset ${offset} from ${at}`, why)
     }
     d.debug?.(`read ${name} from broker ${leader.id}: ${start.offset}..${end.offset}, ${fetches} fetches`)
     return {

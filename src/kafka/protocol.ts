@@ -280,11 +280,14 @@ export function encodeListGroupsV5(states: readonly string[] = [], types: readon
 
 export function decodeListGroupsV5(buf: Buffer): {errorCode: number; groups: ListedGroup[]} {
   const m = decodeBody(Res.ListGroupsResponse, 5, buf)
+  // Protocol types, states and types repeat across a cluster's (maybe millions of) groups: one string each.
+  const seen = new Map<string, string>()
+  const one = (v: string) => seen.get(v) ?? (seen.size < 256 ? (seen.set(v, v), v) : v)
   const groups = structs(m.Groups).map(g => ({
     groupId: g.GroupId as string,
-    protocolType: g.ProtocolType as string,
-    state: g.GroupState as string,
-    type: (g.GroupType as string).toLowerCase(),
+    protocolType: one(g.ProtocolType as string),
+    state: one(g.GroupState as string),
+    type: one((g.GroupType as string).toLowerCase()),
   }))
   return {errorCode: m.ErrorCode as number, groups}
 }
@@ -588,12 +591,17 @@ export function encodeFetchV12(topic: string, partition: number, offset: bigint,
   })
 }
 
-export function decodeFetchV12(buf: Buffer): {errorCode: number; partition: FetchPartitionResponse | undefined} {
+/**
+ * `throttleTimeMs` > 0: the broker throttles this principal (a quota) and expects no request to it before that
+ * time has passed; a throttled fetch may come back with no partition at all.
+ */
+export function decodeFetchV12(buf: Buffer): {errorCode: number; throttleTimeMs: number; partition: FetchPartitionResponse | undefined} {
   const m = decodeBody(Res.FetchResponse, 12, buf)
   const p = structs(m.Responses).flatMap(t => structs(t.Partitions)).at(-1)
   const records = p && (p.Records as Uint8Array | null)
   return {
     errorCode: m.ErrorCode as number,
+    throttleTimeMs: m.ThrottleTimeMs as number,
     partition: p && {
       errorCode: p.ErrorCode as number,
       highWatermark: p.HighWatermark as bigint,

@@ -3,10 +3,28 @@
  * (offsets, attributes with the transactional and control flags, producer id/epoch, timestamps) and each record's
  * offset, timestamp, key and value bytes, headers. Pure; decompression is passed in (gzip, snappy, lz4, zstd).
  * A trailing partial batch (the broker cuts the response at max bytes) is not returned; `nextOffset` says where
- * to fetch next.
+ * to fetch next. Every batch's CRC-32C is checked before it is decoded (CorruptBatchError), as Kafka's consumer does.
  */
+import {crc32c} from '@node-rs/crc32'
 import type {LogBatch, LogRecord} from '../core/log/batch.js'
 import {ByteReader, ProtocolDecodeError} from './wire.js'
+
+/**
+ * A batch whose CRC-32C (over attributes to the end) does not match its bytes: damaged on disk or on the way.
+ * Kafka's consumer refuses such a batch (check.crcs, on by default); so does every reader here.
+ * `position`: the batch's first byte in the bytes given to recordBatches.
+ */
+export class CorruptBatchError extends ProtocolDecodeError {
+  override name = 'CorruptBatchError'
+  constructor(message: string, readonly baseOffset: bigint, readonly position: number) {
+    super(message)
+  }
+}
+
+/** The CRC-32C Kafka stores at byte 17 of a v2 batch: over its bytes from the attributes (byte 21) to its end. */
+export function batchCrc(batch: Uint8Array): number {
+  return crc32c(batch.subarray(21)) >>> 0
+}
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd'
 export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
@@ -100,7 +118,12 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
     const partitionLeaderEpoch = r.int32()
     const magic = r.int8()
     if (magic !== 2) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has magic ${magic}; only v2 batches are supported`)
-    r.uint32() // crc (the broker validated it when it was written)
+    const storedCrc = r.uint32()
+    const crc = batchCrc(bytes.subarray(pos, end))
+    if (crc !== storedCrc) {
+      const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`
+      throw new CorruptBatchError(`record batch at offset ${baseOffset} is corrupt: stored CRC-32C ${hex(storedCrc)}, computed ${hex(crc)}`, baseOffset, pos)
+    }
     const attributes = r.int16()
     const lastOffsetDelta = r.int32()
     const baseTimestamp = r.int64()

@@ -78,4 +78,15 @@ export class Retrier {
     this.#o.debug?.(`retry ${this.#waits} in ${delay} ms: waiting for ${what}: ${reason}`)
     await clock.sleep(delay)
   }
+
+  /**
+   * Sleeps `ms` (a broker's throttle time) unless the deadline would pass first, then throws a TIMEOUT naming
+   * `what`. Not counted as a retry: the broker asked for the pause.
+   */
+  async pause(ms: number, what: string): Promise<void> {
+    const clock = this.#o.clock ?? SYSTEM_CLOCK
+    if (this.#o.deadline() - clock.now() <= ms) throw timeoutError(this.#o.timeoutMs, what)
+    this.#o.debug?.(`pausing ${ms} ms: ${what}`)
+    await clock.sleep(ms)
+  }
 }

@@ -41,6 +41,8 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
     commandConfig: flags['command-config'] ?? profile?.commandConfig,
     timeoutMs: flags.timeout ?? profile?.timeoutMs,
   })
+  const warn = io.warn ?? (m => process.stderr.write(`Warning: ${forTerminal(m)}\n`))
+  for (const w of settings.warnings ?? []) warn(w)
   const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${forTerminal(line)}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)
   const factory = (globalThis as Record<symbol, unknown>)[FACTORY] as ClusterFactory | undefined
@@ -49,7 +51,7 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
   const t0 = performance.now()
   let client: (ClusterReader & {close(): Promise<void>}) | undefined
   try {
-    client = await open(settings, {debug, warn: io.warn ?? (m => process.stderr.write(`Warning: ${forTerminal(m)}\n`))})
+    client = await open(settings, {debug, warn})
     return await work(client)
   } catch (error) {
     debug?.(`live operation failed after ${Math.round(performance.now() - t0)} ms`)

@@ -27,7 +27,6 @@ export function renderAuditTable(groups: readonly AuditRow[], options: {all?: bo
   if (rows.length === 0) return ''
   return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'], {
     width: style.width,
-    truncate: [0],
     paint: (col, text) => (col === 2 ? paint(text, verdictTone(text), style) : col === 5 && text === 'NO' ? paint(text, 'bad', style) : text),
   })
 }
@@ -38,7 +37,7 @@ function details(g: GroupAudit, style: Style): string {
     const log = g.driftFromLog
     if (log?.exact && log.changes?.length) parts.push(`drift (exact, from the metadata log): ${log.changes.map(c => `${c.description} (${formatTime(c.time, style)})`).join('; ')}`)
     else if (log?.exact) parts.push(`drift: ${log.message}`)
-    else parts.push(g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
+    else parts.push(g.rules === '4.0' && g.drift.length > 0 ? `drift (exact, Kafka 4.0 subscription metadata): ${g.drift.map(d => d.description).join('; ')}` : g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
     if (log && !log.exact) parts.push(`metadata log: ${log.message}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)

@@ -1,11 +1,12 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
+import {brokerHealthText} from '../core/explain/brokers.js'
 import type {CauseView} from '../core/explain/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/members.js'
 import type {GroupOffsets} from '../core/explain/offsets.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
-import {forTerminal} from './terminal.js'
+import {forTerminalLine} from './terminal.js'
 
 /**
  * The whole text, terminal-safe (every piece from the records is escaped here, before colour is added), so a
@@ -13,7 +14,9 @@ import {forTerminal} from './terminal.js'
  */
 export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   const out: string[] = []
-  const safe = (text: string) => forTerminal(retime(text, style))
+  // (line breaks escaped too: the core's messages are one line each, so a line break can only come from an id, and a
+  // group id "g\nverdict: STABLE" must not print a line that reads as the verdict)
+  const safe = (text: string) => forTerminalLine(retime(text, style))
   const width = style.width ?? 0
   const head = [`group ${r.group}${r.type ? ` (${r.type})` : ''}`]
   if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
@@ -22,6 +25,9 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   out.push(verdictLine(r.verdict.code, safe(r.verdict.message), style, width))
   if (r.storedMetadataHash !== null) {
     out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)
+  }
+  if (r.rules === '4.0') {
+    out.push(`metadata hash: not kept by this version (Kafka 4.0 rules: the stored subscription metadata is compared${r.inSync === null ? '' : r.inSync ? ', equal to live metadata' : ', different from live metadata'})`)
   }
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
@@ -34,14 +40,14 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       renderTable(
         ['member', 'epoch', 'state', 'subscribed', 'rack'],
         r.members.map(m => [
-          `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`,
+          forTerminalLine(`${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`),
           m.memberEpoch ?? '-',
           m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})` : (m.state ?? '-'),
-          [m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' '),
-          m.rackId ?? '',
+          forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
+          forTerminalLine(m.rackId ?? ''),
         ]),
         ['left', 'right', 'left', 'left', 'left'],
-        {width, truncate: [0]},
+        {width},
       ),
     )
     const withPartitions = r.members.filter(m => m.partitions)
@@ -49,9 +55,9 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       out.push(
         renderTable(
           ['member', 'host', 'assigned', 'to revoke', 'to assign'],
-          withPartitions.map(m => [m.memberId, m.clientHost ?? '', partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
+          withPartitions.map(m => [forTerminalLine(m.memberId), forTerminalLine(m.clientHost ?? ''), partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
           ['left', 'left', 'left', 'left', 'left'],
-          {width, truncate: [0]},
+          {width},
         ),
       )
     }
@@ -63,9 +69,12 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       }
       out.push(wrapProse(safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`), width, 2))
     }
+    // classic members whose subscription or assignment is not the consumer protocol (or does not decode)
+    for (const m of r.members) for (const why of m.classic?.undecoded ?? []) out.push(wrapProse(safe(`member ${m.memberId}: ${why}`), width, 2))
   } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
     out.push('no members')
   }
+  if (r.brokers) out.push(wrapProse(safe(brokerHealthText(r.brokers)), width, 2))
   if (r.topics.length > 0) {
     out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
   }
@@ -74,6 +83,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
     out.push(offsetsText(r.offsets, width))
   }
   out.push('')
+  const shortened: CauseView[] = []
   if (r.timeline.length === 0) {
     out.push('no epoch change in the log (after filters)')
   } else {
@@ -86,12 +96,24 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
           // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
           const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
-          return [epoch, time, e.causes.map(c => causeLine(c, style, room)).join('\n')]
+          return [epoch, time, e.causes.map(c => {
+            const line = causeLine(c, style, room)
+            if (line !== causeLine(c, style)) shortened.push(c)
+            return line
+          }).join('\n')]
         }),
         ['right', 'left', 'left'],
         {width},
       ),
     )
+    // ids the timeline shortened are given whole once: those of current members are in the member table
+    const current = new Set(r.members.map(m => m.memberId))
+    const whole = new Map<string, string>()
+    for (const c of shortened) {
+      const d = c.details as {memberId?: string; clientId?: string}
+      if (d.memberId && !current.has(d.memberId)) whole.set(d.memberId, `${d.memberId}${d.clientId ? ` (client ${d.clientId})` : ''}`)
+    }
+    if (whole.size > 0) out.push(wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2))
   }
   return out.join('\n')
 }
@@ -126,7 +148,7 @@ export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'tim
   let text = causeText(c, id => id)
   // ids cut to 12, then 8 characters (still distinct among a group's members), until the line fits
   for (const max of [12, 8]) if ([...text].length > room) text = causeText(c, id => shortId(id, max))
-  return forTerminal(retime(text, style))
+  return forTerminalLine(retime(text, style))
 }
 
 function causeText(c: CauseView, id: (id: string) => string): string {
@@ -187,10 +209,10 @@ export function offsetsText(o: GroupOffsets, width = 0): string {
   const shown = o.partitions.slice(0, OFFSET_ROWS)
   const table = renderTable(
     ['topic', 'partition', 'committed', 'log end', 'lag', 'member', 'host', 'client'],
-    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', p.memberId ?? '-', p.host ?? '-', p.clientId ?? '-']),
+    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', forTerminalLine(p.memberId ?? '-'), forTerminalLine(p.host ?? '-'), forTerminalLine(p.clientId ?? '-')]),
     ['left', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
-    {width, truncate: [5]},
+    {width},
   )
   const more = n > shown.length ? `\n… and ${n - shown.length} more partitions (--json lists them all)` : ''
-  return `${wrapProse(forTerminal(head), width, 2)}\n${table}${more}`
+  return `${wrapProse(forTerminalLine(head), width, 2)}\n${table}${more}`
 }

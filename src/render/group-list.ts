@@ -4,12 +4,14 @@ import {renderTable} from './table.js'
 
 const dash = (v: number | null) => (v === null ? '-' : v)
 
-export function renderGroupList(groups: readonly GroupListEntry[]): string {
+/** `width`: the terminal's columns (0: natural width), see renderTable. */
+export function renderGroupList(groups: readonly GroupListEntry[], width = 0): string {
   if (groups.length === 0) return 'no groups'
   const table = renderTable(
     ['group', 'type', 'state', 'group epoch', 'assignment epoch', 'members', 'coordinator', 'partition'],
     groups.map(g => [g.group, g.type, g.describeError ? `${g.state} (${g.describeError})` : g.state, dash(g.groupEpoch), dash(g.assignmentEpoch), dash(g.members), dash(g.coordinator), g.partition]),
     ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
+    {width},
   )
   const byType = new Map<string, number>()
   for (const g of groups) byType.set(g.type, (byType.get(g.type) ?? 0) + 1)

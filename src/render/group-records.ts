@@ -3,16 +3,19 @@ import type {GroupRecordsResult, RecordView} from '../core/records-view.js'
 import {patternHint} from './hints.js'
 import {formatTime, PLAIN, type Style} from './style.js'
 import {renderTable} from './table.js'
+import {forTerminalLine} from './terminal.js'
 
 /** `width`: how much of a record's value to show (0: all); `style`: times, and the table's fit to the terminal. */
 export function renderGroupRecords(r: GroupRecordsResult, width: number, unfiltered: number, style: Style = PLAIN): string {
   const lines: string[] = []
-  lines.push(`${r.group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
+  // (a line break in the id shown as \n: it must not start a line of its own)
+  const group = forTerminalLine(r.group)
+  lines.push(`${group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
   if (r.records.length === 0) {
     lines.push(
       unfiltered === 0
-        ? `no record of group ${r.group} in __consumer_offsets-${r.partition}: it does not exist, or its records were deleted (compacted after the group expired).${patternHint(r.group)}`
-        : `${unfiltered} record(s) of group ${r.group}, none matching the filters.`,
+        ? `no record of group ${group} in __consumer_offsets-${r.partition}: it does not exist, or its records were deleted (compacted after the group expired).${patternHint(group)}`
+        : `${unfiltered} record(s) of group ${group}, none matching the filters.`,
     )
   } else {
     lines.push(

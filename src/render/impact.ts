@@ -31,7 +31,13 @@ export function summaryText(s: ImpactSummary): string {
 export function renderImpact(r: ImpactReport): string {
   const out: string[] = []
   out.push(`plan: ${r.changes.join('; ') || 'no change'}`)
-  for (const p of r.phases) out.push(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}groups bump ${p.when}`)
+  for (const p of r.phases) {
+    // what this phase does to the groups, counted from their steps: a recomputed hash that comes out the same
+    // (a shutdown: a fenced broker's rack still counts) is no bump, and the header must not say there is one
+    const bumping = r.groups.filter(g => g.steps.some(s => s.phase === p.phase && s.bump !== 'no')).length
+    const groups = bumping > 0 ? `${bumping} group${bumping === 1 ? '' : 's'} bump ${p.when}` : `no group bumps (hashes recomputed ${p.when} come out unchanged, or no group uses these topics)`
+    out.push(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}${groups}`)
+  }
   if (r.groups.length > 0) {
     out.push('')
     out.push(renderTable(

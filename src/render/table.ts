@@ -3,10 +3,11 @@
  * (control characters escaped, see terminal.ts) before its width is measured; colour, when asked for, is added
  * after that (cli-table3 measures text without its colour sequences).
  *
- * With a width (the terminal's columns), a table that would be wider is fitted: columns share the room, the
- * narrow ones keep their natural width, the wide ones wrap inside their cells at word boundaries (a word longer
- * than the cell is broken), and id columns are cut with an ellipsis keeping their start. Without a width (0 or
- * unknown: a pipe, a file, a terminal that reports 0 columns) a table keeps its natural width: one finite string.
+ * With a width (the terminal's columns, or COLUMNS), a table that would be wider is fitted: columns share the room,
+ * the narrow ones keep their natural width, the wide ones wrap inside their cells at spaces. Nothing is cut and no
+ * word is split: when some word (an id, a host) is wider than its column would be, the table is drawn instead as one
+ * record per row (`psql \x`): `COLUMN | value` lines, values wrapped at spaces. Without a width (0 or unknown: a
+ * pipe without COLUMNS, a file, a terminal that reports 0 columns) a table keeps its natural width.
  */
 import {createRequire} from 'node:module'
 import Table from 'cli-table3'
@@ -15,8 +16,6 @@ import {forTerminal} from './terminal.js'
 export interface TableOptions {
   /** Columns of the whole table, borders included; 0 or absent: no limit. */
   width?: number
-  /** Columns (by index) cut to one line with an ellipsis rather than wrapped: ids, whose start identifies them. */
-  truncate?: readonly number[]
   /** Colour for a cell's (already escaped) text: returns the text with SGR sequences. */
   paint?: (column: number, text: string, row: number) => string
   /** Rows per cli-table3 table (tests; default 200). */
@@ -29,10 +28,12 @@ const MIN_COLUMN = 6
 export function renderTable(head: string[], rows: Array<Array<string | number>>, align?: Array<'left' | 'right'>, options: TableOptions = {}): string {
   const safeHead = head.map(forTerminal)
   let cells = rows.map(r => r.map(c => forTerminal(String(c))))
-  const widths = fitWidths(safeHead, cells, options.width ?? 0)
+  const width = options.width ?? 0
+  const widths = fitWidths(safeHead, cells, width)
   if (widths) {
-    const cut = new Set(options.truncate ?? [])
-    cells = cells.map(r => r.map((c, i) => (cut.has(i) ? truncateLines(c, widths[i]) : wrap(c, widths[i]))))
+    // a word wider than its column would have to be split: a record per row instead
+    if (!wordsFit(widths, safeHead, cells, width)) return renderRecords(safeHead, cells, width, options.paint)
+    cells = cells.map(r => r.map((c, i) => wrap(c, widths[i])))
   }
   const tableHead = widths ? safeHead.map((h, i) => wrap(h, widths[i])) : safeHead
   const paint = options.paint
@@ -158,13 +159,67 @@ export function wrapProse(text: string, width: number, indent = 0): string {
     .join('\n')
 }
 
-/** Each line cut to `width` with an ellipsis, keeping its start ("consumer-1-4f9a…"). */
-export function truncateLines(text: string, width: number): string {
-  return text
-    .split('\n')
-    .map(line => {
-      const chars = [...line]
-      return chars.length <= width ? line : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`
-    })
-    .join('\n')
+/** The widest word (text between spaces and line breaks) of a cell. */
+function longestWord(text: string): number {
+  let w = 0
+  for (const word of text.split(/[ \n]+/)) w = Math.max(w, len(word))
+  return w
+}
+
+/** The fitted widths hold the table in `width` and every word of every cell (head included) in its column. */
+function wordsFit(widths: readonly number[], head: readonly string[], rows: readonly string[][], width: number): boolean {
+  if (widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1 > width) return false
+  return widths.every((w, i) => longestWord(head[i]) <= w && rows.every(r => longestWord(r[i] ?? '') <= w))
+}
+
+/**
+ * One record per row, as `psql \x` prints them: a `-[ RECORD n ]` line, then `COLUMN | value` per column, values
+ * wrapped at spaces within `width` (continuation lines under the value). A word too wide for the value's room
+ * (a long id) gets a line of its own from the first column, whole; only a word wider than the terminal is split.
+ */
+export function renderRecords(head: readonly string[], rows: readonly string[][], width: number, paint?: TableOptions['paint']): string {
+  const keyWidth = Math.max(...head.map(len))
+  const room = Math.max(MIN_COLUMN, width - keyWidth - 3)
+  const out: string[] = []
+  for (const [ri, r] of rows.entries()) {
+    const title = `-[ RECORD ${ri + 1} ]`
+    out.push(title + '-'.repeat(Math.max(0, Math.min(width, 40) - len(title))))
+    for (const [i, h] of head.entries()) {
+      const key = h + ' '.repeat(keyWidth - len(h))
+      const lines = valueLines(r[i] ?? '', room, width)
+      if (lines[0].own) out.push(`${key} |`)
+      lines.forEach((l, k) => {
+        const text = paint && l.text ? paint(i, l.text, ri) : l.text
+        out.push(l.own ? text : `${k === 0 ? key : ' '.repeat(keyWidth)} | ${text}`.trimEnd())
+      })
+    }
+  }
+  return out.join('\n')
+}
+
+/** A value's lines in `room` columns, split at spaces; a word wider than `room` alone on its line (own: from column 0). */
+function valueLines(text: string, room: number, width: number): Array<{text: string; own: boolean}> {
+  const out: Array<{text: string; own: boolean}> = []
+  for (const line of text.split('\n')) {
+    let cur = ''
+    const flush = () => {
+      if (cur) out.push({text: cur, own: false})
+      cur = ''
+    }
+    for (const word of line.split(/ +/)) {
+      if (len(word) > room) {
+        flush()
+        // whole on a line of its own; split only when wider than the terminal itself
+        for (const piece of wrap(word, Math.max(MIN_COLUMN, width)).split('\n')) out.push({text: piece, own: true})
+        continue
+      }
+      if (cur && len(cur) + 1 + len(word) <= room) cur += ` ${word}`
+      else {
+        flush()
+        cur = word
+      }
+    }
+    flush()
+  }
+  return out.length > 0 ? out : [{text: '', own: false}]
 }

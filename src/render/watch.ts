@@ -1,9 +1,17 @@
 /** `--watch` text output: one line per new epoch bump, its causes after the colon. */
-import type {BumpEvent} from '../core/audit/watch.js'
+import type {BumpEvent, StuckEvent} from '../core/audit/watch.js'
 import {forTerminalLine} from './terminal.js'
 
 /** "2026-12-01T06:00:00.000Z orders (consumer) epoch 4 → 5: member m1 joined; ..." (escaped for a terminal). */
 export function bumpLine(e: BumpEvent): string {
   const causes = e.causes.length > 0 ? e.causes.map(c => c.message).join('; ') : 'no cause found'
   return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}: ${causes}`)
+}
+
+/** "2026-12-01T06:05:00.000Z orders (consumer) member m1 (client c1 on /10.0.0.7) stuck: UNREVOKED_PARTITIONS since …, blocks m2". */
+export function stuckLine(e: StuckEvent, now: number): string {
+  const who = [e.clientId ? `client ${e.clientId}` : '', e.clientHost ? `on ${e.clientHost}` : ''].filter(Boolean).join(' ')
+  const detail = [e.state ?? 'reconciling', e.since ? `since ${e.since}` : '', `(longer than ${Math.round(e.stuckAfterMs / 1000)} s)`].filter(Boolean).join(' ')
+  const links = `${e.blocking.length ? `, blocks ${e.blocking.join(', ')}` : ''}${e.waitingOn.length ? `, waits for ${e.waitingOn.join(', ')}` : ''}`
+  return forTerminalLine(`${new Date(now).toISOString()} ${e.group}${e.type ? ` (${e.type})` : ''} member ${e.memberId}${who ? ` (${who})` : ''} stuck: ${detail}${links}`)
 }

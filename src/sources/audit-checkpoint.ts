@@ -10,7 +10,7 @@ import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {decodeCheckpoint, encodeCheckpoint, type PartitionCheckpoint, type StatesFile} from '../core/audit/checkpoint.js'
 import {clusterDir} from '../history/store.js'
-import {writeFileAtomic} from '../io/atomic-file.js'
+import {describeWriteError, writeFileAtomic} from '../io/atomic-file.js'
 
 export interface CheckpointStore {
   readonly dir: string
@@ -31,22 +31,25 @@ export function checkpointStore(historyRoot: string, clusterId: string): Checkpo
       try {
         text = readFileSync(file(partition))
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-        return {error: `cannot read ${file(partition)}: ${(error as Error).message}`}
+        // none there: no such file, or no such directory (a part of the path is a file: the save says so, once)
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+        // (worded alike for every partition: the audit warns once per cause, not once per partition)
+        return {error: `the checkpoints in ${dir} cannot be read (${describeWriteError(error)})`}
       }
       return decodeCheckpoint(text, () => readFileSync(statesFile(partition), 'utf8'))
     },
     save(cp) {
       mkdirSync(dir, {recursive: true})
       const generation = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
-      const {header, states} = encodeCheckpoint(cp, generation)
+      const {header, states, statesFile: written} = encodeCheckpoint(cp, generation)
       // a new states file first: a crash before the header leaves the old header, which names the old generation.
       // Not fsynced: a checkpoint is a cache of the log. A crash that loses a file, empties it or keeps a header
       // without its states file costs that partition one full read, reported (decodeCheckpoint and the generation
       // check find it), never a wrong result; fsyncing the five files of a run cost 20-40 ms here.
       if (states !== undefined) writeFileAtomic(statesFile(cp.partition), states, {durable: false})
       writeFileAtomic(file(cp.partition), header, {durable: false})
-      return states === undefined ? cp.statesFile : {generation, bytes: states.length}
+      return written
     },
   }
 }

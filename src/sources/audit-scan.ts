@@ -27,7 +27,7 @@ export interface OffsetsScanResult {
   /** Partitions read from their log start although checkpoints were asked for, and why (none yet is not listed). */
   fullReads: Array<{partition: number; reason: string}>
   /** Checkpoints that could not be written (the audit is complete; the next run reads those partitions in full). */
-  checkpointErrors: Array<{partition: number; error: string}>
+  checkpointErrors: Array<{partition: number; error: string; code?: string}>
 }
 
 export interface OffsetsScanOptions extends PartitionScanOptions {
@@ -173,7 +173,8 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
         try {
           ck!.store.save(checkpoint)
         } catch (error) {
-          result.checkpointErrors.push({partition, error: (error as Error).message})
+          const code = (error as NodeJS.ErrnoException).code
+          result.checkpointErrors.push({partition, error: (error as Error).message, ...(typeof code === 'string' ? {code} : {})})
         }
       }
       result.recordsScanned += scan.recordsScanned

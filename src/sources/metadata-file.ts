@@ -6,7 +6,7 @@
 import {byteLimitFromEnv} from '../config/limits.js'
 import {open} from 'node:fs/promises'
 import {isUtf8} from 'node:buffer'
-import {InputError} from '../core/errors.js'
+import {type ErrorCode, InputError} from '../core/errors.js'
 import {type ClusterMetadata, parseMetadataJson} from '../core/metadata.js'
 
 export const MAX_METADATA_BYTES_ENV = 'REBALANCE_DOCTOR_MAX_METADATA_BYTES'
@@ -59,7 +59,8 @@ function fileError(error: unknown, path: string): InputError {
   return new InputError(`metadata file ${path} ${why[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`}`, hint)
 }
 
-async function readBounded(path: string, limit: number, tooBig: () => Error): Promise<Buffer> {
+/** The bytes of the file at `path`, at most `limit`: `tooBig()` is thrown before more than limit + 1 bytes are held. */
+export async function readBounded(path: string, limit: number, tooBig: () => Error): Promise<Buffer> {
   const fh = await open(path, 'r')
   try {
     const st = await fh.stat()
@@ -82,7 +83,7 @@ async function readBounded(path: string, limit: number, tooBig: () => Error): Pr
   }
 }
 
-async function readStdin(stdin: AsyncIterable<Buffer | string>, limit: number, tooBig: () => Error): Promise<Buffer> {
+export async function readStdin(stdin: AsyncIterable<Buffer | string>, limit: number, tooBig: () => Error): Promise<Buffer> {
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of stdin) {
@@ -95,14 +96,8 @@ async function readStdin(stdin: AsyncIterable<Buffer | string>, limit: number, t
 }
 
 /** Strict UTF-8: a bad byte would silently become U+FFFD and hash a name that does not exist. */
-export function decodeUtf8(bytes: Buffer, source: string): string {
-  if (!isUtf8(bytes)) {
-    throw new InputError(
-      `${source}: not valid UTF-8 at byte offset ${firstInvalidUtf8(bytes)}`,
-      'Save the file as UTF-8 (JSON is UTF-8); `rebalance-doctor cluster snapshot` writes a valid file.',
-      'BAD_METADATA',
-    )
-  }
+export function decodeUtf8(bytes: Buffer, source: string, hint = 'Save the file as UTF-8 (JSON is UTF-8); `rebalance-doctor cluster snapshot` writes a valid file.', code: ErrorCode = 'BAD_METADATA'): string {
+  if (!isUtf8(bytes)) throw new InputError(`${source}: not valid UTF-8 at byte offset ${firstInvalidUtf8(bytes)}`, hint, code)
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return bytes.toString('utf8', start)
 }

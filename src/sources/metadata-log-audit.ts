@@ -7,7 +7,7 @@ import {type AuditRow, StoredRow} from '../core/audit/stored-row.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../core/metadata-log/attribute.js'
 import {type ReplayResult, topicsEverUsed} from '../core/replay/index.js'
-import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from './metadata-log.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from './metadata-log.js'
 
 /** summary.metadataLog: the log read, and what it attributed. */
 export interface AuditMetadataLog extends MetadataLogSource {
@@ -23,7 +23,7 @@ export async function auditFromMetadataLog(dir: string, rows: readonly AuditRow[
   for (const r of drifting) for (const t of r.topics) topics.add(t)
   for (const {replay} of bumps) for (const t of topicsEverUsed(replay)) topics.add(t)
   const r = await replayMetadataLog(dir, {trackTopics: topics})
-  const view: MetadataLogView = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+  const view: MetadataLogView = metadataLogView(r)
   let driftsAttributed = 0
   for (const row of drifting) {
     row.driftFromLog = attributeDrift(view, row.topics, BigInt(row.storedMetadataHash!), BigInt(row.liveMetadataHash!), now)

@@ -2,7 +2,7 @@
 import type {ExplainReport} from '../core/explain/explain.js'
 import {annotateFromMetadataLog} from '../core/metadata-log/attribute.js'
 import type {ReplayResult} from '../core/replay/index.js'
-import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from './metadata-log.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from './metadata-log.js'
 
 declare module '../core/explain/explain.js' {
   interface ExplainReport {
@@ -13,7 +13,7 @@ declare module '../core/explain/explain.js' {
 
 export async function explainFromMetadataLog(report: ExplainReport, replay: ReplayResult, dir: string, topics: readonly string[]): Promise<number> {
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
-  const n = annotateFromMetadataLog(report, replay, {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp})
+  const n = annotateFromMetadataLog(report, replay, metadataLogView(r))
   report.metadataLog = {...metadataLogSourceInfo(r), attributed: n}
   return n
 }
@@ -22,7 +22,7 @@ export async function explainFromMetadataLog(report: ExplainReport, replay: Repl
 export async function explainManyFromMetadataLog(groups: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, dir: string, topics: readonly string[]): Promise<void> {
   if (groups.length === 0) return
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
-  const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
+  const view = metadataLogView(r)
   const source = metadataLogSourceInfo(r)
   for (const {report, replay} of groups) report.metadataLog = {...source, attributed: annotateFromMetadataLog(report, replay, view)}
 }

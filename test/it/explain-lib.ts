@@ -24,6 +24,8 @@ export interface Entry {
   offset: string
   metadataHash: string | null
   previousMetadataHash: string | null
+  /** Whose rules the write was made under: '4.0' (no hash) or '4.1+'; null for classic groups. */
+  rules?: string | null
   assignmentEpoch: number | null
   causes: Cause[]
 }
@@ -35,6 +37,7 @@ export interface Report {
   assignmentEpoch: number | null
   storedMetadataHash: string | null
   liveMetadataHash: string | null
+  rules?: string | null
   inSync: boolean | null
   verdict: {code: string; message: string; pending: boolean}
   findings: Array<{code: string; message: string; details: Record<string, any>}>

@@ -5,8 +5,9 @@ import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {timeSpecFlag} from '../../flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
+import {terminalSafeJson} from '../../render/terminal.js'
 import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
-import {type MetadataLogSource, metadataLogSourceInfo, replayMetadataLog} from '../../sources/metadata-log.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
@@ -42,8 +43,11 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
       since, until,
     })
     const source = metadataLogSourceInfo(r)
+    // on stderr and in the JSON warnings; the text output also says it under its first line
+    for (const w of metadataLogWarnings(source)) this.warn(w)
     if (flags.ndjson) {
-      process.stdout.write(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`)
+      // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
+      process.stdout.write(terminalSafeJson(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`))
     } else if (!this.jsonEnabled()) {
       this.log(renderClusterHistory(source, r.historyStart, changes, {...styleOf(flags), color: false}))
     }

@@ -5,7 +5,7 @@ import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {RuntimeError} from '../../core/errors.js'
-import {describeWriteError, writeFileAtomic} from '../../io/atomic-file.js'
+import {describeWriteError, writeOutputFile} from '../../io/atomic-file.js'
 
 export interface SnapshotSummary {
   output: string
@@ -63,12 +63,13 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
     const doc = toMetadataDocument(md)
     // the same JSON values, with C1/bidi controls in ids and racks written as \u escapes (safe to cat)
     const text = terminalSafeJson(`${JSON.stringify(doc, null, 2)}\n`)
-    if (!flags.output) {
+    // (-o -: stdout, as without -o)
+    if (!flags.output || flags.output === '-') {
       if (!this.jsonEnabled()) process.stdout.write(text)
       return doc
     }
     try {
-      writeFileAtomic(flags.output, text)
+      writeOutputFile(flags.output, text)
     } catch (error) {
       throw new RuntimeError(`could not write ${flags.output}: ${describeWriteError(error)}`, 'Check the directory exists, is writable and has space; the previous file, if any, is unchanged.', 'OUTPUT_WRITE')
     }

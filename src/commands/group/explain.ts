@@ -13,12 +13,14 @@ import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watc
 import {printBumps, runWatch} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
 import {renderExplain} from '../../render/explain.js'
+import {brokerHealth} from '../../core/explain/brokers.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../../output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {annotateFromHistory, historyRacks, HISTORY_DIR_ENV, loadHistoryView} from '../../history/index.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'
 import {explainFromMetadataLog, explainManyFromMetadataLog} from '../../sources/metadata-log-explain.js'
+import {metadataLogWarnings} from '../../sources/metadata-log.js'
 
 /** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
 export interface ExplainList {
@@ -39,14 +41,15 @@ reproduces the stored hash; each says how it is known (confidence exact, inferre
 the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
-reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash).
+reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
+offsets and lag come from the stored GroupMetadata value; see README).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members, stuckAfter: {ms, source, smallestRebalanceTimeoutMs},
 timeline: [{epoch, previousEpoch, timestamp, time, offset, metadataHash, previousMetadataHash, assignmentEpoch,
 causes: [{kind, message, confidence, alternatives, details}]}], skippedRecords, offsets: {partitions: [{topic, topicId,
 partition, committedOffset, logEndOffset, lag, memberId, clientId, host, logEndError}], totalLag, uncommitted}, warnings}.
-Hashes and offsets are decimal strings. Offsets and lag per partition (consumer groups) are those kafka-consumer-groups
+Hashes and offsets are decimal strings. Offsets and lag per partition (consumer and classic groups) are those kafka-consumer-groups
 --describe shows: committed offsets from the group's records, log end offsets from ListOffsets (read-only).
 
 SEVERAL GROUPS: a GROUP with * or ? (a glob over the whole id, [abc] classes too) or between slashes (/regex/flags) is a pattern, as
@@ -126,11 +129,15 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       // are names to test where no broker has them today
       const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
       const report = explainGroup(group, replay, {live, now, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+      report.brokers = brokerHealth(live, report.topics.map(t => t.name))
       annotateFromHistory(report, replay, view)
       progress.update('reading log end offsets')
       report.offsets = await readGroupOffsets(client, replay.state, live, m => this.warn(m))
       // exact, from the cluster's own metadata log, when given
-      if (flags['metadata-log']) await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
+      if (flags['metadata-log']) {
+        await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])
+        for (const w of metadataLogWarnings(report.metadataLog!)) this.warn(w)
+      }
       return report
     }, {progress: `reading ${group}'s records`})
 
@@ -176,6 +183,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
       for (const [group, replay] of groups) {
         progress.update(`explaining ${out.length + 1}/${groups.size} groups`)
         const report = explainGroup(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+        report.brokers = brokerHealth(live, report.topics.map(t => t.name))
         annotateFromHistory(report, replay, view)
         // the partitions' offset commits are skipped unread when every group is read: no offsets and lag here
         report.offsets = null
@@ -184,7 +192,11 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
         out.push({report, replay})
       }
       // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)
-      if (flags['metadata-log']) await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
+      if (flags['metadata-log']) {
+        await explainManyFromMetadataLog(out, flags['metadata-log'], [...topics])
+        const source = out[0]?.report.metadataLog
+        if (source) for (const w of metadataLogWarnings(source)) this.warn(w)
+      }
       return out.map(({report}) => report)
     }, {progress: 'reading __consumer_offsets', quiet: this.jsonEnabled() || flags.ndjson})
 

@@ -1,4 +1,4 @@
-import {outputFlags} from '../../output-flags.js'
+import {outputFlags, terminalWidth} from '../../output-flags.js'
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../../base-command.js'
 import {LiveCommand} from '../../live-command.js'
@@ -57,7 +57,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
       return groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions))
     })
     const shown = states ? groups.filter(g => states.has(g.state.toLowerCase())) : groups
-    if (!this.jsonEnabled()) this.log(renderGroupList(shown))
+    if (!this.jsonEnabled()) this.log(renderGroupList(shown, terminalWidth()))
     if (shown.length === 0 && (flags.group !== undefined || flags.type !== undefined || flags.state !== undefined)) {
       this.note('no group matches the filters. Try this: drop --group/--type/--state to list every group.')
       process.exitCode = EXIT.notFound

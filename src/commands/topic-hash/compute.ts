@@ -53,7 +53,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
     const live = !file && !log && wantsLive(this.flags)
     if (!file && !log && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE (see `rebalance-doctor cluster snapshot`), --metadata-log DIR or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
     const md = log
-      ? await metadataAt(log, this.flags.at)
+      ? await metadataAt(log, this.flags.at, w => this.warn(w))
       : file
       ? await readMetadataFile(file)
       : await this.withCluster(c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
@@ -64,8 +64,8 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
 }
 
 /** The image of a metadata log at an offset or a time (its end when `at` is not given). */
-async function metadataAt(dir: string, point: LogPoint | undefined) {
-  const {replayMetadataLog} = await import('../../sources/metadata-log.js')
+async function metadataAt(dir: string, point: LogPoint | undefined, warn: (message: string) => void) {
+  const {damageWhere, replayMetadataLog} = await import('../../sources/metadata-log.js')
   const at = point?.text
   const bound = point === undefined ? {} : point.untilOffset === undefined ? {untilTime: point.untilTime} : {untilOffset: point.untilOffset}
   const r = await replayMetadataLog(dir, {...bound, start: 'latest', keepChanges: false})
@@ -75,6 +75,13 @@ async function metadataAt(dir: string, point: LogPoint | undefined) {
   }
   // past the log's end the state is unknown (a copy taken earlier, or a point in the future): never the end's image
   const last = {offset: r.replay.lastOffset, time: r.replay.lastTimestamp}
+  // damage or a gap before the point asked (or before the log's end, without --at): the state there is not known
+  const reached = r.replay.done || ('untilOffset' in bound && last.offset !== undefined && last.offset >= bound.untilOffset!)
+  if (r.damage && !reached) {
+    const exact = last.offset === undefined ? 'no state of it is exact' : `its state is exact up to offset ${last.offset}${last.time === undefined ? '' : ` (${new Date(last.time).toISOString()})`}`
+    throw new InputError(`the metadata log is damaged at offset ${r.damage.offset} (${damageWhere(r.damage)}), before ${at === undefined ? 'its end' : `--at ${at}`}: ${exact}`, `Give --at ${last.offset ?? 'OFFSET'} or earlier for the state before the damage, or copy __cluster_metadata-0 again from another controller or broker.`, 'METADATA_LOG_CORRUPT')
+  }
+  if (r.partialTail && !reached) warn(`${r.partialTail.file}: the last ${r.partialTail.bytes} bytes (from byte ${r.partialTail.byte}) are not a complete batch (a file being written when copied, or damage): the hashes are as of offset ${last.offset ?? 'none'}`)
   // (a replay that stopped at the bound saw a record past it: the log reaches beyond --at)
   if (at !== undefined && !r.replay.done && (('untilOffset' in bound && (last.offset === undefined || bound.untilOffset! > last.offset)) || ('untilTime' in bound && (last.time === undefined || bound.untilTime! > last.time)))) {
     throw new InputError(`--at ${at} is after the last record this metadata log holds (offset ${last.offset ?? 'none'}${last.time === undefined ? '' : `, ${new Date(last.time).toISOString()}`}): the metadata then is not in it`, 'Give an earlier --at, or a fresher copy of the log (a live metadata.log.dir ends within a second of now).', 'METADATA_LOG_TOO_SHORT')

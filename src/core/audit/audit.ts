@@ -9,7 +9,7 @@ import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, ty
 import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type GroupRules, type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {LogAttribution} from '../metadata-log/attribute.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
@@ -23,12 +23,15 @@ export interface GroupAudit {
   verdict: Verdict
   groupEpoch: number | null
   assignmentEpoch: number | null
-  /** 64-bit hashes as decimal strings; null for classic or deleted groups. */
+  /** 64-bit hashes as decimal strings; null for classic or deleted groups, and under Kafka 4.0's rules (no hash kept). */
   storedMetadataHash: string | null
   liveMetadataHash: string | null
+  /** Whose rules wrote the group's records: `4.0` (subscription metadata, compared field by field) or `4.1+` (hash). */
+  rules?: GroupRules | null
   /** null when there is no hash to compare (classic, deleted). */
   inSync: boolean | null
-  /** The topic/broker change(s) that reproduce the stored hash from live metadata, when stored ≠ live. */
+  /** The topic/broker change(s) that reproduce the stored hash from live metadata, when stored ≠ live; under 4.0
+   * rules, the exact differences between the stored subscription metadata and live metadata. */
   drift: Array<Pick<Hypothesis, 'kind' | 'then' | 'now' | 'description'> & {topic: string | null; broker: number | null}>
   topics: string[]
   missingTopics: string[]
@@ -106,7 +109,13 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   let topics: string[] = []
   let missing: string[] = []
   const g = type && type !== 'classic' ? replay.state[type] : null
-  if (type && type !== 'classic' && g && g.epoch !== undefined) {
+  const rules = base.rules
+  if (rules === '4.0' && g && g.epoch !== undefined) {
+    // no hash: explain with live metadata compares the stored subscription metadata (cheap, no search)
+    topics = subscribedTopicsOf(type!, replay.state)
+    report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
+    missing = report.topics.filter(t => !t.exists).map(t => t.name)
+  } else if (type && type !== 'classic' && g && g.epoch !== undefined) {
     topics = subscribedTopicsOf(type, replay.state)
     const detail = ctx.hasher.groupHashDetail(topics)
     liveHash = detail.hash
@@ -114,10 +123,10 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
     if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false, reassignments: ctx.reassignments})
   }
-  const inSync = liveHash === undefined || !g ? null : liveHash === g.metadataHash
+  const inSync = rules === '4.0' ? report.inSync : liveHash === undefined || !g ? null : liveHash === g.metadataHash
   const empty = g ? g.members.size === 0 : true
   const verdict = inSync === true
-    ? inSyncVerdict({empty, epoch: base.groupEpoch, topicCount: topics.length, assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'), reconciling: base.members.filter(m => m.reconciling).length})
+    ? inSyncVerdict({empty, epoch: base.groupEpoch, topicCount: topics.length, assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'), reconciling: base.members.filter(m => m.reconciling).length, rules})
     : report.verdict
   const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
   const matches = change?.details.changes ?? []
@@ -140,7 +149,8 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   if (stuck.length > 0) findings.push('stuck')
   if (missing.length > 0) findings.push('missing-topics')
   if (unknownRecords > 0) findings.push('unknown-records')
-  const inFlight = ctx.reassignments.length > 0 && topics.length > 0 ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync) : undefined
+  // (replicas do not count under 4.0 rules: a reassignment bumps nothing there)
+  const inFlight = rules !== '4.0' && ctx.reassignments.length > 0 && topics.length > 0 ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync) : undefined
   const reassignments: GroupAudit['reassignments'] = inFlight?.details.topics ?? []
   if (reassignments.length > 0) findings.push('reassignment')
   return {
@@ -151,11 +161,13 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     assignmentEpoch: base.assignmentEpoch,
     storedMetadataHash: base.storedMetadataHash,
     liveMetadataHash: liveHash === undefined ? null : liveHash.toString(),
+    rules,
     inSync,
     drift: driftMatches.map(h => ({kind: h.kind, topic: h.topic ?? null, broker: h.broker ?? null, then: h.then, now: h.now, description: h.description})),
     topics,
     missingTopics: missing,
-    members: g ? g.members.size : 0,
+    // classic groups: the members their stored GroupMetadata value lists
+    members: g ? g.members.size : base.members.length,
     membersReconciling: reconciling.length,
     stuckMembers: stuck,
     stuckAfter: base.stuckAfter,

@@ -12,7 +12,7 @@
  * without rebuilding any group.
  *
  * Files: offsets-N.json, JSON lines: first {schema, clusterId, partition, keepEpochs, nextOffset, logStartOffset,
- * lastBatch, counters, rowsKey, statesFile: {generation, bytes}, groups: count, xxh64}, then one line per group
+ * lastBatch, counters, rowsKey, statesFile: {generation, bytes, xxh64}, groups: count, xxh64}, then one line per group
  * [groupId, entry | null, stateText | null] (a cached row's entry: its facts, then a tab and its JSON; a line per
  * group so that a run rewrites only the lines of the groups that changed: the others are written back as read);
  * and offsets-N.states.json {schema, generation, groups: [[groupId, stateText]]} (encodeCheckpoint says which group
@@ -25,7 +25,7 @@ import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 import {FactsPool, factsOf, StoredRow} from './stored-row.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v4'
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v5'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -62,6 +62,8 @@ export interface PartitionCheckpoint {
 export interface StatesFile {
   readonly generation: string
   readonly bytes: number
+  /** The xxh64 of the states file's UTF-8 bytes (decimal): a state damaged on disk is not taken for one. */
+  readonly xxh64: string
 }
 
 /** A group as a checkpoint keeps it: its reducer state as text (encodeGroupData) and its cached audit entry. */
@@ -157,10 +159,11 @@ export function decodeGroupData(text: string, groupId: string): ReducerData {
  * A group's line is [groupId, entry, stateText | null] where entry is null (none), {"deleted": true}, or the facts
  * of a cached row (stored-row.ts Facts) followed by a tab and the row's JSON: the row is read back as that text and
  * parsed only if something needs it whole (a tab never occurs raw in JSON text). The first line's xxh64 (a 64-bit
- * xxHash, as a decimal string) covers every byte after it: a row's text goes to --json as read, so a line damaged
- * on disk must not be taken for one.
+ * xxHash, as a decimal string, its last member) covers that line's other fields and every byte after it: a row's
+ * text goes to --json as read, and the header's counters are carried into every later run, so neither a line nor a
+ * counter damaged on disk may be taken for one (v4 files covered only the lines: a v5 reader reads them in full once).
  */
-export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined} {
+export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {header: Uint8Array[]; states: string | undefined; statesFile: StatesFile} {
   const {groups, statesFile, ...rest} = cp
   let inline = 0
   for (const [, g] of groups) if (g.row !== null && typeof g.data === 'string') inline += g.data.length
@@ -176,14 +179,17 @@ export function encodeCheckpoint(cp: PartitionCheckpoint, generation: string): {
     return wasRead(g) ? g : groupLine(id, g.row, typeof g.data === 'string' ? g.data : null)
   })
   const states = compact ? JSON.stringify({schema: STATES_SCHEMA, generation, groups: cold}) : undefined
-  const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length}
+  const file: StatesFile = states === undefined ? statesFile! : {generation, bytes: states.length, xxh64: xxh64(Buffer.from(states, 'utf8')).toString()}
   // the file's bytes in pieces, written one after the other: joining them first cost a copy of the whole file
   const body = coalesce(lines)
-  const sum = new Xxh64()
-  for (const piece of body) sum.update(piece)
   // the groups' texts are strings already: only the header's own fields are tagged
-  const first = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length, xxh64: sum.digest().toString()})
-  return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states}
+  const fields = JSON.stringify({schema: CHECKPOINT_SCHEMA, ...(tag(rest) as object), statesFile: file, groups: lines.length})
+  // the sum covers the first line's own fields too (its text without the sum: see firstLineSum), then the lines
+  const sum = new Xxh64()
+  sum.update(Buffer.from(`${fields}\n`, 'utf8'))
+  for (const piece of body) sum.update(piece)
+  const first = `${fields.slice(0, -1)},"xxh64":"${sum.digest().toString()}"}`
+  return {header: [Buffer.from(`${first}\n`, 'utf8'), ...body], states, statesFile: file}
 }
 
 const NEWLINE = Buffer.from('\n')
@@ -246,7 +252,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   if (bytes[bytes.length - 1] !== 0x0a) return {error: 'damaged (its last line is incomplete)'}
   const {groups: count, schema: _, statesFile, xxh64: sum, ...rest} = doc
   // (xxHash, already loaded for topic hashes: zlib's crc32 cost ~18 ms to set up on its first call)
-  if (sum !== xxh64(bytes.subarray(firstEnd + 1)).toString()) return {error: 'damaged (its checksum does not match its lines)'}
+  if (sum !== checkpointSum(bytes, firstEnd)) return {error: 'damaged (its checksum does not match its lines)'}
   let cp: Omit<PartitionCheckpoint, 'groups'>
   try {
     cp = untag(rest) as Omit<PartitionCheckpoint, 'groups'>
@@ -255,17 +261,19 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   }
   const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
     && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint'
-    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes)
+    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes) && typeof (statesFile as StatesFile).xxh64 === 'string'
     && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
     && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
   if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
-  const {generation} = statesFile as StatesFile
+  const {generation, xxh64: statesSum} = statesFile as StatesFile
   let cold: Map<string, string> | undefined
   const coldState = (id: string): string => {
     if (!cold) {
       let d: {schema?: unknown; generation?: unknown; groups?: unknown}
       try {
-        d = JSON.parse(states())
+        const text = states()
+        if (xxh64(Buffer.from(text, 'utf8')).toString() !== statesSum) throw new Error('its checksum does not match')
+        d = JSON.parse(text)
       } catch (error) {
         throw new Error(`its states file cannot be read (${(error as Error).message})`)
       }
@@ -307,6 +315,21 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   }
   if (count !== groups.length) return {error: `damaged (${groups.length} group lines, its first line says ${String(count)})`}
   return {...cp, statesFile: statesFile as StatesFile, groups}
+}
+
+/**
+ * The xxh64 of a header file as encodeCheckpoint computes it: its first line's text without the `"xxh64"` member it
+ * ends with, then every byte after it (from the newline). Undefined when the first line does not end with one.
+ * Covering the first line matters: its counters (decodeErrors, recordsScanned) are carried into every later run.
+ */
+function checkpointSum(bytes: Buffer, firstEnd: number): string | undefined {
+  const first = bytes.toString('utf8', 0, firstEnd)
+  const at = first.lastIndexOf(',"xxh64":"')
+  if (at < 0 || !/^,"xxh64":"\d+"\}$/.test(first.slice(at))) return undefined
+  const sum = new Xxh64()
+  sum.update(Buffer.from(`${first.slice(0, at)}}`, 'utf8'))
+  sum.update(bytes.subarray(firstEnd))
+  return sum.digest().toString()
 }
 
 /** A group state's skeleton: its id, each section null or an object (the modern ones with their maps). */

@@ -51,9 +51,12 @@ interface Metric {
 /**
  * Metrics (all gauges). Every sample carries `cluster_id` (the cluster id of the run; "" when the cluster reports
  * none): one label set across runs, so a failed run replaces the series of the last good one instead of leaving
- * them beside new ones. Per group labels {cluster_id, group, type}:
- *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash only)
+ * them beside new ones; then the --prometheus-label labels; then, only while no cluster id is known, `file` (the
+ * file's name: two files in one textfile directory never hold the same series). Per group labels {…, group, type}:
+ *   rebalance_doctor_group_metadata_hash_in_sync   1 stored = live metadata hash, 0 drift (groups with a hash, and
+ *                                                   groups under Kafka 4.0's rules: stored = live subscription metadata)
  *   rebalance_doctor_group_epoch                    group epoch (classic: generation)
+ *   rebalance_doctor_group_epoch_timestamp_seconds  time of the last group epoch record (the last bump)
  *   rebalance_doctor_group_assignment_epoch         target assignment epoch
  *   rebalance_doctor_group_assignment_pending       1 when the assignment epoch is behind the group epoch
  *   rebalance_doctor_group_members                  members
@@ -68,7 +71,7 @@ interface Metric {
  *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code,
  *   rebalance_doctor_history_write_failed, rebalance_doctor_up (1: this run read the cluster; see prometheusFailureText)
  */
-export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[], options: {historyWriteFailed?: boolean} = {}): string {
+export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[], options: {historyWriteFailed?: boolean} & SeriesOptions = {}): string {
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
   const groupLabels = groups.map(g => labels({group: g.group, type: g.type ?? 'unknown'}))
@@ -81,8 +84,9 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     return out
   }
   gauge('up', UP_HELP, [[{}, 1]])
-  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0).', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
-  gauge('group_epoch', 'Group epoch (classic groups: generation).', per(g => g.groupEpoch))
+  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0); under Kafka 4.0 rules (no hash), the stored subscription metadata equals live metadata.', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
+  gauge('group_epoch', 'Group epoch (classic groups: generation); changes() counts its bumps.', per(g => g.groupEpoch))
+  gauge('group_epoch_timestamp_seconds', 'Time of the last group epoch record seen in __consumer_offsets (the last bump), Unix time.', per(lastEpochSeconds))
   gauge('group_assignment_epoch', 'Target assignment epoch.', per(g => g.assignmentEpoch))
   gauge('group_assignment_pending', 'The target assignment epoch is behind the group epoch.', per(g => (g.type === 'classic' ? null : g.assignmentPending ? 1 : 0)))
   gauge('group_members', 'Members of the group.', per(g => g.members))
@@ -99,7 +103,52 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
   gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, Date.parse(summary.time) / 1000]])
   gauge('audit_exit_code', EXIT_HELP, [[{}, summary.exitCode]])
   gauge('history_write_failed', '1 when this audit could not record its history (the report is still complete).', [[{}, options.historyWriteFailed ? 1 : 0]])
-  return exposition(metrics, summary.clusterId ?? '')
+  return exposition(metrics, seriesLabels(summary.clusterId, options))
+}
+
+/** A row's lastEpochTime in seconds (a row read back from a checkpoint is parsed for it: only for --prometheus). */
+function lastEpochSeconds(g: RowFacts): number | null {
+  const t = 'lastEpochTime' in g ? (g as {lastEpochTime: string | null}).lastEpochTime : g instanceof StoredRow ? g.row().lastEpochTime : null
+  const ms = t ? Date.parse(t) : Number.NaN
+  return Number.isFinite(ms) ? ms / 1000 : null
+}
+
+/** Labels every series of a file carries besides cluster_id. */
+export interface SeriesOptions {
+  /** --prometheus-label k=v, in the order given (validated by parsePrometheusLabels). */
+  labels?: ReadonlyArray<readonly [string, string]>
+  /**
+   * The file's name (not its directory): a label only when no cluster id is known, so that two files of runs that
+   * never reached their clusters (cluster_id="") are never the same series set in one textfile directory.
+   */
+  fileName?: string
+}
+
+/** Label names the tool writes itself, which --prometheus-label may not set. */
+export const RESERVED_LABELS = ['cluster_id', 'file', 'group', 'type', 'verdict', 'finding', 'code'] as const
+
+/**
+ * --prometheus-label values ("k=v") as pairs: a name as Prometheus allows ([a-zA-Z_][a-zA-Z0-9_]*, not __…), none
+ * of the tool's own, each once; the value any text (escaped when written). Throws an Error naming the bad one.
+ */
+export function parsePrometheusLabels(list: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (const item of list) {
+    const eq = item.indexOf('=')
+    const name = eq < 0 ? item : item.slice(0, eq)
+    if (eq < 0) throw new Error(`--prometheus-label "${item}" is not NAME=VALUE`)
+    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name) || name.startsWith('__')) throw new Error(`--prometheus-label "${item}": "${name}" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)`)
+    if ((RESERVED_LABELS as readonly string[]).includes(name)) throw new Error(`--prometheus-label "${item}": the label ${name} is written by rebalance-doctor itself (${RESERVED_LABELS.join(', ')})`)
+    if (out.some(([k]) => k === name)) throw new Error(`--prometheus-label ${name} given twice`)
+    out.push([name, item.slice(eq + 1)])
+  }
+  return out
+}
+
+/** cluster_id first, then the user's labels, then file when no cluster id is known. */
+function seriesLabels(clusterId: string | null | undefined, o: SeriesOptions): Array<readonly [string, string]> {
+  const id = clusterId ?? ''
+  return [['cluster_id', id], ...(o.labels ?? []), ...(id === '' && o.fileName ? [['file', o.fileName] as const] : [])]
 }
 
 const UP_HELP = 'The audit read the cluster and wrote its report (1), or failed (0: see rebalance_doctor_audit_exit_code and _error).'
@@ -123,7 +172,7 @@ export interface AuditFailure {
  * code, the time of the run and the error code, so an alert on up, _exit_code or _last_run_timestamp_seconds fires.
  * The per-group series are left out (nothing was read); a stale value must not look current.
  */
-export function prometheusFailureText(f: AuditFailure): string {
+export function prometheusFailureText(f: AuditFailure, options: SeriesOptions = {}): string {
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
   gauge('up', UP_HELP, [[{}, 0]])
@@ -131,7 +180,7 @@ export function prometheusFailureText(f: AuditFailure): string {
   gauge('audit_duration_seconds', DURATION_HELP, [[{}, f.durationMs / 1000]])
   gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, f.startedAt / 1000]])
   gauge('audit_exit_code', EXIT_HELP, [[{}, f.exitCode]])
-  return exposition(metrics, f.clusterId ?? '')
+  return exposition(metrics, seriesLabels(f.clusterId, options))
 }
 
 /**
@@ -144,9 +193,9 @@ export function previousClusterId(text: string): string | undefined {
   return m[1].replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c))
 }
 
-function exposition(metrics: readonly Metric[], clusterId: string): string {
+function exposition(metrics: readonly Metric[], constant: ReadonlyArray<readonly [string, string]>): string {
   const lines: string[] = []
-  const cluster = labels({cluster_id: clusterId})
+  const cluster = labels(Object.fromEntries(constant))
   for (const m of metrics) {
     lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`)
     for (const [l, v] of m.samples) {

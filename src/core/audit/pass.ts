@@ -24,7 +24,8 @@ export interface IncrementalStatus {
   /** Records read by this run (summary.recordsScanned counts those the earlier runs read too). */
   recordsRead: number
   fullReads: Array<{partition: number; reason: string}>
-  checkpointErrors: Array<{partition: number; error: string}>
+  /** `code`: the errno code (EACCES, ENOSPC, …) when the error had one. */
+  checkpointErrors: Array<{partition: number; error: string; code?: string}>
 }
 
 /** summary.prometheus with --prometheus FILE. */

@@ -9,10 +9,14 @@
  * NDJSON line (schema {name: "rebalance-doctor/bump", version: 1}; hashes and offsets as decimal strings):
  *   {schema, clusterId, group, type, epoch, previousEpoch, time, timestamp, offset, metadataHash,
  *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], warnings: []}
+ * audit --watch also prints each member newly stuck, once (schema {name: "rebalance-doctor/stuck-member", version: 1}):
+ *   {schema, clusterId, group, type, stuckAfterMs, memberId, clientId, clientHost, since, memberEpoch, state, waitingOn,
+ *    blocking, warnings: []}
  */
 import {type Document, SCHEMAS, toDocument} from '../documents.js'
 import type {ExplainReport, TimelineEntry} from '../explain/explain.js'
 import type {GroupType} from '../replay/index.js'
+import type {GroupAudit, StuckMember} from './audit.js'
 
 export interface BumpEvent extends TimelineEntry {
   clusterId: string | null
@@ -73,4 +77,31 @@ export function bumpDocument(e: BumpEvent): BumpDocument {
 /** How long to sleep after a cycle that started at `startedAt`: the rest of the interval, never negative. */
 export function delayUntilNextCycle(intervalMs: number, startedAt: number, now: number): number {
   return Math.max(0, startedAt + intervalMs - now)
+}
+
+/** A member newly found stuck by a --watch pass (reconciling longer than its group's --stuck-after). */
+export interface StuckEvent extends StuckMember {
+  clusterId: string | null
+  group: string
+  type: GroupType | null
+  /** The threshold it passed (ms). */
+  stuckAfterMs: number
+}
+
+/**
+ * The stuck members of `rows` not printed yet: keyed by group, member and the time it started reconciling, so a
+ * member stuck again later (a new since) is printed again, and one still stuck is printed once.
+ */
+export function newStuckEvents(rows: ReadonlyArray<Pick<GroupAudit, 'group' | 'type' | 'stuckMembers' | 'stuckAfter'>>, clusterId: string | null, printed: PrintedBumps): StuckEvent[] {
+  const out: StuckEvent[] = []
+  for (const r of rows) {
+    for (const m of r.stuckMembers) {
+      if (printed.firstTime(`stuck\u0000${r.group}\u0000${r.type}\u0000${m.memberId}\u0000${m.since}`)) out.push({clusterId, group: r.group, type: r.type, stuckAfterMs: r.stuckAfter.ms, ...m})
+    }
+  }
+  return out
+}
+
+export function stuckDocument(e: StuckEvent): Document<StuckEvent> {
+  return toDocument(SCHEMAS.stuckMember, e)
 }

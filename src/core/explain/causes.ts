@@ -78,6 +78,8 @@ export function describeCause(c: BumpCause): string {
       return `regex ${c.regex} now resolves to more or fewer topics: added ${list(c.added)}, removed ${list(c.removed)}`
     case 'metadata-hash-changed':
       return `metadata of the subscribed topics changed (hash ${c.before} → ${c.after})`
+    case 'subscription-metadata-changed':
+      return `subscription metadata changed (Kafka 4.0 rules, read from the group's records): ${c.changes.map(x => x.description).join('; ')}`
     case 'upgrade-from-4.0':
       return 'first heartbeat after the upgrade from Kafka 4.0: the coordinator computed the metadata hash for the first time'
     case 'assignor-changed':

@@ -4,12 +4,14 @@
  * members still reconciling). Pure: the replayed log and the live metadata come in, a report goes out.
  */
 import {TopicHasher} from '../hash.js'
+import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type EpochMark, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type EpochMark, type GroupRules, type GroupSnapshot, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, diffSubscriptionMetadata, rulesOf, storedSubscriptionMetadata, subscribedTopicsOf, subscriptionMetadataFromLive, subscriptionMetadataFromRecord, type TopicSubscriptionMetadata} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
 import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
+import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
@@ -33,10 +35,16 @@ export interface Verdict {
   pending: boolean
 }
 
-/** Stored vs live hash and the changes to today's metadata that reproduce the stored one. */
+/**
+ * Stored vs live hash and the changes to today's metadata that reproduce the stored one. Under Kafka 4.0's rules
+ * (no hash kept) `stored` and `live` are null and `changes` are the exact differences between the stored
+ * subscription metadata and live metadata (`confidence: exact`, `subscriptionMetadata` set).
+ */
 export interface HashDetails {
-  stored: string
-  live: string
+  stored: string | null
+  live: string | null
+  /** 4.0 rules: the subscription metadata the group's records hold and what the coordinator would compute now. */
+  subscriptionMetadata?: {stored: TopicSubscriptionMetadata[]; live: TopicSubscriptionMetadata[]}
   changes: Hypothesis[]
   confidence: Confidence
   alternatives: Hypothesis[]
@@ -74,8 +82,11 @@ export interface TimelineEntry {
   time: string
   /** Offset of the epoch record in __consumer_offsets. */
   offset: string
+  /** null where the write was made under Kafka 4.0's rules (no hash kept), and for classic groups. */
   metadataHash: string | null
   previousMetadataHash: string | null
+  /** Whose rules the write was made under: `4.0` (subscription metadata record, no hash) or `4.1+`; null for classic. */
+  rules: GroupRules | null
   /** The target assignment epoch that first covered this epoch, when seen. */
   assignmentEpoch: number | null
   causes: CauseView[]
@@ -105,8 +116,13 @@ export interface MemberStatus {
   reconciling: boolean
   /** When the member's epoch fell behind the group's (the bump it has not caught up with). */
   reconcilingSince: string | null
-  /** Current vs target partitions by topic name, what is pending, whom it waits on; null for streams groups. */
+  /**
+   * Current vs target partitions by topic name, what is pending, whom it waits on; null for streams groups. Classic
+   * groups: the stored assignment (current = target, nothing pending); null when it is not the consumer protocol.
+   */
   partitions: MemberPartitions | null
+  /** Classic groups only: timeouts, the decoded consumer-protocol subscription, what could not be decoded. */
+  classic?: ClassicMemberDetail
 }
 
 export interface ExplainReport {
@@ -114,8 +130,14 @@ export interface ExplainReport {
   type: GroupType | null
   groupEpoch: number | null
   assignmentEpoch: number | null
+  /** null for classic groups, and for groups under Kafka 4.0's rules: a 4.0 coordinator keeps no metadata hash. */
   storedMetadataHash: string | null
   liveMetadataHash: string | null
+  /**
+   * Whose rules wrote the group's current records: `4.0` (the subscription metadata record, no hash; compared
+   * field by field) or `4.1+` (the metadata hash); null for classic, deleted or unknown groups.
+   */
+  rules: GroupRules | null
   inSync: boolean | null
   verdict: Verdict
   findings: Finding[]
@@ -131,6 +153,8 @@ export interface ExplainReport {
    * (consumer groups; set by `group explain` from the live cluster, see offsets.ts); null for other group types.
    */
   offsets?: GroupOffsets | null
+  /** Set by the command from the live metadata: brokers up, fenced, and unregistered ones still named as replicas of the group's topics. */
+  brokers?: BrokerHealth
 }
 
 /**
@@ -181,11 +205,59 @@ const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, strin
 }
 
 /** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
-export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number}): Verdict {
-  if (o.empty) return {code: 'EMPTY_GROUP', message: 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins', pending: false}
-  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `metadata hash in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
-  if (o.reconciling > 0) return {code: 'RECONCILING', message: `metadata hash in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
+export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number; rules?: GroupRules | null}): Verdict {
+  const what = o.rules === '4.0' ? 'subscription metadata (Kafka 4.0 rules)' : 'metadata hash'
+  if (o.empty) return {code: 'EMPTY_GROUP', message: `the group has no members; its stored ${what} matches live metadata, and nothing rebalances until a member joins`, pending: false}
+  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `${what} in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
+  if (o.reconciling > 0) return {code: 'RECONCILING', message: `${what} in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
+  if (o.rules === '4.0') return {code: 'IN_SYNC', message: `in sync: the stored subscription metadata equals live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}; Kafka 4.0 rules: topic ids and partition counts, racks do not count); no rebalance pending. ${UPGRADE_NOTE}`, pending: false}
   return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+}
+
+/** Said of every group under 4.0 rules: the records cannot tell which version the coordinator runs now. */
+const UPGRADE_NOTE = 'The group\'s records were written by a Kafka 4.0 coordinator; if its coordinator runs 4.1 or later now, its first recomputation stores a metadata hash and bumps the epoch once'
+
+/** The verdict under Kafka 4.0's rules: the stored subscription metadata against what the coordinator would compute now. */
+function verdict40(base: ExplainReport, g: {epoch: number; members: ReadonlyMap<string, unknown>}, type: 'consumer' | 'share', topics: readonly string[], state: GroupSnapshot, live: ClusterMetadata, assignmentPending: boolean): ExplainReport {
+  const stored = subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, state))
+  const now = subscriptionMetadataFromLive(topics, live)
+  const changes = diffSubscriptionMetadata(stored, now)
+  base.inSync = changes.length === 0
+  base.topics = topics.map(name => {
+    const t = now.get(name)
+    return t ? {name, exists: true, topicId: t.topicId, partitions: t.numPartitions} : {name, exists: false}
+  })
+  const missing = topics.filter(t => !now.has(t))
+  if (missing.length > 0) {
+    const subscribers = base.members.filter(m => m.subscribedTopicNames.some(t => missing.includes(t)))
+    base.findings.push({
+      code: 'MISSING_TOPICS',
+      message: `subscribed topics that do not exist: ${missing.join(', ')}${subscribers.length ? ` (members ${subscribers.map(memberName).join(', ')})` : ''}; creating one will change the subscription metadata and rebalance the group`,
+      details: {topics: missing, members: subscribers.map(m => m.memberId)},
+    })
+  }
+  const reconciling = base.members.filter(m => m.reconciling).length
+  const empty = g.members.size === 0
+  if (base.inSync) {
+    base.verdict = inSyncVerdict({empty, epoch: g.epoch, topicCount: topics.length, assignmentPending, reconciling, rules: '4.0'})
+    return base
+  }
+  const described = changes.map(c => c.description).join('; ')
+  const details: HashDetails = {
+    stored: null, live: null, changes, confidence: 'exact', alternatives: [], candidatesTried: 0, pairsTried: 0,
+    subscriptionMetadata: {stored: [...stored.values()], live: [...now.values()]},
+  }
+  if (empty) {
+    base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: its stored subscription metadata differs from live metadata (${described}), which matters only when a member joins`, pending: false}
+    return base
+  }
+  base.verdict = {
+    code: 'REBALANCE_PENDING',
+    message: `a rebalance is coming: the stored subscription metadata (Kafka 4.0 rules) differs from live metadata: ${described}. A 4.0 coordinator compares them on the group's next heartbeat after the change reaches it and bumps the epoch`,
+    pending: true,
+  }
+  base.findings.push({code: 'REBALANCE_PENDING', message: base.verdict.message, details})
+  return base
 }
 
 /**
@@ -207,7 +279,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const joins = timelineOfType.flatMap((e, i) => bumps[i].flatMap(c => (c.kind === 'member-joined' || c.kind === 'static-member-replaced' ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}] : [])))
   const timeline = timelineOfType.map((e, i) => timelineEntry(e, attributions.get(e), bumps[i], joins.filter(j => j.offset > e.offset)))
   const base: ExplainReport = {
-    group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, inSync: null,
+    group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, rules: null, inSync: null,
     verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
     stuckAfter: stuckAfterOf(options.stuckAfterMs, state, type),
   }
@@ -227,6 +299,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
     }
     const v = state.classic?.value
     base.groupEpoch = v?.generation ?? null
+    base.members = classicMembers(v, liveTopicIds(options.live)).map(m => ({...m, memberEpoch: null, state: null, subscribedTopicRegex: null, reconciling: false, reconcilingSince: null}))
     base.verdict = {code: 'CLASSIC_GROUP', message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`, pending: false}
     return base
   }
@@ -240,7 +313,9 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const g = section as typeof section & {epoch: number}
   base.groupEpoch = g.epoch ?? null
   base.assignmentEpoch = g.targetAssignmentEpoch ?? null
-  base.storedMetadataHash = g.metadataHash.toString()
+  base.rules = rulesOf(type, state)
+  // a 4.0 coordinator keeps no hash: the absent field's 0 is not a hash
+  base.storedMetadataHash = base.rules === '4.0' ? null : g.metadataHash.toString()
   const topics = subscribedTopicsOf(type, state)
   base.members = membersOf(type, state, marks, topicNamesById(options.live))
 
@@ -267,11 +342,12 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   if (!options.live) {
     base.verdict = {
       code: 'NO_LIVE_METADATA',
-      message: 'explained from the records only: without live metadata the stored hash cannot be compared',
+      message: `explained from the records only: without live metadata the stored ${base.rules === '4.0' ? 'subscription metadata' : 'hash'} cannot be compared`,
       pending: assignmentPending || base.members.some(m => m.reconciling),
     }
     return base
   }
+  if (base.rules === '4.0') return verdict40(base, g, type as 'consumer' | 'share', topics, state, options.live, assignmentPending)
 
   const hasher = options.hasher ?? new TopicHasher(options.live)
   const detail = hasher.groupHashDetail(topics)
@@ -333,6 +409,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
 }
 
 function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bumpCauses: readonly BumpCause[], laterJoins: LeaveFacts['laterJoins']): TimelineEntry {
+  const rules = rulesOf(e.groupType, e.after)
   const causes = bumpCauses.map(c => {
     const view = causeView(c)
     if (c.kind === 'member-left' && e.groupType !== 'classic') {
@@ -383,8 +460,9 @@ function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bum
     timestamp: e.timestamp,
     time: isoTime(e.timestamp),
     offset: e.offset.toString(),
-    metadataHash: e.metadataHash === undefined ? null : e.metadataHash.toString(),
-    previousMetadataHash: e.previousMetadataHash === undefined ? null : e.previousMetadataHash.toString(),
+    metadataHash: e.metadataHash === undefined || rules === '4.0' ? null : e.metadataHash.toString(),
+    previousMetadataHash: e.previousMetadataHash === undefined || rulesOf(e.groupType, e.before) === '4.0' ? null : e.previousMetadataHash.toString(),
+    rules,
     assignmentEpoch: e.assignment?.assignmentEpoch ?? null,
     causes,
   }

@@ -12,8 +12,8 @@ import {uuidToString} from '../uuid.js'
 export interface NamedPartitions {
   /** The topic's name in today's metadata; null when no topic has that id any more (deleted or re-created). */
   topic: string | null
-  /** Base64url, as Kafka prints topic ids. */
-  topicId: string
+  /** Base64url, as Kafka prints topic ids; null for a classic member's topic (named in its assignment) that no live topic has. */
+  topicId: string | null
   partitions: number[]
 }
 

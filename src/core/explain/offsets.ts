@@ -5,12 +5,14 @@
  * assignment), then every partition with a committed offset that no member has (member "-"). Committed offsets are
  * the replay's latest OffsetCommit per partition (tombstones delete it; the log is read committed, so a
  * transactional commit counts once its transaction committed, at its place in the log). The log end offset comes
- * from the caller (ListOffsets LATEST, read uncommitted, like the tool). Consumer groups only.
+ * from the caller (ListOffsets LATEST, read uncommitted, like the tool). Consumer groups, and classic groups from
+ * the assignments their GroupMetadata value stores (consumer protocol; see classic.ts).
  */
 import type {ClusterMetadata} from '../metadata.js'
 import type {GroupState} from '../replay/state.js'
 import type {TopicPartitions} from '../replay/values.js'
 import {uuidToString} from '../uuid.js'
+import {classicAssignments} from './classic.js'
 import {topicNamesById} from './members.js'
 
 export interface PartitionOffset {
@@ -50,39 +52,52 @@ interface Row {
   topic: string
   partition: number
   memberId: string | null
+  clientId: string | null
+  host: string | null
 }
 
 const key = (topic: string, partition: number) => `${topic}:${partition}`
 
-/** The partitions `kafka-consumer-groups --describe` lists for the group; undefined unless it is a consumer group. */
-function rowsOf(state: GroupState, live: ClusterMetadata | undefined): Row[] | undefined {
+/** Per member, its assigned partitions by topic name: consumer groups' current assignments, classic groups' stored ones. */
+function assignedOf(state: GroupState, live: ClusterMetadata | undefined): Array<{memberId: string; clientId: string; clientHost: string; partitions: Array<{topic: string; partitions: readonly number[]}>}> | undefined {
   const g = state.consumer
-  if (!g || g.epoch === undefined) return undefined
-  const names = topicNamesById(live)
-  const rows = new Map<string, Row>()
-  for (const memberId of g.members.keys()) {
-    const cur = g.currentAssignment.get(memberId) as {AssignedPartitions?: readonly TopicPartitions[]} | undefined
-    for (const tp of cur?.AssignedPartitions ?? []) {
-      const topic = names.get(tp.TopicId)
-      if (topic === undefined) continue // a topic that no longer exists: the coordinator cannot name it either
-      for (const p of tp.Partitions) rows.set(key(topic, p), {topic, partition: p, memberId})
-    }
+  if (g && g.epoch !== undefined) {
+    const names = topicNamesById(live)
+    return [...g.members].map(([memberId, m]) => {
+      const cur = g.currentAssignment.get(memberId) as {AssignedPartitions?: readonly TopicPartitions[]} | undefined
+      // a topic that no longer exists: the coordinator cannot name it either
+      const partitions = (cur?.AssignedPartitions ?? []).flatMap(tp => (names.has(tp.TopicId) ? [{topic: names.get(tp.TopicId)!, partitions: tp.Partitions}] : []))
+      return {memberId, clientId: m.ClientId, clientHost: m.ClientHost, partitions}
+    })
   }
-  for (const c of state.offsets.values()) if (!rows.has(key(c.topic, c.partition))) rows.set(key(c.topic, c.partition), {topic: c.topic, partition: c.partition, memberId: null})
+  const v = state.classic?.value
+  return v ? classicAssignments(v) : undefined
+}
+
+/** The partitions `kafka-consumer-groups --describe` lists for the group; undefined unless it is a consumer or classic group. */
+function rowsOf(state: GroupState, live: ClusterMetadata | undefined): Row[] | undefined {
+  const assigned = assignedOf(state, live)
+  if (!assigned) return undefined
+  const rows = new Map<string, Row>()
+  for (const m of assigned) {
+    for (const tp of m.partitions) for (const p of tp.partitions) rows.set(key(tp.topic, p), {topic: tp.topic, partition: p, memberId: m.memberId, clientId: m.clientId || null, host: m.clientHost || null})
+  }
+  for (const c of state.offsets.values()) {
+    if (!rows.has(key(c.topic, c.partition))) rows.set(key(c.topic, c.partition), {topic: c.topic, partition: c.partition, memberId: null, clientId: null, host: null})
+  }
   return [...rows.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
 }
 
-/** The partitions whose log end offset the offsets table needs (empty unless it is a consumer group). */
+/** The partitions whose log end offset the offsets table needs (empty unless it is a consumer or classic group). */
 export function offsetPartitionsOf(state: GroupState, live?: ClusterMetadata): Array<{topic: string; partition: number}> {
   return (rowsOf(state, live) ?? []).map(r => ({topic: r.topic, partition: r.partition}))
 }
 
-/** The offsets table; null unless the group is a consumer group. `logEnd` by `topic:partition`. */
+/** The offsets table; null unless the group is a consumer or classic group. `logEnd` by `topic:partition`. */
 export function groupOffsets(state: GroupState, live: ClusterMetadata | undefined, logEnd: ReadonlyMap<string, LogEnd>): GroupOffsets | null {
   const rows = rowsOf(state, live)
   if (!rows) return null
   const ids = new Map((live?.topics ?? []).map(t => [t.name, uuidToString(t.topicId)]))
-  const members = state.consumer!.members as Map<string, {ClientId?: string; ClientHost?: string}>
   let totalLag = 0n
   let uncommitted = 0
   const partitions = rows.map(r => {
@@ -93,7 +108,6 @@ export function groupOffsets(state: GroupState, live: ClusterMetadata | undefine
     const lag = committed !== null && committed >= 0n && leo !== null ? leo - committed : null
     if (lag !== null) totalLag += lag
     if (committed === null) uncommitted++
-    const m = r.memberId === null ? undefined : members.get(r.memberId)
     return {
       topic: r.topic,
       topicId: ids.get(r.topic) ?? null,
@@ -102,8 +116,8 @@ export function groupOffsets(state: GroupState, live: ClusterMetadata | undefine
       logEndOffset: leo === null ? null : leo.toString(),
       lag: lag === null ? null : lag.toString(),
       memberId: r.memberId,
-      clientId: m?.ClientId || null,
-      host: m?.ClientHost || null,
+      clientId: r.clientId,
+      host: r.host,
       logEndError: leo === null ? (end?.error ?? 'NOT_READ') : null,
     }
   })

@@ -11,7 +11,7 @@
 import {auditContext, auditGroup} from '../audit/audit.js'
 import {computeGroupHash, TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {diffSubscriptionMetadata, type GroupRules, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, rulesOf, storedSubscriptionMetadata, subscribedTopicsOf, subscriptionMetadataFromLive, subscriptionMetadataFromRecord, type TopicSubscriptionMetadata} from '../replay/index.js'
 import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
 import {describeChange, type PlannedChange} from './changes.js'
 import {buildPhases, type Phase, type PhaseKind} from './phases.js'
@@ -38,7 +38,10 @@ export interface GroupImpact {
   group: string
   type: Exclude<GroupType, 'classic'>
   groupEpoch: number
-  storedMetadataHash: string
+  /** null under Kafka 4.0's rules (no hash kept: the bumps are predicted from the subscription metadata). */
+  storedMetadataHash: string | null
+  /** Whose rules the group's records were written under (see group explain): `4.0` or `4.1+`. */
+  rules: GroupRules
   /** Members now, and partitions assigned to them (streams: active task partitions). */
   members: number
   assignedPartitions: number
@@ -129,9 +132,18 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     const touched = [...new Set([...topics.filter(t => touchedAnywhere.has(t)), ...picked])].sort()
     if (touched.length === 0) continue
 
+    const rules = rulesOf(type, replay.state) ?? '4.1+'
+    const stored40 = rules === '4.0' ? subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, replay.state)) : undefined
     const live = base.groupHash(topics)
     let today = 'IN_SYNC'
-    if (live !== g.metadataHash) {
+    if (stored40) {
+      if (diffSubscriptionMetadata(stored40, subscriptionMetadataFromLive(topics, md)).length > 0) {
+        audit ??= auditContext(md, options.now ?? Date.now())
+        today = auditGroup(id, replay, audit).verdict.code
+        notes.push(`already ${today} today: the stored subscription metadata differs from live metadata, so the operation folds into that bump`)
+      }
+      notes.push('Kafka 4.0 rules (the group\'s records hold subscription metadata, no hash): only topic ids and partition counts count, so replica, rack and broker changes bump nothing; if its coordinator runs 4.1 or later now, its first recomputation bumps once more')
+    } else if (live !== g.metadataHash) {
       audit ??= auditContext(md, options.now ?? Date.now())
       today = auditGroup(id, replay, audit).verdict.code
       notes.push(`already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`)
@@ -141,6 +153,7 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
 
     let apart = 0
     const run = (seen: (i: number) => boolean) => {
+      if (stored40) return simulate40(phases, topics, picked, stored40, seen)
       const r = simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
       apart = Math.max(apart, r.apart)
       return r.steps
@@ -167,22 +180,22 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     // each moving partition that changes racks when it completes can be a state of its own: up to one bump each
     const start = phases.find(p => p.moving)
     const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
-    if (completions > 1) max += completions - 1
+    if (completions > 1 && !stored40) max += completions - 1
     // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
-    if (apart > 1) max += apart - 1
+    if (apart > 1 && !stored40) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
     if (deferredBumps > 0) notes.push('the hidden bump comes with the first partition change on one of the group\'s topics (a leader election or an ISR change: the controller\'s own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator')
     // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
     for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
     const steps = full
     let decides: string | null = null
-    if (min !== max) decides = decide(phases, transient, counts, completions, apart)
+    if (min !== max) decides = stored40 ? decide(phases, transient, counts, 0, 0) : decide(phases, transient, counts, completions, apart)
     if (empty) {
       min = 0
       max = 0
     }
     out.push({
-      group: id, type, groupEpoch: g.epoch, storedMetadataHash: g.metadataHash.toString(),
+      group: id, type, groupEpoch: g.epoch, storedMetadataHash: stored40 ? null : g.metadataHash.toString(), rules,
       members: g.members.size, assignedPartitions: assigned(type, g), touchedTopics: touched, today,
       bumps: {min, max}, deferredBumps: empty ? 0 : deferredBumps, decides: empty ? null : decides, steps, notes,
     })
@@ -206,6 +219,38 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     groups: out,
     summary,
   }
+}
+
+/**
+ * Kafka 4.0's rules on one path: each phase that changes one of the group's topics (or creates one its regex picks up)
+ * makes the coordinator recompute the subscription metadata ({id, name, partition count} of each existing topic) at
+ * the next heartbeat; it bumps when that differs from the stored one.
+ */
+function simulate40(phases: readonly Phase[], topics: readonly string[], picked: ReadonlySet<string>, stored: ReadonlyMap<string, TopicSubscriptionMetadata>, seen: (i: number) => boolean): ImpactStep[] {
+  let prev = stored
+  let carried = new Set<string>()
+  const groupTopics = new Set(topics)
+  const steps: ImpactStep[] = []
+  phases.forEach((p, i) => {
+    const changed = new Set([...carried, ...p.changed])
+    const newlyPicked = [...picked].filter(t => p.created.has(t))
+    if (!seen(i)) {
+      carried = changed
+      return
+    }
+    carried = new Set()
+    for (const t of newlyPicked) groupTopics.add(t)
+    if (![...groupTopics].some(t => changed.has(t)) && newlyPicked.length === 0) return
+    const now = subscriptionMetadataFromLive([...groupTopics], p.metadata)
+    const changes = diffSubscriptionMetadata(prev, now)
+    steps.push({
+      phase: p.kind, when: p.when, metadataHash: null,
+      hashUnknown: changes.length > 0 ? `Kafka 4.0 rules, no hash kept: ${changes.map(c => c.description).join('; ')}` : 'Kafka 4.0 rules, no hash kept: the subscription metadata stays the same',
+      bump: changes.length > 0 ? 'yes' : 'no', deferred: false,
+    })
+    prev = now
+  })
+  return steps
 }
 
 /** One path through the phases (`seen(i)` false: no heartbeat came during transient phase i). */

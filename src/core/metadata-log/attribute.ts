@@ -20,6 +20,11 @@ export interface MetadataLogView {
   readonly changes: readonly MetadataChange[]
   /** Time of the oldest state the log holds (a snapshot's last record time, or the first record's). */
   readonly historyStart: number | null
+  /**
+   * Damage or a gap that ended the replay: nothing after `lastTime` (the last record read exactly) is known, so no
+   * bump after it (within the clock slack) and no drift to the live hash is attributed exactly.
+   */
+  readonly damage?: {readonly offset: string; readonly where: string; readonly lastTime: number | null} | null
 }
 
 /** Clock slack between the controller that stamps metadata batches and the coordinator that stamps bumps. */
@@ -86,10 +91,19 @@ interface Span {
   timestamp: number
 }
 
+/** Why a damaged log says nothing exact at `timestamp` (undefined: it is before the damage, beyond the clock slack). */
+function damageReason(view: MetadataLogView, timestamp: number): string | undefined {
+  const d = view.damage
+  if (!d || (d.lastTime !== null && timestamp + SLACK_MS < d.lastTime)) return undefined
+  return `the metadata log is damaged at offset ${d.offset} (${d.where}): exact history ends ${d.lastTime === null ? 'before its first record' : `at ${isoTime(d.lastTime)}`}; inferred, not exact`
+}
+
 export function attributeFromLog(view: MetadataLogView, b: Span): LogAttribution {
   if (view.historyStart !== null && view.historyStart > b.timestamp) {
     return {source: 'metadata-log', exact: false, message: `the metadata log starts at ${isoTime(view.historyStart)}, after this bump: inferred, not exact`}
   }
+  const damaged = damageReason(view, b.timestamp)
+  if (damaged) return {source: 'metadata-log', exact: false, message: damaged}
   const after = findCombination(view, b.topicsAfter, b.hash, b.timestamp)
   const before = after && findCombination(view, b.topicsBefore, b.previousHash, b.timestamp)
   if (!after || !before) {
@@ -104,6 +118,8 @@ export function attributeFromLog(view: MetadataLogView, b: Span): LogAttribution
  * log's end; the log's changes between them are what the group has not seen yet (or what a stale cache hides).
  */
 export function attributeDrift(view: MetadataLogView, topics: readonly string[], storedHash: bigint, liveHash: bigint, now: number): LogAttribution {
+  const damaged = damageReason(view, now)
+  if (damaged) return {source: 'metadata-log', exact: false, message: damaged}
   const live = findCombination(view, topics, liveHash, now)
   if (!live) {
     return {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata (an older copy?): no state of it gives the live hash; inferred, not exact'}

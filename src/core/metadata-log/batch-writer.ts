@@ -1,21 +1,6 @@
 /** Writes metadata record batches (magic v2, uncompressed or compressed by a given function, CRC-32C) as Kafka lays them out: for tests and the benchmark. */
+import {crc32c} from '@node-rs/crc32'
 import {ByteWriter} from '../records/bytes.js'
-
-function crc32cTable(): Uint32Array {
-  const t = new Uint32Array(256)
-  for (let i = 0; i < 256; i++) {
-    let c = i
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1
-    t[i] = c >>> 0
-  }
-  return t
-}
-const TABLE = crc32cTable()
-function crc32c(b: Uint8Array): number {
-  let c = 0xffffffff
-  for (let i = 0; i < b.length; i++) c = TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
 
 function varint(w: ByteWriter, v: number): void {
   w.uvarint(((v << 1) ^ (v >> 31)) >>> 0)

@@ -1,8 +1,8 @@
 /**
  * Replays metadata record batches into a MetadataImage: control batches (snapshot header/footer, leader
  * change, KRaft voters) are skipped, metadata transactions (Begin/End/AbortTransactionRecord) are applied at
- * their end or dropped, other record types are counted by name, malformed records are counted and reported
- * (never fatal). Collects the changes a group hash can see and, for tracked topics, the sequence of distinct
+ * their end or dropped, other record types are counted by name. A malformed record in the log is reported and
+ * ends the replay there (`damage`): the state after it is not known exactly; in a snapshot, it is counted. Collects the changes a group hash can see and, for tracked topics, the sequence of distinct
  * topic hashes over time. Pure: the batches come from a source (src/sources/metadata-log.ts).
  */
 import {computeTopicHash, RackTable} from '../hash.js'
@@ -63,6 +63,9 @@ export class MetadataReplay {
   firstTimestamp: number | undefined
   /** Set once a batch past the `until` bound was seen. */
   done = false
+  /** The first malformed record of the log: nothing from it on is applied (lastOffset stays before it). */
+  damage: {offset: bigint; message: string} | undefined
+  private inSnapshot = false
   private transaction: Pending[] | undefined
   private dirty = new Set<string>()
   private racksDirty = true
@@ -73,6 +76,7 @@ export class MetadataReplay {
   /** Starts over from a snapshot: the image is rebuilt from its records, with no changes reported for them. */
   loadSnapshot(batches: Iterable<LogBatch>, endOffset: bigint, timestamp: number): void {
     this.image.clear()
+    this.inSnapshot = true
     for (const b of batches) {
       if (b.isControl) continue
       for (const r of b.records) {
@@ -80,6 +84,7 @@ export class MetadataReplay {
         if (d) this.image.apply(d.name, d.data, r.offset, Number(r.timestamp))
       }
     }
+    this.inSnapshot = false
     for (const t of this.image.topicsByName.keys()) this.dirty.add(t)
     this.racksDirty = true
     this.lastOffset = endOffset - 1n
@@ -88,9 +93,9 @@ export class MetadataReplay {
     this.track(true)
   }
 
-  /** Applies one batch of the log; returns false (and applies nothing) once past the `until` bound. */
+  /** Applies one batch of the log; returns false (and applies nothing) once past the `until` bound or after damage. */
   applyBatch(b: LogBatch): boolean {
-    if (this.done) return false
+    if (this.done || this.damage) return false
     const ts = b.records.length > 0 ? Number(b.records[0].timestamp) : undefined
     if ((this.opts.untilOffset !== undefined && b.baseOffset > this.opts.untilOffset) || (this.opts.untilTime !== undefined && ts !== undefined && ts > this.opts.untilTime)) {
       this.done = true
@@ -103,11 +108,12 @@ export class MetadataReplay {
     }
     for (const r of b.records) {
       if (this.opts.untilOffset !== undefined && r.offset > this.opts.untilOffset) break
+      const d = this.decode(r.value, r.offset)
+      if (this.damage) break
       const timestamp = Number(r.timestamp)
       this.firstTimestamp ??= timestamp
       this.lastOffset = r.offset
       this.lastTimestamp = timestamp
-      const d = this.decode(r.value, r.offset)
       if (!d) continue
       if (this.transaction) {
         if (d.name === 'EndTransaction') {
@@ -125,7 +131,7 @@ export class MetadataReplay {
       else if (d.known) this.applyOne({name: d.name, data: d.data, offset: r.offset, timestamp})
     }
     this.track()
-    return true
+    return !this.damage
   }
 
   private decode(value: Uint8Array | null, offset: bigint): {name: string; data: import('../records/codec.js').StructValue; known: boolean} | undefined {
@@ -143,6 +149,7 @@ export class MetadataReplay {
     } catch (e) {
       if (!(e instanceof RecordDecodeError)) throw e
       if (this.stats.decodeErrors.length < 100) this.stats.decodeErrors.push({offset: offset.toString(), message: e.message})
+      if (!this.inSnapshot) this.damage ??= {offset, message: e.message}
       return undefined
     }
   }

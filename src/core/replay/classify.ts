@@ -5,6 +5,7 @@
  */
 import {RECORD_TYPE} from '../records/index.js'
 import type {FieldChange} from './diff.js'
+import {diffSubscriptionMetadata, fromRecord, storedSubscriptionMetadata, type SubscriptionMetadataChange} from './subscription-metadata.js'
 import type {EpochChange} from './replay.js'
 import type * as V from './values.js'
 
@@ -25,6 +26,11 @@ export type BumpCause =
   | {readonly kind: 'regex-resolution-changed'; readonly regex: string; readonly added: readonly string[]; readonly removed: readonly string[]}
   /** The hash moved while the group's topic set did not: topic metadata changed (partitions, id, racks) or a cache effect. */
   | {readonly kind: 'metadata-hash-changed'; readonly before: bigint; readonly after: bigint; readonly topics: readonly string[]}
+  /**
+   * Kafka 4.0's rules: the subscription metadata record written with the bump differs from the one before it for
+   * topics subscribed on both sides (created, deleted, recreated, partition count). Read from the records: exact.
+   */
+  | {readonly kind: 'subscription-metadata-changed'; readonly changes: readonly SubscriptionMetadataChange[]}
   /** First recomputation after 4.0 → 4.1+: stored hash 0 (absent) becomes non-zero. */
   | {readonly kind: 'upgrade-from-4.0'; readonly after: bigint; readonly partitionMetadataTombstoned: boolean}
   | {readonly kind: 'assignor-changed'; readonly before: string | null; readonly after: string | null}
@@ -95,6 +101,17 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     // At creation the configs are recorded for the first time: not a change.
     if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined) causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
     for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map((c) => c.field)})
+  }
+  if (e.groupType === 'consumer' || e.groupType === 'share') {
+    // 4.0 writes the new subscription metadata in the bump's write; a topic entering or leaving the group's
+    // subscription is a member's change (explained above), the rest is metadata.
+    const after = storedSubscriptionMetadata(e.groupType, e.after)
+    if (after !== null) {
+      const changes = diffSubscriptionMetadata(fromRecord(storedSubscriptionMetadata(e.groupType, e.before)), fromRecord(after), {
+        subscribedBefore: new Set(d.subscribedTopics.before), subscribedAfter: new Set(d.subscribedTopics.after),
+      })
+      if (changes.length > 0) causes.push({kind: 'subscription-metadata-changed', changes})
+    }
   }
   const hashBefore = e.previousMetadataHash
   const hashAfter = e.metadataHash!

@@ -21,4 +21,8 @@ export {
 export {GroupReducer, collectTopicIds, type GroupSummary, type EpochMark, type KeptMark, type ReducerData} from './reduce.js'
 export {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type BatchLike, type RecordLike, type DecodeBatchOptions} from './input.js'
 export {classifyBump, type BumpCause, type BumpCauseKind} from './classify.js'
+export {
+  rulesOf, storedSubscriptionMetadata, fromRecord as subscriptionMetadataFromRecord, fromLive as subscriptionMetadataFromLive, diffSubscriptionMetadata,
+  type GroupRules, type TopicSubscriptionMetadata, type SubscriptionMetadataChange,
+} from './subscription-metadata.js'
 export type * from './values.js'

@@ -10,6 +10,7 @@
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
 import {diffGroup, type GroupDiff, subscribedTopicsOf} from './diff.js'
 import {applyRecord, emptyGroupState, snapshot, type GroupSnapshot, type GroupState, type GroupType} from './state.js'
+import type * as V from './values.js'
 
 export interface LoggedRecord {
   readonly offset: bigint
@@ -271,5 +272,21 @@ export function topicsEverUsed(replay: Pick<ReplayResult, 'state' | 'timeline'>)
   const topics = new Set<string>()
   for (const e of replay.timeline) if (e.groupType !== 'classic') for (const s of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
   for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
+  for (const t of classicTopicsOf(replay.state.classic?.value ?? null)) topics.add(t)
   return topics
+}
+
+/**
+ * A classic group's topics now: what its consumer-protocol members subscribe to and are assigned (decoded by the
+ * record codec; other protocol types have none), so that explain names them with live topic ids.
+ */
+export function classicTopicsOf(v: V.GroupMetadataValue | null): Set<string> {
+  const out = new Set<string>()
+  for (const m of v?.members ?? []) {
+    const s = m.subscriptionDecoded as {ok?: boolean; value?: {Topics?: readonly string[]}} | undefined
+    const a = m.assignmentDecoded as {ok?: boolean; value?: {AssignedPartitions?: readonly {Topic: string}[]}} | undefined
+    if (s?.ok) for (const t of s.value?.Topics ?? []) out.add(t)
+    if (a?.ok) for (const tp of a.value?.AssignedPartitions ?? []) out.add(tp.Topic)
+  }
+  return out
 }

@@ -220,15 +220,15 @@ const StreamsAssignment: StructSpec = {name: 'Assignment', fields: [
 ]}
 
 /**
- * A node of the v1 TopologyDescription (KIP-1357). We ask for no description (IncludeTopologyDescription false)
- * and drop it if a broker sends one; these field names are ours, the layout is what brokers send.
+ * A node of the v1 TopologyDescription. We ask for no description (IncludeTopologyDescription false) and drop it if a
+ * broker sends one; names as in Kafka 4.4.0's StreamsGroupDescribeResponse.json (the schema check compares them).
  */
 const TopologyDescriptionNode: StructSpec = {name: 'TopologyDescriptionNode', fields: [
   {name: 'Name', type: 'string', versions: '0+'},
-  {name: 'Type', type: 'int8', versions: '0+'},
-  {name: 'Topics', type: '[]string', versions: '0+'},
-  {name: 'TopicPattern', type: 'string', versions: '0+', nullableVersions: '0+'},
-  {name: 'Predecessors', type: '[]string', versions: '0+'},
+  {name: 'NodeType', type: 'int8', versions: '0+'},
+  {name: 'SourceTopics', type: '[]string', versions: '0+'},
+  {name: 'SinkTopic', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+  {name: 'Stores', type: '[]string', versions: '0+'},
   {name: 'Successors', type: '[]string', versions: '0+'},
 ]}
 

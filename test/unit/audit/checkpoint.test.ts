@@ -16,8 +16,9 @@ const md = cluster(3, 2)
 /** The file with its first line's checksum made to fit its lines (to test what the checksum would otherwise catch first). */
 function resum(file: string): string {
   const nl = file.indexOf('\n')
-  const first = JSON.parse(file.slice(0, nl))
-  return `${JSON.stringify({...first, xxh64: xxh64(Buffer.from(file.slice(nl + 1))).toString()})}${file.slice(nl)}`
+  const {xxh64: _, ...first} = JSON.parse(file.slice(0, nl))
+  const fields = JSON.stringify(first)
+  return `${JSON.stringify({...first, xxh64: xxh64(Buffer.from(`${fields}${file.slice(nl)}`)).toString()})}${file.slice(nl)}`
 }
 
 /** A cacheable audit row (in sync, nobody reconciling). */
@@ -109,11 +110,15 @@ describe('incremental audit (checkpoint)', () => {
     let reads = 0
     const back = decodeCheckpoint(Buffer.concat(h), () => (reads++, states))
     expect(reads).toBe(0)
-    expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length}})
+    expect(resolved(back)).toEqual({...cp, statesFile: {generation: 'gen-1', bytes: states.length, xxh64: xxh64(Buffer.from(states)).toString()}})
     expect(reads).toBe(1)
     expect(decodeGroupData(stateText('g', (back as PartitionCheckpoint).groups[0][1]), 'g')).toEqual(data)
     // a states file of another write (a crash between the two files), damaged or missing: that group's state throws
-    for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined]] as const) {
+    // (and one digit changed: still JSON, same length, same generation; only its checksum tells)
+    const digit = states.search(/\$n\\":\\"\d/) + 7
+    expect(states[digit]).toMatch(/\d/)
+    const flipped = `${states.slice(0, digit)}${states[digit] === '9' ? '8' : String(Number(states[digit]) + 1)}${states.slice(digit + 1)}`
+    for (const [what, text] of [['another generation', states.replace('gen-1', 'gen-2')], ['damaged', states.slice(0, 20)], ['missing', undefined], ['a digit changed', flipped]] as const) {
       const cp2 = decodeCheckpoint(Buffer.concat(h), () => {
         if (text === undefined) throw new Error('ENOENT')
         return text
@@ -134,7 +139,7 @@ describe('incremental audit (checkpoint)', () => {
     const first = encodeCheckpoint(base, 'g1')
     expect(JSON.parse(first.states!).groups.map((g: string[]) => g[0])).toEqual(['a'])
     const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
-    expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length})
+    expect(read.statesFile).toEqual({generation: 'g1', bytes: first.states!.length, xxh64: xxh64(Buffer.from(first.states!)).toString()})
     // 'a' not read, 'c' new with an entry (its state small), 'b' changed: header only, naming the same states file
     const next: PartitionCheckpoint = {...read, groups: [read.groups[0], ['b', {data: data('b', 10), row: null}], ['c', {data: data('c', 10), row: entry}]]}
     const second = encodeCheckpoint(next, 'g2')
@@ -255,6 +260,21 @@ describe('incremental audit (checkpoint)', () => {
     expect(JSON.parse(written)).toEqual({groups: [plain, odd], n: 1})
   })
 
+  it('the checksum covers the first line too: a bit flipped in a counter is damage, not carried on (issue 27, 15)', () => {
+    const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 100n, logStartOffset: 0n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: null, groups: []}
+    const none = () => '{}'
+    // one bit flipped in a counter (0x30 -> 0x31) is
+    // damage (a full read, reported once), not "1 undecodable record(s)" carried into every later run
+    const flipped = header(cp).replace('"decodeErrors":0', '"decodeErrors":1')
+    expect(flipped).not.toBe(header(cp))
+    expect(decodeCheckpoint(flipped, none)).toEqual({error: 'damaged (its checksum does not match its lines)'})
+    for (const [from, to] of [['"nextOffset":{"$n":"100"}', '"nextOffset":{"$n":"101"}'], ['"keepEpochs":3', '"keepEpochs":2'], ['"clusterId":"c"', '"clusterId":"d"']]) {
+      expect(header(cp)).toContain(from)
+      expect(decodeCheckpoint(header(cp).replace(from, to), none)).toEqual({error: 'damaged (its checksum does not match its lines)'})
+    }
+    expect(decodeCheckpoint(header(cp), none)).not.toHaveProperty('error')
+  })
+
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {
     const cp: PartitionCheckpoint = {clusterId: 'c', partition: 0, keepEpochs: 3, nextOffset: 100n, logStartOffset: 0n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0}, rowsKey: null, groups: []}
     expect(checkpointMisfit(cp, {clusterId: 'other', partition: 0, keepEpochs: 3})).toMatch(/another cluster/)
@@ -270,9 +290,9 @@ describe('incremental audit (checkpoint)', () => {
     const none = () => '{}'
     expect(decodeCheckpoint('{', none)).toHaveProperty('error')
     expect(decodeCheckpoint('{"schema":"x"}', none)).toHaveProperty('error')
-    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v4', clusterId: 'c', groups: 0})}\n`, none)).toHaveProperty('error')
-    // the last versions' files are not read: a full read, reported
-    for (const v of ['v2', 'v3']) expect(decodeCheckpoint(`${JSON.stringify({schema: `rebalance-doctor/audit-checkpoint-${v}`, groups: []})}\n`, none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v4 file'})
+    expect(decodeCheckpoint(`${JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v5', clusterId: 'c', groups: 0})}\n`, none)).toHaveProperty('error')
+    // the last versions' files are not read: a full read, reported (v4's checksum did not cover its first line)
+    for (const v of ['v2', 'v3', 'v4']) expect(decodeCheckpoint(`${JSON.stringify({schema: `rebalance-doctor/audit-checkpoint-${v}`, groups: []})}\n`, none)).toEqual({error: 'not a rebalance-doctor/audit-checkpoint-v5 file'})
     expect(decodeCheckpoint(JSON.stringify({schema: 'rebalance-doctor/audit-checkpoint-v2', groups: []}), none)).toEqual({error: 'damaged (its last line is incomplete)'})
     expect(roundTrip({...cp, groups: [['g', {data: '{}', row: null}]]})).not.toHaveProperty('error')
     expect(decodeCheckpoint(resum(header({...cp, groups: [['g', {data: '{}', row: null}]]}).replace('null,"{}"', 'null,{}')), none)).toEqual({error: 'damaged (a group line of the wrong shape)'})

@@ -50,16 +50,16 @@ describe('audit command: usage errors exit 2', () => {
     // no per-group series of the earlier run survive; no temp file left
     expect(text).not.toMatch(/rebalance_doctor_group_/)
     expect(readdirSync(dir)).toEqual(['rd.prom'])
-    // without an earlier file: cluster_id=""
+    // without an earlier file: cluster_id="" and the file's name (no other file in the directory holds these series)
     const fresh = join(dir, 'fresh.prom')
     expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', fresh])).exitCode).toBe(1)
-    expect(readFileSync(fresh, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id=""\} 0$/m)
+    expect(readFileSync(fresh, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id="",file="fresh.prom"\} 0$/m)
   }, 30_000)
 
   it('--prometheus after a usage error in the run: exit code 2 in the file', async () => {
     const prom = join(mkdtempSync(join(tmpdir(), 'rd-prom-')), 'rd.prom')
     expect((await run(['audit', '-b', '127.0.0.1:1', '--fail-on', 'bogus', '--prometheus', prom])).exitCode).toBe(2)
-    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_audit_exit_code\{cluster_id=""\} 2$/m)
+    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_audit_exit_code\{cluster_id="",file="rd.prom"\} 2$/m)
   })
 })
 
@@ -74,7 +74,7 @@ describe('audit --watch without a cluster', () => {
     expect(r.stderr).toMatch(/SIGTERM: stopping after this cycle/)
     expect(r.stdout).toBe('')
     // each failed pass rewrote the --prometheus file with its failure
-    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id=""\} 0$/m)
+    expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_up\{cluster_id="",file="rd.prom"\} 0$/m)
     // the handlers are gone after the watch
     expect(process.listeners('SIGTERM').length).toBe(0)
   }, 30_000)

@@ -2,6 +2,10 @@
  * audit --watch: what is new since the last cycle (PartitionScan's trackFrom, in-memory checkpoints, printed
  * once), and the loop (a failing cycle does not end it, a stop lets the running cycle finish).
  */
+import {execFileSync, spawn} from 'node:child_process'
+import {createWriteStream, mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join as joinPath} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {auditContext} from '../../../src/core/audit/audit.js'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
@@ -11,7 +15,7 @@ import type {LogBatch} from '../../../src/core/log/batch.js'
 import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
 import type {ReplayResult} from '../../../src/core/replay/index.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
-import {stopOnSignals, watchLoop} from '../../../src/io/watch-loop.js'
+import {runWatch, stopOnSignals, watchLoop} from '../../../src/io/watch-loop.js'
 import {bumpLine} from '../../../src/render/watch.js'
 import {memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
@@ -200,7 +204,7 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
   })
 
   it('the bump line and document', () => {
-    const e: BumpEvent = {clusterId: 'c1', group: 'g\u001b[2J', type: 'consumer', epoch: 3, previousEpoch: 2, timestamp: 0, time: '1970-01-01T00:00:00.000Z', offset: '12', metadataHash: '0', previousMetadataHash: '0', assignmentEpoch: 3, causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never]}
+    const e: BumpEvent = {clusterId: 'c1', group: 'g\u001b[2J', type: 'consumer', epoch: 3, previousEpoch: 2, timestamp: 0, time: '1970-01-01T00:00:00.000Z', offset: '12', metadataHash: '0', previousMetadataHash: '0', rules: '4.1+', assignmentEpoch: 3, causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never]}
     expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g\\x1b[2J (consumer) epoch 2 → 3: member m3 joined')
     const doc = bumpDocument(e)
     expect(Object.keys(doc)[0]).toBe('schema')
@@ -282,4 +286,33 @@ describe('watchLoop', () => {
     dispose()
     expect(handlers.size).toBe(0)
   })
+})
+
+describe('runWatch: a watch whose output is gone stops (`audit --watch --ndjson | head -1`)', () => {
+  it('a write that meets EPIPE on a real pipe ends the loop after its cycle; the watch returns (exit 0)', async () => {
+    // the reader: `head -c 1` on a FIFO exits after one byte; every later write to the pipe fails with EPIPE
+    const dir = mkdtempSync(joinPath(tmpdir(), 'rd-epipe-'))
+    const fifo = joinPath(dir, 'out')
+    execFileSync('mkfifo', [fifo])
+    const head = spawn('sh', ['-c', 'exec head -c 1 < "$0"', fifo], {stdio: 'ignore'})
+    const exited = new Promise(r => head.once('exit', r))
+    const out = createWriteStream(fifo)
+    let cycles = 0
+    try {
+      await runWatch({
+        interval: '10ms', intervalMs: 10, unit: 'cycle', out,
+        cycle: async n => {
+          cycles = n
+          if (n === 2) await exited
+          out.write(`{"bump":${n}}\n`)
+        },
+      })
+    } finally {
+      out.destroy()
+      rmSync(dir, {recursive: true, force: true})
+    }
+    // cycle 1's line reached head; cycle 2 or 3 finds the pipe closed (EPIPE is reported asynchronously)
+    expect(cycles).toBeGreaterThanOrEqual(2)
+    expect(cycles).toBeLessThanOrEqual(4)
+  }, 5000)
 })

@@ -3,7 +3,7 @@
  * user would: exit codes of group explain (--since, --last, --fail-on-pending, not found), group records filters,
  * audit's 0/3/4, group list's filters and 4, impact's 0/3, and --json documents alone on stdout.
  */
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -180,5 +180,34 @@ describe('impact through a fake cluster', () => {
     const elsewhere = await runOn(fake, 'impact', '--json', '--add-partitions', 'payments=4', '--fail-on-rebalance', '0')
     expect(elsewhere.exitCode).toBe(0)
     expect(documentOf(elsewhere.stdout).summary.rebalancing).toBe(0)
+  })
+})
+
+describe('audit --quiet through a fake cluster (cron: mail only when something is wrong)', () => {
+  it('nothing found: nothing on stdout or stderr, exit 0, the history still recorded; a finding: table and summary, exit 3', async () => {
+    const fake = settledCluster()
+    const dir = history()
+    const ok = await withFake(fake, () => run(['audit', '--quiet', '-b', 'fake:9092', '--history-dir', dir]))
+    expect(ok.exitCode, ok.stderr).toBe(0)
+    expect(ok.stdout).toBe('')
+    expect(ok.stderr).toBe('')
+    expect(readdirSync(dir)).toEqual(['test-cluster-id'])
+    // without --quiet the same run prints its summary line and history note
+    const loud = await withFake(fake, () => run(['audit', '-b', 'fake:9092', '--history-dir', dir]))
+    expect(loud.stdout).toMatch(/no findings/)
+    expect(loud.stderr).toMatch(/history: /)
+
+    fake.md = cluster(4) // drift: a finding
+    const found = await withFake(fake, () => run(['audit', '-q', '-b', 'fake:9092', '--history-dir', dir]))
+    expect(found.exitCode).toBe(3)
+    expect(found.stdout).toMatch(/\bg1\b/)
+    expect(found.stdout).toMatch(/1 with findings: drift 1/)
+  })
+
+  it('--quiet with --json, --ndjson or --watch is a usage error', async () => {
+    for (const other of [['--json'], ['--ndjson'], ['--watch', '10s']]) {
+      const r = await run(['audit', '--quiet', '-b', '127.0.0.1:1', ...other])
+      expect(r.exitCode, other.join(' ')).toBe(2)
+    }
   })
 })

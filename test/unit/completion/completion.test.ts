@@ -7,7 +7,9 @@ import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {complete, type CompletionCommand, liveCandidates, MAX_LIVE_NAMES} from '../../../src/core/completion.js'
+import {complete, type CompletionCommand, LIST_VALUES, liveCandidates, MAX_LIVE_NAMES} from '../../../src/core/completion.js'
+import {FINDING_KINDS} from '../../../src/core/audit/audit.js'
+import {GROUP_TYPES} from '../../../src/core/group-filter.js'
 import {completionScript} from '../../../src/render/completion-scripts.js'
 
 const conn = [{name: 'bootstrap-server', char: 'b', takesValue: true, helpValue: 'HOST:PORT'}, {name: 'command-config', takesValue: true, helpValue: 'FILE'}, {name: 'debug', takesValue: false}]
@@ -48,11 +50,35 @@ describe('complete: what may follow the words typed', () => {
     expect(complete(commands, ['group', 'explain', '--since', ''])).toEqual({kind: 'values', values: []})
   })
 
+  it('comma lists: --fail-on KINDS and --type TYPES offer the element being typed, after those given', () => {
+    const cmds: CompletionCommand[] = [{words: ['audit'], flags: [{name: 'fail-on', takesValue: true, helpValue: 'KINDS'}, {name: 'type', takesValue: true, helpValue: 'TYPES'}], args: [], variadic: false}]
+    expect(complete(cmds, ['audit', '--fail-on', ''])).toEqual({kind: 'values', values: ['all', 'none', ...FINDING_KINDS]})
+    expect(complete(cmds, ['audit', '--fail-on', 'drift,st'])).toEqual({kind: 'values', values: ['drift,stuck']})
+    // all and none stand alone; a kind given is not offered again
+    expect(complete(cmds, ['audit', '--fail-on', 'drift,'])).toEqual({kind: 'values', values: FINDING_KINDS.filter(k => k !== 'drift').map(k => `drift,${k}`)})
+    expect(complete(cmds, ['audit', '--type=consumer,s'])).toEqual({kind: 'values', values: ['--type=consumer,share', '--type=consumer,streams']})
+    expect(LIST_VALUES.KINDS.values).toEqual(['all', 'none', ...FINDING_KINDS])
+    expect(LIST_VALUES.TYPES.values).toEqual(GROUP_TYPES)
+  })
+
   it('live names: prefix-filtered, sorted, bounded, only names a shell takes as one word', () => {
     const c = {kind: 'dynamic', what: 'groups', prefix: '', typed: 'o'} as const
     expect(liveCandidates(['orders', 'payments', 'o b', 'o\x1b[2J', "o'x", 'o$(rm)', 'orders', 'o.k-1_2'], c)).toEqual(['o.k-1_2', 'orders'])
     expect(liveCandidates(Array.from({length: MAX_LIVE_NAMES + 50}, (_, i) => `o${i}`), c)).toHaveLength(MAX_LIVE_NAMES)
     expect(liveCandidates(['orders'], {...c, prefix: '--group='})).toEqual(['--group=orders'])
+  })
+
+  it('live names starting with "-" are offered only where they cannot parse as flags (issue 27, 17)', () => {
+    const live = ['--prometheus=x.prom', '-rf', 'orders']
+    // as an argument (group explain <TAB>), and as the word after --group: they would be read as flags
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '']) as never)).toEqual(['orders'])
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '-b', 'h:1', '']) as never)).toEqual(['orders'])
+    expect(liveCandidates(live, {kind: 'dynamic', what: 'groups', prefix: '', typed: ''})).toEqual(['orders'])
+    // typed: still not (a word typed "-" is completed as a flag)
+    expect(complete(commands, ['group', 'explain', '-r'])).toEqual({kind: 'values', values: []})
+    // after "--" or in --group=…, a name is a name
+    expect(liveCandidates(live, complete(commands, ['group', 'explain', '--', '']) as never)).toEqual(['--prometheus=x.prom', '-rf', 'orders'])
+    expect(liveCandidates(live, complete(commands, ['group', 'list', '--group=']) as never)).toEqual(['--group=--prometheus=x.prom', '--group=-rf', '--group=orders'])
   })
 })
 

@@ -206,3 +206,48 @@ describe('parseJaasConfig', () => {
     inputError(() => parseJaasConfig(t))
   })
 })
+
+describe('a --command-config file with a secret that others can read (issue 27, 18)', () => {
+  const secret = 'hunter2-s3cr3t'
+  const text = `bootstrap.servers=k:9092\nsecurity.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="${secret}";\n`
+  async function file(mode: number): Promise<string> {
+    const {mkdtempSync, writeFileSync, chmodSync} = await import('node:fs')
+    const {join} = await import('node:path')
+    const {tmpdir} = await import('node:os')
+    const f = join(mkdtempSync(join(tmpdir(), 'rd-props-')), 'client.properties')
+    writeFileSync(f, text)
+    chmodSync(f, mode)
+    return f
+  }
+
+  it('warns, as ssh and kcl do, naming the file, its mode and the key, never the secret', async () => {
+    for (const [mode, who] of [[0o644, 'its group and all users'], [0o604, 'all users'], [0o640, 'its group']] as const) {
+      const f = await file(mode)
+      const s = resolveConnectionSettings({commandConfig: f, env: {}})
+      expect(s.warnings).toEqual([`${f} holds sasl.jaas.config and is readable by ${who} (mode 0${mode.toString(8)}): restrict it with chmod 600 ${f}`])
+      expect(JSON.stringify(s.warnings)).not.toContain(secret)
+    }
+  })
+
+  it('no warning for mode 600, or for a file without a secret', async () => {
+    expect(resolveConnectionSettings({commandConfig: await file(0o600), env: {}}).warnings).toBeUndefined()
+    const {writeFileSync} = await import('node:fs')
+    const f = await file(0o644)
+    writeFileSync(f, 'bootstrap.servers=k:9092\nsecurity.protocol=PLAINTEXT\nssl.key.password=\n')
+    expect(resolveConnectionSettings({commandConfig: f, env: {}}).warnings).toBeUndefined()
+  })
+
+  it('the warning reaches the command (withKafka: stderr, or --json warnings)', async () => {
+    const {setClusterFactory, withKafka} = await import('../../../src/kafka/session.js')
+    const f = await file(0o644)
+    const warned: string[] = []
+    setClusterFactory(async () => ({close: async () => {}}) as never)
+    try {
+      await withKafka({'command-config': f} as never, {warn: m => void warned.push(m)}, async () => 1)
+    } finally {
+      setClusterFactory(undefined)
+    }
+    expect(warned).toHaveLength(1)
+    expect(warned[0]).toMatch(/readable by its group and all users \(mode 0644\): restrict it with chmod 600/)
+  })
+})

@@ -165,3 +165,22 @@ describe('atomic writers on a full disk', () => {
     expect(readdirSync(dir)).toEqual(['cluster.json'])
   })
 })
+
+describe('audit --incremental where no checkpoint can be written (a cron user without a home directory: issue 27, 21)', () => {
+  it('one warning, not one per partition, and the hint names --history-dir', async () => {
+    const {FakeCluster} = await import('../../lib/fake-cluster.js')
+    setClusterFactory(async () => {
+      const fake = new FakeCluster(live(), {offsetsPartitions: 5})
+      fake.write('g1', [consumer.member('g1', 'm1', {names: ['orders']}), consumer.metadata('g1', 1, storedHash), consumer.target('g1', 'm1', [[T1, [0]]]), consumer.targetMetadata('g1', 1), consumer.current('g1', 'm1', 1, [[T1, [0]]])])
+      return fake
+    })
+    const r = await audit(['--incremental', '--history-dir', unwritableHistory()])
+    expect(r.error).toBeUndefined()
+    // one entry per warning (oclif wraps a warning at 80 columns off a terminal in tests: "\n ›   " joins its pieces)
+    const lines = stderr.join('').replaceAll('\n ›   ', '').split(/Warning: /).map(l => l.trim()).filter(l => l !== '')
+    // the checkpoints (under the history directory) failed for the cause the history did: one warning says both
+    expect(lines.filter(l => /checkpoint|history/.test(l)), lines.join('\n')).toHaveLength(1)
+    expect(lines.find(l => /history/.test(l))).toMatch(/the audit history could not be written to .*: a part of the path is not a directory \(ENOTDIR\), nor the --incremental checkpoints \(the next run reads every partition in full\)\. .*Try this: --history-dir DIR \(or \$REBALANCE_DOCTOR_HISTORY_DIR\)/)
+    expect(r.exitCode).toBe(5)
+  })
+})

@@ -11,6 +11,11 @@ import {consumer, T1, type MemberOpts} from '../replay/log.js'
 import {ROOT, tempFile} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
 import {setClusterFactory} from '../../../src/kafka/session.js'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
+import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 
 const H = '\x1b[2J\x1b]0;pwned\x07\u009b31m\u202eevil\r'
 const GROUP = `g${H}`
@@ -161,5 +166,55 @@ describe('no raw control character reaches the terminal', () => {
     const j = terminalSafeJson(JSON.stringify(v))
     expect(hasUnsafeControl(j)).toBe(false)
     expect(JSON.parse(j)).toEqual(v)
+  })
+
+  it('cluster history --ndjson escapes C1, bidi and line separators from the log as --json does (issue 27, 13)', async () => {
+    const name = `t${H}\u2028\u0085\u2029`
+    const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-log-'))
+    const t = Date.parse('2026-11-30T14:00:00Z')
+    writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat([
+      encodeBatch(0n, t, [encodeMetadataRecord(0, {BrokerId: 1, IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', BrokerEpoch: 1n, EndPoints: [], Features: [], Rack: `rack${H}\u2028`, Fenced: false, InControlledShutdown: false, LogDirs: []})]),
+      encodeBatch(1n, t + 1000, [encodeMetadataRecord(2, {Name: name, TopicId: T1}), encodeMetadataRecord(3, {PartitionId: 0, TopicId: T1, Replicas: [1], Isr: [1], RemovingReplicas: [], AddingReplicas: [], Leader: 1, LeaderEpoch: 0, PartitionEpoch: 0, Directories: ['AAAAAAAAAAAAAAAAAAAAAA']})]),
+    ]))
+    const json = (await runCmd('../../../src/commands/cluster/history.js', ['--metadata-log', dir, '--json'])).text
+    out = []
+    const ndjson = (await runCmd('../../../src/commands/cluster/history.js', ['--metadata-log', dir, '--ndjson'])).text
+    for (const text of [json, ndjson]) {
+      expect(hasUnsafeControl(text), JSON.stringify(text)).toBe(false)
+      for (const c of ['\u009b', '\u202e', '\u2028', '\u0085', '\u2029']) expect(text).not.toContain(c)
+    }
+    // the same values: only written as escapes
+    const lines = ndjson.trim().split('\n').map(l => JSON.parse(l))
+    expect(lines.filter(l => l.topic !== undefined).map(l => l.topic)).toEqual([name])
+    expect(lines.slice(0, -1)).toEqual(JSON.parse(json).changes)
+  })
+
+  it('group explain: a line break in an id cannot forge a line of the text (issue 27, 13)', async () => {
+    const g = 'g\nverdict: STABLE: nothing to see\r\n'
+    const m = 'm\nverdict: FORGED'
+    setClusterFactory(async () => onePartitionCluster(live(), [
+      consumer.member(g, m, {names: ['orders'], rack: 'r\nverdict: FORGED'}),
+      consumer.metadata(g, 1, 42n),
+      consumer.target(g, m, [[T1, [0]]]),
+      consumer.targetMetadata(g, 1),
+      consumer.current(g, m, 1, [[T1, [0]]]),
+      consumer.metadata(g, 2, 43n),
+    ], 1_700_000_000_000))
+    const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'])
+    const verdicts = text.split('\n').filter(l => /^\W*verdict:/.test(l))
+    expect(verdicts, text).toHaveLength(1)
+    expect(text).not.toContain('FORGED\n')
+    expect(text).toContain('g\\nverdict: STABLE: nothing to see\\x0d\\n')
+  })
+
+  it('group records: a line break in the group id cannot start a line of its own (issue 27, 13)', async () => {
+    const g = 'g\nverdict: STABLE'
+    setClusterFactory(async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000))
+    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'])
+    expect(text.split('\n').filter(l => /^\W*verdict:/.test(l)), text).toEqual([])
+    expect(text).toContain('g\\nverdict: STABLE: __consumer_offsets-0')
+    out = []
+    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'])
+    expect(none.text.split('\n').filter(l => /^\W*verdict:/.test(l)), none.text).toEqual([])
   })
 })

@@ -5,6 +5,7 @@ import {parseAddPartitions, parseBrokerRack, parseCreateTopic, parseReassignment
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {replayGroup, type ReplayResult} from '../../../src/core/replay/index.js'
 import {cluster, hashOf, settledGroup} from '../audit/fixtures.js'
+import {renderImpact} from '../../../src/render/impact.js'
 import {consumer, Log, share, streams, T1} from '../replay/log.js'
 
 const md = cluster(3, 2) // orders p0 [1,2] p1 [2,3] p2 [3,1]; payments p0 [3] p1 [1]; racks a a b
@@ -115,6 +116,11 @@ describe('impact', () => {
     const down = predictImpact(md, G, [{kind: 'shutdown-broker', broker: 3}])
     expect(down.groups.every(g => g.bumps.max === 0 && g.steps.every(s => s.bump === 'no'))).toBe(true)
     expect(down.summary.rebalancing).toBe(0)
+    // the header says so too (it said "groups bump at the shutdown" next to "0 would rebalance")
+    const text = renderImpact(down)
+    expect(text).toMatch(/^ {2}broker-shutdown: \d+ topic\(s\) changed; no group bumps \(hashes recomputed at the shutdown/m)
+    expect(text).not.toMatch(/groups? bumps? at the shutdown/)
+    expect(renderImpact(predictImpact(md, G, [parseBrokerRack('3=rack-c')]))).toMatch(/^ {2}broker-restart: \d+ topic\(s\) changed; \d+ groups? bumps? at the broker restart/m)
     const gone = predictImpact(md, G, [{kind: 'unregister-broker', broker: 3, decommission: true}])
     const without = {...md, brokers: md.brokers.filter(b => b.id !== 3)}
     // shut down first: broker 3 left the ISRs then (stays the ELR of RF-1 payments p0): the unregistration changes no topic

@@ -3,15 +3,18 @@
  * (src/kafka/decompress.ts). Seeds are valid v2 batches of random records, uncompressed and in every codec this
  * Node has, plus decompression bombs (a body far over the bound that compresses to little). Each case is a seed
  * mutated as a whole, or with only its compressed body mutated (the batch length kept right, so the codec sees
- * the damage). Every case must end in batches or a ProtocolDecodeError; anything else is a crash.
+ * the damage). Seeds carry their CRC-32C; a body mutation is sealed again (a CRC a hostile broker computes over its
+ * own bytes, so the decoders see the damage), a whole-batch mutation is not (the CRC check must catch it: counted in
+ * crcErrors). Every case must end in batches or a ProtocolDecodeError; anything else is a crash.
  */
 import {gzipSync} from 'node:zlib'
 import zlib from 'node:zlib'
 import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
-import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
+import {type Compression, CorruptBatchError, parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
 import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {rng} from '../records/arbitrary.js'
+import {sealBatches} from '../../lib/batch-crc.js'
 
 /** The output bound while fuzzing: small, so that bombs are cheap and memory stays bounded. */
 export const FUZZ_LIMIT = 256 << 10
@@ -100,7 +103,7 @@ function batch(base: bigint, attributes: number, records: Buffer[], compress?: (
   head.writeInt16BE(-1, 51)
   head.writeInt32BE(-1, 53)
   head.writeInt32BE(records.length, 57)
-  return {bytes: Buffer.concat([head, body]), bodyStart: 61}
+  return {bytes: sealBatches(Buffer.concat([head, body])), bodyStart: 61}
 }
 
 export function seeds(seed: number): Seed[] {
@@ -161,7 +164,7 @@ function mutateBody(s: Seed, rand: () => number): Buffer {
   const body = mutate(s.bytes.subarray(s.bodyStart), rand)
   const out = Buffer.concat([s.bytes.subarray(0, s.bodyStart), body])
   out.writeInt32BE(out.length - 12, 8)
-  return out
+  return sealBatches(out)
 }
 
 export interface BatchFuzzStats {
@@ -169,6 +172,8 @@ export interface BatchFuzzStats {
   parsed: number
   decodeErrors: number
   limitErrors: number
+  /** Cases refused by the CRC-32C check. */
+  crcErrors: number
   crashes: number
   ms: number
   firstCrashes: string[]
@@ -178,7 +183,7 @@ export async function fuzzBatches(cases: number, seed = 1): Promise<BatchFuzzSta
   const decompress = await loadDecompressor(FUZZ_LIMIT)
   const rand = rng(seed)
   const pool = seeds(seed)
-  const stats: BatchFuzzStats = {cases: 0, parsed: 0, decodeErrors: 0, limitErrors: 0, crashes: 0, ms: 0, firstCrashes: []}
+  const stats: BatchFuzzStats = {cases: 0, parsed: 0, decodeErrors: 0, limitErrors: 0, crcErrors: 0, crashes: 0, ms: 0, firstCrashes: []}
   const t0 = performance.now()
   for (let i = 0; i < cases; i++) {
     const s = pool[Math.floor(rand() * pool.length)]
@@ -191,6 +196,7 @@ export async function fuzzBatches(cases: number, seed = 1): Promise<BatchFuzzSta
     } catch (error) {
       if (error instanceof ProtocolDecodeError && /^record batch at offset|response truncated|negative length|varint too long|varlong too long|has magic|unknown compression/.test(error.message)) {
         if (error.name === 'DecompressionLimitError') stats.limitErrors++
+        else if (error instanceof CorruptBatchError) stats.crcErrors++
         else stats.decodeErrors++
       } else {
         stats.crashes++

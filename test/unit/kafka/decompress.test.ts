@@ -6,6 +6,7 @@ import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ByteReader, ProtocolDecodeError} from '../../../src/kafka/wire.js'
 import {wasmMemoryBytes} from '../../../src/kafka/wasm-codecs.js'
+import {sealBatches} from '../../lib/batch-crc.js'
 
 const LIMIT = 1 << 20
 
@@ -17,7 +18,7 @@ function batchOf(body: Buffer, codec: number, baseOffset = 42n, count = 1): Buff
   head.writeInt8(2, 16) // magic
   head.writeInt16BE(codec, 21)
   head.writeInt32BE(count, 57)
-  return Buffer.concat([head, body])
+  return sealBatches(Buffer.concat([head, body]))
 }
 
 /**

@@ -5,9 +5,10 @@
  */
 import {describe, expect, it} from 'vitest'
 import {RdError, RuntimeError} from '../../../src/core/errors.js'
-import {type LeaderNode, LEADER_MOVES, type PartitionTransport, readPartitionVia} from '../../../src/kafka/partition-reader.js'
+import {type LeaderNode, LEADER_MOVES, type PartitionTransport, readPartitionVia, STALLED_FETCHES} from '../../../src/kafka/partition-reader.js'
 import type {FetchPartitionResponse, MetadataResponse} from '../../../src/kafka/protocol.js'
 import {backoffMs, DEFAULT_BACKOFF, Retrier} from '../../../src/kafka/retry.js'
+import {sealBatches} from '../../lib/batch-crc.js'
 
 const TOPIC = '__consumer_offsets'
 
@@ -28,7 +29,7 @@ function batch(base: bigint, count: number): Buffer {
   const pre = Buffer.alloc(12)
   pre.writeBigInt64BE(base, 0)
   pre.writeInt32BE(afterLength.length, 8)
-  return Buffer.concat([pre, afterLength])
+  return sealBatches(Buffer.concat([pre, afterLength]))
 }
 
 const broker = (id: number): LeaderNode => ({id, host: `b${id}`, port: 9092})
@@ -42,7 +43,8 @@ interface Script {
   /** Each Metadata call may change the leader or fail first. */
   onMetadata?: (call: number, fake: Fake) => void
   onListOffsets?: (leader: LeaderNode, fake: Fake) => number | void
-  onFetch?: (leader: LeaderNode, offset: bigint, call: number, fake: Fake) => Partial<FetchPartitionResponse> | {top: number} | void
+  /** `{throttle}`: a throttled answer without the partition (a principal over its quota). */
+  onFetch?: (leader: LeaderNode, offset: bigint, call: number, fake: Fake) => Partial<FetchPartitionResponse> | {top: number} | {throttle: number} | void
   maxBytes?: number
   timeoutMs?: number
 }
@@ -97,14 +99,17 @@ class Fake implements PartitionTransport {
     return {errorCode: code, offset: ts === -2n ? this.logStart : this.end}
   }
 
-  async fetch(leader: LeaderNode, _t: string, _p: number, offset: bigint, maxBytes: number): Promise<{errorCode: number; partition: FetchPartitionResponse | undefined}> {
+  async fetch(leader: LeaderNode, _t: string, _p: number, offset: bigint, maxBytes: number): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}> {
     const call = this.calls.fetch++
+    // A reader that never stops fetching fails the test instead of hanging it.
+    if (call > 10_000) throw new Error(`runaway: ${call} fetches`)
     this.calls.fetchedAt.push([leader.id, offset, maxBytes])
     if (this.refusing.has(leader.id)) throw refused(leader)
     const base = {errorCode: 0, highWatermark: this.end, lastStableOffset: this.end, logStartOffset: this.logStart, abortedTransactions: []}
     const over = this.s.onFetch?.(leader, offset, call, this)
     if (over && 'top' in over) return {errorCode: over.top, partition: undefined}
-    if (over && over.errorCode) return {errorCode: 0, partition: {...base, records: null, ...over}}
+    if (over && 'throttle' in over) return {errorCode: 0, throttleTimeMs: over.throttle, partition: undefined}
+    if (over && (over.errorCode || 'records' in over)) return {errorCode: 0, partition: {...base, records: null, ...over}}
     if (leader.id !== this.leader) return {errorCode: 0, partition: {...base, errorCode: 6, records: null}}
     let bytes = Buffer.concat(this.log.filter((_, i) => BigInt(i * 5) >= offset))
     if (bytes.length > maxBytes) bytes = bytes.subarray(0, maxBytes) // as a broker truncates at the limit
@@ -300,6 +305,85 @@ describe('partition reader', () => {
     const fake = new Fake({onFetch: () => ({top: 29})})
     const error = (await read(fake).catch((e: RdError) => e)) as RdError
     expect(error.message).toBe(`Fetch of ${TOPIC}-3 failed: error 29`)
+  })
+
+  it('a batch whose CRC-32C does not match (a byte changed on the way or on the broker\'s disk): refused, naming the broker and partition', async () => {
+    const fake = new Fake({leader: 2})
+    fake.log[1] = Buffer.from(fake.log[1])
+    fake.log[1][fake.log[1].length - 3] ^= 0x04 // in a record, after the CRC
+    const delivered: bigint[] = []
+    const error = (await read(fake).then(x => delivered.push(...x.delivered)).catch((e: RdError) => e)) as RdError
+    expect(error).toBeInstanceOf(RuntimeError)
+    expect(error.message).toMatch(new RegExp(`^broker 2 sent a corrupt record batch of ${TOPIC}-3: record batch at offset 5 is corrupt: stored CRC-32C 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$`))
+    expect(error.hint).toMatch(/kafka-dump-log/)
+  })
+})
+
+describe('partition reader: fetches that bring nothing (issue 27, items 1, 5, 10)', () => {
+  it('a fetch answering only batches that end before its offset: bounded retries, then INCOMPLETE_READ naming partition and broker', async () => {
+    const fake = new Fake({onFetch: (_l, offset, _c, f) => (offset >= 5n ? {records: f.log[0]} : undefined)})
+    const delivered: bigint[] = []
+    const error = (await readPartitionVia(
+      {transport: fake, retrier: fake.retrier, decompress: () => Buffer.alloc(0), kafkaError: () => new RuntimeError('x'), errorName: c => `E${c}`},
+      {topic: TOPIC, partition: 3, maxBytes: 100, onBatch: b => delivered.push(b.baseOffset)},
+    ).catch((e: RdError) => e)) as RdError
+    expect(error.code).toBe('INCOMPLETE_READ')
+    expect(error.message).toContain(`${TOPIC}-3`)
+    expect(error.message).toContain('broker 1 (b1:9092)')
+    expect(error.message).toContain('only batches ending before it')
+    expect(error.hint).toBeTruthy()
+    expect(delivered).toEqual([0n]) // batch 0 once, never again
+    expect(fake.calls.fetch).toBe(1 + 1 + STALLED_FETCHES)
+    expect(fake.now).toBeLessThan(30_000) // within the deadline: no fetch that does not advance moved it
+  })
+
+  it('with a short --timeout, the same broker ends in a TIMEOUT within it: fetches that do not advance never extend the deadline', async () => {
+    const fake = new Fake({timeoutMs: 500, maxBytes: 100, onFetch: (_l, offset, _c, f) => (offset >= 5n ? {records: f.log[0]} : undefined)})
+    const error = (await read(fake).catch((e: RdError) => e)) as RdError
+    expect(error.code).toBe('TIMEOUT')
+    expect(error.message).toContain(`records of ${TOPIC}-3 at offset 5 from broker 1 (b1:9092)`)
+    expect(fake.now).toBeLessThanOrEqual(fake.timeoutMs + 0) // the one progress (batch 0) happened at time 0
+  })
+
+  it('empty fetches below the end offset: asked again, then INCOMPLETE_READ — never a read that looks complete', async () => {
+    const fake = new Fake({onFetch: (_l, offset) => (offset >= 10n ? {records: Buffer.alloc(0)} : undefined), maxBytes: 200})
+    const error = (await read(fake).catch((e: RdError) => e)) as RdError
+    expect(error).toBeInstanceOf(RdError)
+    expect(error.code).toBe('INCOMPLETE_READ')
+    expect(error.message).toBe(
+      `${TOPIC}-3 cannot be read to its end offset 20: the Fetch at offset 10 answered no records, below the end offset 20 from broker 1 (b1:9092), ${STALLED_FETCHES + 1} times in a row`,
+    )
+  })
+
+  it('a few empty fetches, then records: the read goes on and delivers everything once', async () => {
+    const fake = new Fake({onFetch: (_l, _o, call) => (call === 1 || call === 2 ? {records: null} : undefined), maxBytes: 200})
+    const {r, delivered} = await read(fake)
+    expect(delivered).toEqual(all())
+    expect(r.endOffset).toBe(20n)
+    expect(fake.retrier.waits).toBe(2)
+  })
+
+  it('a throttled fetch (throttle time, no partition): waited out, then the read goes on', async () => {
+    const fake = new Fake({onFetch: (_l, _o, call) => (call < 2 ? {throttle: 700} : undefined)})
+    const {delivered} = await read(fake)
+    expect(delivered).toEqual(all())
+    expect(fake.now).toBe(1400) // both throttle times, no less
+    expect(fake.retrier.waits).toBe(0) // not a retry: the broker asked for the pause
+  })
+
+  it('a broker that throttles for ever: TIMEOUT within the deadline, naming the throttle, broker and partition', async () => {
+    const fake = new Fake({timeoutMs: 5000, onFetch: () => ({throttle: 1000})})
+    const error = (await read(fake).catch((e: RdError) => e)) as RdError
+    expect(error.code).toBe('TIMEOUT')
+    expect(error.message).toContain(`throttle of broker 1 (b1:9092) on the Fetch of ${TOPIC}-3`)
+    expect(fake.now).toBeLessThanOrEqual(5000)
+  })
+
+  it('a fetch answered without the partition and without a throttle: PROTOCOL_ERROR naming the broker', async () => {
+    const fake = new Fake({onFetch: () => ({top: 0})})
+    const error = (await read(fake).catch((e: RdError) => e)) as RdError
+    expect(error.code).toBe('PROTOCOL_ERROR')
+    expect(error.message).toContain('broker 1 (b1:9092) answered the Fetch of __consumer_offsets-3 at offset 0 without the partition')
   })
 })
 

@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {type Compression, parseRecordBatches} from '../../../src/kafka/record-batch.js'
 import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
 import {ByteWriter} from './byte-writer.js'
+import {sealBatches} from '../../lib/batch-crc.js'
 
 function zigzag(w: ByteWriter, v: number): ByteWriter {
   return w.uvarint(v >= 0 ? v * 2 : -v * 2 - 1)
@@ -41,7 +42,7 @@ function batch(o: {base: bigint; attributes: number; producerId?: bigint; record
   const head = new ByteWriter()
     .int32(7) // partition leader epoch
     .int8(2)
-    .int32(0) // crc (not checked)
+    .int32(0) // crc: written by sealBatches
     .int16(o.attributes)
     .int32(Math.max(...o.records.map(r => r.offsetDelta)))
     .int64(1_700_000_000_000n)
@@ -52,7 +53,7 @@ function batch(o: {base: bigint; attributes: number; producerId?: bigint; record
     .int32(o.records.length)
     .toBuffer()
   const afterLength = Buffer.concat([head, body])
-  return Buffer.concat([new ByteWriter().int64(o.base).int32(afterLength.length).toBuffer(), afterLength])
+  return sealBatches(Buffer.concat([new ByteWriter().int64(o.base).int32(afterLength.length).toBuffer(), afterLength]))
 }
 
 const decompress = (codec: Compression, data: Buffer) => {

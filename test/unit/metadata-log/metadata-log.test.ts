@@ -235,7 +235,7 @@ describe('metadata log replay', () => {
     writeFileSync(join(dir, '00000000000000000000.log'), encodeBatch(0n, 0, [reg(1, 'rack-a', 1n)], false, {codec: 1, compress: () => zlib.gzipSync(Buffer.alloc(100 << 20))}))
     const err = (await replayMetadataLog(dir).catch((e: Error & {code?: string}) => e)) as Error & {code?: string}
     expect(err.code).toBe('METADATA_LOG_COMPRESSION')
-    expect(err.message).toMatch(/00000000000000000000\.log: a batch after byte 0: .*gzip data decompresses to more than 67108864 bytes/)
+    expect(err.message).toMatch(/00000000000000000000\.log: the batch at byte 0: .*gzip data decompresses to more than 67108864 bytes/)
   })
 
   it('names a missing directory', async () => {

@@ -1,17 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import {renderExplain} from '../../../src/render/explain.js'
-import {fitWidths, renderTable, truncateLines, wrap, wrapProse} from '../../../src/render/table.js'
+import {fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
 import {A, B, fixtureReport} from './fixture.js'
 
 const lines = (text: string) => text.split('\n')
 const longest = (text: string) => Math.max(...lines(text).map(l => [...l].length))
 
 describe('tables that fit the terminal', () => {
-  it('cells wrap at spaces, long words are broken, ids are cut keeping their start', () => {
+  it('cells wrap at spaces (wrap breaks a word only wider than the width: a table never asks it to)', () => {
     expect(wrap('member joined: a b c', 8)).toBe('member\njoined:\na b c')
     expect(wrap('abcdefghij', 4)).toBe('abcd\nefgh\nij')
-    expect(truncateLines('consumer-1-4f9a2b', 12)).toBe('consumer-1-…')
-    expect(truncateLines('short', 12)).toBe('short')
     expect(wrapProse('  - CODE: one two three four five', 16, 4)).toBe('  - CODE: one\n    two three\n    four five')
   })
 
@@ -40,12 +38,30 @@ describe('tables that fit the terminal', () => {
     expect(longest(natural)).toBeGreaterThan(200)
   })
 
-  it('at 80 columns long member ids are cut with an ellipsis keeping the start; at 200 they are whole', () => {
+  it('at 80 columns a member table whose ids cannot fit becomes a record per row, ids whole; at 200 a table', () => {
     const {report, log} = fixtureReport()
     const at80 = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 80})
-    expect(at80).toMatch(/│ consumer-orders-s\S*… │/)
+    expect(at80).toMatch(/^-\[ RECORD 1 \]-+$/m)
+    expect(at80).toMatch(new RegExp(`^member +\\| ${A}$`, 'm'))
+    expect(at80).not.toMatch(/consumer-orders-s\S*…/)
+    expect(longest(at80)).toBeLessThanOrEqual(80)
     const at200 = renderExplain(report, {time: 'utc', now: log.time, color: false, width: 200})
     expect(at200).toContain(`│ ${A} │`)
+    expect(at200).not.toMatch(/RECORD/)
+  })
+
+  it('a table with a word wider than its column would be: a record per row, values wrapped at spaces, never split', () => {
+    const id = 'clickstream-sessionizer-streams-app-analytics-prod'
+    const t = renderTable(['GROUP', 'DETAILS'], [[id, 'drift, consistent with: topic orders had 3 partitions then (5 now)']], undefined, {width: 56})
+    expect(t.split('\n')).toEqual([
+      '-[ RECORD 1 ]---------------------------',
+      'GROUP   |',
+      id,
+      'DETAILS | drift, consistent with: topic orders had 3',
+      '        | partitions then (5 now)',
+    ])
+    // an id that fits the value's room stays beside its key
+    expect(renderRecords(['GROUP'], [['orders']], 40)).toBe('-[ RECORD 1 ]---------------------------\nGROUP | orders')
   })
 
   it('at 120 columns an ordinary timeline row (member joined) is one line; cause first, detail after', () => {
@@ -69,9 +85,9 @@ describe('tables that fit the terminal', () => {
     const paint = (c: number, t: string) => (c === 1 ? `\u001b[31m${t}\u001b[39m` : t)
     for (const width of [0, 60, 120]) {
       for (const options of [{}, {paint}]) {
-        const one = renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, truncate: [0], ...options})
+        const one = renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, ...options})
         expect(one.split('\n').length).toBeGreaterThan(8)
-        for (const blockRows of [1, 2, 5]) expect(renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, truncate: [0], ...options, blockRows}), `${width} ${blockRows}`).toBe(one)
+        for (const blockRows of [1, 2, 5]) expect(renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, ...options, blockRows}), `${width} ${blockRows}`).toBe(one)
       }
     }
   })

@@ -1,0 +1,36 @@
+/**
+ * Issue 27, item 21 (first half): a cluster's groups are never one FindCoordinator or one describe request.
+ * In-process: the Kafka client against a server that lists GROUPS consumer groups (test/lib/hostile-broker.ts
+ * 'many-groups'); its request log shows how the groups were asked for.
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {resolveConnectionSettings} from '../../../src/config/client-config.js'
+import {KafkaClient} from '../../../src/kafka/client.js'
+import {DESCRIBE_BATCH, FIND_COORDINATOR_BATCH} from '../../../src/kafka/groups.js'
+import {type HostileBroker, startHostileKafka} from '../../lib/hostile-broker.js'
+
+const GROUPS = 25_000
+let broker: HostileBroker
+
+beforeAll(async () => {
+  broker = await startHostileKafka('many-groups', 120_000, {groups: GROUPS})
+})
+afterAll(async () => broker.stop())
+
+describe('groups in batches', () => {
+  it(`${GROUPS} groups: FindCoordinator in batches of ${FIND_COORDINATOR_BATCH}, ConsumerGroupDescribe in batches of ${DESCRIBE_BATCH}, every group described once`, async () => {
+    const client = await KafkaClient.open(resolveConnectionSettings({bootstrapServer: broker.address, timeoutMs: 60_000, env: {}}))
+    try {
+      const listed = await client.listGroups()
+      expect(listed).toHaveLength(GROUPS)
+      const described = await client.describeConsumerGroups(listed.map(g => g.groupId))
+      expect(described.map(d => d.groupId)).toEqual(listed.map(g => g.groupId))
+    } finally {
+      await client.close()
+    }
+    const asked = (apiKey: number) => broker.requests!.filter(r => r.apiKey === apiKey).map(r => r.groups!)
+    expect(asked(10)).toEqual([10_000, 10_000, 5_000])
+    expect(Math.max(...asked(69))).toBe(DESCRIBE_BATCH)
+    expect(asked(69).reduce((a, b) => a + b, 0)).toBe(GROUPS)
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * contrib/monitoring: the alerting rules pass `promtool check rules`, and `promtool test rules` fires the
+ * stale-cache and audit-down alerts on the series a real audit run wrote (in-process against the fake cluster, and
+ * against an unreachable address); the dashboard's and the rules' queries name only series the tool writes.
+ * promtool comes from Debian's `prometheus` package: where it is absent those tests are skipped with a message.
+ */
+import {spawnSync} from 'node:child_process'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {stringify} from 'yaml'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {cluster, hashOf} from '../audit/fixtures.js'
+import {consumer, T1} from '../replay/log.js'
+import {ROOT, run} from '../helpers.js'
+import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {parseExposition, type Sample} from '../../lib/prom-text.js'
+
+const RULES = join(ROOT, 'contrib/monitoring/rebalance-doctor.rules.yml')
+const DASHBOARD = join(ROOT, 'contrib/monitoring/rebalance-doctor.dashboard.json')
+const promtool = spawnSync('promtool', ['--version'], {encoding: 'utf8'}).status === 0
+if (!promtool) console.warn('promtool not found: skipping the promtool checks of contrib/monitoring (Debian: apt-get install prometheus)')
+
+/** Series of two real runs: a good audit whose group's stored hash is stale in the coordinator cache, and a failed one. */
+async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-monitoring-'))
+  const fake = new FakeCluster(cluster(3, 2, 'rack-a'))
+  const g = 'orders-app'
+  const h = hashOf(fake.md, ['orders'])
+  fake.write(g, [consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]])])
+  // broker 3 moved from rack-a to rack-b: a broker change the coordinator's topic-hash cache has not seen (no bump)
+  fake.md = cluster(3, 2, 'rack-b')
+  const good = join(dir, 'good.prom')
+  const r = await withFake(fake, () => run(['audit', '-b', 'fake:9092', '--no-record', '--quiet', '--prometheus', good, '--prometheus-label', 'env=test']))
+  expect(r.exitCode, r.stdout + r.stderr).toBe(3)
+  const failed = join(dir, 'down.prom')
+  expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', failed, '--prometheus-label', 'env=test'])).exitCode).toBe(1)
+  return {good: parseExposition(readFileSync(good, 'utf8')), failed: parseExposition(readFileSync(failed, 'utf8'))}
+}
+
+/** A sample as promtool's input series notation: name{k="v",…}. */
+const seriesOf = (s: Sample) => `${s.name}{${Object.entries(s.labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`
+
+/** The labels of the alert on `s`: an empty label is no label in Prometheus. */
+const alertLabels = (s: Sample, extra: Record<string, string>) => ({...Object.fromEntries(Object.entries(s.labels).filter(([, v]) => v !== '')), ...extra})
+
+/** Metric names in a PromQL expression that are ours (every series the tool writes starts with rebalance_doctor_). */
+const namesIn = (expr: string) => [...expr.matchAll(/\b(rebalance_doctor_[a-z_]+)\b/g)].map(m => m[1])
+
+describe('contrib/monitoring', () => {
+  let series: {good: Sample[]; failed: Sample[]}
+  beforeAll(async () => {
+    series = await writtenSeries()
+  }, 60_000)
+
+  it('the runs wrote the series the rules are tested on (a STALE_COORDINATOR_CACHE verdict, up 1 and up 0)', () => {
+    expect(series.good.find(s => s.name === 'rebalance_doctor_group_verdict')?.labels).toMatchObject({group: 'orders-app', verdict: 'STALE_COORDINATOR_CACHE', env: 'test'})
+    expect(series.good.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(1)
+    expect(series.failed.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(0)
+  })
+
+  it('the dashboard and the rules name only series the tool writes, and every query names one', () => {
+    const written = new Set([...series.good, ...series.failed].map(s => s.name))
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {panels: Array<{title: string; targets?: Array<{expr: string}>}>; templating: {list: Array<{query?: unknown}>}}
+    const exprs = [
+      ...dashboard.panels.flatMap(p => (p.targets ?? []).map(t => t.expr)),
+      ...dashboard.templating.list.map(v => v.query).filter((q): q is string => typeof q === 'string' && q.includes('(')),
+      ...[...readFileSync(RULES, 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map(m => m[1]),
+    ]
+    expect(exprs.length).toBeGreaterThan(15)
+    for (const e of exprs) {
+      expect(namesIn(e).length, e).toBeGreaterThan(0)
+      for (const n of namesIn(e)) expect(written, `${n} in ${e}`).toContain(n)
+    }
+  })
+
+  it.skipIf(!promtool)('promtool check rules', () => {
+    const r = spawnSync('promtool', ['check', 'rules', RULES], {encoding: 'utf8'})
+    expect(r.status, r.stdout + r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/)
+  })
+
+  it.skipIf(!promtool)('promtool test rules: stale-cache and audit-down fire on the written series (and not before their `for`)', () => {
+    const input = [...series.good, ...series.failed].map(s => ({series: seriesOf(s), values: `${s.value}x90`}))
+    const verdict = series.good.find(s => s.name === 'rebalance_doctor_group_verdict')!
+    const down = series.failed.find(s => s.name === 'rebalance_doctor_up')!
+    const test = {
+      rule_files: [RULES],
+      evaluation_interval: '1m',
+      tests: [{
+        interval: '1m',
+        input_series: input,
+        alert_rule_test: [
+          {eval_time: '20m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: []},
+          {eval_time: '40m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: [{exp_labels: alertLabels(verdict, {severity: 'info'}), exp_annotations: annotations('KafkaGroupStaleCoordinatorCache', verdict)}]},
+          {eval_time: '10m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: []},
+          // only the failed run's file: the good one has up 1
+          {eval_time: '20m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: [{exp_labels: alertLabels(down, {severity: 'warning'}), exp_annotations: annotations('RebalanceDoctorAuditDown', down)}]},
+        ],
+      }],
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
+    writeFileSync(file, stringify(test))
+    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8'})
+    expect(r.status, r.stdout + r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/SUCCESS/)
+  })
+})
+
+/** The rule's annotations with {{ $labels.x }} filled from the sample (the templates these two rules use). */
+function annotations(alert: string, s: Sample): Record<string, string> {
+  const text = readFileSync(RULES, 'utf8')
+  const block = text.slice(text.indexOf(`alert: ${alert}\n`)).split(/\n\s+- alert: /)[0]
+  const out: Record<string, string> = {}
+  for (const m of block.matchAll(/^\s+(summary|description): "(.*)"$/gm)) out[m[1]] = m[2].replace(/\{\{ \$labels\.([a-z_]+) \}\}/g, (_, k: string) => s.labels[k] ?? '')
+  return out
+}
