@@ -7,6 +7,7 @@
 # current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip).
 #   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
 #   KAFKA_IT_PORT_BASE=19400 npm test     (pin the ports; default: the first free range of 19300, 19330, ...)
+#   KAFKA_IT_JOBS=1 npm test              (integration suites one after another; default 2 side by side)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
@@ -66,28 +67,72 @@ for project in fast slow; do
   record "unit ($project)" "$OUT/unit-$project.json" $? $(($(date +%s) - t0))
 done
 
-# ---- integration tests, one real cluster per Kafka version; $1 = suite name, $2 = version, $3... = test files (none: all)
-integration() {
-  local name=$1 v=$2 t0 json
-  shift 2
-  t0=$(date +%s)
-  json="$OUT/it-$v.json"
-  rm -f "$json" "$ROOT/.kafka-run/it-summary-$v.json"
-  echo "=== $name ==="
-  if ! KAFKA_VERSION=$v bash kafka-it/cluster.sh libs; then
-    echo "resolving Kafka $v jars (Maven) or compiling the drivers failed" >&2
-    record "$name" "$json" 1 $(($(date +%s) - t0))
-    return
-  fi
-  KAFKA_VERSION=$v npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$json" "$@"
-  record "$name" "$json" $? $(($(date +%s) - t0))
-}
-for v in $VERSIONS; do integration "integration Kafka $v" "$v"; done
-for v in $PARITY_VERSIONS; do integration "parity pass Kafka $v" "$v" test/it/parity.it.test.ts test/it/schemas.it.test.ts; done
+# ---- integration tests: one real cluster per suite. Suites run side by side, KAFKA_IT_JOBS at a time (default 2;
+# 1 = one after another), each slot on its own port ranges (KAFKA_IT_PORT_SLOT, test/it/lib/global-setup.ts) and
+# run dir. A free slot takes the next suite in this order: the full suite per KAFKA_VERSIONS, then the parity passes.
+# Their output is printed whole, suite by suite, when all are done. dist/ is compiled once, here, before they start.
+IT_JOBS=${KAFKA_IT_JOBS:-2}
+it_names=() it_versions=() it_files=()
+for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); done
+for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); done
 # Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
 # 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
 # The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
-for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do integration "4.0 pass Kafka $v" "$v" test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts; done
+for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
+  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts")
+done
+next_suite() { # prints the next suite index (the queue is a counter file under a lock)
+  (
+    flock 8
+    local n
+    n=$(cat "$OUT/it-queue")
+    echo $((n + 1)) >"$OUT/it-queue"
+    echo "$n"
+  ) 8>"$OUT/it-queue.lock"
+}
+# $1 = suite index, $2 = slot; writes it-N.log and it-N.rc ("exit-code seconds")
+integration() {
+  local i=$1 slot=$2 v=${it_versions[$1]} t0 code base=()
+  t0=$(date +%s)
+  rm -f "$OUT/it-$v.json" "$ROOT/.kafka-run/it-summary-$v.json"
+  [[ -n ${KAFKA_IT_PORT_BASE:-} ]] && base=(KAFKA_IT_PORT_BASE=$((KAFKA_IT_PORT_BASE + 30 * slot)))
+  {
+    echo "=== ${it_names[$i]} ==="
+    if ! KAFKA_VERSION=$v bash kafka-it/cluster.sh libs; then
+      echo "resolving Kafka $v jars (Maven) or compiling the drivers failed" >&2
+      code=1
+    else
+      # shellcheck disable=SC2086 # it_files[i] is empty (every file) or paths split on spaces
+      env ${base[@]+"${base[@]}"} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
+        npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$v.json" ${it_files[$i]}
+      code=$?
+    fi
+  } >"$OUT/it-$i.log" 2>&1
+  echo "$code $(($(date +%s) - t0))" >"$OUT/it-$i.rc"
+}
+if [[ ${#it_names[@]} -gt 0 ]]; then
+  t0=$(date +%s)
+  # the CLI the suites run: compiled once (tsc emits despite type errors; what runs must exist)
+  npx tsc -p tsconfig.json >"$OUT/it-build.log" 2>&1 || [[ -f dist/commands/cluster/snapshot.js ]] || { cat "$OUT/it-build.log"; rc=1; }
+  rm -f "$OUT"/it-[0-9]*.log "$OUT"/it-[0-9]*.rc
+  # jars and drivers first, one version after another (Maven's local repository is shared); a failure is reported
+  # by the suite's own call below
+  for v in $(printf '%s\n' "${it_versions[@]}" | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done
+  pids=()
+  echo 0 >"$OUT/it-queue"
+  for ((slot = 0; slot < IT_JOBS && slot < ${#it_names[@]}; slot++)); do
+    (while i=$(next_suite) && [[ $i -lt ${#it_names[@]} ]]; do integration "$i" "$slot"; done) &
+    pids+=($!)
+  done
+  echo "=== integration: ${#it_names[@]} suites, $IT_JOBS at a time (output below when all are done) ==="
+  wait "${pids[@]}"
+  for ((i = 0; i < ${#it_names[@]}; i++)); do
+    cat "$OUT/it-$i.log" 2>/dev/null
+    read -r code secs <"$OUT/it-$i.rc" 2>/dev/null || { code=1; secs=0; }
+    record "${it_names[$i]}" "$OUT/it-${it_versions[$i]}.json" "$code" "$secs"
+  done
+  echo "integration wall time: $(($(date +%s) - t0)) s"
+fi
 
 # ---- the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh)
 for n in $NODE_VERSIONS; do

@@ -8,6 +8,7 @@ import {existsSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
+import {inject} from 'vitest'
 import {type ClusterEnv, clusterSh, REPO_ROOT} from './lib/cluster.js'
 
 const exec = promisify(execFile)
@@ -19,8 +20,12 @@ export interface CliResult {
   ms: number
 }
 
-/** Compiles src → dist once per test file (the CLI runs from dist with the committed oclif manifest). */
+/**
+ * Compiles src → dist unless the global setup (test/it/lib/global-setup.ts) did for this run: the CLI runs from
+ * dist with the committed oclif manifest.
+ */
 export async function buildOnce(): Promise<void> {
+  if (inject('itDistBuilt')) return
   // tsc emits even when some file has type errors (e.g. another module mid-edit); what we run must exist.
   await exec('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: REPO_ROOT, timeout: 180_000}).catch((error: {stdout?: string}) => {
     if (!existsSync(join(REPO_ROOT, 'dist', 'commands', 'cluster', 'snapshot.js'))) throw new Error(`build failed: ${error.stdout ?? error}`)

@@ -225,7 +225,11 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const cr = await impact('--create-topic', `${NEW}:2:2`)
     expect(cr.report.groups.map(g => g.group).sort()).toEqual([`${R}-gn`, `${R}-gr`])
     await topicCommand('--create', '--topic', NEW, '--partitions', '2', '--replication-factor', '2')
-    await sleep(12_000) // the regex is resolved again at most every 10 s
+    // the regex group bumps when the coordinator resolves its regex again, at most every 10 s
+    // (group.consumer.regex.refresh.interval.ms, whose minimum is its default, 10 s); if it never does, expectMatches
+    // says so below
+    const grEpoch = (m: Map<string, GroupMetadataRecord[]>) => m.get(`${R}-gr`)?.at(-1)?.epoch ?? -1
+    await waitFor('the regex group bumped for the new topic', async () => grEpoch(await stored()) > grEpoch(before), {timeoutMs: 60_000, intervalMs: 1000}).catch(() => undefined)
     after = await settledAll()
     expectMatches(cr.report, before, after, 'create-topic')
     before = after
