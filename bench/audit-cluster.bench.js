@@ -40,8 +40,22 @@ if (fill) {
 }
 // the groups (fill) and the live groups; GroupFlood prints {"ready":...} once the live members are assigned
 const live = `bench-audit-${Date.now().toString(36)}`
-const flood = spawn('java', [...javaArgs, 'GroupFlood', env.BOOTSTRAP, fill ? 'bench-audit' : live, String(fill ? GROUPS : 0), String(THREADS), String(COMMITS), 'bench-audit-t', String(TOPICS), String(LIVE)],
-  {stdio: ['pipe', 'pipe', 'inherit']})
+const flood = spawn(
+  'java',
+  [
+    ...javaArgs,
+    'GroupFlood',
+    env.BOOTSTRAP,
+    fill ? 'bench-audit' : live,
+    String(fill ? GROUPS : 0),
+    String(THREADS),
+    String(COMMITS),
+    'bench-audit-t',
+    String(TOPICS),
+    String(LIVE),
+  ],
+  {stdio: ['pipe', 'pipe', 'inherit']},
+)
 const ready = await new Promise((resolve, reject) => {
   createInterface({input: flood.stdout}).once('line', l => resolve(JSON.parse(l)))
   flood.once('exit', code => reject(new Error(`GroupFlood exited with ${code}`)))
@@ -51,8 +65,25 @@ console.error(`[bench] ${JSON.stringify(ready)}`)
 const runs = []
 try {
   for (let i = 0; i < RUNS; i++) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', process.execPath, join(root, 'bin', 'run.js'), 'audit', '-b', env.BOOTSTRAP, '--json', '--no-record', '--fail-on', 'none', '--timeout', '1800000'],
-      {encoding: 'utf8', maxBuffer: 1 << 30})
+    const r = spawnSync(
+      '/usr/bin/time',
+      [
+        '-f',
+        '%e %M %U %S',
+        process.execPath,
+        join(root, 'bin', 'run.js'),
+        'audit',
+        '-b',
+        env.BOOTSTRAP,
+        '--json',
+        '--no-record',
+        '--fail-on',
+        'none',
+        '--timeout',
+        '1800000',
+      ],
+      {encoding: 'utf8', maxBuffer: 1 << 30},
+    )
     const timeLine = r.stderr.trim().split('\n').at(-1)
     if (r.status !== 0) throw new Error(`audit exited ${r.status}: ${r.stderr}`)
     const [wallS, maxRssKb, userS, sysS] = timeLine.split(' ').map(Number)
@@ -65,16 +96,18 @@ try {
 }
 
 const s = runs[0].summary
-console.log(JSON.stringify({
-  kafkaVersion: version,
-  groupsMade: fill ? GROUPS : 0,
-  liveGroups: LIVE,
-  floodMs: ready.floodMs,
-  groupsAudited: s.groups,
-  recordsScanned: s.recordsScanned,
-  wallMs: median(runs.map(r => r.wallMs)),
-  cpuMs: median(runs.map(r => r.cpuMs)),
-  peakRssMb: Math.max(...runs.map(r => r.peakRssMb)),
-  runs: runs.map(({wallMs, cpuMs, peakRssMb}) => ({wallMs, cpuMs, peakRssMb})),
-  summary: s,
-}))
+console.log(
+  JSON.stringify({
+    kafkaVersion: version,
+    groupsMade: fill ? GROUPS : 0,
+    liveGroups: LIVE,
+    floodMs: ready.floodMs,
+    groupsAudited: s.groups,
+    recordsScanned: s.recordsScanned,
+    wallMs: median(runs.map(r => r.wallMs)),
+    cpuMs: median(runs.map(r => r.cpuMs)),
+    peakRssMb: Math.max(...runs.map(r => r.peakRssMb)),
+    runs: runs.map(({wallMs, cpuMs, peakRssMb}) => ({wallMs, cpuMs, peakRssMb})),
+    summary: s,
+  }),
+)

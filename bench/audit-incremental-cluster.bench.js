@@ -93,8 +93,27 @@ const javaArgs = ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'conf
 const state = mkdtempSync(join(tmpdir(), 'rd-incr-'))
 
 function audit(extra) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', process.execPath, join(root, 'bin', 'run.js'), 'audit', '-b', env.BOOTSTRAP, '--json', '--fail-on', 'none',
-    '--history-dir', state, '--timeout', '30m', ...extra], {encoding: 'utf8', maxBuffer: 1 << 30})
+  const r = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%e %M %U %S',
+      process.execPath,
+      join(root, 'bin', 'run.js'),
+      'audit',
+      '-b',
+      env.BOOTSTRAP,
+      '--json',
+      '--fail-on',
+      'none',
+      '--history-dir',
+      state,
+      '--timeout',
+      '30m',
+      ...extra,
+    ],
+    {encoding: 'utf8', maxBuffer: 1 << 30},
+  )
   if (r.status !== 0) throw new Error(`audit ${extra.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`)
   const [wallS, maxRssKb, userS, sysS] = r.stderr.trim().split('\n').at(-1).split(' ').map(Number)
   const doc = JSON.parse(r.stdout)
@@ -103,7 +122,9 @@ function audit(extra) {
 /** The floor of any live command here: `topic-hash compute` of one topic (node, oclif, the Kafka library, one Metadata). */
 function trivialLiveMs() {
   const t0 = performance.now()
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'topic-hash', 'compute', '-b', env.BOOTSTRAP, 'bench-audit-t-1', '--json'], {encoding: 'utf8'})
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'topic-hash', 'compute', '-b', env.BOOTSTRAP, 'bench-audit-t-1', '--json'], {
+    encoding: 'utf8',
+  })
   if (r.status !== 0) throw new Error(`topic-hash compute exited ${r.status}: ${r.stderr.slice(-2000)}`)
   return Math.round(performance.now() - t0)
 }
@@ -112,14 +133,20 @@ const comparable = doc => JSON.stringify({groups: doc.groups, verdicts: doc.summ
 
 try {
   const first = audit(['--incremental'])
-  console.error(`[bench] first --incremental (full read): ${first.wallMs} ms, ${first.peakRssMb} MB, ${first.doc.summary.incremental?.recordsRead} records, ${first.doc.summary.groups} groups`)
+  console.error(
+    `[bench] first --incremental (full read): ${first.wallMs} ms, ${first.peakRssMb} MB, ${first.doc.summary.incremental?.recordsRead} records, ${first.doc.summary.groups} groups`,
+  )
 
   // the floor of a live command on this machine before the bumps (median of 5)
   const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const floorBefore = median(Array.from({length: 5}, trivialLiveMs))
   const prefix = `bench-incr-${Date.now().toString(36)}`
   const t0 = Date.now()
-  const flood = spawn('java', [...javaArgs, 'GroupFlood', env.BOOTSTRAP, prefix, String(Math.ceil(BUMPS / 2)), '8', '1', 'bench-audit-t', String(TOPICS), '0'], {stdio: ['pipe', 'pipe', 'inherit']})
+  const flood = spawn(
+    'java',
+    [...javaArgs, 'GroupFlood', env.BOOTSTRAP, prefix, String(Math.ceil(BUMPS / 2)), '8', '1', 'bench-audit-t', String(TOPICS), '0'],
+    {stdio: ['pipe', 'pipe', 'inherit']},
+  )
   await new Promise((resolve, reject) => {
     createInterface({input: flood.stdout}).once('line', resolve)
     flood.once('exit', code => (code ? reject(new Error(`GroupFlood exited with ${code}`)) : resolve()))
@@ -134,7 +161,9 @@ try {
   let settled = false
   while (!settled && Date.now() - settleStart < 120_000) settled = median(Array.from({length: 3}, trivialLiveMs)) <= floorBefore * 1.15
   const settleMs = Date.now() - settleStart
-  console.error(`[bench] trivial live command ${floorBefore} ms before the bumps; ${settled ? 'back within 15 %' : 'NOT back within 15 %'} after ${settleMs} ms`)
+  console.error(
+    `[bench] trivial live command ${floorBefore} ms before the bumps; ${settled ? 'back within 15 %' : 'NOT back within 15 %'} after ${settleMs} ms`,
+  )
 
   // The same run many times: the checkpoints as they were before the bumps are put back before each, so every
   // run reads the same new records. One run's wall time varies by ±150 ms on this 2-core machine (the brokers, the
@@ -155,10 +184,17 @@ try {
     if (comparable(inc.doc) !== comparable(full.doc)) full = audit(['--no-record'])
     const mine = inc.doc.groups.filter(g => g.group.startsWith(prefix))
     runs.push({
-      wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb, auditDurationMs: inc.doc.summary.durationMs, trivialLiveCommandMs: floorMs,
-      recordsRead: inc.doc.summary.incremental?.recordsRead, partitionsResumed: inc.doc.summary.incremental?.partitionsResumed,
-      fullReads: inc.doc.summary.incremental?.fullReads?.length, newGroupsSeen: mine.length,
-      newGroupBumps: mine.reduce((n, g) => n + (g.groupEpoch ?? 0), 0), equalToFullRun: comparable(inc.doc) === comparable(full.doc),
+      wallMs: inc.wallMs,
+      cpuMs: inc.cpuMs,
+      peakRssMb: inc.peakRssMb,
+      auditDurationMs: inc.doc.summary.durationMs,
+      trivialLiveCommandMs: floorMs,
+      recordsRead: inc.doc.summary.incremental?.recordsRead,
+      partitionsResumed: inc.doc.summary.incremental?.partitionsResumed,
+      fullReads: inc.doc.summary.incremental?.fullReads?.length,
+      newGroupsSeen: mine.length,
+      newGroupBumps: mine.reduce((n, g) => n + (g.groupEpoch ?? 0), 0),
+      equalToFullRun: comparable(inc.doc) === comparable(full.doc),
     })
     console.error(`[bench] incremental run ${i + 1} after the bumps: ${JSON.stringify(runs.at(-1))}`)
     if (!runs.at(-1).equalToFullRun) throw new Error('an incremental run differs from the full run of the same state')
@@ -167,20 +203,49 @@ try {
   const idle = []
   for (let i = 0; i < RUNS; i++) {
     const inc = audit(['--incremental', '--no-record'])
-    idle.push({wallMs: inc.wallMs, cpuMs: inc.cpuMs, peakRssMb: inc.peakRssMb, auditDurationMs: inc.doc.summary.durationMs, recordsRead: inc.doc.summary.incremental?.recordsRead, trivialLiveCommandMs: trivialLiveMs(), equalToFullRun: comparable(inc.doc) === comparable(full.doc)})
+    idle.push({
+      wallMs: inc.wallMs,
+      cpuMs: inc.cpuMs,
+      peakRssMb: inc.peakRssMb,
+      auditDurationMs: inc.doc.summary.durationMs,
+      recordsRead: inc.doc.summary.incremental?.recordsRead,
+      trivialLiveCommandMs: trivialLiveMs(),
+      equalToFullRun: comparable(inc.doc) === comparable(full.doc),
+    })
   }
   const stats = (rs, k) => ({median: median(rs.map(r => r[k])), min: Math.min(...rs.map(r => r[k])), max: Math.max(...rs.map(r => r[k]))})
   // each run's wall over the trivial live command measured right after it: the audit's own cost, whatever the
   // machine's floor at that moment (it moves by ±40 % within minutes here)
   for (const r of [...runs, ...idle]) r.timesTrivial = Math.round((r.wallMs / r.trivialLiveCommandMs) * 100) / 100
-  const figures = rs => ({wallMs: stats(rs, 'wallMs'), cpuMs: stats(rs, 'cpuMs'), peakRssMb: stats(rs, 'peakRssMb'), auditDurationMs: stats(rs, 'auditDurationMs'), trivialLiveCommandMs: stats(rs, 'trivialLiveCommandMs'), timesTrivial: stats(rs, 'timesTrivial')})
-  console.log(JSON.stringify({kafkaVersion: version, groups: first.doc.summary.groups, newGroups: Math.ceil(BUMPS / 2),
-    firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead},
-    fullRun: {wallMs: full.wallMs, peakRssMb: full.peakRssMb, records: full.doc.summary.recordsScanned},
-    trivialLiveCommandBeforeBumpsMs: floorBefore, settle: {settled, ms: settleMs},
-    afterBumps: {runs: RUNS, recordsRead: runs[0].recordsRead, newGroupBumps: runs[0].newGroupBumps, allEqualToFullRun: runs.every(r => r.equalToFullRun), ...figures(runs)},
-    nothingNew: {runs: RUNS, recordsRead: idle.map(r => r.recordsRead), allEqualToFullRun: idle.every(r => r.equalToFullRun), ...figures(idle)},
-    runs, idle}))
+  const figures = rs => ({
+    wallMs: stats(rs, 'wallMs'),
+    cpuMs: stats(rs, 'cpuMs'),
+    peakRssMb: stats(rs, 'peakRssMb'),
+    auditDurationMs: stats(rs, 'auditDurationMs'),
+    trivialLiveCommandMs: stats(rs, 'trivialLiveCommandMs'),
+    timesTrivial: stats(rs, 'timesTrivial'),
+  })
+  console.log(
+    JSON.stringify({
+      kafkaVersion: version,
+      groups: first.doc.summary.groups,
+      newGroups: Math.ceil(BUMPS / 2),
+      firstFullRead: {wallMs: first.wallMs, peakRssMb: first.peakRssMb, records: first.doc.summary.incremental?.recordsRead},
+      fullRun: {wallMs: full.wallMs, peakRssMb: full.peakRssMb, records: full.doc.summary.recordsScanned},
+      trivialLiveCommandBeforeBumpsMs: floorBefore,
+      settle: {settled, ms: settleMs},
+      afterBumps: {
+        runs: RUNS,
+        recordsRead: runs[0].recordsRead,
+        newGroupBumps: runs[0].newGroupBumps,
+        allEqualToFullRun: runs.every(r => r.equalToFullRun),
+        ...figures(runs),
+      },
+      nothingNew: {runs: RUNS, recordsRead: idle.map(r => r.recordsRead), allEqualToFullRun: idle.every(r => r.equalToFullRun), ...figures(idle)},
+      runs,
+      idle,
+    }),
+  )
 } finally {
   rmSync(state, {recursive: true, force: true})
   rmSync(`${state}-pre`, {recursive: true, force: true})

@@ -75,14 +75,38 @@ function* groupWrites(plan, budget) {
     epoch++
     const joining = members[epoch % members.length]
     const write = [
-      {type: 5, key: {GroupId: plan.id, MemberId: joining}, value: {InstanceId: null, RackId: null, ClientId: 'c', ClientHost: '/10.0.0.1', SubscribedTopicNames: plan.topics, SubscribedTopicRegex: null, RebalanceTimeoutMs: 300000, ServerAssignor: null, ClassicMemberMetadata: null}},
+      {
+        type: 5,
+        key: {GroupId: plan.id, MemberId: joining},
+        value: {
+          InstanceId: null,
+          RackId: null,
+          ClientId: 'c',
+          ClientHost: '/10.0.0.1',
+          SubscribedTopicNames: plan.topics,
+          SubscribedTopicRegex: null,
+          RebalanceTimeoutMs: 300000,
+          ServerAssignor: null,
+          ClassicMemberMetadata: null,
+        },
+      },
       {type: 3, key: {GroupId: plan.id}, value: {Epoch: epoch, MetadataHash: plan.hash}},
       ...members.map((m, i) => ({type: 7, key: {GroupId: plan.id, MemberId: m}, value: {TopicPartitions: [{TopicId: tid, Partitions: [i]}]}})),
       {type: 6, key: {GroupId: plan.id}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
     ]
     yield write
     used += write.length
-    const cur = members.map((m, i) => ({type: 8, key: {GroupId: plan.id, MemberId: m}, value: {MemberEpoch: epoch, PreviousMemberEpoch: epoch - 1, State: 0, AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}], PartitionsPendingRevocation: []}}))
+    const cur = members.map((m, i) => ({
+      type: 8,
+      key: {GroupId: plan.id, MemberId: m},
+      value: {
+        MemberEpoch: epoch,
+        PreviousMemberEpoch: epoch - 1,
+        State: 0,
+        AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}],
+        PartitionsPendingRevocation: [],
+      },
+    }))
     yield cur
     used += cur.length
     const commits = Math.max(1, Math.round((write.length + cur.length) * 1.5))
@@ -96,7 +120,14 @@ function* groupWrites(plan, budget) {
 
 function commitOf(plan, partition, tid) {
   plan.commits ??= []
-  return (plan.commits[partition] ??= {encoded: encodeRecord({type: 1, version: 4, key: {group: plan.id, topic: plan.topics[0], partition}, value: {offset: BigInt(1000 + partition), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: tid}})})
+  return (plan.commits[partition] ??= {
+    encoded: encodeRecord({
+      type: 1,
+      version: 4,
+      key: {group: plan.id, topic: plan.topics[0], partition},
+      value: {offset: BigInt(1000 + partition), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: tid},
+    }),
+  })
 }
 
 /** Batches of one partition: its groups' writes interleaved round-robin (as a busy coordinator appends). */
@@ -139,7 +170,14 @@ if (segments) {
     for (let p = 0; p < PARTITIONS; p++) {
       const fd = openSync(join(segments, `partition-${p}.log`), 'w')
       for (const b of partitionBatches(p)) {
-        writeSync(fd, encodeBatch(b.baseOffset, Number(b.records[0].timestamp), b.records.map(r => [r.key, r.value])))
+        writeSync(
+          fd,
+          encodeBatch(
+            b.baseOffset,
+            Number(b.records[0].timestamp),
+            b.records.map(r => [r.key, r.value]),
+          ),
+        )
         n += b.records.length
       }
       closeSync(fd)
@@ -210,27 +248,33 @@ const retainedAfter = process.memoryUsage().heapUsed
 const summary = summarize(rows, {partitions: PARTITIONS, recordsScanned: scanned, decodeErrors: 0, durationMs: 0}, [...FINDING_KINDS], null, Date.now())
 const cpu = process.cpuUsage(cpu0)
 
-console.log(JSON.stringify({
-  bench: generateOnly ? 'audit-core generator only' : segments ? 'audit-core (segment files streamed from disk, no network)' : 'audit-core (in-memory batches, no network)',
-  node: process.version,
-  groups: summary.groups,
-  records: scanned,
-  partitions: PARTITIONS,
-  topics: TOPICS,
-  drifted: summary.findings.drift,
-  byVerdict: summary.byVerdict,
-  scanMs: Math.round(scanMs),
-  scanCpuMs: Math.round(scanCpuUs / 1000),
-  recordsPerScanCpuSecond: Math.round(scanned / (scanCpuUs / 1e6)),
-  auditGroupsMs: Math.round(auditMs),
-  auditGroupsCpuMs: Math.round(auditCpuUs / 1000),
-  auditCoreMs: Math.round(scanMs + auditMs),
-  auditCoreCpuMs: Math.round((scanCpuUs + auditCpuUs) / 1000),
-  wallIncludingGenerationMs: Math.round(wallMs),
-  cpuMsIncludingGeneration: Math.round((cpu.user + cpu.system) / 1000),
-  peakRssMb: mb(rss()),
-  heapRetainedMaxMb: mb(retainedMax),
-  heapRetainedAfterMb: mb(retainedAfter),
-  heapGrowingPercent: heapGrowing,
-  loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
-}))
+console.log(
+  JSON.stringify({
+    bench: generateOnly
+      ? 'audit-core generator only'
+      : segments
+        ? 'audit-core (segment files streamed from disk, no network)'
+        : 'audit-core (in-memory batches, no network)',
+    node: process.version,
+    groups: summary.groups,
+    records: scanned,
+    partitions: PARTITIONS,
+    topics: TOPICS,
+    drifted: summary.findings.drift,
+    byVerdict: summary.byVerdict,
+    scanMs: Math.round(scanMs),
+    scanCpuMs: Math.round(scanCpuUs / 1000),
+    recordsPerScanCpuSecond: Math.round(scanned / (scanCpuUs / 1e6)),
+    auditGroupsMs: Math.round(auditMs),
+    auditGroupsCpuMs: Math.round(auditCpuUs / 1000),
+    auditCoreMs: Math.round(scanMs + auditMs),
+    auditCoreCpuMs: Math.round((scanCpuUs + auditCpuUs) / 1000),
+    wallIncludingGenerationMs: Math.round(wallMs),
+    cpuMsIncludingGeneration: Math.round((cpu.user + cpu.system) / 1000),
+    peakRssMb: mb(rss()),
+    heapRetainedMaxMb: mb(retainedMax),
+    heapRetainedAfterMb: mb(retainedAfter),
+    heapGrowingPercent: heapGrowing,
+    loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
+  }),
+)

@@ -78,13 +78,44 @@ const write = rs => {
     records.push({offset: o, timestamp: time, batchBaseOffset: base, record: decodeRecord(enc.key, enc.value, o)})
   }
 }
-const member = (m, subscribed) => ({type: 5, key: {GroupId: G, MemberId: m}, value: {InstanceId: null, RackId: null, ClientId: `c-${m}`, ClientHost: '/10.0.0.1', SubscribedTopicNames: subscribed ? names : [], SubscribedTopicRegex: null, RebalanceTimeoutMs: 300000, ServerAssignor: null, ClassicMemberMetadata: null}})
+const member = (m, subscribed) => ({
+  type: 5,
+  key: {GroupId: G, MemberId: m},
+  value: {
+    InstanceId: null,
+    RackId: null,
+    ClientId: `c-${m}`,
+    ClientHost: '/10.0.0.1',
+    SubscribedTopicNames: subscribed ? names : [],
+    SubscribedTopicRegex: null,
+    RebalanceTimeoutMs: 300000,
+    ServerAssignor: null,
+    ClassicMemberMetadata: null,
+  },
+})
 // m1 is assigned every partition of every topic that exists at that time (as the assignor does with one member)
 const assignment = st => st.topics.map(t => ({TopicId: t.topicId, Partitions: t.partitions.map(p => p.partition)}))
 const bump = (epoch, hash, st, extra = []) => {
   const tps = assignment(st)
-  write([...extra, {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: hash}}, {type: 7, key: {GroupId: G, MemberId: 'm1'}, value: {TopicPartitions: tps}}, {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}}])
-  write([{type: 8, key: {GroupId: G, MemberId: 'm1'}, value: {MemberEpoch: epoch, PreviousMemberEpoch: epoch - 1, State: 0, AssignedPartitions: tps.map(x => ({...x, AssignmentEpochs: null})), PartitionsPendingRevocation: []}}])
+  write([
+    ...extra,
+    {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: hash}},
+    {type: 7, key: {GroupId: G, MemberId: 'm1'}, value: {TopicPartitions: tps}},
+    {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
+  ])
+  write([
+    {
+      type: 8,
+      key: {GroupId: G, MemberId: 'm1'},
+      value: {
+        MemberEpoch: epoch,
+        PreviousMemberEpoch: epoch - 1,
+        State: 0,
+        AssignedPartitions: tps.map(x => ({...x, AssignmentEpochs: null})),
+        PartitionsPendingRevocation: [],
+      },
+    },
+  ])
 }
 let stateIndex = states.length - 1
 let epoch = 1
@@ -117,7 +148,20 @@ cpu.sort((a, b) => a - b)
 const causes = report.timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
 const byConfidence = {}
 for (const c of causes) byConfidence[c.confidence] = (byConfidence[c.confidence] ?? 0) + 1
-console.log(JSON.stringify({
-  bench: 'explain', topics: TOPICS, partitionsPerTopic: 12, bumps: report.timeline.length, metadataBumps: causes.length, records: records.length,
-  verdict: report.verdict.code, byConfidence, medianMs: Math.round(times[Math.floor(times.length / 2)]), medianCpuMs: Math.round(cpu[Math.floor(cpu.length / 2)]), minMs: Math.round(times[0]), maxMs: Math.round(times.at(-1)), runs: RUNS,
-}))
+console.log(
+  JSON.stringify({
+    bench: 'explain',
+    topics: TOPICS,
+    partitionsPerTopic: 12,
+    bumps: report.timeline.length,
+    metadataBumps: causes.length,
+    records: records.length,
+    verdict: report.verdict.code,
+    byConfidence,
+    medianMs: Math.round(times[Math.floor(times.length / 2)]),
+    medianCpuMs: Math.round(cpu[Math.floor(cpu.length / 2)]),
+    minMs: Math.round(times[0]),
+    maxMs: Math.round(times.at(-1)),
+    runs: RUNS,
+  }),
+)

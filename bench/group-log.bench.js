@@ -21,11 +21,32 @@ function templates(g) {
   const id = `service-${g}-consumer`
   const m = `${id}-member-0`
   return [
-    encodeRecord({type: 5, key: {GroupId: id, MemberId: m}, value: {InstanceId: null, RackId: null, ClientId: 'c', ClientHost: '/10.0.0.1', SubscribedTopicNames: ['t'], SubscribedTopicRegex: null, RebalanceTimeoutMs: 300000, ServerAssignor: null, ClassicMemberMetadata: null}}),
+    encodeRecord({
+      type: 5,
+      key: {GroupId: id, MemberId: m},
+      value: {
+        InstanceId: null,
+        RackId: null,
+        ClientId: 'c',
+        ClientHost: '/10.0.0.1',
+        SubscribedTopicNames: ['t'],
+        SubscribedTopicRegex: null,
+        RebalanceTimeoutMs: 300000,
+        ServerAssignor: null,
+        ClassicMemberMetadata: null,
+      },
+    }),
     encodeRecord({type: 3, key: {GroupId: id}, value: {Epoch: 1, MetadataHash: 7n}}),
     encodeRecord({type: 7, key: {GroupId: id, MemberId: m}, value: {TopicPartitions: [{TopicId: TID, Partitions: [0]}]}}),
     encodeRecord({type: 6, key: {GroupId: id}, value: {AssignmentEpoch: 1, AssignmentTimestamp: 0n}}),
-    ...Array.from({length: 6}, (_, k) => encodeRecord({type: 1, version: 4, key: {group: id, topic: 't', partition: k}, value: {offset: BigInt(k), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: TID}})),
+    ...Array.from({length: 6}, (_, k) =>
+      encodeRecord({
+        type: 1,
+        version: 4,
+        key: {group: id, topic: 't', partition: k},
+        value: {offset: BigInt(k), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: TID},
+      }),
+    ),
   ]
 }
 const tpl = Array.from({length: GROUPS}, (_, g) => templates(g))
@@ -66,15 +87,17 @@ const matchKey = groupKeyMatcher(target)
 const generateOnly = run(() => [])
 const byString = run(b => decodeBatch({baseOffset: b.baseOffset, records: b.records.filter(r => r.key !== null && groupIdOfKey(r.key) === target)}))
 const byBytes = run(b => decodeBatch(b, {matchKey}))
-console.log(JSON.stringify({
-  bench: 'group-log read path (in-memory batches, no network)',
-  node: process.version,
-  records: RECORDS,
-  groups: GROUPS,
-  groupRecords: byBytes.kept,
-  generateOnlyMs: generateOnly.ms,
-  stringFilterMs: byString.ms,
-  byteMatcherMs: byBytes.ms,
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
-}))
+console.log(
+  JSON.stringify({
+    bench: 'group-log read path (in-memory batches, no network)',
+    node: process.version,
+    records: RECORDS,
+    groups: GROUPS,
+    groupRecords: byBytes.kept,
+    generateOnlyMs: generateOnly.ms,
+    stringFilterMs: byString.ms,
+    byteMatcherMs: byBytes.ms,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
+  }),
+)

@@ -30,9 +30,33 @@ function group(g) {
   const id = `service-${g}-consumer`
   const topics = [`bench-topic-${g % TOPICS}`, ...(g % 3 === 0 ? [`bench-topic-${(g * 7) % Math.ceil(REASSIGN / PARTITIONS)}`] : [])]
   const records = [
-    {type: 5, key: {GroupId: id, MemberId: 'm1'}, value: {InstanceId: null, RackId: null, ClientId: 'c', ClientHost: '/10.0.0.1', SubscribedTopicNames: topics, SubscribedTopicRegex: null, RebalanceTimeoutMs: 300000, ServerAssignor: null, ClassicMemberMetadata: null}},
+    {
+      type: 5,
+      key: {GroupId: id, MemberId: 'm1'},
+      value: {
+        InstanceId: null,
+        RackId: null,
+        ClientId: 'c',
+        ClientHost: '/10.0.0.1',
+        SubscribedTopicNames: topics,
+        SubscribedTopicRegex: null,
+        RebalanceTimeoutMs: 300000,
+        ServerAssignor: null,
+        ClassicMemberMetadata: null,
+      },
+    },
     {type: 3, key: {GroupId: id}, value: {Epoch: 5, MetadataHash: hasher.groupHash(topics)}},
-    {type: 8, key: {GroupId: id, MemberId: 'm1'}, value: {MemberEpoch: 5, PreviousMemberEpoch: 4, State: 0, AssignedPartitions: [{TopicId: ids.get(topics[0]), Partitions: [0, 1, 2], AssignmentEpochs: null}], PartitionsPendingRevocation: []}},
+    {
+      type: 8,
+      key: {GroupId: id, MemberId: 'm1'},
+      value: {
+        MemberEpoch: 5,
+        PreviousMemberEpoch: 4,
+        State: 0,
+        AssignedPartitions: [{TopicId: ids.get(topics[0]), Partitions: [0, 1, 2], AssignmentEpochs: null}],
+        PartitionsPendingRevocation: [],
+      },
+    },
   ]
   const logged = records.map((r, i) => {
     const e = encodeRecord(r)
@@ -59,19 +83,21 @@ const report = predictImpact(md, groups, [change], {failOnRebalance: 0})
 const ms = performance.now() - t0
 const cpu = process.cpuUsage(cpu0)
 
-console.log(JSON.stringify({
-  bench: 'impact-core (in-memory, no network)',
-  node: process.version,
-  groups: report.summary.groups,
-  topics: TOPICS,
-  reassignedPartitions: change.partitions.length,
-  touched: report.summary.touched,
-  rebalancing: report.summary.rebalancing,
-  certain: report.summary.certain,
-  possible: report.summary.possible,
-  ms: Math.round(ms),
-  cpuMs: Math.round((cpu.user + cpu.system) / 1000),
-  targetMs: 5000,
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
-}))
+console.log(
+  JSON.stringify({
+    bench: 'impact-core (in-memory, no network)',
+    node: process.version,
+    groups: report.summary.groups,
+    topics: TOPICS,
+    reassignedPartitions: change.partitions.length,
+    touched: report.summary.touched,
+    rebalancing: report.summary.rebalancing,
+    certain: report.summary.certain,
+    possible: report.summary.possible,
+    ms: Math.round(ms),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    targetMs: 5000,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
+  }),
+)

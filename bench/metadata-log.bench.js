@@ -19,10 +19,16 @@ if (child) {
   const r = await replayMetadataLog(process.argv[3])
   const ms = performance.now() - t0
   const md = r.replay.image.toClusterMetadata()
-  process.stdout.write(JSON.stringify({
-    ms: Math.round(ms), records: r.replay.stats.records, changes: r.replay.changes.length,
-    partitions: md.topics.reduce((n, t) => n + t.partitions.length, 0), cpuMs: Math.round((process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-  }))
+  process.stdout.write(
+    JSON.stringify({
+      ms: Math.round(ms),
+      records: r.replay.stats.records,
+      changes: r.replay.changes.length,
+      partitions: md.topics.reduce((n, t) => n + t.partitions.length, 0),
+      cpuMs: Math.round((process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) / 1000),
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    }),
+  )
 } else {
   const {encodeMetadataRecord} = await import(new URL('core/metadata-log/codec.js', dist).href)
   const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
@@ -34,7 +40,7 @@ if (child) {
   const {mkdirSync} = await import('node:fs')
   mkdirSync(mdDir)
   let seed = 7
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296)
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296
   const id = () => Buffer.from(Array.from({length: 16}, () => Math.floor(rand() * 256))).toString('base64url')
   const t0 = performance.now()
   let offset = 0n
@@ -50,7 +56,7 @@ if (child) {
     segmentBytes = 0
     segmentBase = offset
   }
-  const batch = (values) => {
+  const batch = values => {
     const b = encodeBatch(offset, time, values)
     offset += BigInt(values.length)
     time += 50
@@ -60,7 +66,21 @@ if (child) {
     if (segmentBytes > 16 << 20) flush()
   }
   const brokers = [1, 2, 3, 4, 5, 6]
-  batch(brokers.map(b => encodeMetadataRecord(0, {BrokerId: b, IncarnationId: id(), BrokerEpoch: BigInt(b), EndPoints: [{Name: 'PLAINTEXT', Host: `kafka-${b}`, Port: 9092, SecurityProtocol: 0}], Features: [{Name: 'metadata.version', MinSupportedVersion: 7, MaxSupportedVersion: 27}], Rack: `rack-${b % 3}`, Fenced: false, InControlledShutdown: false, LogDirs: [id()]})))
+  batch(
+    brokers.map(b =>
+      encodeMetadataRecord(0, {
+        BrokerId: b,
+        IncarnationId: id(),
+        BrokerEpoch: BigInt(b),
+        EndPoints: [{Name: 'PLAINTEXT', Host: `kafka-${b}`, Port: 9092, SecurityProtocol: 0}],
+        Features: [{Name: 'metadata.version', MinSupportedVersion: 7, MaxSupportedVersion: 27}],
+        Rack: `rack-${b % 3}`,
+        Fenced: false,
+        InControlledShutdown: false,
+        LogDirs: [id()],
+      }),
+    ),
+  )
   const topics = []
   for (let t = 0; t < TOPICS; t++) {
     const topicId = id()
@@ -68,7 +88,20 @@ if (child) {
     const values = [encodeMetadataRecord(2, {Name: `service-${t}.events`, TopicId: topicId})]
     for (let p = 0; p < PER_TOPIC; p++) {
       const r = [brokers[(t + p) % 6], brokers[(t + p + 1) % 6], brokers[(t + p + 2) % 6]]
-      values.push(encodeMetadataRecord(3, {PartitionId: p, TopicId: topicId, Replicas: r, Isr: r, RemovingReplicas: [], AddingReplicas: [], Leader: r[0], LeaderEpoch: 0, PartitionEpoch: 0, Directories: [id(), id(), id()]}))
+      values.push(
+        encodeMetadataRecord(3, {
+          PartitionId: p,
+          TopicId: topicId,
+          Replicas: r,
+          Isr: r,
+          RemovingReplicas: [],
+          AddingReplicas: [],
+          Leader: r[0],
+          LeaderEpoch: 0,
+          PartitionEpoch: 0,
+          Directories: [id(), id(), id()],
+        }),
+      )
     }
     batch(values)
   }
@@ -79,9 +112,11 @@ if (child) {
       const p = Math.floor(rand() * PER_TOPIC)
       const a = brokers[Math.floor(rand() * 6)]
       const b = brokers[(brokers.indexOf(a) + 1) % 6]
-      values.push(rand() < 0.01
-        ? encodeMetadataRecord(5, {PartitionId: p, TopicId: topics[t], Replicas: [a, b, brokers[(brokers.indexOf(a) + 2) % 6]]})
-        : encodeMetadataRecord(5, {PartitionId: p, TopicId: topics[t], Isr: [a, b], Leader: a}))
+      values.push(
+        rand() < 0.01
+          ? encodeMetadataRecord(5, {PartitionId: p, TopicId: topics[t], Replicas: [a, b, brokers[(brokers.indexOf(a) + 2) % 6]]})
+          : encodeMetadataRecord(5, {PartitionId: p, TopicId: topics[t], Isr: [a, b], Leader: a}),
+      )
     }
     batch(values)
   }
@@ -95,5 +130,17 @@ if (child) {
   }
   rmSync(dir, {recursive: true, force: true})
   const sorted = [...runs].sort((x, y) => x.ms - y.ms)
-  console.log(JSON.stringify({bench: 'metadata-log-read', records: runs[0].records, partitions: runs[0].partitions, changes: runs[0].changes, generateMs: genMs, medianMs: sorted[1].ms, runsMs: runs.map(r => r.ms), cpuMs: runs.map(r => r.cpuMs), maxRssMB: Math.max(...runs.map(r => r.maxRssMB))}))
+  console.log(
+    JSON.stringify({
+      bench: 'metadata-log-read',
+      records: runs[0].records,
+      partitions: runs[0].partitions,
+      changes: runs[0].changes,
+      generateMs: genMs,
+      medianMs: sorted[1].ms,
+      runsMs: runs.map(r => r.ms),
+      cpuMs: runs.map(r => r.cpuMs),
+      maxRssMB: Math.max(...runs.map(r => r.maxRssMB)),
+    }),
+  )
 }

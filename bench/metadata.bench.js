@@ -62,7 +62,11 @@ async function fetchBench() {
       t = performance.now()
       await client.topics({method: 'describe-topic-partitions', includeInternal: true, partitionLimit: 10_000})
       times.dtp10k.push(performance.now() - t)
-      counts = {topics: a.length, partitions: a.reduce((s, x) => s + x.partitions.length, 0), sameResult: JSON.stringify(a.map(x => [x.name, x.partitions])) === JSON.stringify(b.map(x => [x.name, x.partitions]))}
+      counts = {
+        topics: a.length,
+        partitions: a.reduce((s, x) => s + x.partitions.length, 0),
+        sameResult: JSON.stringify(a.map(x => [x.name, x.partitions])) === JSON.stringify(b.map(x => [x.name, x.partitions])),
+      }
     }
   } finally {
     await client.close()

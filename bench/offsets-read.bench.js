@@ -43,7 +43,12 @@ const target = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 1_000_000)
 const PARTITIONS = 1000
 const n = Number(env.OFFSETS_TOPIC_PARTITIONS)
 const cp = `${env.DRIVER_CLASSES}:${env.LIBS}/*`
-const java = (args, opts = {}) => execFileSync('java', ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`, '-cp', cp, ...args], {encoding: 'utf8', maxBuffer: 1 << 30, ...opts})
+const java = (args, opts = {}) =>
+  execFileSync('java', ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`, '-cp', cp, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    ...opts,
+  })
 const time = f => {
   const t0 = performance.now()
   const r = f()
@@ -61,7 +66,15 @@ for (let i = 0; !real; i++) if (partitionForGroup(`bench-real-${i}`, n) === p) r
 /** A real consumer group on the flood's partition (once): m1 joins, m2 joins, m1 leaves, m2 stays until the driver exits. */
 function realGroup() {
   const driver = join(root, 'kafka-it', 'cluster.sh')
-  const script = [`consumer m1 ${real} names bench-flood-topic`, 'sleep 8', `consumer m2 ${real} names bench-flood-topic`, 'sleep 8', 'stop m1', 'sleep 4', 'stop m2']
+  const script = [
+    `consumer m1 ${real} names bench-flood-topic`,
+    'sleep 8',
+    `consumer m2 ${real} names bench-flood-topic`,
+    'sleep 8',
+    'stop m1',
+    'sleep 4',
+    'stop m2',
+  ]
   const lines = script.map(l => (l.startsWith('sleep') ? l : `echo '${l}'`)).join('; ')
   execFileSync('bash', ['-c', `(${lines}) | bash ${driver} driver`], {stdio: ['ignore', 'ignore', 'inherit'], env: process.env})
 }
@@ -69,7 +82,10 @@ function realGroup() {
 // --no-fill: the partition was filled by an earlier run (each run adds RECORDS more)
 if (!process.argv.includes('--no-fill')) {
   try {
-    execFileSync('bash', [join(root, 'kafka-it', 'cluster.sh'), 'driver', 'create-topic', 'bench-flood-topic', String(PARTITIONS), '1'], {stdio: 'pipe', encoding: 'utf8'})
+    execFileSync('bash', [join(root, 'kafka-it', 'cluster.sh'), 'driver', 'create-topic', 'bench-flood-topic', String(PARTITIONS), '1'], {
+      stdio: 'pipe',
+      encoding: 'utf8',
+    })
   } catch (error) {
     if (!/TopicExists|already exists/.test(`${error.stdout}${error.stderr}`)) throw error // else a later run: each adds RECORDS
   }
@@ -85,47 +101,100 @@ if (!process.argv.includes('--no-fill')) {
 }
 
 if (explain) {
-  const r = spawnSync('/usr/bin/time', ['-f', '@@time %e %U %S %M', process.execPath, join(root, 'bin', 'run.js'), 'group', 'explain', real, '-b', env.BOOTSTRAP, '--json', '--timeout', '600000'], {encoding: 'utf8', maxBuffer: 1 << 28})
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', '@@time %e %U %S %M', process.execPath, join(root, 'bin', 'run.js'), 'group', 'explain', real, '-b', env.BOOTSTRAP, '--json', '--timeout', '600000'],
+    {encoding: 'utf8', maxBuffer: 1 << 28},
+  )
   const m = /@@time (\S+) (\S+) (\S+) (\d+)/.exec(r.stderr ?? '')
   if (!m || ![0, 3].includes(r.status)) throw new Error(`group explain failed (${r.status}): ${r.stderr}`)
   const doc = JSON.parse(r.stdout)
   // explain's document does not count the records it passed: the partition's offsets (Kafka's GetOffsetShell)
-  const offsetAt = t => BigInt(/:(\d+)\s*$/.exec(java(['org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', env.BOOTSTRAP, '--topic', '__consumer_offsets', '--partitions', String(p), '--time', t]).trim())[1])
+  const offsetAt = t =>
+    BigInt(
+      /:(\d+)\s*$/.exec(
+        java([
+          'org.apache.kafka.tools.GetOffsetShell',
+          '--bootstrap-server',
+          env.BOOTSTRAP,
+          '--topic',
+          '__consumer_offsets',
+          '--partitions',
+          String(p),
+          '--time',
+          t,
+        ]).trim(),
+      )[1],
+    )
   const records = offsetAt('-1') - offsetAt('-2')
-  console.log(JSON.stringify({
-    kafkaVersion: version,
-    partition: p,
-    group: real,
-    exit: r.status,
-    recordsInPartition: Number(records),
-    groupEpoch: doc.groupEpoch,
-    bumps: doc.timeline.length,
-    wallS: Number(m[1]),
-    cpuS: Number((Number(m[2]) + Number(m[3])).toFixed(2)),
-    peakRssMb: Math.round(Number(m[4]) / 1024),
-    loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
-  }))
+  console.log(
+    JSON.stringify({
+      kafkaVersion: version,
+      partition: p,
+      group: real,
+      exit: r.status,
+      recordsInPartition: Number(records),
+      groupEpoch: doc.groupEpoch,
+      bumps: doc.timeline.length,
+      wallS: Number(m[1]),
+      cpuS: Number((Number(m[2]) + Number(m[3])).toFixed(2)),
+      peakRssMb: Math.round(Number(m[4]) / 1024),
+      loadAverage1m: (await import('node:os')).loadavg()[0].toFixed(1),
+    }),
+  )
   process.exit(0)
 }
 
-const ours = time(() => spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'group', 'records', small, '-b', env.BOOTSTRAP, '--json', '--timeout', '600000'], {encoding: 'utf8', maxBuffer: 1 << 28}))
+const ours = time(() =>
+  spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'group', 'records', small, '-b', env.BOOTSTRAP, '--json', '--timeout', '600000'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  }),
+)
 if (ours.r.status !== 0) throw new Error(`group records failed: ${ours.r.stderr}`)
 const out = JSON.parse(ours.r.stdout)
 const scanned = out.recordsScanned
 
-const theirs = time(() => spawnSync('java', ['-Xmx1g', `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`, '-cp', `${env.LIBS}/*`,
-  'org.apache.kafka.tools.consumer.ConsoleConsumer', '--bootstrap-server', env.BOOTSTRAP, '--topic', '__consumer_offsets', '--partition', String(p),
-  '--offset', 'earliest', '--max-messages', String(scanned), '--timeout-ms', '60000', '--consumer-property', 'enable.auto.commit=false',
-  '--formatter', 'org.apache.kafka.tools.consumer.OffsetsMessageFormatter'], {stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26}))
+const theirs = time(() =>
+  spawnSync(
+    'java',
+    [
+      '-Xmx1g',
+      `-Dlog4j2.configurationFile=${join(env.IT_DIR, 'config', 'tools-log4j2.properties')}`,
+      '-cp',
+      `${env.LIBS}/*`,
+      'org.apache.kafka.tools.consumer.ConsoleConsumer',
+      '--bootstrap-server',
+      env.BOOTSTRAP,
+      '--topic',
+      '__consumer_offsets',
+      '--partition',
+      String(p),
+      '--offset',
+      'earliest',
+      '--max-messages',
+      String(scanned),
+      '--timeout-ms',
+      '60000',
+      '--consumer-property',
+      'enable.auto.commit=false',
+      '--formatter',
+      'org.apache.kafka.tools.consumer.OffsetsMessageFormatter',
+    ],
+    {stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26},
+  ),
+)
 
-console.log(JSON.stringify({
-  kafkaVersion: version,
-  partition: p,
-  recordsInPartition: scanned,
-  oursMs: ours.ms,
-  oursRecordsPerSecond: Math.round(scanned / (ours.ms / 1000)),
-  consoleConsumerMs: theirs.ms,
-  consoleConsumerExit: theirs.r.status,
-  consoleConsumerRecords: Number(/Processed a total of (\d+) messages/.exec(theirs.r.stderr ?? '')?.[1] ?? NaN),
-  ratioConsoleOverOurs: Number((theirs.ms / ours.ms).toFixed(2)),
-}))
+console.log(
+  JSON.stringify({
+    kafkaVersion: version,
+    partition: p,
+    recordsInPartition: scanned,
+    oursMs: ours.ms,
+    oursRecordsPerSecond: Math.round(scanned / (ours.ms / 1000)),
+    consoleConsumerMs: theirs.ms,
+    consoleConsumerExit: theirs.r.status,
+    consoleConsumerRecords: Number(/Processed a total of (\d+) messages/.exec(theirs.r.stderr ?? '')?.[1] ?? NaN),
+    ratioConsoleOverOurs: Number((theirs.ms / ours.ms).toFixed(2)),
+  }),
+)

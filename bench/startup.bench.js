@@ -10,12 +10,15 @@ import {fileURLToPath} from 'node:url'
 const runs = Number(process.argv[2] ?? 21)
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const file = join(mkdtempSync(join(tmpdir(), 'rd-startup-')), 'one.json')
-writeFileSync(file, JSON.stringify({
-  brokers: [{id: 1, rack: 'rack-a'}],
-  topics: [{name: 'orders', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}],
-}))
+writeFileSync(
+  file,
+  JSON.stringify({
+    brokers: [{id: 1, rack: 'rack-a'}],
+    topics: [{name: 'orders', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}],
+  }),
+)
 
-const time = (args) => {
+const time = args => {
   const t0 = process.hrtime.bigint()
   const r = spawnSync(process.execPath, args, {stdio: ['ignore', 'ignore', 'pipe']})
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)

@@ -23,4 +23,12 @@ direct.push(['g', cell])
 const t1 = performance.now()
 direct.toString()
 const cliTable3OneCellMs = performance.now() - t1
-console.log(JSON.stringify({rows, width, outputLines: out.split('\n').length, oursMs: Math.round(oursMs), cliTable3OneMultiLineCell: {lines, ms: Math.round(cliTable3OneCellMs)}}))
+console.log(
+  JSON.stringify({
+    rows,
+    width,
+    outputLines: out.split('\n').length,
+    oursMs: Math.round(oursMs),
+    cliTable3OneMultiLineCell: {lines, ms: Math.round(cliTable3OneCellMs)},
+  }),
+)

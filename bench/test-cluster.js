@@ -12,5 +12,10 @@ export const runDir = process.env.KAFKA_IT_RUN_DIR ?? join(root, '.kafka-run', `
 /** cluster.env as an object (BOOTSTRAP, LIBS, DRIVER_CLASSES, IT_DIR, OFFSETS_TOPIC_PARTITIONS, ...). */
 export function clusterEnv() {
   const text = readFileSync(join(runDir, 'cluster.env'), 'utf8')
-  return Object.fromEntries(text.split('\n').filter(l => /^\w+=/.test(l)).map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter(l => /^\w+=/.test(l))
+      .map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  )
 }

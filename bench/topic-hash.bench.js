@@ -77,11 +77,13 @@ if (!process.argv.includes('--no-jvm') && existsSync(jvmRunner)) {
   const jvm = JSON.parse(r.stdout.trim().split('\n').pop())
   console.log(JSON.stringify(jvm))
   const sameResults = String(jvm.checksum) === ours.checksum
-  console.log(JSON.stringify({
-    ratioOursOverJvm: Number((ours.partitionsPerSecond / jvm.partitionsPerSecond).toFixed(2)),
-    ratioOursOverJvmCpu: Number((ours.partitionsPerCpuSecond / jvm.partitionsPerCpuSecond).toFixed(2)),
-    sameChecksum: sameResults,
-  }))
+  console.log(
+    JSON.stringify({
+      ratioOursOverJvm: Number((ours.partitionsPerSecond / jvm.partitionsPerSecond).toFixed(2)),
+      ratioOursOverJvmCpu: Number((ours.partitionsPerCpuSecond / jvm.partitionsPerCpuSecond).toFixed(2)),
+      sameChecksum: sameResults,
+    }),
+  )
   if (!sameResults) {
     console.error('checksums differ: the JVM reference and our core disagree on some topic hash')
     process.exit(1)

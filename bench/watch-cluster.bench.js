@@ -50,19 +50,43 @@ let t0 = Date.now()
 // the driver JVM (line protocol: a command line in, one "@@ {json}" line out)
 const driver = spawn('bash', [clusterSh, 'driver'], {env: shEnv, stdio: ['pipe', 'pipe', 'ignore']})
 const replies = []
-createInterface({input: driver.stdout}).on('line', l => { if (l.startsWith('@@ ')) replies.shift()?.(JSON.parse(l.slice(3))) })
+createInterface({input: driver.stdout}).on('line', l => {
+  if (l.startsWith('@@ ')) replies.shift()?.(JSON.parse(l.slice(3)))
+})
 let chain = Promise.resolve()
-const cmd = line => (chain = chain.then(() => new Promise((resolve, reject) => {
-  replies.push(r => (r.ok ? resolve(r) : reject(new Error(`driver: ${line}: ${r.error}`))))
-  driver.stdin.write(`${line}\n`)
-})))
+const cmd = line =>
+  (chain = chain.then(
+    () =>
+      new Promise((resolve, reject) => {
+        replies.push(r => (r.ok ? resolve(r) : reject(new Error(`driver: ${line}: ${r.error}`))))
+        driver.stdin.write(`${line}\n`)
+      }),
+  ))
 await new Promise(resolve => replies.push(resolve)) // ready line
 
 tool('org.apache.kafka.tools.TopicCommand', '--bootstrap-server', env.BOOTSTRAP, '--create', '--topic', topic, '--partitions', '2', '--replication-factor', '3')
 
 // the watch, started after the topic exists; its first pass only reads
-const watch = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'audit', '-b', env.BOOTSTRAP, '--watch', INTERVAL, '--ndjson', '--fail-on', 'none', '--history-dir', state, '--timeout', '60s', '--debug'],
-  {stdio: ['ignore', 'pipe', 'pipe']})
+const watch = spawn(
+  process.execPath,
+  [
+    join(root, 'bin', 'run.js'),
+    'audit',
+    '-b',
+    env.BOOTSTRAP,
+    '--watch',
+    INTERVAL,
+    '--ndjson',
+    '--fail-on',
+    'none',
+    '--history-dir',
+    state,
+    '--timeout',
+    '60s',
+    '--debug',
+  ],
+  {stdio: ['ignore', 'pipe', 'pipe']},
+)
 // "group@epoch@offset" → count: a group emptied, deleted by the coordinator and created again goes through the same
 // epochs again, at other offsets
 const printed = new Map()
@@ -76,14 +100,18 @@ createInterface({input: watch.stdout}).on('line', l => {
   if (!b.causes?.length) bumpsWithoutCause.push(k)
 })
 let firstPass
-const firstPassDone = new Promise(r => { firstPass = r })
+const firstPassDone = new Promise(r => {
+  firstPass = r
+})
 watch.stderr.on('data', d => {
   stderr += d
   if (/--watch cycle \d+:/.test(stderr)) firstPass()
   if (stderr.length > 1e6) stderr = stderr.slice(-5e5)
 })
 let watchExit
-watch.once('exit', (code, signal) => { watchExit = {code, signal, atS: Math.round((Date.now() - t0) / 1000)} })
+watch.once('exit', (code, signal) => {
+  watchExit = {code, signal, atS: Math.round((Date.now() - t0) / 1000)}
+})
 const rss = []
 const sampler = setInterval(() => {
   try {
@@ -105,7 +133,7 @@ const steps = Math.floor(runMs / (STEP_S * 1000))
 for (let s = 0; s < steps && !watchExit; s++) {
   const stepStart = Date.now()
   const frac = s / steps
-  if (added < 1 && frac >= 0.3 || added < 2 && frac >= 0.7) {
+  if ((added < 1 && frac >= 0.3) || (added < 2 && frac >= 0.7)) {
     added++
     tool('org.apache.kafka.tools.TopicCommand', '--bootstrap-server', env.BOOTSTRAP, '--alter', '--topic', topic, '--partitions', String(2 + added))
     log(`TopicCommand --alter: ${topic} has ${2 + added} partitions`)
@@ -115,7 +143,11 @@ for (let s = 0; s < steps && !watchExit; s++) {
     execFileSync('bash', [clusterSh, 'kill-broker', '3'], {env: shEnv, stdio: 'ignore'})
     log('broker 3 killed')
     await sleep(20_000)
-    try { execFileSync('bash', [clusterSh, 'start-broker', '3'], {env: shEnv, stdio: 'ignore'}) } catch (e) { log(`start-broker 3: ${e.message.split('\n')[0]}`) }
+    try {
+      execFileSync('bash', [clusterSh, 'start-broker', '3'], {env: shEnv, stdio: 'ignore'})
+    } catch (e) {
+      log(`start-broker 3: ${e.message.split('\n')[0]}`)
+    }
     log('broker 3 started again')
   }
   const m = `${tag}-m${n++}`
@@ -136,22 +168,43 @@ if (!exited) watch.kill('SIGKILL')
 const expected = []
 for (const g of groups) {
   let doc
-  try { doc = JSON.parse(cli('group', 'explain', g, '--json')) } catch (e) { doc = e.stdout ? JSON.parse(e.stdout) : null }
+  try {
+    doc = JSON.parse(cli('group', 'explain', g, '--json'))
+  } catch (e) {
+    doc = e.stdout ? JSON.parse(e.stdout) : null
+  }
   for (const e of doc?.timeline ?? []) if (e.epoch > startEpochs.get(g)) expected.push(`${g}@${e.epoch}@${e.offset}`)
 }
 const missing = expected.filter(k => !printed.has(k))
 const twice = [...printed].filter(([, c]) => c > 1).map(([k]) => k)
-const warm = rss.filter(r => r.s >= runMs / 1000 * 0.2)
+const warm = rss.filter(r => r.s >= (runMs / 1000) * 0.2)
 const afterWarmUp = warm[0]?.mb
 const maxAfter = Math.max(...warm.map(r => r.mb))
 const lastMinute = warm.filter(r => r.s >= runMs / 1000 - 60)
 const endMb = Math.max(...lastMinute.map(r => r.mb))
-console.log(JSON.stringify({
-  kafkaVersion: version, minutes: MINUTES, interval: INTERVAL, membersStarted: n, partitionsAdded: added, brokerRestarted: restarted,
-  watchExit, expectedBumps: expected.length, printedBumps: printed.size, missing, printedTwice: twice, bumpsWithoutCause,
-  rssMb: {atWarmUp: afterWarmUp, maxAfterWarmUp: maxAfter, lastMinuteMax: endMb, growthPct: Math.round((endMb / afterWarmUp - 1) * 1000) / 10,
-    samples: rss.filter((_, i) => i % 12 === 0).map(r => `${r.s}s:${r.mb}`)},
-  stderrTail: stderr.split('\n').filter(Boolean).slice(-8),
-}))
+console.log(
+  JSON.stringify({
+    kafkaVersion: version,
+    minutes: MINUTES,
+    interval: INTERVAL,
+    membersStarted: n,
+    partitionsAdded: added,
+    brokerRestarted: restarted,
+    watchExit,
+    expectedBumps: expected.length,
+    printedBumps: printed.size,
+    missing,
+    printedTwice: twice,
+    bumpsWithoutCause,
+    rssMb: {
+      atWarmUp: afterWarmUp,
+      maxAfterWarmUp: maxAfter,
+      lastMinuteMax: endMb,
+      growthPct: Math.round((endMb / afterWarmUp - 1) * 1000) / 10,
+      samples: rss.filter((_, i) => i % 12 === 0).map(r => `${r.s}s:${r.mb}`),
+    },
+    stderrTail: stderr.split('\n').filter(Boolean).slice(-8),
+  }),
+)
 rmSync(state, {recursive: true, force: true})
 process.exit(0)

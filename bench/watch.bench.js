@@ -37,10 +37,28 @@ const topic = md.topics[0].name
 
 const G = g => ({GroupId: g})
 const M = (g, m) => ({GroupId: g, MemberId: m})
-const member = (g, m) => ({type: 5, key: M(g, m), value: {InstanceId: null, RackId: null, ClientId: 'c', ClientHost: '/h', SubscribedTopicNames: [topic], SubscribedTopicRegex: null, ServerAssignor: null, RebalanceTimeoutMs: 45000, ClassicMemberMetadata: null}})
+const member = (g, m) => ({
+  type: 5,
+  key: M(g, m),
+  value: {
+    InstanceId: null,
+    RackId: null,
+    ClientId: 'c',
+    ClientHost: '/h',
+    SubscribedTopicNames: [topic],
+    SubscribedTopicRegex: null,
+    ServerAssignor: null,
+    RebalanceTimeoutMs: 45000,
+    ClassicMemberMetadata: null,
+  },
+})
 const metadata = (g, Epoch) => ({type: 3, key: G(g), value: {Epoch, MetadataHash: 0n}})
 const target = (g, Epoch) => ({type: 6, key: G(g), value: {AssignmentEpoch: Epoch, AssignmentTimestamp: 0n}})
-const current = (g, m, e) => ({type: 8, key: M(g, m), value: {MemberEpoch: e, PreviousMemberEpoch: e - 1, State: 0, AssignedPartitions: [], PartitionsPendingRevocation: []}})
+const current = (g, m, e) => ({
+  type: 8,
+  key: M(g, m),
+  value: {MemberEpoch: e, PreviousMemberEpoch: e - 1, State: 0, AssignedPartitions: [], PartitionsPendingRevocation: []},
+})
 const tomb = (g, m) => ({type: 5, key: M(g, m), value: null})
 
 const logs = Array.from({length: PARTITIONS}, () => ({batches: [], next: 0n}))
@@ -53,7 +71,15 @@ function append(p, records) {
     const e = encodeRecord(r)
     return {offset: log.next++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
   })
-  log.batches.push({baseOffset: base, lastOffset: log.next - 1n, producerId: -1n, isTransactional: false, isControl: false, partitionLeaderEpoch: 0, records: rs})
+  log.batches.push({
+    baseOffset: base,
+    lastOffset: log.next - 1n,
+    producerId: -1n,
+    isTransactional: false,
+    isControl: false,
+    partitionLeaderEpoch: 0,
+    records: rs,
+  })
 }
 const groups = Array.from({length: GROUPS}, (_, i) => ({id: `bench-group-${i}`, p: i % PARTITIONS, epoch: 0, members: []}))
 let memberSeq = 0
@@ -78,7 +104,16 @@ const client = {
     const start = log.batches[0]?.baseOffset ?? log.next
     const from = o.fromOffset !== undefined && o.fromOffset > start ? o.fromOffset : start
     for (const b of log.batches) if (b.lastOffset >= from) o.onBatch(b)
-    return {topic: '__consumer_offsets', partition: o.partition, leader: 1, logStartOffset: start, endOffset: log.next, batches: [], abortedTransactions: [], fetches: 1}
+    return {
+      topic: '__consumer_offsets',
+      partition: o.partition,
+      leader: 1,
+      logStartOffset: start,
+      endOffset: log.next,
+      batches: [],
+      abortedTransactions: [],
+      fetches: 1,
+    }
   },
 }
 
@@ -95,7 +130,8 @@ for (let cycle = 1; cycle <= CYCLES; cycle++) {
     trackFrom: p => store.nextOffset(p),
     onPartition: (_p, gs, bumps) => {
       for (const [id, s] of gs) rows += auditGroup(id, s, ctx) ? 1 : 0
-      for (const [id, replay] of bumps) printedTotal += newBumpEvents(explainGroup(id, replay, {live: md, hasher: ctx.hasher, now: time}), 'bench', printed).length
+      for (const [id, replay] of bumps)
+        printedTotal += newBumpEvents(explainGroup(id, replay, {live: md, hasher: ctx.hasher, now: time}), 'bench', printed).length
     },
   })
   store.commit()
@@ -114,4 +150,15 @@ for (let cycle = 1; cycle <= CYCLES; cycle++) {
   }
 }
 const expected = (CYCLES - 1) * CHURN
-console.log(JSON.stringify({groups: GROUPS, partitions: PARTITIONS, cycles: CYCLES, churn: CHURN, bumpsPrinted: printedTotal, bumpsExpected: expected, wallS: Math.round((performance.now() - t0) / 100) / 10, samples}))
+console.log(
+  JSON.stringify({
+    groups: GROUPS,
+    partitions: PARTITIONS,
+    cycles: CYCLES,
+    churn: CHURN,
+    bumpsPrinted: printedTotal,
+    bumpsExpected: expected,
+    wallS: Math.round((performance.now() - t0) / 100) / 10,
+    samples,
+  }),
+)

@@ -16,7 +16,12 @@ try {
 // (start-up: oclif's layout packages loaded on first use, its plugins only where they can serve: dist/startup.js)
 const {deferOclifDependencies, launchOptions} = await import('../dist/startup.js')
 deferOclifDependencies()
-const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([import('@oclif/core/run'), import('@oclif/core/flush'), import('@oclif/core/handle'), import('../dist/base-command.js')])
+const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([
+  import('@oclif/core/run'),
+  import('@oclif/core/flush'),
+  import('@oclif/core/handle'),
+  import('../dist/base-command.js'),
+])
 const argv = process.argv.slice(2)
 
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made

@@ -13,7 +13,9 @@ console.log(`codecs: ${availableCodecs().join(', ')}; output bound ${FUZZ_LIMIT}
 for (const seed of seeds) {
   const s = await fuzzBatches(Math.ceil(cases / seeds.length), seed)
   for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += s[k]
-  console.log(`seed ${seed}: ${JSON.stringify({...s, ms: Math.round(s.ms), firstCrashes: undefined})}; so far ${total.cases} cases, ${total.crashes} crashes, ${((performance.now() - t0) / 1000).toFixed(0)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
+  console.log(
+    `seed ${seed}: ${JSON.stringify({...s, ms: Math.round(s.ms), firstCrashes: undefined})}; so far ${total.cases} cases, ${total.crashes} crashes, ${((performance.now() - t0) / 1000).toFixed(0)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+  )
   for (const c of s.firstCrashes) console.log(`  crash: ${c}`)
 }
 const rssMb = Math.round(process.resourceUsage().maxRSS / 1024)

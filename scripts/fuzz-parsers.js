@@ -35,23 +35,58 @@ export function rng(seed) {
   return {next, int, pick, chance: p => next() < p}
 }
 
-const NASTY_STRINGS = ['', ' ', 'a', '\u0000', '\x1b[2J', '\u202e', '\ud800', '\uffff', '💥', 'x'.repeat(300), '\\', '"', '\n', '-', '0', 'null', '__proto__', 'constructor']
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  'a',
+  '\u0000',
+  '\x1b[2J',
+  '\u202e',
+  '\ud800',
+  '\uffff',
+  '💥',
+  'x'.repeat(300),
+  '\\',
+  '"',
+  '\n',
+  '-',
+  '0',
+  'null',
+  '__proto__',
+  'constructor',
+]
 const NASTY_NUMBERS = [0, -1, 1, 2, 2147483647, 2147483648, -2147483648, -2147483649, 1e308, -1e308, 0.5, 1e21, Number.MAX_SAFE_INTEGER, 100000000, 3]
 
 function randomValue(r, depth = 0) {
   switch (r.int(depth > 3 ? 4 : 7)) {
-    case 0: return r.pick(NASTY_NUMBERS)
-    case 1: return r.pick(NASTY_STRINGS)
-    case 2: return r.pick([null, true, false])
-    case 3: return r.int(8)
-    case 4: return Array.from({length: r.int(4)}, () => randomValue(r, depth + 1))
-    case 5: return Object.fromEntries(Array.from({length: r.int(4)}, () => [r.pick(['id', 'rack', 'name', 'topicId', 'partitions', 'partition', 'replicas', 'brokers', 'topics', 'format', 'fenced', 'internal', 'x']), randomValue(r, depth + 1)]))
-    default: return r.pick(['AAECAwQFBgcICQoLDA0ODw', 'AAAAAAAAAAAAAAAAAAAAAA', 'rebalance-doctor/metadata-v1', 'rack-a'])
+    case 0:
+      return r.pick(NASTY_NUMBERS)
+    case 1:
+      return r.pick(NASTY_STRINGS)
+    case 2:
+      return r.pick([null, true, false])
+    case 3:
+      return r.int(8)
+    case 4:
+      return Array.from({length: r.int(4)}, () => randomValue(r, depth + 1))
+    case 5:
+      return Object.fromEntries(
+        Array.from({length: r.int(4)}, () => [
+          r.pick(['id', 'rack', 'name', 'topicId', 'partitions', 'partition', 'replicas', 'brokers', 'topics', 'format', 'fenced', 'internal', 'x']),
+          randomValue(r, depth + 1),
+        ]),
+      )
+    default:
+      return r.pick(['AAECAwQFBgcICQoLDA0ODw', 'AAAAAAAAAAAAAAAAAAAAAA', 'rebalance-doctor/metadata-v1', 'rack-a'])
   }
 }
 
 function validDoc(r) {
-  const brokers = Array.from({length: 1 + r.int(5)}, (_, i) => ({id: i + r.int(3) * 10, rack: r.chance(0.2) ? null : r.pick(['rack-a', 'rack-b', '', 'r\u00e9', r.pick(NASTY_STRINGS)]), ...(r.chance(0.2) ? {fenced: r.chance(0.5)} : {})}))
+  const brokers = Array.from({length: 1 + r.int(5)}, (_, i) => ({
+    id: i + r.int(3) * 10,
+    rack: r.chance(0.2) ? null : r.pick(['rack-a', 'rack-b', '', 'r\u00e9', r.pick(NASTY_STRINGS)]),
+    ...(r.chance(0.2) ? {fenced: r.chance(0.5)} : {}),
+  }))
   const ids = brokers.map(b => b.id)
   const topics = Array.from({length: r.int(4)}, (_, t) => {
     const id = Buffer.alloc(16)
@@ -96,12 +131,23 @@ function mutateBytes(r, buf) {
   for (let n = 1 + r.int(4); n > 0; n--) {
     const at = r.int(out.length + 1)
     switch (r.int(6)) {
-      case 0: out[at] = r.int(256); break
-      case 1: out.splice(at, 1); break
-      case 2: out.splice(at, 0, r.pick([0xff, 0xc0, 0xe2, 0x82, 0xed, 0xa0, 0xf4, 0x90, 0x00, 0x22, 0x5c, 0x7b, 0x5b])); break
-      case 3: out.length = at; break
-      case 4: out.splice(at, 0, ...Buffer.from(r.pick(['\ufeff', '[', '{', '"', ',', '1e999', '-0', 'null']))); break
-      default: out.unshift(0xef, 0xbb, 0xbf)
+      case 0:
+        out[at] = r.int(256)
+        break
+      case 1:
+        out.splice(at, 1)
+        break
+      case 2:
+        out.splice(at, 0, r.pick([0xff, 0xc0, 0xe2, 0x82, 0xed, 0xa0, 0xf4, 0x90, 0x00, 0x22, 0x5c, 0x7b, 0x5b]))
+        break
+      case 3:
+        out.length = at
+        break
+      case 4:
+        out.splice(at, 0, ...Buffer.from(r.pick(['\ufeff', '[', '{', '"', ',', '1e999', '-0', 'null'])))
+        break
+      default:
+        out.unshift(0xef, 0xbb, 0xbf)
     }
   }
   return Buffer.from(out.filter(x => x !== undefined))
@@ -131,14 +177,22 @@ export function metadataCase(r) {
 const SCRAM = 'org.apache.kafka.common.security.scram.ScramLoginModule'
 const PLAIN = 'org.apache.kafka.common.security.plain.PlainLoginModule'
 const OAUTH = 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule'
-const SECRET_KEYS = ['ssl.key.password', 'ssl.keystore.password', 'ssl.truststore.password', 'ssl.keystore.key', 'ssl.keystore.certificate.chain', 'ssl.truststore.certificates', 'sasl.jaas.config']
+const SECRET_KEYS = [
+  'ssl.key.password',
+  'ssl.keystore.password',
+  'ssl.truststore.password',
+  'ssl.keystore.key',
+  'ssl.keystore.certificate.chain',
+  'ssl.truststore.certificates',
+  'sasl.jaas.config',
+]
 
 function jaasText(r, secret) {
   const quoted = r.chance(0.7)
   const parts = [r.pick([SCRAM, PLAIN, OAUTH, SCRAM, 'com.sun.security.auth.module.Krb5LoginModule']), r.pick(['required', 'required', 'optional', 'Required'])]
   parts.push(`username=${r.chance(0.5) ? '"alice"' : 'alice'}`)
   parts.push(`password${r.pick(['=', '=', '=', ':', ' ', '= ', ' = '])}${quoted ? `"${secret}"` : secret}`)
-  if (r.chance(0.2)) parts.push(`unsecuredLoginStringClaim_sub=${quoted ? "\"sub-user\"" : "sub-user"}`) // a subject, shown as the user name
+  if (r.chance(0.2)) parts.push(`unsecuredLoginStringClaim_sub=${quoted ? '"sub-user"' : 'sub-user'}`) // a subject, shown as the user name
   return parts.join(' ') + r.pick([';', ';', ';', '', ' ;', `; ${secret}`, '";'])
 }
 
@@ -148,7 +202,8 @@ function mutateText(r, text) {
     const at = r.int(s.length + 1)
     const op = r.int(5)
     if (op === 0) s = s.slice(0, at) + s.slice(at + 1)
-    else if (op === 1) s = s.slice(0, at) + r.pick(['"', '\\', ';', '=', ':', ' ', '\n', '\\\n', '\\u', '\\u12', '#', '!', '\t', '\r', '\u0000', 'x']) + s.slice(at)
+    else if (op === 1)
+      s = s.slice(0, at) + r.pick(['"', '\\', ';', '=', ':', ' ', '\n', '\\\n', '\\u', '\\u12', '#', '!', '\t', '\r', '\u0000', 'x']) + s.slice(at)
     else if (op === 2) s = s.slice(0, at)
     else if (op === 3) s = s.slice(0, at) + s.slice(at, at + r.int(8)).toUpperCase() + s.slice(at + 8)
     else s = s.replace(/"/, '')
@@ -161,8 +216,12 @@ function propertiesText(r, secret) {
   lines.push(`security.protocol=${r.pick(['SASL_PLAINTEXT', 'SASL_SSL', 'SSL', 'PLAINTEXT', 'sasl_plaintext', 'bogus'])}`)
   lines.push(`sasl.mechanism=${r.pick(['SCRAM-SHA-512', 'SCRAM-SHA-256', 'PLAIN', 'OAUTHBEARER', 'GSSAPI', ''])}`)
   if (r.chance(0.8)) lines.push(`sasl.jaas.config${r.pick(['=', ':', ' '])}${jaasText(r, secret)}`)
-  for (let n = r.int(3); n > 0; n--) lines.push(`${r.pick(SECRET_KEYS.slice(0, 6))}${r.pick(['=', ':', ' '])}${r.chance(0.3) ? `-----BEGIN PRIVATE KEY-----${secret}` : secret}`)
-  if (r.chance(0.3)) lines.push(`sasl.oauthbearer.token.endpoint.url=${r.pick(['file:', 'file://', 'http://x/', 'file:%zz', 'file://h:99999/', 'file:/nonexistent/'])}${r.chance(0.5) ? 'token-file' : ''}`)
+  for (let n = r.int(3); n > 0; n--)
+    lines.push(`${r.pick(SECRET_KEYS.slice(0, 6))}${r.pick(['=', ':', ' '])}${r.chance(0.3) ? `-----BEGIN PRIVATE KEY-----${secret}` : secret}`)
+  if (r.chance(0.3))
+    lines.push(
+      `sasl.oauthbearer.token.endpoint.url=${r.pick(['file:', 'file://', 'http://x/', 'file:%zz', 'file://h:99999/', 'file:/nonexistent/'])}${r.chance(0.5) ? 'token-file' : ''}`,
+    )
   if (r.chance(0.2)) lines.push(`ssl.keystore.type=${r.pick(['JKS', 'PKCS12', 'PEM'])}`)
   if (r.chance(0.3)) lines.push(r.pick(['# comment', '! comment', '', '  ', 'client.id=me', 'bootstrap.servers=h:1', 'unknown.key=1', '\\']))
   for (let i = lines.length - 1; i > 0; i--) {
@@ -227,10 +286,35 @@ export function edgeCases(only) {
   const docs = {
     'deep nesting 100000': () => Buffer.from('['.repeat(100_000) + ']'.repeat(100_000)),
     '200000 brokers': () => Buffer.from(JSON.stringify({brokers: many(200_000).map(id => ({id, rack: `r${id % 7}`})), topics: []})),
-    '1 partition with 200000 replicas': () => Buffer.from(JSON.stringify({brokers: [{id: 1, rack: 'a'}], topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: many(200_000)}]}]})),
-    'partition id 2147483647': () => Buffer.from(JSON.stringify({brokers: [], topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 2147483647, replicas: [1]}]}]})),
-    'a 5 MB rack name': () => Buffer.from(JSON.stringify({brokers: [{id: 1, rack: 'r'.repeat(5_000_000)}], topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}]})),
-    '100000 topics': () => Buffer.from(JSON.stringify({brokers: [{id: 1, rack: 'a'}], topics: many(100_000).map(i => ({name: `t${i}`, topicId: Buffer.from(many(16).map(k => (k === 0 ? 1 : (i >> (k % 3) * 8) & 255))).toString('base64url'), partitions: []}))})),
+    '1 partition with 200000 replicas': () =>
+      Buffer.from(
+        JSON.stringify({
+          brokers: [{id: 1, rack: 'a'}],
+          topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: many(200_000)}]}],
+        }),
+      ),
+    'partition id 2147483647': () =>
+      Buffer.from(
+        JSON.stringify({brokers: [], topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 2147483647, replicas: [1]}]}]}),
+      ),
+    'a 5 MB rack name': () =>
+      Buffer.from(
+        JSON.stringify({
+          brokers: [{id: 1, rack: 'r'.repeat(5_000_000)}],
+          topics: [{name: 't', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}],
+        }),
+      ),
+    '100000 topics': () =>
+      Buffer.from(
+        JSON.stringify({
+          brokers: [{id: 1, rack: 'a'}],
+          topics: many(100_000).map(i => ({
+            name: `t${i}`,
+            topicId: Buffer.from(many(16).map(k => (k === 0 ? 1 : (i >> ((k % 3) * 8)) & 255))).toString('base64url'),
+            partitions: [],
+          })),
+        }),
+      ),
   }
   const out = {}
   for (const [name, make] of Object.entries(docs)) {
@@ -254,7 +338,10 @@ export function edgeCases(only) {
 export function run({cases, seed, onProgress, only}) {
   const stats = {}
   let peakRss = process.memoryUsage().rss
-  for (const [name, one] of [['metadata', metadataCase], ['properties', propertiesCase]]) {
+  for (const [name, one] of [
+    ['metadata', metadataCase],
+    ['properties', propertiesCase],
+  ]) {
     if (only && name !== only) continue
     const r = rng(seed)
     const s = {cases: 0, ok: 0, rejected: 0, crashes: 0, ms: 0}
@@ -275,13 +362,25 @@ export function run({cases, seed, onProgress, only}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const {values} = parseArgs({options: {cases: {type: 'string', default: '1000000'}, seed: {type: 'string', default: '1'}, only: {type: 'string'}, 'max-rss-mb': {type: 'string', default: '1024'}}})
+  const {values} = parseArgs({
+    options: {
+      cases: {type: 'string', default: '1000000'},
+      seed: {type: 'string', default: '1'},
+      only: {type: 'string'},
+      'max-rss-mb': {type: 'string', default: '1024'},
+    },
+  })
   const cases = Number(values.cases)
   const t0 = performance.now()
   try {
     const edges = values.only ? {} : edgeCases()
     console.log(`edge cases: ${JSON.stringify(edges)}`)
-    const result = run({cases, seed: Number(values.seed), only: values.only, onProgress: (name, i) => i % 262_144 === 0 && process.stderr.write(`${name}: ${i}\n`)})
+    const result = run({
+      cases,
+      seed: Number(values.seed),
+      only: values.only,
+      onProgress: (name, i) => i % 262_144 === 0 && process.stderr.write(`${name}: ${i}\n`),
+    })
     const maxRssKb = process.resourceUsage().maxRSS
     const out = {...result, seconds: Math.round((performance.now() - t0) / 100) / 10, maxRssMb: Math.round(maxRssKb / 1024), crashes: 0, secretsEchoed: 0}
     console.log(JSON.stringify(out, null, 2))

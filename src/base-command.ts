@@ -126,7 +126,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   public override logJson(json: unknown): void {
     if (this.outputFormat() === 'yaml' && yaml) {
-      ux.stdout(terminalSafeJson(yaml.stringify(JSON.parse(JSON.stringify(json)), {defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0}).trimEnd()))
+      ux.stdout(
+        terminalSafeJson(
+          yaml.stringify(JSON.parse(JSON.stringify(json)), {defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0}).trimEnd(),
+        ),
+      )
       return
     }
     // Indented for a reader on a terminal; one line into a pipe or a file (an audit of ~10,000 groups: 8.6 → 6.4 MB),
@@ -136,10 +140,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return
     }
     const doc = json as Record<string, unknown>
-    writeInChunks((function* () {
-      yield* jsonPieces(doc)
-      yield '\n'
-    })(), partsWriter(process.stdout), terminalSafeJson)
+    writeInChunks(
+      (function* () {
+        yield* jsonPieces(doc)
+        yield '\n'
+      })(),
+      partsWriter(process.stdout),
+      terminalSafeJson,
+    )
   }
 
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
@@ -161,7 +169,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // oclif's own errors (flag conflicts, a missing value) colour parts of their text: that colour is dropped, not
     // shown escaped; data in our errors keeps every character, escaped
     // eslint-disable-next-line no-control-regex
-    if (!(err instanceof RdError) && out instanceof Errors.CLIError && typeof out.message === 'string') out.message = out.message.replace(/\u001B\[[0-9;]*m/g, '')
+    if (!(err instanceof RdError) && out instanceof Errors.CLIError && typeof out.message === 'string')
+      out.message = out.message.replace(/\u001B\[[0-9;]*m/g, '')
     // --json prints the exact message (toErrorJson); a terminal gets it with control characters escaped
     return super.catch(this.jsonEnabled() ? out : safeError(out))
   }

@@ -28,7 +28,12 @@ export interface WatchInterval {
 /** A --watch interval: a duration from 100 ms to the longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
 export function parseWatchInterval(text: string, flag = 'watch'): WatchInterval {
   const ms = parseDuration(text, flag)
-  if (ms > MAX_TIMEOUT_MS) throw new InputError(`--${flag} "${text}" is too long: at most ${MAX_TIMEOUT_MS} ms`, 'Give a shorter interval (cron suits long ones).', 'BAD_WATCH_INTERVAL')
+  if (ms > MAX_TIMEOUT_MS)
+    throw new InputError(
+      `--${flag} "${text}" is too long: at most ${MAX_TIMEOUT_MS} ms`,
+      'Give a shorter interval (cron suits long ones).',
+      'BAD_WATCH_INTERVAL',
+    )
   if (ms < 100) throw new InputError(`--${flag} "${text}" is too short`, 'Give at least 100ms; 5s or more suits a real cluster.', 'BAD_WATCH_INTERVAL')
   return {ms, text}
 }

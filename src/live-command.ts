@@ -23,8 +23,8 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
     ...connectionFlags,
   }
 
-  protected declare flags: LiveFlagsOf<T>
-  protected declare args: ArgsOf<T>
+  declare protected flags: LiveFlagsOf<T>
+  declare protected args: ArgsOf<T>
 
   /**
    * Runs `work` on the cluster the connection flags name (always closed after). With `progress`, a spinner shows

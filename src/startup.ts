@@ -18,7 +18,17 @@ import {join} from 'node:path'
  * and manifest-less command discovery. Those oclif takes by `__importDefault(require(x))` carry no `__esModule` flag
  * (the start-up test checks it), so oclif wraps them without touching them.
  */
-export const DEFERRED_PACKAGES = ['wrap-ansi', 'string-width', 'widest-line', 'indent-string', 'clean-stack', 'cli-spinners', 'ejs', 'tinyglobby', 'minimatch'] as const
+export const DEFERRED_PACKAGES = [
+  'wrap-ansi',
+  'string-width',
+  'widest-line',
+  'indent-string',
+  'clean-stack',
+  'cli-spinners',
+  'ejs',
+  'tinyglobby',
+  'minimatch',
+] as const
 
 type Load = (request: string, parent: {filename?: string | null} | undefined, isMain: boolean) => unknown
 

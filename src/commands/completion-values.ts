@@ -22,9 +22,15 @@ read. A last line ":files" asks the shell for file names. --json prints {schema,
       .filter(c => !c.hidden)
       .map(c => ({
         words: c.id.split(':'),
-        flags: Object.entries(c.flags ?? {}).filter(([, f]) => !f.hidden).map(([name, f]) => ({
-          name, char: f.char, takesValue: f.type === 'option', options: f.type === 'option' ? f.options : undefined, helpValue: f.type === 'option' ? (f.helpValue as string | undefined) : undefined,
-        })),
+        flags: Object.entries(c.flags ?? {})
+          .filter(([, f]) => !f.hidden)
+          .map(([name, f]) => ({
+            name,
+            char: f.char,
+            takesValue: f.type === 'option',
+            options: f.type === 'option' ? f.options : undefined,
+            helpValue: f.type === 'option' ? (f.helpValue as string | undefined) : undefined,
+          })),
         args: Object.keys(c.args ?? {}),
         argOptions: Object.values(c.args ?? {}).map(a => a.options),
         variadic: c.strict === false,

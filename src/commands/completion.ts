@@ -18,7 +18,7 @@ names; nothing is offered when the cluster cannot be reached. Install:
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> bash > ~/.local/share/bash-completion/completions/<%= config.bin %>',
-    'echo \'source <(<%= config.bin %> <%= command.id %> bash)\' >> ~/.bashrc',
+    "echo 'source <(<%= config.bin %> <%= command.id %> bash)' >> ~/.bashrc",
     '<%= config.bin %> <%= command.id %> fish > ~/.config/fish/completions/<%= config.bin %>.fish',
   ]
 

@@ -5,8 +5,16 @@ import {LiveCommand} from '../live-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {InputError} from '../core/errors.js'
 import {
-  type ImpactReport, parseAddPartitions, parseBrokerRack, parseCreateTopic, parseDeleteTopic,
-  parseRecreateTopic, parseShutdownBroker, parseUnregisterBroker, type PlannedChange, predictImpact,
+  type ImpactReport,
+  parseAddPartitions,
+  parseBrokerRack,
+  parseCreateTopic,
+  parseDeleteTopic,
+  parseRecreateTopic,
+  parseShutdownBroker,
+  parseUnregisterBroker,
+  type PlannedChange,
+  predictImpact,
 } from '../core/impact/index.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
@@ -48,14 +56,49 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
 
   static override flags = {
     ...outputFlags(),
-    'metadata-file': Flags.string({summary: 'Offline: cluster metadata from this file (as `cluster snapshot` writes it) instead of a live cluster.', helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['offsets-segment']}),
-    'offsets-segment': Flags.string({summary: 'Offline: __consumer_offsets log segment files (N/*.log from a broker) holding the groups.', multiple: true, helpValue: 'FILE', helpGroup: 'OFFLINE', dependsOn: ['metadata-file']}),
-    reassignment: Flags.string({summary: 'The reassignment JSON kafka-reassign-partitions --execute would take (version 1).', helpValue: 'FILE', helpGroup: 'CHANGES'}),
-    'add-partitions': Flags.string({summary: 'TOPIC=N (new total), or TOPIC=N/1:2,2:3,... with the replica lists as kafka-topics --replica-assignment (all partitions, or the new ones).', multiple: true, helpValue: 'TOPIC=N[/ASSIGNMENT]', helpGroup: 'CHANGES'}),
+    'metadata-file': Flags.string({
+      summary: 'Offline: cluster metadata from this file (as `cluster snapshot` writes it) instead of a live cluster.',
+      helpValue: 'FILE',
+      helpGroup: 'OFFLINE',
+      dependsOn: ['offsets-segment'],
+    }),
+    'offsets-segment': Flags.string({
+      summary: 'Offline: __consumer_offsets log segment files (N/*.log from a broker) holding the groups.',
+      multiple: true,
+      helpValue: 'FILE',
+      helpGroup: 'OFFLINE',
+      dependsOn: ['metadata-file'],
+    }),
+    reassignment: Flags.string({
+      summary: 'The reassignment JSON kafka-reassign-partitions --execute would take (version 1).',
+      helpValue: 'FILE',
+      helpGroup: 'CHANGES',
+    }),
+    'add-partitions': Flags.string({
+      summary: 'TOPIC=N (new total), or TOPIC=N/1:2,2:3,... with the replica lists as kafka-topics --replica-assignment (all partitions, or the new ones).',
+      multiple: true,
+      helpValue: 'TOPIC=N[/ASSIGNMENT]',
+      helpGroup: 'CHANGES',
+    }),
     'delete-topic': Flags.string({summary: 'Delete this topic.', multiple: true, helpValue: 'TOPIC', helpGroup: 'CHANGES'}),
-    'create-topic': Flags.string({summary: 'Create this topic (matters to groups subscribed to it while missing and to broker-side regexes).', multiple: true, helpValue: 'TOPIC[:PARTITIONS[:RF]]', helpGroup: 'CHANGES'}),
-    'recreate-topic': Flags.string({summary: 'Delete this topic and create it again (a new topic id).', multiple: true, helpValue: 'TOPIC', helpGroup: 'CHANGES'}),
-    'shutdown-broker': Flags.string({summary: 'Shut this broker down (it stays registered, fenced: its rack still counts).', multiple: true, helpValue: 'ID', helpGroup: 'CHANGES'}),
+    'create-topic': Flags.string({
+      summary: 'Create this topic (matters to groups subscribed to it while missing and to broker-side regexes).',
+      multiple: true,
+      helpValue: 'TOPIC[:PARTITIONS[:RF]]',
+      helpGroup: 'CHANGES',
+    }),
+    'recreate-topic': Flags.string({
+      summary: 'Delete this topic and create it again (a new topic id).',
+      multiple: true,
+      helpValue: 'TOPIC',
+      helpGroup: 'CHANGES',
+    }),
+    'shutdown-broker': Flags.string({
+      summary: 'Shut this broker down (it stays registered, fenced: its rack still counts).',
+      multiple: true,
+      helpValue: 'ID',
+      helpGroup: 'CHANGES',
+    }),
     'unregister-broker': Flags.string({summary: 'Unregister this (already stopped) broker.', multiple: true, helpValue: 'ID', helpGroup: 'CHANGES'}),
     'decommission-broker': Flags.string({summary: 'Shut this broker down cleanly, then unregister it.', multiple: true, helpValue: 'ID', helpGroup: 'CHANGES'}),
     'broker-rack': Flags.string({summary: 'Restart this broker with a new broker.rack.', multiple: true, helpValue: 'ID=RACK', helpGroup: 'CHANGES'}),
@@ -83,7 +126,12 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
     for (const t of flags['unregister-broker'] ?? []) changes.push(parseUnregisterBroker(t))
     for (const t of flags['decommission-broker'] ?? []) changes.push(parseUnregisterBroker(t, true))
     for (const t of flags['broker-rack'] ?? []) changes.push(parseBrokerRack(t))
-    if (changes.length === 0) throw new InputError('no planned change given', 'Give at least one of --reassignment, --add-partitions, --delete-topic, --create-topic, --recreate-topic, --shutdown-broker, --unregister-broker, --decommission-broker, --broker-rack.', 'NO_CHANGE')
+    if (changes.length === 0)
+      throw new InputError(
+        'no planned change given',
+        'Give at least one of --reassignment, --add-partitions, --delete-topic, --create-topic, --recreate-topic, --shutdown-broker, --unregister-broker, --decommission-broker, --broker-rack.',
+        'NO_CHANGE',
+      )
 
     let md: ClusterMetadata
     let groups: Map<string, GroupSummary>
@@ -91,13 +139,18 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
       md = await readMetadataFile(flags['metadata-file'])
       groups = await readOffsetsSegments(flags['offsets-segment'] ?? [])
     } else {
-      ;({md, groups} = await this.withCluster(async (client, progress) => {
-        const [scan, live] = await Promise.all([
-          scanOffsets(client, {onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`)}),
-          client.clusterMetadata(),
-        ])
-        return {md: live, groups: scan.groups}
-      }, {progress: 'reading __consumer_offsets'}))
+      ;({md, groups} = await this.withCluster(
+        async (client, progress) => {
+          const [scan, live] = await Promise.all([
+            scanOffsets(client, {
+              onProgress: (done, total, records) => progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records`),
+            }),
+            client.clusterMetadata(),
+          ])
+          return {md: live, groups: scan.groups}
+        },
+        {progress: 'reading __consumer_offsets'},
+      ))
     }
     const report = predictImpact(md, groups, changes, {failOnRebalance: flags['fail-on-rebalance']})
     if (!this.jsonEnabled()) {

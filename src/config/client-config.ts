@@ -104,11 +104,13 @@ export function envNameOf(key: string): string {
 
 /** Settings that change how we connect but that this tool cannot honor: refuse rather than connect differently. */
 const REFUSED: Record<string, string> = {
-  'sasl.login.callback.handler.class': 'custom Java login callback handlers cannot run here; give the token with sasl.oauthbearer.token.endpoint.url=file:/path/to/token or $' + ENV.oauthToken,
+  'sasl.login.callback.handler.class':
+    'custom Java login callback handlers cannot run here; give the token with sasl.oauthbearer.token.endpoint.url=file:/path/to/token or $' + ENV.oauthToken,
   'sasl.client.callback.handler.class': 'custom Java callback handlers cannot run here; use PLAIN, SCRAM-SHA-256/512 or OAUTHBEARER with a static token',
   'sasl.login.class': 'custom Java login classes cannot run here',
   'ssl.engine.factory.class': 'custom Java SSL engine factories cannot run here; give PEM files (ssl.truststore.type=PEM, ssl.keystore.type=PEM)',
-  'sasl.kerberos.service.name': 'GSSAPI (Kerberos) is not supported; ask for a SCRAM-SHA-512 or OAUTHBEARER user, or reach the cluster through a listener with SCRAM or mTLS',
+  'sasl.kerberos.service.name':
+    'GSSAPI (Kerberos) is not supported; ask for a SCRAM-SHA-512 or OAUTHBEARER user, or reach the cluster through a listener with SCRAM or mTLS',
 }
 
 export interface SettingsInput {
@@ -170,10 +172,7 @@ export function exposedSecret(file: string, props: ReadonlyMap<string, PropertyE
   return `${file} holds ${named} and is readable by ${who} (mode ${(mode & 0o777).toString(8).padStart(4, '0')}): restrict it with chmod 600 ${file}`
 }
 
-export function settingsFromProperties(
-  props: Props,
-  input: SettingsInput & {env: NodeJS.ProcessEnv; readFile: (path: string) => string},
-): ConnectionSettings {
+export function settingsFromProperties(props: Props, input: SettingsInput & {env: NodeJS.ProcessEnv; readFile: (path: string) => string}): ConnectionSettings {
   const get = (k: string) => props.get(k)?.value
   const where = (k: string) => props.get(k)?.source ?? k
   const {env, readFile} = input
@@ -209,7 +208,8 @@ export function settingsFromProperties(
 
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new InputError(`timeout ${timeoutMs} ms is not a positive integer`, undefined, 'BAD_SETTING')
-  if (timeoutMs > MAX_TIMEOUT_MS) throw new InputError(`timeout ${timeoutMs} ms is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter --timeout.', 'BAD_SETTING')
+  if (timeoutMs > MAX_TIMEOUT_MS)
+    throw new InputError(`timeout ${timeoutMs} ms is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter --timeout.', 'BAD_SETTING')
 
   const clientId = get('client.id')?.trim() || DEFAULT_CLIENT_ID
 
@@ -299,7 +299,11 @@ function tlsSettings(get: Getter, where: (k: string) => string, readFile: (p: st
   const keyPasswordText = get('ssl.key.password')
   const keyPassword = keyPasswordText ? new Secret(keyPasswordText) : undefined
   if (key && /ENCRYPTED/.test(key.reveal()) && !keyPassword) {
-    throw new InputError('the client private key is encrypted but ssl.key.password is not set', 'Set ssl.key.password (or $REBALANCE_DOCTOR_SSL_KEY_PASSWORD).', 'BAD_SETTING')
+    throw new InputError(
+      'the client private key is encrypted but ssl.key.password is not set',
+      'Set ssl.key.password (or $REBALANCE_DOCTOR_SSL_KEY_PASSWORD).',
+      'BAD_SETTING',
+    )
   }
   return {
     verifyHostname,
@@ -328,9 +332,19 @@ function readSettingFile(readFile: (p: string) => string, path: string, key: str
 
 function fileError(error: unknown, path: string, what: string): InputError {
   const code = (error as NodeJS.ErrnoException).code
-  const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (error as Error).message})`
+  const why =
+    code === 'ENOENT'
+      ? 'does not exist'
+      : code === 'EACCES'
+        ? 'cannot be read (permission denied)'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : `cannot be read (${code ?? (error as Error).message})`
   // a path from the file itself: a lost newline can join the next line (key, separator, secret) onto it
-  const shownPath = what !== '--command-config' && /[\s=:]/.test(path) ? '(path not shown: it holds a space, "=" or ":", and a broken line may have joined a secret onto it)' : path
+  const shownPath =
+    what !== '--command-config' && /[\s=:]/.test(path)
+      ? '(path not shown: it holds a space, "=" or ":", and a broken line may have joined a secret onto it)'
+      : path
   return new InputError(`${what}: file ${shownPath} ${why}`, undefined, 'BAD_SETTING')
 }
 
@@ -368,12 +382,20 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   const jaasText = get('sasl.jaas.config')
   const jaas = jaasText ? parseJaasConfig(jaasText, `sasl.jaas.config (${where('sasl.jaas.config')})`) : undefined
   if (jaas?.loginModule === LOGIN_MODULES.kerberos) {
-    throw new InputError('sasl.jaas.config names Krb5LoginModule: GSSAPI (Kerberos) is not supported', 'Use a SCRAM or PLAIN user (ScramLoginModule / PlainLoginModule).', 'UNSUPPORTED_SETTING')
+    throw new InputError(
+      'sasl.jaas.config names Krb5LoginModule: GSSAPI (Kerberos) is not supported',
+      'Use a SCRAM or PLAIN user (ScramLoginModule / PlainLoginModule).',
+      'UNSUPPORTED_SETTING',
+    )
   }
 
   if (mechanism === 'OAUTHBEARER') {
     if (jaas && jaas.loginModule !== LOGIN_MODULES.oauthbearer) {
-      throw new InputError(`sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`, undefined, 'BAD_SETTING')
+      throw new InputError(
+        `sasl.mechanism OAUTHBEARER needs ${LOGIN_MODULES.oauthbearer} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`,
+        undefined,
+        'BAD_SETTING',
+      )
     }
     const fromEnv = env[ENV.oauthToken]
     if (fromEnv) return {mechanism, token: new Secret(fromEnv.trim())}
@@ -414,11 +436,7 @@ function saslSettings(get: Getter, where: (k: string) => string, env: NodeJS.Pro
   let password: string | undefined
   if (jaas) {
     if (jaas.loginModule !== expected) {
-      throw new InputError(
-        `sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`,
-        undefined,
-        'BAD_SETTING',
-      )
+      throw new InputError(`sasl.mechanism ${mechanism} needs ${expected} in sasl.jaas.config, not ${moduleName(jaas.loginModule)}`, undefined, 'BAD_SETTING')
     }
     username = jaas.options.get('username')
     password = jaas.options.get('password')

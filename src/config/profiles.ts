@@ -66,7 +66,11 @@ export async function loadProfile(name: string, opts: {env?: NodeJS.ProcessEnv; 
   const where = `profile ${name} in ${file}`
   for (const key of Object.keys(entry)) {
     if (!(KEYS as readonly string[]).includes(key)) {
-      throw new InputError(`${where}: unknown key "${key}"`, `A profile takes ${KEYS.join(', ')}; security settings go in the command-config properties file.`, 'BAD_PROFILE')
+      throw new InputError(
+        `${where}: unknown key "${key}"`,
+        `A profile takes ${KEYS.join(', ')}; security settings go in the command-config properties file.`,
+        'BAD_PROFILE',
+      )
     }
   }
   const str = (key: string): string | undefined => {

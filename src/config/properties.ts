@@ -81,10 +81,18 @@ function unescapeValue(s: string, source: string, line: number, key: string | un
     const n = s[++j]
     if (n === undefined) break
     switch (n) {
-      case 't': out += '\t'; break
-      case 'n': out += '\n'; break
-      case 'r': out += '\r'; break
-      case 'f': out += '\f'; break
+      case 't':
+        out += '\t'
+        break
+      case 'n':
+        out += '\n'
+        break
+      case 'r':
+        out += '\r'
+        break
+      case 'f':
+        out += '\f'
+        break
       case 'u': {
         const hex = s.slice(j + 1, j + 5)
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
@@ -98,7 +106,8 @@ function unescapeValue(s: string, source: string, line: number, key: string | un
         j += 4
         break
       }
-      default: out += n
+      default:
+        out += n
     }
   }
   return out

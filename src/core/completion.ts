@@ -100,7 +100,10 @@ function valuesOf(f: CompletionFlag, prefix: string, typed: string): Completion 
     const head = typed.slice(0, typed.lastIndexOf(',') + 1)
     const given = head.split(',').filter(Boolean)
     const tail = typed.slice(head.length)
-    return {kind: 'values', values: list.values.filter(v => v.startsWith(tail) && !given.includes(v) && !(head && list.alone.includes(v))).map(v => prefix + head + v)}
+    return {
+      kind: 'values',
+      values: list.values.filter(v => v.startsWith(tail) && !given.includes(v) && !(head && list.alone.includes(v))).map(v => prefix + head + v),
+    }
   }
   if (f.name === 'topic' || f.helpValue === 'TOPIC') return {kind: 'dynamic', what: 'topics', prefix, typed}
   if (f.name === 'group') return {kind: 'dynamic', what: 'groups', prefix, typed}

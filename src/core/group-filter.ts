@@ -81,8 +81,14 @@ export function isGroupPattern(arg: string): boolean {
 export const GROUP_TYPES: readonly GroupType[] = ['consumer', 'share', 'streams', 'classic']
 
 export function parseTypes(text: string): Set<GroupType> {
-  const parts = text.split(',').map(s => s.trim()).filter(Boolean)
+  const parts = text
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)
   const bad = parts.filter(p => !(GROUP_TYPES as readonly string[]).includes(p))
-  if (bad.length > 0 || parts.length === 0) throw new Error(`--type "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use a comma list of ${GROUP_TYPES.join(', ')}`)
+  if (bad.length > 0 || parts.length === 0)
+    throw new Error(
+      `--type "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use a comma list of ${GROUP_TYPES.join(', ')}`,
+    )
   return new Set(parts as GroupType[])
 }

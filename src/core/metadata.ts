@@ -56,7 +56,11 @@ export function parseMetadataJson(text: string, source = 'metadata'): ClusterMet
       const line = before.split('\n').length
       where = ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`
     }
-    throw new InputError(`${source}: not valid JSON${where}: ${msg}`, 'Check the file is a metadata document (see "Metadata file format" in the README), e.g. one written by `rebalance-doctor cluster snapshot`.', 'BAD_METADATA')
+    throw new InputError(
+      `${source}: not valid JSON${where}: ${msg}`,
+      'Check the file is a metadata document (see "Metadata file format" in the README), e.g. one written by `rebalance-doctor cluster snapshot`.',
+      'BAD_METADATA',
+    )
   }
   return parseMetadataDocument(doc, source)
 }
@@ -138,11 +142,7 @@ export function parseMetadataDocument(doc: unknown, source = 'metadata'): Cluste
   return {brokers, topics, ...(clusterId ? {clusterId} : {}), ...(capturedAt ? {capturedAt} : {})}
 }
 
-function parsePartitions(
-  value: unknown,
-  path: string,
-  problem: (path: string, text: string) => void,
-): PartitionMetadata[] | undefined {
+function parsePartitions(value: unknown, path: string, problem: (path: string, text: string) => void): PartitionMetadata[] | undefined {
   if (!Array.isArray(value)) {
     problem(path, `expected an array of {partition, replicas}, got ${describe(value)}`)
     return undefined
@@ -171,7 +171,10 @@ function parsePartitions(
     // ids are dense 0..n-1, so an id >= n is wrong whatever the rest says; checked before it indexes anything
     if (partition >= value.length) {
       ok = false
-      return problem(`${ppath}.partition`, `partition id ${partition} is out of range: the topic lists ${value.length} partition${value.length === 1 ? '' : 's'}, ids 0..${value.length - 1}`)
+      return problem(
+        `${ppath}.partition`,
+        `partition id ${partition} is out of range: the topic lists ${value.length} partition${value.length === 1 ? '' : 's'}, ids 0..${value.length - 1}`,
+      )
     }
     if (byId[partition]) {
       ok = false

@@ -21,13 +21,13 @@ export function uuidFromBytes(bytes: Uint8Array): Uuid {
 /** Why `text` is not a canonical Kafka Uuid string, or undefined when it is one. */
 export function uuidProblem(text: string): string | undefined {
   if (DASHED_HEX.test(text)) {
-    return `looks like a dashed hex UUID; Kafka writes topic ids as 22-character base64url (this one is "${
-      uuidToString(uuidFromHex(text))}")`
+    return `looks like a dashed hex UUID; Kafka writes topic ids as 22-character base64url (this one is "${uuidToString(uuidFromHex(text))}")`
   }
   if (!BASE64URL_22.test(text)) return 'expected 22 base64url characters (A-Z a-z 0-9 _ -), as kafka-topics --describe prints'
   const bytes = Buffer.from(text, 'base64url')
   if (bytes.length !== 16) return `decodes to ${bytes.length} bytes, not 16`
-  if (bytes.toString('base64url') !== text) return `is not canonical base64url (the last character carries stray bits; canonical form "${bytes.toString('base64url')}")`
+  if (bytes.toString('base64url') !== text)
+    return `is not canonical base64url (the last character carries stray bits; canonical form "${bytes.toString('base64url')}")`
   return undefined
 }
 

@@ -76,7 +76,6 @@ function groupHashAt(m: Moment, topics: readonly string[]): bigint {
   return computeGroupHash(hashes)
 }
 
-
 /**
  * The change behind a bump, from history, or undefined when history does not hold both sides exactly
  * (no recorded moment reproduces the old or the new hash).
@@ -132,7 +131,10 @@ export function attributeBump(
     const r1 = bb.has(id) ? bb.get(id)! : 'absent'
     if (r0 !== r1) brokers.push({id, before: r0, after: r1})
   }
-  const brokerText = brokers.map(x => `broker ${x.id}: ${x.before === null ? 'no rack' : x.before === 'absent' ? 'not registered' : `rack ${x.before}`} → ${x.after === null ? 'no rack' : x.after === 'absent' ? 'not registered' : `rack ${x.after}`}`)
+  const brokerText = brokers.map(
+    x =>
+      `broker ${x.id}: ${x.before === null ? 'no rack' : x.before === 'absent' ? 'not registered' : `rack ${x.before}`} → ${x.after === null ? 'no rack' : x.after === 'absent' ? 'not registered' : `rack ${x.after}`}`,
+  )
   return {
     source: 'history',
     changes,
@@ -158,11 +160,18 @@ export function historyRacks(view: HistoryView): string[] {
 function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string): TopicChange {
   const when = `first seen at ${firstSeen} (last seen before at ${lastSeen})`
   const base = {topic: name, before: x, after: y, lastSeenBefore: lastSeen, firstSeenAfter: firstSeen}
-  if (!x) return {...base, kind: 'created', description: `${name}: created with ${y!.partitions} partition${y!.partitions === 1 ? '' : 's'} (id ${y!.id}), ${when}`}
+  if (!x)
+    return {...base, kind: 'created', description: `${name}: created with ${y!.partitions} partition${y!.partitions === 1 ? '' : 's'} (id ${y!.id}), ${when}`}
   if (!y) return {...base, kind: 'deleted', description: `${name}: deleted (had ${x.partitions} partitions, id ${x.id}), ${when}`}
-  if (x.id !== y.id) return {...base, kind: 'recreated', description: `${name}: recreated, id ${x.id} → ${y.id}${x.partitions !== y.partitions ? `, ${x.partitions} → ${y.partitions} partitions` : ''}, ${when}`}
+  if (x.id !== y.id)
+    return {
+      ...base,
+      kind: 'recreated',
+      description: `${name}: recreated, id ${x.id} → ${y.id}${x.partitions !== y.partitions ? `, ${x.partitions} → ${y.partitions} partitions` : ''}, ${when}`,
+    }
   if (x.partitions !== y.partitions) return {...base, kind: 'partitions', description: `${name}: ${x.partitions} → ${y.partitions} partitions, ${when}`}
-  if (x.racks.join(',') !== y.racks.join(',')) return {...base, kind: 'racks', description: `${name}: replica racks ${x.racks.join(',') || 'none'} → ${y.racks.join(',') || 'none'}, ${when}`}
+  if (x.racks.join(',') !== y.racks.join(','))
+    return {...base, kind: 'racks', description: `${name}: replica racks ${x.racks.join(',') || 'none'} → ${y.racks.join(',') || 'none'}, ${when}`}
   return {...base, kind: 'placement', description: `${name}: replica placement or a replica broker's rack changed, ${when}`}
 }
 

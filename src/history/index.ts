@@ -15,4 +15,3 @@ export function loadHistoryView(clusterId: string | undefined, dir = defaultHist
     return {dir, view: {clusterId, moments: []}}
   }
 }
-

@@ -19,7 +19,16 @@ import type {ClusterMetadata} from '../core/metadata.js'
 import {uuidToString} from '../core/uuid.js'
 import {appendDurably, type FileOps, fsyncDir, nodeFileOps, writeFileAtomic, writeFully} from '../io/atomic-file.js'
 import {
-  encodeLine, expiredSegments, foldState, type GroupObservation, type HistoryEntry, makeEntry, parseSegment, segmentDay, segmentName, type TopicObservation,
+  encodeLine,
+  expiredSegments,
+  foldState,
+  type GroupObservation,
+  type HistoryEntry,
+  makeEntry,
+  parseSegment,
+  segmentDay,
+  segmentName,
+  type TopicObservation,
 } from './format.js'
 
 export const HISTORY_DIR_ENV = 'REBALANCE_DOCTOR_HISTORY_DIR'
@@ -42,10 +51,11 @@ export function observeTopics(md: ClusterMetadata, hasher = new TopicHasher(md))
   for (const t of md.topics) {
     if (t.internal) continue
     const racks = new Set<string>()
-    for (const p of t.partitions) for (const r of p.replicas) {
-      const rack = rackOf.get(r)
-      if (rack !== null && rack !== undefined) racks.add(rack)
-    }
+    for (const p of t.partitions)
+      for (const r of p.replicas) {
+        const rack = rackOf.get(r)
+        if (rack !== null && rack !== undefined) racks.add(rack)
+      }
     out.set(t.name, {id: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(t.name).toString(), racks: [...racks].sort()})
   }
   return out
@@ -182,7 +192,11 @@ export function recordHistory(
   const ops = o.fileOps ?? nodeFileOps
   return withLock(dir, o.lockWaitMs, () => {
     // under the lock no other writer is active: a temp file here is a crashed writer's (old or new naming)
-    for (const n of readdirSync(dir)) if (/\.tmp-\d+/.test(n)) try { unlinkSync(join(dir, n)) } catch {}
+    for (const n of readdirSync(dir))
+      if (/\.tmp-\d+/.test(n))
+        try {
+          unlinkSync(join(dir, n))
+        } catch {}
     const at = new Date(now)
     const file = join(dir, segmentName(at))
     const topics = observeTopics(md, hasher)
@@ -224,7 +238,9 @@ function readSyncAt(fd: number, buf: Buffer, position: number): void {
 }
 
 function listSegments(dir: string): string[] {
-  return readdirSync(dir).filter(n => segmentDay(n) !== undefined).sort()
+  return readdirSync(dir)
+    .filter(n => segmentDay(n) !== undefined)
+    .sort()
 }
 
 export interface LoadedHistory {

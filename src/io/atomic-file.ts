@@ -124,7 +124,8 @@ export function outputTarget(file: string): OutputTarget {
     if (hops >= MAX_LINKS) throw Object.assign(new Error(`too many levels of symbolic links: ${file}`), {code: 'ELOOP'})
     const to = fs.readlinkSync(path)
     // /proc/<pid>/fd/N, /proc/self/fd/N, /dev/fd/N: "pipe:[…]", "socket:[…]", "/x (deleted)" are no paths: open it as named
-    if (/^\/(proc\/[^/]+\/fd|dev\/fd)\/\d+$/.test(path) || /^(\/proc\/[^/]+\/fd|\/dev\/fd)\/\d+$/.test(resolve(dirname(path), to))) return {kind: 'direct', path: file}
+    if (/^\/(proc\/[^/]+\/fd|dev\/fd)\/\d+$/.test(path) || /^(\/proc\/[^/]+\/fd|\/dev\/fd)\/\d+$/.test(resolve(dirname(path), to)))
+      return {kind: 'direct', path: file}
     path = resolve(dirname(path), to)
   }
 }
@@ -133,7 +134,11 @@ export function outputTarget(file: string): OutputTarget {
  * Writes `data` to the file a user named, as outputTarget says: stdout, directly (a FIFO without a reader is an
  * error, ENXIO, rather than a wait for ever that no signal can end), or atomically (writeFileAtomic).
  */
-export function writeOutputFile(file: string, data: string | Uint8Array, options: AtomicWriteOptions & {stdout?: (bytes: Uint8Array) => void} = {}): OutputTarget {
+export function writeOutputFile(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions & {stdout?: (bytes: Uint8Array) => void} = {},
+): OutputTarget {
   const target = outputTarget(file)
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   if (target.kind === 'stdout') (options.stdout ?? (b => process.stdout.write(b)))(bytes)

@@ -32,7 +32,11 @@ export function failureOf(error: unknown): {exitCode: number; errorCode: string}
 }
 
 /** Writes the failure; returns the write error's description, or undefined when written. */
-export function writeFailureFile(file: string, f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined}, series: SeriesOptions = {}): string | undefined {
+export function writeFailureFile(
+  file: string,
+  f: Omit<AuditFailure, 'clusterId'> & {clusterId: string | null | undefined},
+  series: SeriesOptions = {},
+): string | undefined {
   const clusterId = f.clusterId ?? previousClusterId(head(file) ?? '') ?? null
   try {
     writeOutputFile(file, prometheusFailureText({...f, clusterId}, series))

@@ -8,8 +8,6 @@ import {type BumpEvent, bumpDocument, delayUntilNextCycle, type StuckEvent, stuc
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {bumpLine, stuckLine} from '../render/watch.js'
 
-
-
 export interface WatchLoopOptions {
   intervalMs: number
   /** One cycle (n counts from 1). */
@@ -60,7 +58,10 @@ export async function watchLoop(o: WatchLoopOptions): Promise<number> {
  * signal while that cycle is still running exits at once (130), for a cycle stuck on an unreachable cluster.
  * Call the returned `dispose` when the loop has ended.
  */
-export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<NodeJS.Process, 'on' | 'off' | 'exit'> = process): {controller: AbortController; dispose: () => void} {
+export function stopOnSignals(
+  onStop?: (signal: string) => void,
+  proc: Pick<NodeJS.Process, 'on' | 'off' | 'exit'> = process,
+): {controller: AbortController; dispose: () => void} {
   const controller = new AbortController()
   const handler = (signal: string) => {
     if (controller.signal.aborted) proc.exit(130)
@@ -69,12 +70,14 @@ export function stopOnSignals(onStop?: (signal: string) => void, proc: Pick<Node
   }
   proc.on('SIGINT', handler)
   proc.on('SIGTERM', handler)
-  return {controller, dispose: () => {
-    proc.off('SIGINT', handler)
-    proc.off('SIGTERM', handler)
-  }}
+  return {
+    controller,
+    dispose: () => {
+      proc.off('SIGINT', handler)
+      proc.off('SIGTERM', handler)
+    },
+  }
 }
-
 
 /**
  * Aborts `controller` when a write to `out` finds its reader gone (EPIPE: `| head -1` has exited), as `tail -f | head`
@@ -95,14 +98,21 @@ export function stopWhenOutputGone(out: Pick<NodeJS.WritableStream, 'on' | 'off'
  * stdout (its reader has exited) stops the loop after the running cycle too, silently; the command then exits 0,
  * as after SIGINT. `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
  */
-export async function runWatch(o: {interval: string; intervalMs: number; unit: string; cycle: (n: number) => Promise<void>; out?: Pick<NodeJS.WritableStream, 'on' | 'off'>}): Promise<void> {
+export async function runWatch(o: {
+  interval: string
+  intervalMs: number
+  unit: string
+  cycle: (n: number) => Promise<void>
+  out?: Pick<NodeJS.WritableStream, 'on' | 'off'>
+}): Promise<void> {
   const {controller, dispose} = stopOnSignals(signal => process.stderr.write(`${signal}: stopping after this ${o.unit}\n`))
   const disposeOut = stopWhenOutputGone(o.out ?? process.stdout, controller)
   try {
     await watchLoop({
       intervalMs: o.intervalMs,
       stop: controller.signal,
-      onError: (error, n) => process.stderr.write(forTerminal(`Error: --watch ${o.unit} ${n} failed (retrying in ${o.interval}): ${(error as Error)?.message ?? String(error)}\n`)),
+      onError: (error, n) =>
+        process.stderr.write(forTerminal(`Error: --watch ${o.unit} ${n} failed (retrying in ${o.interval}): ${(error as Error)?.message ?? String(error)}\n`)),
       cycle: o.cycle,
     })
   } finally {

@@ -128,7 +128,10 @@ export class KafkaClient implements ClusterReader {
    * LOG-END-OFFSET (Admin listOffsets, OffsetSpec.latest()). Partitions whose leader moved or was unreachable are
    * asked again after fresh metadata a few times; what still fails comes back with an error name, not a throw.
    */
-  listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, options: {isolation?: 'read_committed' | 'read_uncommitted'} = {}): Promise<ListedLogOffset[]> {
+  listOffsets(
+    partitions: ReadonlyArray<{topic: string; partition: number}>,
+    options: {isolation?: 'read_committed' | 'read_uncommitted'} = {},
+  ): Promise<ListedLogOffset[]> {
     return this.#s.within(this.#listOffsets(this.#s, partitions, options.isolation === 'read_committed' ? 1 : 0))
   }
 
@@ -150,7 +153,14 @@ export class KafkaClient implements ClusterReader {
           listOffsets: (leader, topic, partition, ts, isolation) =>
             send(leader, 'ListOffsets v7', P.API.ListOffsets, 7, P.encodeListOffsetsV7(topic, partition, ts, isolation), P.decodeListOffsetsV7),
           fetch: (leader, topic, partition, offset, maxBytes, isolation) =>
-            send(leader, `Fetch v12 of ${topic}-${partition} at offset ${offset}`, P.API.Fetch, 12, P.encodeFetchV12(topic, partition, offset, maxBytes, isolation), P.decodeFetchV12),
+            send(
+              leader,
+              `Fetch v12 of ${topic}-${partition} at offset ${offset}`,
+              P.API.Fetch,
+              12,
+              P.encodeFetchV12(topic, partition, offset, maxBytes, isolation),
+              P.decodeFetchV12,
+            ),
           forget: leader => s.forget(leader.host, leader.port),
           // A long partition read may run past the deadline as long as each fetch moves it forward within the timeout.
           progress: () => {
@@ -184,7 +194,7 @@ export class KafkaClient implements ClusterReader {
         const p = t?.errorCode === 0 ? t.partitions.find(x => x.partition === tp.partition) : undefined
         if (!t || t.errorCode === 3 || (t.errorCode === 0 && !p)) fail(tp, 'UNKNOWN_TOPIC_OR_PARTITION')
         else if (t.errorCode !== 0 && !RETRIABLE_LEADER.has(t.errorCode)) fail(tp, s.errorName(t.errorCode))
-        else if (!p || !md.brokers.some(b => b.id === p.leaderId)) (last ? fail(tp, 'LEADER_NOT_AVAILABLE') : retry.push(tp))
+        else if (!p || !md.brokers.some(b => b.id === p.leaderId)) last ? fail(tp, 'LEADER_NOT_AVAILABLE') : retry.push(tp)
         else byLeader.set(p.leaderId, [...(byLeader.get(p.leaderId) ?? []), tp])
       }
       await Promise.all(
@@ -207,7 +217,7 @@ export class KafkaClient implements ClusterReader {
           } catch (error) {
             if (s.closed) throw error
             s.debug(`ListOffsets from broker ${id} failed: ${(error as Error).message}`)
-            for (const tp of tps) (last ? fail(tp, (error as RdError).code ?? 'NETWORK_ERROR') : retry.push(tp))
+            for (const tp of tps) last ? fail(tp, (error as RdError).code ?? 'NETWORK_ERROR') : retry.push(tp)
           }
         }),
       )

@@ -23,5 +23,8 @@ export interface ClusterReader {
   describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
   /** Log end offsets (ListOffsets latest, read uncommitted by default), one request per leader; read-only. */
-  listOffsets(partitions: ReadonlyArray<{topic: string; partition: number}>, options?: {isolation?: 'read_committed' | 'read_uncommitted'}): Promise<ListedLogOffset[]>
+  listOffsets(
+    partitions: ReadonlyArray<{topic: string; partition: number}>,
+    options?: {isolation?: 'read_committed' | 'read_uncommitted'},
+  ): Promise<ListedLogOffset[]>
 }

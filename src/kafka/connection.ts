@@ -32,7 +32,17 @@ export interface Node {
 }
 
 /** Connection failures that another bootstrap server would repeat. */
-const SAME_FOR_ALL_BROKERS = new Set(['SASL_AUTH_FAILED', 'SASL_MECHANISM', 'TLS_UNTRUSTED', 'TLS_HOSTNAME', 'TLS_CERT_DATE', 'TLS_CLIENT_KEY', 'TLS_REJECTED', 'TLS_HANDSHAKE', 'TIMEOUT'])
+const SAME_FOR_ALL_BROKERS = new Set([
+  'SASL_AUTH_FAILED',
+  'SASL_MECHANISM',
+  'TLS_UNTRUSTED',
+  'TLS_HOSTNAME',
+  'TLS_CERT_DATE',
+  'TLS_CLIENT_KEY',
+  'TLS_REJECTED',
+  'TLS_HANDSHAKE',
+  'TIMEOUT',
+])
 
 export type Decode<T> = (buf: Buffer, version: number) => T
 
@@ -141,9 +151,24 @@ export class KafkaSession {
   kafkaError(code: number, message: string | null | undefined, what: string, subject?: string): RuntimeError {
     const name = this.errorName(code)
     const about = subject ? ` ${subject}` : ''
-    if (code === 29) return new RuntimeError(`not authorized to describe topic${about} (TOPIC_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the topic for your principal.', 'NOT_AUTHORIZED')
-    if (code === 30) return new RuntimeError(`not authorized to describe group${about} (GROUP_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the group for your principal.', 'NOT_AUTHORIZED')
-    if (code === 31) return new RuntimeError(`not authorized: ${what} needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED)`, 'Ask for DESCRIBE on the cluster resource for your principal.', 'NOT_AUTHORIZED')
+    if (code === 29)
+      return new RuntimeError(
+        `not authorized to describe topic${about} (TOPIC_AUTHORIZATION_FAILED)`,
+        'Ask for DESCRIBE on the topic for your principal.',
+        'NOT_AUTHORIZED',
+      )
+    if (code === 30)
+      return new RuntimeError(
+        `not authorized to describe group${about} (GROUP_AUTHORIZATION_FAILED)`,
+        'Ask for DESCRIBE on the group for your principal.',
+        'NOT_AUTHORIZED',
+      )
+    if (code === 31)
+      return new RuntimeError(
+        `not authorized: ${what} needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED)`,
+        'Ask for DESCRIBE on the cluster resource for your principal.',
+        'NOT_AUTHORIZED',
+      )
     return new RuntimeError(`${what}${about} failed: ${name}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
   }
 
@@ -192,7 +217,11 @@ export class KafkaSession {
     const [first] = failures
     if (failures.length === 1) throw first
     if (failures.every(f => f.code === first.code)) {
-      throw new RuntimeError(`${first.message} (and ${failures.length - 1} more bootstrap server${failures.length > 2 ? 's' : ''} alike)`, first.hint, first.code)
+      throw new RuntimeError(
+        `${first.message} (and ${failures.length - 1} more bootstrap server${failures.length > 2 ? 's' : ''} alike)`,
+        first.hint,
+        first.code,
+      )
     }
     throw new RuntimeError(`no bootstrap server reachable: ${failures.map(f => f.message).join('; ')}`, first.hint, 'NO_BROKER')
   }
@@ -220,7 +249,10 @@ export class KafkaSession {
     const p = this.#conns.get(key)
     if (!p) return
     this.#conns.delete(key)
-    p.then(conn => conn.socket.destroy(), () => {})
+    p.then(
+      conn => conn.socket.destroy(),
+      () => {},
+    )
   }
 
   /**
@@ -298,7 +330,12 @@ export class KafkaSession {
       const bad = frameError(conn.socket)
       if (bad) throw bad
       // (ApiVersions is a connection's first request: a close there is the handshake's, named by connectionError)
-      if (at && apiKey !== P.API.ApiVersions && error instanceof NetworkFailure) throw new RuntimeError(`${at.host}:${at.port} closed the connection while waiting for ${name}${error.closed ? '' : ` (${oneLine(error.message)})`}`, undefined, 'CONNECTION_CLOSED')
+      if (at && apiKey !== P.API.ApiVersions && error instanceof NetworkFailure)
+        throw new RuntimeError(
+          `${at.host}:${at.port} closed the connection while waiting for ${name}${error.closed ? '' : ` (${oneLine(error.message)})`}`,
+          undefined,
+          'CONNECTION_CLOSED',
+        )
       if (error instanceof NetworkFailure) throw connectionError(error, {...(at ?? this.#bootstrap), settings: this.settings})
       throw new RuntimeError(`${name} request failed: ${oneLine((error as Error).message)}`, undefined, 'KAFKA_ERROR')
     }
@@ -306,7 +343,11 @@ export class KafkaSession {
       return decode(raw, version)
     } catch (error_) {
       const at = this.#addresses.get(conn)
-      throw new RuntimeError(`cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`, 'This is a bug or an unexpected broker version; run with --debug and report it.', 'DECODE_ERROR')
+      throw new RuntimeError(
+        `cannot decode the ${name} response${at ? ` from ${at.host}:${at.port}` : ''}: ${(error_ as Error).message}`,
+        'This is a bug or an unexpected broker version; run with --debug and report it.',
+        'DECODE_ERROR',
+      )
     }
   }
 }

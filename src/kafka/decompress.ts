@@ -166,7 +166,8 @@ export function zstdCheckFrames(data: Buffer): WindowFit[] {
     need(fcsBytes)
     if (singleSegment) window = fcsBytes === 8 ? Number(data.readBigUInt64LE(pos)) : data.readUIntLE(pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0)
     pos += fcsBytes
-    if (window > ZSTD_MAX_WINDOW) throw new ProtocolDecodeError(`zstd frame needs a ${window}-byte window, more than the ${ZSTD_MAX_WINDOW} zstd decoders accept by default`)
+    if (window > ZSTD_MAX_WINDOW)
+      throw new ProtocolDecodeError(`zstd frame needs a ${window}-byte window, more than the ${ZSTD_MAX_WINDOW} zstd decoders accept by default`)
     const blockMax = Math.min(window, 128 << 10)
     let produces = 0 // at most, from the block headers: raw and RLE exactly, a compressed block up to blockMax
     for (let last = false; !last; ) {

@@ -57,7 +57,11 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
     return new RuntimeError(`cannot resolve host "${ctx.host}" (broker ${at})`, 'Check the host name in --bootstrap-server and your DNS.', 'UNKNOWN_HOST')
   }
   if (has('ECONNREFUSED')) {
-    return new RuntimeError(`connection refused by ${at}: nothing listens on that port`, 'Check the port in --bootstrap-server and that the broker is up.', 'CONNECTION_REFUSED')
+    return new RuntimeError(
+      `connection refused by ${at}: nothing listens on that port`,
+      'Check the port in --bootstrap-server and that the broker is up.',
+      'CONNECTION_REFUSED',
+    )
   }
   if (has('EHOSTUNREACH') || has('ENETUNREACH')) {
     return new RuntimeError(`host ${at} is unreachable`, 'Check the network path (VPN, firewall, bastion).', 'HOST_UNREACHABLE')
@@ -82,7 +86,11 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
   if (has('CERT_HAS_EXPIRED') || has('CERT_NOT_YET_VALID')) {
     return new RuntimeError(`TLS: the certificate of ${at} has expired or is not yet valid`, undefined, 'TLS_CERT_DATE')
   }
-  if (has('ERR_SSL_WRONG_VERSION_NUMBER') || has('ERR_SSL_PACKET_LENGTH_TOO_LONG') || errors.some(e => /wrong version number|packet length too long/i.test(e.message ?? ''))) {
+  if (
+    has('ERR_SSL_WRONG_VERSION_NUMBER') ||
+    has('ERR_SSL_PACKET_LENGTH_TOO_LONG') ||
+    errors.some(e => /wrong version number|packet length too long/i.test(e.message ?? ''))
+  ) {
     return new RuntimeError(
       `TLS handshake with ${at} failed: the listener does not speak TLS`,
       `security.protocol is ${proto}; use the port of the broker's ${proto} listener, or PLAINTEXT/SASL_PLAINTEXT for this one.`,
@@ -91,7 +99,11 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
   }
   const bad = errors.find(e => /bad decrypt|bad password|PEM_read|no start line|key values mismatch/i.test(e.message ?? ''))
   if (bad) {
-    return new RuntimeError('TLS: the client key or certificate cannot be used (wrong ssl.key.password, or key and certificate do not match)', undefined, 'TLS_CLIENT_KEY')
+    return new RuntimeError(
+      'TLS: the client key or certificate cannot be used (wrong ssl.key.password, or key and certificate do not match)',
+      undefined,
+      'TLS_CLIENT_KEY',
+    )
   }
   const alert = errors.find(e => /alert (certificate required|bad certificate|unknown ca|handshake failure)|sslv3 alert/i.test(e.message ?? ''))
   if (alert) {
@@ -118,7 +130,11 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
     return timeoutError(ctx.settings.timeoutMs, `connecting to ${at} (${proto})`)
   }
   const first = errors.find(e => e.code) ?? errors.at(-1)
-  return new RuntimeError(`cannot connect to ${at}: ${oneLine(first?.message ?? String(err))}${first?.code ? ` (${first.code})` : ''}`, undefined, 'CONNECTION_FAILED')
+  return new RuntimeError(
+    `cannot connect to ${at}: ${oneLine(first?.message ?? String(err))}${first?.code ? ` (${first.code})` : ''}`,
+    undefined,
+    'CONNECTION_FAILED',
+  )
 }
 
 /** The broker refused the credentials (SaslAuthenticate's SASL_AUTHENTICATION_FAILED), or the exchange failed. */
@@ -134,7 +150,13 @@ export function saslFailedError(ctx: ErrorContext, serverMessage: string | null 
 
 /** The listener does not enable the configured mechanism (SaslHandshake's UNSUPPORTED_SASL_MECHANISM). */
 export function saslMechanismError(ctx: ErrorContext, offered: readonly string[]): RuntimeError {
-  const list = offered.length > 0 ? ` (it offers ${offered.slice(0, 10).map(m => oneLine(m).slice(0, 40)).join(', ')})` : ''
+  const list =
+    offered.length > 0
+      ? ` (it offers ${offered
+          .slice(0, 10)
+          .map(m => oneLine(m).slice(0, 40))
+          .join(', ')})`
+      : ''
   return new RuntimeError(
     `${ctx.host}:${ctx.port} does not accept SASL mechanism ${ctx.settings.sasl?.mechanism ?? '?'}${list}`,
     'Set sasl.mechanism to one the listener enables (sasl.enabled.mechanisms on the broker).',

@@ -15,8 +15,10 @@ import {parseDuration} from '../core/time.js'
 export function parseTimeout(text: string, flag = 'timeout'): number {
   const t = text.trim()
   const ms = /^\d+$/.test(t) ? Number(t) : parseDuration(t, flag)
-  if (!Number.isSafeInteger(Math.round(ms)) || ms < 1) throw new InputError(`--${flag} "${text}" is not a positive duration`, 'Give e.g. 30s, 2m or 30000 (milliseconds).', 'BAD_TIMEOUT')
-  if (ms > MAX_TIMEOUT_MS) throw new InputError(`--${flag} "${text}" is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter timeout.', 'BAD_TIMEOUT')
+  if (!Number.isSafeInteger(Math.round(ms)) || ms < 1)
+    throw new InputError(`--${flag} "${text}" is not a positive duration`, 'Give e.g. 30s, 2m or 30000 (milliseconds).', 'BAD_TIMEOUT')
+  if (ms > MAX_TIMEOUT_MS)
+    throw new InputError(`--${flag} "${text}" is too long: at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`, 'Give a shorter timeout.', 'BAD_TIMEOUT')
   return Math.round(ms)
 }
 

@@ -122,7 +122,22 @@ function describe(head: Buffer): string {
   return `first bytes ${hex(first)}`
 }
 
-const API_NAMES: Record<number, string> = {0: 'Produce', 1: 'Fetch', 2: 'ListOffsets', 3: 'Metadata', 10: 'FindCoordinator', 16: 'ListGroups', 17: 'SaslHandshake', 18: 'ApiVersions', 36: 'SaslAuthenticate', 60: 'DescribeCluster', 69: 'ConsumerGroupDescribe', 75: 'DescribeTopicPartitions', 77: 'ShareGroupDescribe', 89: 'StreamsGroupDescribe'}
+const API_NAMES: Record<number, string> = {
+  0: 'Produce',
+  1: 'Fetch',
+  2: 'ListOffsets',
+  3: 'Metadata',
+  10: 'FindCoordinator',
+  16: 'ListGroups',
+  17: 'SaslHandshake',
+  18: 'ApiVersions',
+  36: 'SaslAuthenticate',
+  60: 'DescribeCluster',
+  69: 'ConsumerGroupDescribe',
+  75: 'DescribeTopicPartitions',
+  77: 'ShareGroupDescribe',
+  89: 'StreamsGroupDescribe',
+}
 
 function apiName(key: number): string {
   return API_NAMES[key] ?? `API ${key}`

@@ -25,7 +25,11 @@ export interface NamedTopicPartitions {
 type WithErrorName = {readonly errorName: string}
 
 export type ConsumerGroupDescribed = Omit<P.ConsumerGroupDescription, 'members'> &
-  WithErrorName & {members: Array<Omit<P.ConsumerGroupMember, 'assignment' | 'targetAssignment'> & {assignment: NamedTopicPartitions[]; targetAssignment: NamedTopicPartitions[]}>}
+  WithErrorName & {
+    members: Array<
+      Omit<P.ConsumerGroupMember, 'assignment' | 'targetAssignment'> & {assignment: NamedTopicPartitions[]; targetAssignment: NamedTopicPartitions[]}
+    >
+  }
 
 export type ShareGroupDescribed = Omit<P.ShareGroupDescription, 'members'> &
   WithErrorName & {members: Array<Omit<P.ShareGroupMember, 'assignment'> & {assignment: NamedTopicPartitions[]}>}
@@ -39,7 +43,11 @@ function named(tps: readonly P.TopicPartitions[]): NamedTopicPartitions[] {
 /** ConsumerGroupDescribe (v1, or v0). Groups come back in the requested order, errors included. */
 export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.ConsumerGroupDescribe, 1, P.decodeConsumerGroupDescribe)
-  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment), targetAssignment: named(m.targetAssignment)}))}))
+  return gs.map(g => ({
+    ...g,
+    errorName: s.errorName(g.errorCode),
+    members: g.members.map(m => ({...m, assignment: named(m.assignment), targetAssignment: named(m.targetAssignment)})),
+  }))
 }
 
 /** ShareGroupDescribe v1 (Kafka 4.1+). */

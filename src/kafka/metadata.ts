@@ -82,7 +82,9 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
   if (method === 'metadata') {
     wire = (await metadata(s, named ?? null)).topics
   } else {
-    wire = await s.anyBroker('DescribeTopicPartitions', (conn, address) => describeTopicPartitions(s, conn, address, named ?? [], options.partitionLimit ?? 2000))
+    wire = await s.anyBroker('DescribeTopicPartitions', (conn, address) =>
+      describeTopicPartitions(s, conn, address, named ?? [], options.partitionLimit ?? 2000),
+    )
   }
   s.debug(`${method}: ${wire.length} topics in ${Math.round(performance.now() - t0)} ms`)
   const out: TopicMetadata[] = []
@@ -109,7 +111,13 @@ function cursorAfter(a: P.TopicPartitionCursor, b: P.TopicPartitionCursor): bool
  * page there), its cursor must move forward, and all pages together at most the bytes one Metadata response may
  * have (REBALANCE_DOCTOR_MAX_RESPONSE_BYTES): a cursor that never ends cannot grow memory without bound.
  */
-async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, address: string, names: readonly string[], limit: number): Promise<P.WireTopic[]> {
+async function describeTopicPartitions(
+  s: KafkaSession,
+  conn: BrokerConnection,
+  address: string,
+  names: readonly string[],
+  limit: number,
+): Promise<P.WireTopic[]> {
   s.requireVersion(P.API.DescribeTopicPartitions, 0, 0, 'paged topic metadata')
   const byName = new Map<string, P.WireTopic>()
   const order: P.WireTopic[] = []
@@ -125,10 +133,16 @@ async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, 
     )
   do {
     s.step = `waiting for DescribeTopicPartitions (page ${pages + 1}) from ${address}`
-    const page: {topics: P.WireTopic[]; nextCursor: P.TopicPartitionCursor | null} = await s.send(conn, P.API.DescribeTopicPartitions, 0, P.encodeDescribeTopicPartitionsV0(names, limit, cursor), (buf: Buffer) => {
-      bytes += buf.length
-      return P.decodeDescribeTopicPartitionsV0(buf)
-    })
+    const page: {topics: P.WireTopic[]; nextCursor: P.TopicPartitionCursor | null} = await s.send(
+      conn,
+      P.API.DescribeTopicPartitions,
+      0,
+      P.encodeDescribeTopicPartitionsV0(names, limit, cursor),
+      (buf: Buffer) => {
+        bytes += buf.length
+        return P.decodeDescribeTopicPartitionsV0(buf)
+      },
+    )
     pages++
     let partitions = 0
     for (const t of page.topics) partitions += t.partitions.length
@@ -142,7 +156,9 @@ async function describeTopicPartitions(s: KafkaSession, conn: BrokerConnection, 
     }
     const next = page.nextCursor
     if (next && cursor && !cursorAfter(next, cursor)) {
-      throw bad(`with a cursor that does not move forward (${JSON.stringify(next.topicName)} partition ${next.partitionIndex} after ${JSON.stringify(cursor.topicName)} partition ${cursor.partitionIndex})`)
+      throw bad(
+        `with a cursor that does not move forward (${JSON.stringify(next.topicName)} partition ${next.partitionIndex} after ${JSON.stringify(cursor.topicName)} partition ${cursor.partitionIndex})`,
+      )
     }
     for (const t of page.topics) {
       const prev = t.name ? byName.get(t.name) : undefined
@@ -169,7 +185,13 @@ export async function listPartitionReassignments(s: KafkaSession): Promise<Parti
   const v = s.requireVersion(P.API.ListPartitionReassignments, 0, 0, 'reassignments in flight')
   const r = await s.anyBroker('ListPartitionReassignments', (conn, address) => {
     s.step = `waiting for ListPartitionReassignments v${v} from ${address}`
-    return s.send(conn, P.API.ListPartitionReassignments, v, P.encodeListPartitionReassignmentsV0(Math.max(1000, Math.min(s.settings.timeoutMs, 60_000))), P.decodeListPartitionReassignmentsV0)
+    return s.send(
+      conn,
+      P.API.ListPartitionReassignments,
+      v,
+      P.encodeListPartitionReassignmentsV0(Math.max(1000, Math.min(s.settings.timeoutMs, 60_000))),
+      P.decodeListPartitionReassignmentsV0,
+    )
   })
   if (r.errorCode !== 0) throw s.kafkaError(r.errorCode, r.errorMessage, 'ListPartitionReassignments')
   return r.reassignments.map(x => ({...x})).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))

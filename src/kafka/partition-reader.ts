@@ -64,7 +64,14 @@ export interface PartitionTransport {
   metadata(topic: string): Promise<MetadataResponse>
   listOffsets(leader: LeaderNode, topic: string, partition: number, timestamp: bigint, isolation: Isolation): Promise<{errorCode: number; offset: bigint}>
   /** throttleTimeMs > 0: the broker throttles us (a quota); no fetch before it has passed. */
-  fetch(leader: LeaderNode, topic: string, partition: number, offset: bigint, maxBytes: number, isolation: Isolation): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}>
+  fetch(
+    leader: LeaderNode,
+    topic: string,
+    partition: number,
+    offset: bigint,
+    maxBytes: number,
+    isolation: Isolation,
+  ): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}>
   /** The connection to `leader` failed: drop it, so that the next request to that address connects anew. */
   forget(leader: LeaderNode): void
   /** A fetch moved the read forward: a long read may run past the deadline as long as it keeps moving. */
@@ -139,7 +146,11 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
         return {moved: `offset ${offset} is out of range (the log was truncated)`}
       }
       if (code === 0 && !fp) {
-        throw new RuntimeError(`${at} answered the Fetch of ${name} at offset ${offset} without the partition`, 'Check that the address is a Kafka broker; if it is, run with --debug and report it.', 'PROTOCOL_ERROR')
+        throw new RuntimeError(
+          `${at} answered the Fetch of ${name} at offset ${offset} without the partition`,
+          'Check that the address is a Kafka broker; if it is, run with --debug and report it.',
+          'PROTOCOL_ERROR',
+        )
       }
       if (code !== 0 || !fp) throw d.kafkaError(code, `Fetch of ${name}`)
       for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
@@ -156,7 +167,11 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
         } catch (error) {
           const m = (error as Error).message
           if (error instanceof CorruptBatchError) {
-            throw new RuntimeError(`broker ${leader.id} sent a corrupt record batch of ${name}: ${m}`, `Retry; if it persists, that broker's replica of ${name} is damaged: check its segment with kafka-dump-log.sh --deep-iteration, or read when another replica leads.`, 'DECODE_ERROR')
+            throw new RuntimeError(
+              `broker ${leader.id} sent a corrupt record batch of ${name}: ${m}`,
+              `Retry; if it persists, that broker's replica of ${name} is damaged: check its segment with kafka-dump-log.sh --deep-iteration, or read when another replica leads.`,
+              'DECODE_ERROR',
+            )
           }
           throw new RuntimeError(
             `cannot read the record batches of ${name} at offset ${next}: ${m}`,
@@ -245,7 +260,11 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
     }
     if ('done' in attempt) return attempt.done
     if (++moves > LEADER_MOVES) {
-      throw new RuntimeError(`${name}: the leader kept moving; read stopped at offset ${resume}`, 'Wait until the partition has a stable leader, and retry.', 'NO_LEADER')
+      throw new RuntimeError(
+        `${name}: the leader kept moving; read stopped at offset ${resume}`,
+        'Wait until the partition has a stable leader, and retry.',
+        'NO_LEADER',
+      )
     }
     await d.retrier.wait(`the new leader of ${name}`, `broker ${leader.id}: ${attempt.moved}`)
   }

@@ -74,7 +74,8 @@ export function decodeApiVersionsV3(buf: Buffer): {errorCode: number; apis: Map<
   const errorCode = new ByteReader(buf).int16()
   const apis = new Map<number, ApiVersionRange>()
   if (errorCode !== 0) return {errorCode, apis}
-  for (const a of structs(decodeBody(Res.ApiVersionsResponse, 3, buf).ApiKeys)) apis.set(a.ApiKey as number, {min: a.MinVersion as number, max: a.MaxVersion as number})
+  for (const a of structs(decodeBody(Res.ApiVersionsResponse, 3, buf).ApiKeys))
+    apis.set(a.ApiKey as number, {min: a.MinVersion as number, max: a.MaxVersion as number})
   return {errorCode, apis}
 }
 
@@ -161,7 +162,13 @@ function wireTopic(t: S): WireTopic {
 export function decodeMetadataV12(buf: Buffer): MetadataResponse {
   const m = decodeBody(Res.MetadataResponse, 12, buf)
   return {
-    brokers: structs(m.Brokers).map(b => ({id: b.NodeId as number, host: b.Host as string, port: b.Port as number, rack: b.Rack as string | null, fenced: false})),
+    brokers: structs(m.Brokers).map(b => ({
+      id: b.NodeId as number,
+      host: b.Host as string,
+      port: b.Port as number,
+      rack: b.Rack as string | null,
+      fenced: false,
+    })),
     clusterId: m.ClusterId as string | null,
     controllerId: m.ControllerId as number,
     topics: structs(m.Topics).map(wireTopic),
@@ -205,7 +212,13 @@ export function decodeDescribeCluster(
     errorMessage: m.ErrorMessage as string | null,
     clusterId: m.ClusterId as string,
     controllerId: m.ControllerId as number,
-    brokers: structs(m.Brokers).map(b => ({id: b.BrokerId as number, host: b.Host as string, port: b.Port as number, rack: b.Rack as string | null, fenced: b.IsFenced as boolean})),
+    brokers: structs(m.Brokers).map(b => ({
+      id: b.BrokerId as number,
+      host: b.Host as string,
+      port: b.Port as number,
+      rack: b.Rack as string | null,
+      fenced: b.IsFenced as boolean,
+    })),
   }
 }
 
@@ -477,7 +490,12 @@ export interface StreamsGroupDescription extends DescribeError {
 const keyValues = (v: unknown) => structs(v).map(kv => ({key: kv.Key as string, value: kv.Value as string}))
 
 const topicInfos = (v: unknown): StreamsTopicInfo[] =>
-  structs(v).map(t => ({name: t.Name as string, partitions: t.Partitions as number, replicationFactor: t.ReplicationFactor as number, topicConfigs: keyValues(t.TopicConfigs)}))
+  structs(v).map(t => ({
+    name: t.Name as string,
+    partitions: t.Partitions as number,
+    replicationFactor: t.ReplicationFactor as number,
+    topicConfigs: keyValues(t.TopicConfigs),
+  }))
 
 const taskIds = (v: unknown): StreamsTaskIds[] => structs(v).map(t => ({subtopologyId: t.SubtopologyId as string, partitions: ints(t.Partitions)}))
 
@@ -555,7 +573,12 @@ export function encodeListOffsetsV7(topic: string, partition: number, timestamp:
 
 export function decodeListOffsetsV7Many(buf: Buffer): ListedOffset[] {
   return structs(decodeBody(Res.ListOffsetsResponse, 7, buf).Topics).flatMap(t =>
-    structs(t.Partitions).map(p => ({topic: t.Name as string, partition: p.PartitionIndex as number, errorCode: p.ErrorCode as number, offset: p.Offset as bigint})),
+    structs(t.Partitions).map(p => ({
+      topic: t.Name as string,
+      partition: p.PartitionIndex as number,
+      errorCode: p.ErrorCode as number,
+      offset: p.Offset as bigint,
+    })),
   )
 }
 
@@ -585,7 +608,14 @@ export function encodeFetchV12(topic: string, partition: number, offset: bigint,
     IsolationLevel: isolation,
     SessionId: 0, // no fetch session
     SessionEpoch: -1, // a full fetch
-    Topics: [{Topic: topic, Partitions: [{Partition: partition, CurrentLeaderEpoch: -1, FetchOffset: offset, LastFetchedEpoch: -1, LogStartOffset: -1n, PartitionMaxBytes: maxBytes}]}],
+    Topics: [
+      {
+        Topic: topic,
+        Partitions: [
+          {Partition: partition, CurrentLeaderEpoch: -1, FetchOffset: offset, LastFetchedEpoch: -1, LogStartOffset: -1n, PartitionMaxBytes: maxBytes},
+        ],
+      },
+    ],
     ForgottenTopicsData: [],
     RackId: '',
   })
@@ -597,7 +627,9 @@ export function encodeFetchV12(topic: string, partition: number, offset: bigint,
  */
 export function decodeFetchV12(buf: Buffer): {errorCode: number; throttleTimeMs: number; partition: FetchPartitionResponse | undefined} {
   const m = decodeBody(Res.FetchResponse, 12, buf)
-  const p = structs(m.Responses).flatMap(t => structs(t.Partitions)).at(-1)
+  const p = structs(m.Responses)
+    .flatMap(t => structs(t.Partitions))
+    .at(-1)
   const records = p && (p.Records as Uint8Array | null)
   return {
     errorCode: m.ErrorCode as number,

@@ -16,7 +16,11 @@ import {ByteReader, ProtocolDecodeError} from './wire.js'
  */
 export class CorruptBatchError extends ProtocolDecodeError {
   override name = 'CorruptBatchError'
-  constructor(message: string, readonly baseOffset: bigint, readonly position: number) {
+  constructor(
+    message: string,
+    readonly baseOffset: bigint,
+    readonly position: number,
+  ) {
     super(message)
   }
 }
@@ -109,7 +113,8 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
   while (bytes.length - pos >= 12) {
     const batchLength = bytes.readInt32BE(pos + 8)
     // A v2 batch is at least its header; a negative length would also make subarray count from the end.
-    if (batchLength < HEADER - 12) throw new ProtocolDecodeError(`record batch at offset ${bytes.readBigInt64BE(pos)} has length ${batchLength}, less than a batch header`)
+    if (batchLength < HEADER - 12)
+      throw new ProtocolDecodeError(`record batch at offset ${bytes.readBigInt64BE(pos)} has length ${batchLength}, less than a batch header`)
     const end = pos + 12 + batchLength
     if (end > bytes.length) break // partial batch at the end of the response
     const r = new ByteReader(bytes.subarray(pos, end))
@@ -141,7 +146,9 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
       } catch (error) {
         const m = `record batch at offset ${baseOffset} (${compression}): ${(error as Error).message}`
         // Keep the class (DecompressionLimitError); anything else the codecs throw becomes a decode error.
-        throw error instanceof ProtocolDecodeError ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name}) : new ProtocolDecodeError(m)
+        throw error instanceof ProtocolDecodeError
+          ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name})
+          : new ProtocolDecodeError(m)
       }
     }
     const rr = new ByteReader(body)

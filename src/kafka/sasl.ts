@@ -59,7 +59,14 @@ function oauthStatus(challenge: Buffer): string {
 const MIN_ITERATIONS = 4096
 const MAX_ITERATIONS = 16384
 
-export async function scram(step: (bytes: Buffer) => Promise<Buffer>, hash: 'sha256' | 'sha512', user: string, password: string, ctx: ErrorContext, nonce = randomBytes(24).toString('base64')): Promise<void> {
+export async function scram(
+  step: (bytes: Buffer) => Promise<Buffer>,
+  hash: 'sha256' | 'sha512',
+  user: string,
+  password: string,
+  ctx: ErrorContext,
+  nonce = randomBytes(24).toString('base64'),
+): Promise<void> {
   const bad = (what: string) => saslFailedError(ctx, `the broker's SCRAM ${what}`)
   const clientFirstBare = `n=${saslName(user)},r=${nonce}`
   const serverFirst = (await step(Buffer.from(`n,,${clientFirstBare}`, 'utf8'))).toString('utf8')
@@ -86,7 +93,8 @@ export async function scram(step: (bytes: Buffer) => Promise<Buffer>, hash: 'sha
   if (serverFinal.has('e')) throw saslFailedError(ctx, `SCRAM error ${JSON.stringify((serverFinal.get('e') ?? '').slice(0, 64))}`)
   const expected = hmac(hmac(salted, 'Server Key'), authMessage)
   const got = Buffer.from(serverFinal.get('v') ?? '', 'base64')
-  if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw bad('server signature does not match (the broker did not prove it knows the password)')
+  if (got.length !== expected.length || !timingSafeEqual(got, expected))
+    throw bad('server signature does not match (the broker did not prove it knows the password)')
 }
 
 /** `a=x,b=y` → {a: x, b: y} (values may hold '='). */

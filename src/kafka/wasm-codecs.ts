@@ -10,7 +10,8 @@ import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 
 // The WebAssembly global (tsconfig's lib has no DOM types for it).
-const WA = (globalThis as unknown as {WebAssembly: {Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => {exports: unknown}}}).WebAssembly
+const WA = (globalThis as unknown as {WebAssembly: {Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => {exports: unknown}}})
+  .WebAssembly
 
 interface Exports {
   memory: {buffer: ArrayBuffer}

@@ -10,7 +10,9 @@ const short = (h: string | null) => (h === null ? '-' : h)
 /** Terminal-safe (cells are escaped before colour is added): a command prints it as it is. */
 export function renderAuditTable(groups: readonly AuditRow[], options: {all?: boolean} = {}, style: Style = PLAIN): string {
   const rows = groups
-    .filter(g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'))
+    .filter(
+      g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'),
+    )
     .sort((a, b) => b.findings.length - a.findings.length || a.group.localeCompare(b.group))
     // (only the rows shown are parsed when read back from a checkpoint)
     .map(fullRow)
@@ -25,26 +27,42 @@ export function renderAuditTable(groups: readonly AuditRow[], options: {all?: bo
       details(g, style),
     ])
   if (rows.length === 0) return ''
-  return renderTable(['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'], rows, ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'], {
-    width: style.width,
-    paint: (col, text) => (col === 2 ? paint(text, verdictTone(text), style) : col === 5 && text === 'NO' ? paint(text, 'bad', style) : text),
-  })
+  return renderTable(
+    ['GROUP', 'TYPE', 'VERDICT', 'EPOCH', 'ASSIGNED', 'IN SYNC', 'MEMBERS', 'DETAILS'],
+    rows,
+    ['left', 'left', 'left', 'right', 'right', 'left', 'left', 'left'],
+    {
+      width: style.width,
+      paint: (col, text) => (col === 2 ? paint(text, verdictTone(text), style) : col === 5 && text === 'NO' ? paint(text, 'bad', style) : text),
+    },
+  )
 }
 
 function details(g: GroupAudit, style: Style): string {
   const parts: string[] = []
   if (g.inSync === false) {
     const log = g.driftFromLog
-    if (log?.exact && log.changes?.length) parts.push(`drift (exact, from the metadata log): ${log.changes.map(c => `${c.description} (${formatTime(c.time, style)})`).join('; ')}`)
+    if (log?.exact && log.changes?.length)
+      parts.push(`drift (exact, from the metadata log): ${log.changes.map(c => `${c.description} (${formatTime(c.time, style)})`).join('; ')}`)
     else if (log?.exact) parts.push(`drift: ${log.message}`)
-    else parts.push(g.rules === '4.0' && g.drift.length > 0 ? `drift (exact, Kafka 4.0 subscription metadata): ${g.drift.map(d => d.description).join('; ')}` : g.drift.length > 0 ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}` : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`)
+    else
+      parts.push(
+        g.rules === '4.0' && g.drift.length > 0
+          ? `drift (exact, Kafka 4.0 subscription metadata): ${g.drift.map(d => d.description).join('; ')}`
+          : g.drift.length > 0
+            ? `drift${g.drift.length > 1 ? ', consistent with any of' : ', consistent with'}: ${g.drift.map(d => d.description).join('; or ')}`
+            : `drift: stored ${short(g.storedMetadataHash)} ≠ live ${short(g.liveMetadataHash)}`,
+      )
     if (log && !log.exact) parts.push(`metadata log: ${log.message}`)
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
   if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => stuckMember(m, style)).join('; ')}`)
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
-  if (g.reassignments.length > 0) parts.push(`reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`)
+  if (g.reassignments.length > 0)
+    parts.push(
+      `reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`,
+    )
   return retime(parts.join('\n'), style)
 }
 
@@ -56,7 +74,10 @@ function stuckMember(m: GroupAudit['stuckMembers'][number], style: Style): strin
 
 export function summaryLine(s: AuditSummary): string {
   const kinds = FINDING_KINDS.filter(k => s.findings[k] > 0).map(k => `${k} ${s.findings[k]}`)
-  const types = Object.entries(s.byType).sort().map(([t, n]) => `${n} ${t}`).join(', ')
+  const types = Object.entries(s.byType)
+    .sort()
+    .map(([t, n]) => `${n} ${t}`)
+    .join(', ')
   return [
     `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}${s.deletedGroupsSkipped ? `, ${s.deletedGroupsSkipped} deleted skipped` : ''}`,
     s.groupsWithFindings === 0 ? 'no findings' : `${s.groupsWithFindings} with findings: ${kinds.join(', ')}`,

@@ -24,10 +24,14 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   out.push(wrapProse(safe(head.join(', ')), width, 2))
   out.push(verdictLine(r.verdict.code, safe(r.verdict.message), style, width))
   if (r.storedMetadataHash !== null) {
-    out.push(`metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`)
+    out.push(
+      `metadata hash: stored ${r.storedMetadataHash}${r.liveMetadataHash === null ? '' : `, live ${r.liveMetadataHash}${r.inSync ? ' (equal)' : ' (different)'}`}`,
+    )
   }
   if (r.rules === '4.0') {
-    out.push(`metadata hash: not kept by this version (Kafka 4.0 rules: the stored subscription metadata is compared${r.inSync === null ? '' : r.inSync ? ', equal to live metadata' : ', different from live metadata'})`)
+    out.push(
+      `metadata hash: not kept by this version (Kafka 4.0 rules: the stored subscription metadata is compared${r.inSync === null ? '' : r.inSync ? ', equal to live metadata' : ', different from live metadata'})`,
+    )
   }
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
@@ -40,9 +44,16 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       renderTable(
         ['member', 'epoch', 'state', 'subscribed', 'rack'],
         r.members.map(m => [
-          forTerminalLine(`${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : ''].filter(Boolean).map(x => ` (${x})`).join('')}`),
+          forTerminalLine(
+            `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : '']
+              .filter(Boolean)
+              .map(x => ` (${x})`)
+              .join('')}`,
+          ),
           m.memberEpoch ?? '-',
-          m.reconciling ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})` : (m.state ?? '-'),
+          m.reconciling
+            ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
+            : (m.state ?? '-'),
           forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
           forTerminalLine(m.rackId ?? ''),
         ]),
@@ -55,7 +66,13 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       out.push(
         renderTable(
           ['member', 'host', 'assigned', 'to revoke', 'to assign'],
-          withPartitions.map(m => [forTerminalLine(m.memberId), forTerminalLine(m.clientHost ?? ''), partitionsText(m.partitions!.assigned), partitionsText(m.partitions!.pendingRevocation), partitionsText(m.partitions!.pendingAssignment)]),
+          withPartitions.map(m => [
+            forTerminalLine(m.memberId),
+            forTerminalLine(m.clientHost ?? ''),
+            partitionsText(m.partitions!.assigned),
+            partitionsText(m.partitions!.pendingRevocation),
+            partitionsText(m.partitions!.pendingAssignment),
+          ]),
           ['left', 'left', 'left', 'left', 'left'],
           {width},
         ),
@@ -67,7 +84,13 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
         const o = r.members.find(x => x.memberId === id)
         return `${id}${o?.clientId ? ` (client ${o.clientId}${o.clientHost ? ` on ${o.clientHost}` : ''})` : ''}`
       }
-      out.push(wrapProse(safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`), width, 2))
+      out.push(
+        wrapProse(
+          safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`),
+          width,
+          2,
+        ),
+      )
     }
     // classic members whose subscription or assignment is not the consumer protocol (or does not decode)
     for (const m of r.members) for (const why of m.classic?.undecoded ?? []) out.push(wrapProse(safe(`member ${m.memberId}: ${why}`), width, 2))
@@ -76,7 +99,13 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   }
   if (r.brokers) out.push(wrapProse(safe(brokerHealthText(r.brokers)), width, 2))
   if (r.topics.length > 0) {
-    out.push(wrapProse(safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`), width, 2))
+    out.push(
+      wrapProse(
+        safe(`topics: ${r.topics.map(t => (t.exists ? `${t.name} (${t.partitions} partitions, id ${t.topicId})` : `${t.name} (does not exist)`)).join(', ')}`),
+        width,
+        2,
+      ),
+    )
   }
   if (r.offsets && r.offsets.partitions.length > 0) {
     out.push('')
@@ -96,11 +125,17 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
           // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
           const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
-          return [epoch, time, e.causes.map(c => {
-            const line = causeLine(c, style, room)
-            if (line !== causeLine(c, style)) shortened.push(c)
-            return line
-          }).join('\n')]
+          return [
+            epoch,
+            time,
+            e.causes
+              .map(c => {
+                const line = causeLine(c, style, room)
+                if (line !== causeLine(c, style)) shortened.push(c)
+                return line
+              })
+              .join('\n'),
+          ]
         }),
         ['right', 'left', 'left'],
         {width},
@@ -152,12 +187,23 @@ export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'tim
 }
 
 function causeText(c: CauseView, id: (id: string) => string): string {
-  const d = c.details as {memberId?: string; previousMemberId?: string; clientId?: string; instanceId?: string | null; subscribedTopicNames?: string[]; subscribedTopicRegex?: string | null; leave?: {reason: string}}
+  const d = c.details as {
+    memberId?: string
+    previousMemberId?: string
+    clientId?: string
+    instanceId?: string | null
+    subscribedTopicNames?: string[]
+    subscribedTopicRegex?: string | null
+    leave?: {reason: string}
+  }
   const title = TITLES[c.kind]
   if (title && d.memberId) {
     const who = `${id(d.memberId)}${d.clientId ? ` (client ${id(d.clientId)})` : ''}${d.instanceId ? ` (instance ${d.instanceId})` : ''}`
     if (c.kind === 'member-joined') {
-      const subs = [d.subscribedTopicNames?.length ? `subscribed to ${d.subscribedTopicNames.join(', ')}` : '', d.subscribedTopicRegex ? `regex ${d.subscribedTopicRegex}` : ''].filter(Boolean)
+      const subs = [
+        d.subscribedTopicNames?.length ? `subscribed to ${d.subscribedTopicNames.join(', ')}` : '',
+        d.subscribedTopicRegex ? `regex ${d.subscribedTopicRegex}` : '',
+      ].filter(Boolean)
       return `${title}: ${who}${subs.length ? `, ${subs.join(', ')}` : ''}`
     }
     return `${title}: ${who}; ${d.leave?.reason ?? c.message.replace(/^.*? left or was fenced/, 'left or was fenced')}`
@@ -209,7 +255,16 @@ export function offsetsText(o: GroupOffsets, width = 0): string {
   const shown = o.partitions.slice(0, OFFSET_ROWS)
   const table = renderTable(
     ['topic', 'partition', 'committed', 'log end', 'lag', 'member', 'host', 'client'],
-    shown.map(p => [p.topic, p.partition, p.committedOffset ?? '-', p.logEndOffset ?? '-', p.lag ?? '-', forTerminalLine(p.memberId ?? '-'), forTerminalLine(p.host ?? '-'), forTerminalLine(p.clientId ?? '-')]),
+    shown.map(p => [
+      p.topic,
+      p.partition,
+      p.committedOffset ?? '-',
+      p.logEndOffset ?? '-',
+      p.lag ?? '-',
+      forTerminalLine(p.memberId ?? '-'),
+      forTerminalLine(p.host ?? '-'),
+      forTerminalLine(p.clientId ?? '-'),
+    ]),
     ['left', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
     {width},
   )

@@ -9,7 +9,16 @@ export function renderGroupList(groups: readonly GroupListEntry[], width = 0): s
   if (groups.length === 0) return 'no groups'
   const table = renderTable(
     ['group', 'type', 'state', 'group epoch', 'assignment epoch', 'members', 'coordinator', 'partition'],
-    groups.map(g => [g.group, g.type, g.describeError ? `${g.state} (${g.describeError})` : g.state, dash(g.groupEpoch), dash(g.assignmentEpoch), dash(g.members), dash(g.coordinator), g.partition]),
+    groups.map(g => [
+      g.group,
+      g.type,
+      g.describeError ? `${g.state} (${g.describeError})` : g.state,
+      dash(g.groupEpoch),
+      dash(g.assignmentEpoch),
+      dash(g.members),
+      dash(g.coordinator),
+      g.partition,
+    ]),
     ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
     {width},
   )

@@ -10,7 +10,9 @@ export function renderGroupRecords(r: GroupRecordsResult, width: number, unfilte
   const lines: string[] = []
   // (a line break in the id shown as \n: it must not start a line of its own)
   const group = forTerminalLine(r.group)
-  lines.push(`${group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`)
+  lines.push(
+    `${group}: __consumer_offsets-${r.partition} (of ${r.partitionCount}, leader broker ${r.leader}), offsets ${r.logStartOffset}..${r.endOffset}, ${r.recordsScanned} records read`,
+  )
   if (r.records.length === 0) {
     lines.push(
       unfiltered === 0
@@ -21,7 +23,13 @@ export function renderGroupRecords(r: GroupRecordsResult, width: number, unfilte
     lines.push(
       renderTable(
         ['offset', 'time', 'record', 'key', 'value'],
-        r.records.map(v => [v.offset, formatTime(v.time, style), `${v.name ?? `type ${v.type}`}${v.version === undefined ? '' : ` v${v.version}`}`, keySummary(v), valueSummary(v, width)]),
+        r.records.map(v => [
+          v.offset,
+          formatTime(v.time, style),
+          `${v.name ?? `type ${v.type}`}${v.version === undefined ? '' : ` v${v.version}`}`,
+          keySummary(v),
+          valueSummary(v, width),
+        ]),
         ['right', 'left', 'left', 'left', 'left'],
         {width: style.width},
       ),

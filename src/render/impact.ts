@@ -12,10 +12,12 @@ export function bumpsText(g: GroupImpact): string {
 
 function stepsText(g: GroupImpact): string {
   if (g.members === 0) return 'none while the group has no members'
-  return g.steps
-    .filter(s => s.bump !== 'no')
-    .map(s => `${s.bump === 'if-seen' ? 'if seen: ' : ''}${s.deferred ? 'later: ' : ''}${s.phase} → ${s.metadataHash ?? 'hash unknown'}`)
-    .join('\n') || 'no bump (recomputed, same hash)'
+  return (
+    g.steps
+      .filter(s => s.bump !== 'no')
+      .map(s => `${s.bump === 'if-seen' ? 'if seen: ' : ''}${s.deferred ? 'later: ' : ''}${s.phase} → ${s.metadataHash ?? 'hash unknown'}`)
+      .join('\n') || 'no bump (recomputed, same hash)'
+  )
 }
 
 export function summaryText(s: ImpactSummary): string {
@@ -35,16 +37,21 @@ export function renderImpact(r: ImpactReport): string {
     // what this phase does to the groups, counted from their steps: a recomputed hash that comes out the same
     // (a shutdown: a fenced broker's rack still counts) is no bump, and the header must not say there is one
     const bumping = r.groups.filter(g => g.steps.some(s => s.phase === p.phase && s.bump !== 'no')).length
-    const groups = bumping > 0 ? `${bumping} group${bumping === 1 ? '' : 's'} bump ${p.when}` : `no group bumps (hashes recomputed ${p.when} come out unchanged, or no group uses these topics)`
+    const groups =
+      bumping > 0
+        ? `${bumping} group${bumping === 1 ? '' : 's'} bump ${p.when}`
+        : `no group bumps (hashes recomputed ${p.when} come out unchanged, or no group uses these topics)`
     out.push(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}${groups}`)
   }
   if (r.groups.length > 0) {
     out.push('')
-    out.push(renderTable(
-      ['group', 'type', 'members', 'partitions', 'today', 'bumps', 'steps (phase → stored hash)'],
-      r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions, g.today, bumpsText(g), stepsText(g)]),
-      ['left', 'left', 'right', 'right', 'left', 'left', 'left'],
-    ))
+    out.push(
+      renderTable(
+        ['group', 'type', 'members', 'partitions', 'today', 'bumps', 'steps (phase → stored hash)'],
+        r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions, g.today, bumpsText(g), stepsText(g)]),
+        ['left', 'left', 'right', 'right', 'left', 'left', 'left'],
+      ),
+    )
     const notes = r.groups.flatMap(g => [
       ...(g.decides ? [`${g.group}: ${bumpsText(g)} bumps: ${g.decides}`] : []),
       ...g.steps.filter(s => s.hashUnknown && s.bump !== 'no').map(s => `${g.group}: ${s.phase}: ${s.hashUnknown}`),

@@ -39,7 +39,7 @@ export function* jsonPieces(value: Record<string, unknown>): Generator<JsonPiece
         if (bytes) {
           if (i > 0) yield COMMA
           yield bytes
-        } else yield `${i === 0 ? '' : ','}${own ? x.jsonText() : JSON.stringify(x) ?? 'null'}`
+        } else yield `${i === 0 ? '' : ','}${own ? x.jsonText() : (JSON.stringify(x) ?? 'null')}`
       }
       yield ']'
     } else yield JSON.stringify(v)
@@ -48,14 +48,20 @@ export function* jsonPieces(value: Record<string, unknown>): Generator<JsonPiece
 }
 
 /** The document's text from its pieces (tests, small documents). */
-export const piecesText = (pieces: Iterable<JsonPiece>): string => [...pieces].map(p => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('')
+export const piecesText = (pieces: Iterable<JsonPiece>): string =>
+  [...pieces].map(p => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('')
 
 /**
  * Writes pieces in chunks of about `size` bytes: text is passed through `map` and encoded, bytes go as they are
  * (printable ASCII: `map` must leave such text unchanged). Each chunk is given as its parts, in order: one buffer to
  * join, or to write as they are where the output gathers them (a pipe's writev: no copy of the rows read back).
  */
-export function writeInChunks(pieces: Iterable<JsonPiece>, write: (parts: Uint8Array[], bytes: number) => void, map: (text: string) => string = s => s, size = 1 << 20): void {
+export function writeInChunks(
+  pieces: Iterable<JsonPiece>,
+  write: (parts: Uint8Array[], bytes: number) => void,
+  map: (text: string) => string = s => s,
+  size = 1 << 20,
+): void {
   let parts: Uint8Array[] = []
   let bytes = 0
   let text = ''

@@ -40,7 +40,13 @@ export function fullReadWarnings(fullReads: ReadonlyArray<{partition: number; re
  * One line per cause (`describe` gives it: the errno's meaning, the same for every partition where the messages name
  * each partition's file), with what to do: the checkpoints live under the history directory.
  */
-export function checkpointErrorWarnings(errors: ReadonlyArray<{partition: number; error: string; code?: string}>, flag: string, dir: string, describe: (e: {error: string; code?: string}) => string, historyDirEnv: string): string[] {
+export function checkpointErrorWarnings(
+  errors: ReadonlyArray<{partition: number; error: string; code?: string}>,
+  flag: string,
+  dir: string,
+  describe: (e: {error: string; code?: string}) => string,
+  historyDirEnv: string,
+): string[] {
   return byText(errors, describe).map(g => {
     const one = g.partitions.length === 1
     return `${flag}: the checkpoint${one ? '' : 's'} of ${which(g.partitions)} could not be written in ${dir} (${g.text}); the report is complete, the next run reads ${one ? 'that partition' : 'those partitions'} in full. Try this: --history-dir DIR (or $${historyDirEnv}) naming a writable directory with space`

@@ -41,7 +41,15 @@ export function retime(text: string, style: Pick<Style, 'time' | 'now' | 'timeZo
 /** "2026-11-30T14:36:05.123+01:00": the wall clock of the zone and its offset at that instant. */
 export function localIso(ms: number, timeZone?: string): string {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset',
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
   }).formatToParts(new Date(ms))
   const p = (type: Intl.DateTimeFormatPartTypes) => parts.find(x => x.type === type)?.value ?? ''
   const zone = p('timeZoneName') // "GMT+01:00", or "GMT" at offset 0
@@ -54,7 +62,14 @@ export function localIso(ms: number, timeZone?: string): string {
 export function relative(ms: number, now: number): string {
   const d = now - ms
   const a = Math.abs(d)
-  const n = a < 60_000 ? `${Math.floor(a / 1000)}s` : a < 3_600_000 ? `${Math.floor(a / 60_000)}m` : a < 172_800_000 ? `${Math.floor(a / 3_600_000)}h` : `${Math.floor(a / 86_400_000)}d`
+  const n =
+    a < 60_000
+      ? `${Math.floor(a / 1000)}s`
+      : a < 3_600_000
+        ? `${Math.floor(a / 60_000)}m`
+        : a < 172_800_000
+          ? `${Math.floor(a / 3_600_000)}h`
+          : `${Math.floor(a / 86_400_000)}d`
   return d >= 0 ? `${n} ago` : `in ${n}`
 }
 

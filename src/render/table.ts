@@ -46,13 +46,14 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
     const height = Math.max(1, ...lines.map(l => l.length))
     for (let k = 0; k < height; k++) body.push(lines.map(l => l[k] ?? ''))
   }
-  const make = (head: string[], colWidths?: number[]) => new Table({
-    head,
-    style: {head: [], border: [], compact: true},
-    ...(align ? {colAligns: align} : {}),
-    ...(colWidths ? {colWidths} : {}),
-    chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
-  })
+  const make = (head: string[], colWidths?: number[]) =>
+    new Table({
+      head,
+      style: {head: [], border: [], compact: true},
+      ...(align ? {colAligns: align} : {}),
+      ...(colWidths ? {colWidths} : {}),
+      chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
+    })
   const block = options.blockRows ?? BLOCK_ROWS
   if (body.length <= block) {
     const table = make(tableHead)
@@ -154,7 +155,14 @@ export function wrapProse(text: string, width: number, indent = 0): string {
       if (len(line) < width) return line
       const lead = line.match(/^ */)![0].length
       const [first, ...rest] = wrap(line.slice(lead), Math.max(MIN_COLUMN, width - lead - 1)).split('\n')
-      return [' '.repeat(lead) + first, ...wrap(rest.join(' '), room).split('\n').map(l => ' '.repeat(indent) + l)].filter(l => l.trim() !== '').join('\n')
+      return [
+        ' '.repeat(lead) + first,
+        ...wrap(rest.join(' '), room)
+          .split('\n')
+          .map(l => ' '.repeat(indent) + l),
+      ]
+        .filter(l => l.trim() !== '')
+        .join('\n')
     })
     .join('\n')
 }

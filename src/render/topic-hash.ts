@@ -29,8 +29,17 @@ export function rackSummary(r: TopicHashRow): string {
 }
 
 /** The annotated bytes of one topic's hash input, then its length and hashes. */
-export function renderTopicHashBytes(r: {length: number; hash: string; hashHex: string; segments: ReadonlyArray<{offset: number; hex: string; note: string}>}): string {
-  return `${renderTable(['offset', 'bytes', 'meaning'], r.segments.map(s => [s.offset, spaced(s.hex), s.note]), ['right', 'left', 'left'])}\n${r.length} bytes; XXH3-64 = 0x${r.hashHex}; topic hash = ${r.hash}`
+export function renderTopicHashBytes(r: {
+  length: number
+  hash: string
+  hashHex: string
+  segments: ReadonlyArray<{offset: number; hex: string; note: string}>
+}): string {
+  return `${renderTable(
+    ['offset', 'bytes', 'meaning'],
+    r.segments.map(s => [s.offset, spaced(s.hex), s.note]),
+    ['right', 'left', 'left'],
+  )}\n${r.length} bytes; XXH3-64 = 0x${r.hashHex}; topic hash = ${r.hash}`
 }
 
 /** "6f0072" → "6f 00 72", wrapped every 16 bytes. */

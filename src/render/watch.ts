@@ -13,5 +13,7 @@ export function stuckLine(e: StuckEvent, now: number): string {
   const who = [e.clientId ? `client ${e.clientId}` : '', e.clientHost ? `on ${e.clientHost}` : ''].filter(Boolean).join(' ')
   const detail = [e.state ?? 'reconciling', e.since ? `since ${e.since}` : '', `(longer than ${Math.round(e.stuckAfterMs / 1000)} s)`].filter(Boolean).join(' ')
   const links = `${e.blocking.length ? `, blocks ${e.blocking.join(', ')}` : ''}${e.waitingOn.length ? `, waits for ${e.waitingOn.join(', ')}` : ''}`
-  return forTerminalLine(`${new Date(now).toISOString()} ${e.group}${e.type ? ` (${e.type})` : ''} member ${e.memberId}${who ? ` (${who})` : ''} stuck: ${detail}${links}`)
+  return forTerminalLine(
+    `${new Date(now).toISOString()} ${e.group}${e.type ? ` (${e.type})` : ''} member ${e.memberId}${who ? ` (${who})` : ''} stuck: ${detail}${links}`,
+  )
 }

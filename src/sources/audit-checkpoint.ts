@@ -78,7 +78,9 @@ export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpoi
     load(partition) {
       const cp = held.get(partition)
       // a copy of what a scan could change (the lists); the texts in it are immutable
-      return cp ? {...cp, lastBatch: cp.lastBatch && {...cp.lastBatch}, counters: {...cp.counters}, groups: cp.groups.map(([id, g]) => [id, {...g}] as const)} : backing?.load(partition)
+      return cp
+        ? {...cp, lastBatch: cp.lastBatch && {...cp.lastBatch}, counters: {...cp.counters}, groups: cp.groups.map(([id, g]) => [id, {...g}] as const)}
+        : backing?.load(partition)
     },
     save(cp) {
       staged.set(cp.partition, cp)

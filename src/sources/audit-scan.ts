@@ -52,7 +52,18 @@ const STOP = Symbol('checkpoint misfit')
 
 export async function scanOffsets(client: ClusterReader, options: OffsetsScanOptions = {}): Promise<OffsetsScanResult> {
   const count = await offsetsPartitionCount(client)
-  const result: OffsetsScanResult = {groups: new Map(), partitions: count, recordsScanned: 0, recordsRead: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0, resumed: 0, fullReads: [], checkpointErrors: []}
+  const result: OffsetsScanResult = {
+    groups: new Map(),
+    partitions: count,
+    recordsScanned: 0,
+    recordsRead: 0,
+    offsetCommitsSkipped: 0,
+    decodeErrors: 0,
+    batches: 0,
+    resumed: 0,
+    fullReads: [],
+    checkpointErrors: [],
+  }
   const ck = options.checkpoints
   const keepEpochs = new PartitionScan(options).keepEpochs
   let next = 0
@@ -130,14 +141,23 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
     const newEntries = groups.some(g => g.entry !== null && g.entry !== g.cached)
     // nothing new since the checkpoint (no batch, same log start, no new audit entry): it is still exact, and
     // rewriting it (encode, fsync) was a third of an incremental run's time on a quiet 10,000-group cluster
-    const unchanged = cp !== undefined && !newEntries && got.endOffset === cp.nextOffset && got.logStartOffset === cp.logStartOffset && scan.batches === cp.counters.batches
+    const unchanged =
+      cp !== undefined && !newEntries && got.endOffset === cp.nextOffset && got.logStartOffset === cp.logStartOffset && scan.batches === cp.counters.batches
     let checkpoint: PartitionCheckpoint | undefined
     if (ck && !unchanged) {
       // (states not read this run stay where they are: nothing is parsed here)
       const data = scan.data(groups)
       checkpoint = {
-        clusterId: ck.clusterId, partition, keepEpochs, nextOffset: got.endOffset, logStartOffset: got.logStartOffset,
-        lastBatch: last ?? cp?.lastBatch ?? null, counters: scan.counters, rowsKey: ck.rowsKey ?? null, statesFile: cp?.statesFile ?? null, groups: data,
+        clusterId: ck.clusterId,
+        partition,
+        keepEpochs,
+        nextOffset: got.endOffset,
+        logStartOffset: got.logStartOffset,
+        lastBatch: last ?? cp?.lastBatch ?? null,
+        counters: scan.counters,
+        rowsKey: ck.rowsKey ?? null,
+        statesFile: cp?.statesFile ?? null,
+        groups: data,
       }
     }
     return {scan, checkpoint}
@@ -156,7 +176,11 @@ export async function scanOffsets(client: ClusterReader, options: OffsetsScanOpt
           const m = checkpointMisfit(loaded, {clusterId: ck.clusterId, partition, keepEpochs})
           if (m) reason = `its checkpoint does not fit: ${m}`
           // audit entries computed with another version or --stuck-after: the states are used, the entries are not
-          else cp = loaded.rowsKey === (ck.rowsKey ?? null) ? loaded : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, cold: g.cold, row: null}] as const)}
+          else
+            cp =
+              loaded.rowsKey === (ck.rowsKey ?? null)
+                ? loaded
+                : {...loaded, groups: loaded.groups.map(([id, g]) => [id, {data: g.data, cold: g.cold, row: null}] as const)}
         }
       }
       if (!cp) limitHeapGrowth()

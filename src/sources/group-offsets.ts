@@ -7,7 +7,12 @@ import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupState} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
-export async function readGroupOffsets(client: ClusterReader, state: GroupState, live: ClusterMetadata, warn: (message: string) => void): Promise<GroupOffsets | null> {
+export async function readGroupOffsets(
+  client: ClusterReader,
+  state: GroupState,
+  live: ClusterMetadata,
+  warn: (message: string) => void,
+): Promise<GroupOffsets | null> {
   const wanted = offsetPartitionsOf(state, live)
   const logEnd = new Map<string, LogEnd>()
   if (wanted.length > 0) {
@@ -15,7 +20,12 @@ export async function readGroupOffsets(client: ClusterReader, state: GroupState,
     for (const l of listed) logEnd.set(`${l.topic}:${l.partition}`, {offset: l.offset, error: l.error})
     const failed = listed.filter(l => l.offset === null)
     if (failed.length > 0) {
-      warn(`log end offset unknown for ${failed.length} partition(s) (${failed.slice(0, 5).map(l => `${l.topic}-${l.partition}: ${l.error}`).join(', ')}${failed.length > 5 ? ', …' : ''}): their lag is shown as -`)
+      warn(
+        `log end offset unknown for ${failed.length} partition(s) (${failed
+          .slice(0, 5)
+          .map(l => `${l.topic}-${l.partition}: ${l.error}`)
+          .join(', ')}${failed.length > 5 ? ', …' : ''}): their lag is shown as -`,
+      )
     }
   }
   return groupOffsets(state, live, logEnd)

@@ -32,4 +32,3 @@ export async function replayMatchingGroups(
   const sorted = new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return {groups: sorted, deletedSkipped, partitions: scan.partitions}
 }
-

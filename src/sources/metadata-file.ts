@@ -55,7 +55,8 @@ function fileError(error: unknown, path: string): InputError {
     ENAMETOOLONG: 'cannot be read: the path is too long',
     ELOOP: 'cannot be read: too many symbolic links',
   }
-  if (code === 'ENOENT') return new InputError(`metadata file ${path} does not exist`, 'Check the path, or write one with `rebalance-doctor cluster snapshot --output FILE`.')
+  if (code === 'ENOENT')
+    return new InputError(`metadata file ${path} does not exist`, 'Check the path, or write one with `rebalance-doctor cluster snapshot --output FILE`.')
   return new InputError(`metadata file ${path} ${why[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`}`, hint)
 }
 
@@ -96,7 +97,12 @@ export async function readStdin(stdin: AsyncIterable<Buffer | string>, limit: nu
 }
 
 /** Strict UTF-8: a bad byte would silently become U+FFFD and hash a name that does not exist. */
-export function decodeUtf8(bytes: Buffer, source: string, hint = 'Save the file as UTF-8 (JSON is UTF-8); `rebalance-doctor cluster snapshot` writes a valid file.', code: ErrorCode = 'BAD_METADATA'): string {
+export function decodeUtf8(
+  bytes: Buffer,
+  source: string,
+  hint = 'Save the file as UTF-8 (JSON is UTF-8); `rebalance-doctor cluster snapshot` writes a valid file.',
+  code: ErrorCode = 'BAD_METADATA',
+): string {
   if (!isUtf8(bytes)) throw new InputError(`${source}: not valid UTF-8 at byte offset ${firstInvalidUtf8(bytes)}`, hint, code)
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return bytes.toString('utf8', start)

@@ -16,9 +16,16 @@ export interface AuditMetadataLog extends MetadataLogSource {
   bumpsAttributed: number
 }
 
-export async function auditFromMetadataLog(dir: string, rows: readonly AuditRow[], bumps: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, now: number): Promise<AuditMetadataLog> {
+export async function auditFromMetadataLog(
+  dir: string,
+  rows: readonly AuditRow[],
+  bumps: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>,
+  now: number,
+): Promise<AuditMetadataLog> {
   // (a row read back from a checkpoint is never drifting: those are recomputed every run)
-  const drifting = rows.filter((r): r is GroupAudit => !(r instanceof StoredRow) && r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null)
+  const drifting = rows.filter(
+    (r): r is GroupAudit => !(r instanceof StoredRow) && r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null,
+  )
   const topics = new Set<string>()
   for (const r of drifting) for (const t of r.topics) topics.add(t)
   for (const {replay} of bumps) for (const t of topicsEverUsed(replay)) topics.add(t)

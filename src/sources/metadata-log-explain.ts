@@ -19,7 +19,11 @@ export async function explainFromMetadataLog(report: ExplainReport, replay: Repl
 }
 
 /** Several groups (`group explain PATTERN|--all --metadata-log`): one replay of the log for all their topics. */
-export async function explainManyFromMetadataLog(groups: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>, dir: string, topics: readonly string[]): Promise<void> {
+export async function explainManyFromMetadataLog(
+  groups: ReadonlyArray<{report: ExplainReport; replay: ReplayResult}>,
+  dir: string,
+  topics: readonly string[],
+): Promise<void> {
   if (groups.length === 0) return
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
   const view = metadataLogView(r)

@@ -55,10 +55,26 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new InputError(`metadata log directory ${dirArg} does not exist`, `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir (or first log.dirs entry), or a copy of it.`, 'NO_METADATA_LOG')
-    if (code === 'ENOTDIR') throw new InputError(`${dirArg} is not a directory`, `Give the ${METADATA_PARTITION_DIR} directory, not a file in it.`, 'NO_METADATA_LOG')
-    if (code === 'EACCES') throw new InputError(`metadata log directory ${dirArg} cannot be read (permission denied)`, 'Run as a user that can read it, or copy the directory.', 'NO_METADATA_LOG')
-    if (code === 'ELOOP') throw new InputError(`metadata log directory ${dirArg} is a symbolic link loop`, `Give the ${METADATA_PARTITION_DIR} directory itself.`, 'NO_METADATA_LOG')
+    if (code === 'ENOENT')
+      throw new InputError(
+        `metadata log directory ${dirArg} does not exist`,
+        `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir (or first log.dirs entry), or a copy of it.`,
+        'NO_METADATA_LOG',
+      )
+    if (code === 'ENOTDIR')
+      throw new InputError(`${dirArg} is not a directory`, `Give the ${METADATA_PARTITION_DIR} directory, not a file in it.`, 'NO_METADATA_LOG')
+    if (code === 'EACCES')
+      throw new InputError(
+        `metadata log directory ${dirArg} cannot be read (permission denied)`,
+        'Run as a user that can read it, or copy the directory.',
+        'NO_METADATA_LOG',
+      )
+    if (code === 'ELOOP')
+      throw new InputError(
+        `metadata log directory ${dirArg} is a symbolic link loop`,
+        `Give the ${METADATA_PARTITION_DIR} directory itself.`,
+        'NO_METADATA_LOG',
+      )
     throw error
   }
   const other = /^(__consumer_offsets|__transaction_state|__share_group_state)-\d+$/.exec(basename(dir))
@@ -75,7 +91,11 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
   // a dangling link or a link loop cannot be read. Checked here, before anything is read.
   for (const f of [...segments, ...snapshots]) await assertRegularFile(f.path)
   if (segments.length === 0 && snapshots.length === 0) {
-    throw new InputError(`${dirArg} holds no metadata log segments (*.log) or snapshots (*.checkpoint)`, `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir.`, 'NO_METADATA_LOG')
+    throw new InputError(
+      `${dirArg} holds no metadata log segments (*.log) or snapshots (*.checkpoint)`,
+      `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir.`,
+      'NO_METADATA_LOG',
+    )
   }
   const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0)
   segments.sort((a, b) => cmp(a.baseOffset, b.baseOffset))
@@ -86,7 +106,11 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
 }
 
 function notMetadataLog(dir: string, why: string): InputError {
-  return new InputError(`${dir} is not a KRaft metadata log: ${why}`, `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir (or first log.dirs entry); for __consumer_offsets segments use --offsets-segment.`, 'NO_METADATA_LOG')
+  return new InputError(
+    `${dir} is not a KRaft metadata log: ${why}`,
+    `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir (or first log.dirs entry); for __consumer_offsets segments use --offsets-segment.`,
+    'NO_METADATA_LOG',
+  )
 }
 
 /** Refuses (exit 2, naming the file) what is not a regular file: a FIFO, socket, device, directory, dangling link, link loop. */
@@ -96,14 +120,38 @@ async function assertRegularFile(path: string): Promise<void> {
     st = await stat(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'a symbolic link to nothing (or removed while read)' : code === 'ELOOP' ? 'a symbolic link loop' : code === 'EACCES' ? 'not readable (permission denied)' : (error as Error).message
-    throw new InputError(`${path} cannot be read: ${why}`, 'Remove it from the directory (or copy the directory again with cp -L), then retry.', 'NO_METADATA_LOG')
+    const why =
+      code === 'ENOENT'
+        ? 'a symbolic link to nothing (or removed while read)'
+        : code === 'ELOOP'
+          ? 'a symbolic link loop'
+          : code === 'EACCES'
+            ? 'not readable (permission denied)'
+            : (error as Error).message
+    throw new InputError(
+      `${path} cannot be read: ${why}`,
+      'Remove it from the directory (or copy the directory again with cp -L), then retry.',
+      'NO_METADATA_LOG',
+    )
   }
-  if (!st.isFile()) throw new InputError(`${path} is not a regular file (${fileKind(st)})`, 'Remove it from the directory: a metadata log holds only regular *.log and *.checkpoint files.', 'NO_METADATA_LOG')
+  if (!st.isFile())
+    throw new InputError(
+      `${path} is not a regular file (${fileKind(st)})`,
+      'Remove it from the directory: a metadata log holds only regular *.log and *.checkpoint files.',
+      'NO_METADATA_LOG',
+    )
 }
 
 function fileKind(st: import('node:fs').Stats): string {
-  return st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a file'
+  return st.isDirectory()
+    ? 'a directory'
+    : st.isFIFO()
+      ? 'a named pipe'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device'
+          : 'not a file'
 }
 
 /**
@@ -141,7 +189,11 @@ function parseBatches(info: FileReadInfo, at: number, chunk: Buffer, decompress:
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     if (error instanceof DecompressionLimitError) {
-      throw new RuntimeError(`${info.path}: the batch at byte ${at + pos}: ${message}`, `Raise ${MAX_BATCH_ENV} if the file is trusted and the batch really is that large.`, 'METADATA_LOG_COMPRESSION')
+      throw new RuntimeError(
+        `${info.path}: the batch at byte ${at + pos}: ${message}`,
+        `Raise ${MAX_BATCH_ENV} if the file is trusted and the batch really is that large.`,
+        'METADATA_LOG_COMPRESSION',
+      )
     }
     info.damage = {byte: at + pos, reason: message}
   }
@@ -155,7 +207,12 @@ export async function* readBatchFile(path: string, infoArg?: FileReadInfo, keepK
   const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
     const st = await fh.stat()
-    if (!st.isFile()) throw new InputError(`${path} is not a regular file (${fileKind(st)})`, 'Remove it from the directory: a metadata log holds only regular *.log and *.checkpoint files.', 'NO_METADATA_LOG')
+    if (!st.isFile())
+      throw new InputError(
+        `${path} is not a regular file (${fileKind(st)})`,
+        'Remove it from the directory: a metadata log holds only regular *.log and *.checkpoint files.',
+        'NO_METADATA_LOG',
+      )
     const size = st.size
     info.bytes = size
     const decompress = await batchDecompressor()
@@ -175,7 +232,10 @@ export async function* readBatchFile(path: string, infoArg?: FileReadInfo, keepK
       while (filled - end >= 12) {
         const len = buf.readInt32BE(end + 8)
         if (len < 49 || len > MAX_BATCH) {
-          damagedAt = {byte: filePos - filled + end, reason: `the batch there claims length ${len}, ${len < 49 ? 'less than a batch header' : `more than any metadata batch (${MAX_BATCH} bytes)`}`}
+          damagedAt = {
+            byte: filePos - filled + end,
+            reason: `the batch there claims length ${len}, ${len < 49 ? 'less than a batch header' : `more than any metadata batch (${MAX_BATCH} bytes)`}`,
+          }
           break
         }
         if (end + 12 + len > filled) break
@@ -271,7 +331,8 @@ export interface ReadMetadataLogOptions extends ReplayOptions {
 function assertMetadataBatch(dir: string, file: string, b: LogBatch): void {
   if (b.isControl) return
   const keyed = b.records.find(r => r.key !== null)
-  if (keyed) throw notMetadataLog(dir, `${file}: the record at offset ${keyed.offset} has a key, and metadata records have none (is it another topic's partition?)`)
+  if (keyed)
+    throw notMetadataLog(dir, `${file}: the record at offset ${keyed.offset} has a key, and metadata records have none (is it another topic's partition?)`)
 }
 
 /** Reads the first batches of the oldest file: a directory of another topic is refused before anything else is done. */
@@ -295,8 +356,15 @@ async function readSnapshot(dir: string, snapshot: SnapshotFile): Promise<LogBat
     }
   }
   // A snapshot is written whole before it is named *.checkpoint: any damage leaves no exact image to start from.
-  const bad = info.damage ?? (info.partialTailBytes > 0 ? {byte: info.partialTailAt!, reason: `the last ${info.partialTailBytes} bytes are not a complete batch`} : undefined)
-  if (bad) throw new InputError(`${snapshot.path}: the snapshot is damaged at byte ${bad.byte}: ${bad.reason}`, 'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.', 'METADATA_LOG_CORRUPT')
+  const bad =
+    info.damage ??
+    (info.partialTailBytes > 0 ? {byte: info.partialTailAt!, reason: `the last ${info.partialTailBytes} bytes are not a complete batch`} : undefined)
+  if (bad)
+    throw new InputError(
+      `${snapshot.path}: the snapshot is damaged at byte ${bad.byte}: ${bad.reason}`,
+      'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.',
+      'METADATA_LOG_CORRUPT',
+    )
   return batches
 }
 
@@ -323,17 +391,27 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
   if (!snapshot && !fromZero) {
     // No segments continue from any snapshot: the newest snapshot alone is the image (no history).
     snapshot = files.snapshots[files.snapshots.length - 1] ?? null
-    if (!snapshot) throw new InputError(`${files.dir}: the log starts at offset ${logStart} and there is no snapshot to start from`, 'Copy the whole directory, including its *.checkpoint files.', 'METADATA_LOG_INCOMPLETE')
+    if (!snapshot)
+      throw new InputError(
+        `${files.dir}: the log starts at offset ${logStart} and there is no snapshot to start from`,
+        'Copy the whole directory, including its *.checkpoint files.',
+        'METADATA_LOG_INCOMPLETE',
+      )
   }
   const replay = new MetadataReplay(opts)
   if (snapshot) {
     const batches = await readSnapshot(files.dir, snapshot)
     replay.loadSnapshot(batches, snapshot.endOffset, (await snapshotTimestamp(snapshot.path)) ?? 0)
     const bad = replay.stats.decodeErrors[0]
-    if (bad) throw new InputError(`${snapshot.path}: the snapshot's record at offset ${bad.offset} does not decode: ${bad.message}`, 'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.', 'METADATA_LOG_CORRUPT')
+    if (bad)
+      throw new InputError(
+        `${snapshot.path}: the snapshot's record at offset ${bad.offset} does not decode: ${bad.message}`,
+        'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.',
+        'METADATA_LOG_CORRUPT',
+      )
   }
   const from = snapshot?.endOffset ?? 0n
-  const historyStart = {offset: from.toString(), timestamp: snapshot ? replay.lastTimestamp ?? null : null}
+  const historyStart = {offset: from.toString(), timestamp: snapshot ? (replay.lastTimestamp ?? null) : null}
   const segmentsRead: FileReadInfo[] = []
   let partialTailBytes = 0
   let partialTail: MetadataLogReplay['partialTail'] = null
@@ -345,7 +423,12 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
     if (i + 1 < segs.length && segs[i + 1].baseOffset <= from) continue
     const seg = segs[i]
     if (seg.baseOffset > expected) {
-      damage = {file: seg.path, byte: 0, offset: expected.toString(), reason: `offsets ${expected} to ${seg.baseOffset - 1n} are missing: this segment starts at ${seg.baseOffset}`}
+      damage = {
+        file: seg.path,
+        byte: 0,
+        offset: expected.toString(),
+        reason: `offsets ${expected} to ${seg.baseOffset - 1n} are missing: this segment starts at ${seg.baseOffset}`,
+      }
       break
     }
     const info: FileReadInfo = {path: seg.path, bytes: 0, partialTailBytes: 0}
@@ -357,9 +440,10 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
         if (b.lastOffset < from) continue
         const byte = info.positions?.[k] ?? 0
         if (b.baseOffset > expected || (b.baseOffset < expected && b.baseOffset >= from) || b.lastOffset < b.baseOffset) {
-          const reason = b.baseOffset > expected
-            ? `offsets ${expected} to ${b.baseOffset - 1n} are missing: the batch there starts at ${b.baseOffset}`
-            : `the batch there holds offsets ${b.baseOffset} to ${b.lastOffset}, not from ${expected} on`
+          const reason =
+            b.baseOffset > expected
+              ? `offsets ${expected} to ${b.baseOffset - 1n} are missing: the batch there starts at ${b.baseOffset}`
+              : `the batch there holds offsets ${b.baseOffset} to ${b.lastOffset}, not from ${expected} on`
           damage = {file: seg.path, byte, offset: expected.toString(), reason}
           break segments
         }
@@ -382,7 +466,12 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
       const tail = {file: seg.path, byte: info.partialTailAt!, bytes: info.partialTailBytes}
       // Only the last segment can be being written: an incomplete batch before another segment is damage.
       if (i + 1 < segs.length) {
-        damage = {file: seg.path, byte: tail.byte, offset: expected.toString(), reason: `the last ${tail.bytes} bytes are not a complete batch (a damaged batch length?), and segment ${basename(segs[i + 1].path)} follows`}
+        damage = {
+          file: seg.path,
+          byte: tail.byte,
+          offset: expected.toString(),
+          reason: `the last ${tail.bytes} bytes are not a complete batch (a damaged batch length?), and segment ${basename(segs[i + 1].path)} follows`,
+        }
         break
       }
       partialTail = tail
@@ -458,10 +547,14 @@ export function metadataLogWarnings(s: Pick<MetadataLogSource, 'damage' | 'parti
   const out: string[] = []
   const end = s.lastOffset === null ? 'before its first record' : `at offset ${s.lastOffset}${s.lastTime === null ? '' : ` (${s.lastTime})`}`
   if (s.damage) {
-    out.push(`metadata log damaged at offset ${s.damage.offset} (${damageWhere(s.damage)}): exact history ends ${end}, nothing after it was read. Try this: copy __cluster_metadata-0 again from another controller or broker (kafka-dump-log.sh --cluster-metadata-decoder shows the damage).`)
+    out.push(
+      `metadata log damaged at offset ${s.damage.offset} (${damageWhere(s.damage)}): exact history ends ${end}, nothing after it was read. Try this: copy __cluster_metadata-0 again from another controller or broker (kafka-dump-log.sh --cluster-metadata-decoder shows the damage).`,
+    )
   }
   if (s.partialTail) {
-    out.push(`${s.partialTail.file}: the last ${s.partialTail.bytes} bytes (from byte ${s.partialTail.byte}) are not a complete batch (a file being written when copied, or damage): not read; history ends ${end}.`)
+    out.push(
+      `${s.partialTail.file}: the last ${s.partialTail.bytes} bytes (from byte ${s.partialTail.byte}) are not a complete batch (a file being written when copied, or damage): not read; history ends ${end}.`,
+    )
   }
   return out
 }

@@ -35,7 +35,11 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
         // non-blocking: a FIFO given as a segment must not block the open; it is refused just below
         fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
       } catch (error) {
-        throw new InputError(`cannot read segment file ${file}: ${(error as Error).message}`, 'Give __consumer_offsets-N/*.log files copied from a broker.', 'BAD_SEGMENT')
+        throw new InputError(
+          `cannot read segment file ${file}: ${(error as Error).message}`,
+          'Give __consumer_offsets-N/*.log files copied from a broker.',
+          'BAD_SEGMENT',
+        )
       }
       if (!fstatSync(fd).isFile()) {
         closeSync(fd)
@@ -54,9 +58,17 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
             parsed = parseRecordBatches(buf, (c: Compression, d: Buffer) => decompress(c, d))
           } catch (error) {
             if (error instanceof CorruptBatchError) {
-              throw new InputError(`${file}: the batch at byte ${pos - buf.length + error.position} is damaged: ${error.message}`, 'Copy the segment again from a healthy replica (kafka-dump-log.sh --deep-iteration shows the damage).', 'BAD_SEGMENT')
+              throw new InputError(
+                `${file}: the batch at byte ${pos - buf.length + error.position} is damaged: ${error.message}`,
+                'Copy the segment again from a healthy replica (kafka-dump-log.sh --deep-iteration shows the damage).',
+                'BAD_SEGMENT',
+              )
             }
-            throw new InputError(`${file}: not a record batch log segment near byte ${pos - buf.length}: ${(error as Error).message}`, 'Give __consumer_offsets-N/*.log files (not .index or .timeindex).', 'BAD_SEGMENT')
+            throw new InputError(
+              `${file}: not a record batch log segment near byte ${pos - buf.length}: ${(error as Error).message}`,
+              'Give __consumer_offsets-N/*.log files (not .index or .timeindex).',
+              'BAD_SEGMENT',
+            )
           }
           let used = 0
           for (const b of parsed.batches) {
@@ -64,10 +76,20 @@ export async function readOffsetsSegments(files: readonly string[]): Promise<Map
             used += 12 + buf.readInt32BE(used + 8)
           }
           buf = buf.subarray(used)
-          if (buf.length >= 12 && buf.readInt32BE(8) > MAX_BATCH) throw new InputError(`${file}: a batch near byte ${pos - buf.length} claims ${buf.readInt32BE(8)} bytes`, 'The file is corrupt or not a log segment.', 'BAD_SEGMENT')
+          if (buf.length >= 12 && buf.readInt32BE(8) > MAX_BATCH)
+            throw new InputError(
+              `${file}: a batch near byte ${pos - buf.length} claims ${buf.readInt32BE(8)} bytes`,
+              'The file is corrupt or not a log segment.',
+              'BAD_SEGMENT',
+            )
           if (n === 0) {
             // never a partial read taken for the whole: a cut copy or a damaged length would drop records unseen
-            if (buf.length > 0) throw new InputError(`${file}: the last ${buf.length} bytes (from byte ${pos - buf.length}) are not a complete batch (a segment copied while it was written, or a damaged batch length)`, `Copy the segment again once the broker has rolled it, or cut it there (truncate -s ${pos - buf.length} FILE) to read only what is complete.`, 'BAD_SEGMENT')
+            if (buf.length > 0)
+              throw new InputError(
+                `${file}: the last ${buf.length} bytes (from byte ${pos - buf.length}) are not a complete batch (a segment copied while it was written, or a damaged batch length)`,
+                `Copy the segment again once the broker has rolled it, or cut it there (truncate -s ${pos - buf.length} FILE) to read only what is complete.`,
+                'BAD_SEGMENT',
+              )
             break
           }
         }

@@ -89,10 +89,22 @@ export async function clusterState(env: ClusterEnv): Promise<Record<string, stri
   const [groups, offsets, topicConfigs, brokerConfigs, topics] = await Promise.all([
     tool('org.apache.kafka.tools.GroupsCommand', '--bootstrap-server', bs, '--list'),
     tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic', '__consumer_offsets'),
-    configs( '--bootstrap-server', bs, '--describe', '--entity-type', 'topics'),
-    configs( '--bootstrap-server', bs, '--describe', '--entity-type', 'brokers', '--entity-default'),
+    configs('--bootstrap-server', bs, '--describe', '--entity-type', 'topics'),
+    configs('--bootstrap-server', bs, '--describe', '--entity-type', 'brokers', '--entity-default'),
     tool('org.apache.kafka.tools.GetOffsetShell', '--bootstrap-server', bs, '--topic-partitions', '.*', '--exclude-internal-topics'),
   ])
-  const sorted = (s: string) => s.split('\n').map(l => l.trimEnd()).filter(Boolean).sort().join('\n')
-  return {groups: sorted(groups), consumerOffsetsEnd: sorted(offsets), topicConfigs: sorted(topicConfigs), brokerConfigs: sorted(brokerConfigs), topicPartitions: sorted(topics)}
+  const sorted = (s: string) =>
+    s
+      .split('\n')
+      .map(l => l.trimEnd())
+      .filter(Boolean)
+      .sort()
+      .join('\n')
+  return {
+    groups: sorted(groups),
+    consumerOffsetsEnd: sorted(offsets),
+    topicConfigs: sorted(topicConfigs),
+    brokerConfigs: sorted(brokerConfigs),
+    topicPartitions: sorted(topics),
+  }
 }

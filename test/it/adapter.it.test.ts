@@ -195,10 +195,14 @@ describe('groups', () => {
         expect(missing).toMatchObject({groupId: `${R}-nope`, errorName: 'GROUP_ID_NOT_FOUND'})
 
         // a share group assigns once its share partitions are initialized, which can lag "Stable"
-        const share = await waitFor('the share member assigned', async () => {
-          const [sg] = await c.describeShareGroups([`${R}-share`])
-          return sg.members[0]?.assignment.length ? sg : undefined
-        }, {timeoutMs: 60_000, intervalMs: 500})
+        const share = await waitFor(
+          'the share member assigned',
+          async () => {
+            const [sg] = await c.describeShareGroups([`${R}-share`])
+            return sg.members[0]?.assignment.length ? sg : undefined
+          },
+          {timeoutMs: 60_000, intervalMs: 500},
+        )
         expect(share).toMatchObject({groupId: `${R}-share`, errorCode: 0, state: 'Stable'})
         expect(share.groupEpoch).toBeGreaterThan(0)
         expect(share.members[0]).toMatchObject({clientId: 'rds1', subscribedTopicNames: [`${R}-orders`]})
@@ -249,9 +253,15 @@ describe('partition read (for group records)', () => {
     // from an offset, and streaming
     const mid = data[Math.floor(data.length / 2)].offset
     const seen: bigint[] = []
-    const tail = await withClient(c => c.readPartition({partition, fromOffset: mid, onBatch: b => {
-      if (!b.isControl) seen.push(...b.records.map(r => r.offset))
-    }}))
+    const tail = await withClient(c =>
+      c.readPartition({
+        partition,
+        fromOffset: mid,
+        onBatch: b => {
+          if (!b.isControl) seen.push(...b.records.map(r => r.offset))
+        },
+      }),
+    )
     expect(tail.batches).toEqual([])
     expect(seen.filter(o => o >= mid)).toEqual(data.filter(r => r.offset >= mid).map(r => r.offset))
   })
@@ -280,19 +290,30 @@ describe('read-only', () => {
     const after = await clusterState(probe.env)
     // The coordinator itself may write meanwhile (e.g. deleting a now-empty group of an earlier test file): where
     // __consumer_offsets grew, the new records must be none of ours: no offset commit, no group we named.
-    const ends = (s: string) => new Map(s.split('\n').map(l => l.split(':')).map(([, p, o]) => [Number(p), BigInt(o)]))
+    const ends = (s: string) =>
+      new Map(
+        s
+          .split('\n')
+          .map(l => l.split(':'))
+          .map(([, p, o]) => [Number(p), BigInt(o)]),
+      )
     const [endsBefore, endsAfter] = [ends(before.consumerOffsetsEnd), ends(after.consumerOffsetsEnd)]
     for (const [p, end] of endsAfter) {
       const from = endsBefore.get(p) ?? 0n
       if (end === from) continue
       const read = await withClient(c => c.readPartition({partition: p, fromOffset: from}))
-      const records = read.batches.filter(b => !b.isControl).flatMap(b => b.records).filter(r => r.offset >= from)
+      const records = read.batches
+        .filter(b => !b.isControl)
+        .flatMap(b => b.records)
+        .filter(r => r.offset >= from)
       for (const r of records) {
         const type = Buffer.from(r.key!).readInt16BE(0)
         expect(type, `__consumer_offsets-${p} @${r.offset}: an offset commit appeared`).not.toBe(1)
         expect(Buffer.from(r.key!).includes(Buffer.from(R)), `__consumer_offsets-${p} @${r.offset}: a record of this test's groups`).toBe(false)
       }
-      console.log(`[kafka-it] __consumer_offsets-${p} grew ${from} → ${end} during the read-only check: coordinator records only (types ${[...new Set(records.map(r => Buffer.from(r.key!).readInt16BE(0)))].join(',')})`)
+      console.log(
+        `[kafka-it] __consumer_offsets-${p} grew ${from} → ${end} during the read-only check: coordinator records only (types ${[...new Set(records.map(r => Buffer.from(r.key!).readInt16BE(0)))].join(',')})`,
+      )
     }
     // no new group (the coordinator may delete an empty one meanwhile); topics and configs unchanged
     const groupsBefore = new Set(before.groups.split('\n'))

@@ -29,7 +29,16 @@ interface Row {
   assignmentEpoch: number | null
   members: number
   membersReconciling: number
-  stuckMembers: Array<{memberId: string; since: string | null; memberEpoch: number | null; state: string | null; clientId: string | null; clientHost: string | null; waitingOn: string[]; blocking: string[]}>
+  stuckMembers: Array<{
+    memberId: string
+    since: string | null
+    memberEpoch: number | null
+    state: string | null
+    clientId: string | null
+    clientHost: string | null
+    waitingOn: string[]
+    blocking: string[]
+  }>
   assignmentPending: boolean
   findings: string[]
 }
@@ -41,7 +50,11 @@ interface Member {
   state: string | null
   reconciling: boolean
   reconcilingSince: string | null
-  partitions: Record<'assigned' | 'target' | 'pendingRevocation' | 'pendingAssignment', Array<{topic: string | null; topicId: string; partitions: number[]}>> & {waitingOn: string[]} | null
+  partitions:
+    | (Record<'assigned' | 'target' | 'pendingRevocation' | 'pendingAssignment', Array<{topic: string | null; topicId: string; partitions: number[]}>> & {
+        waitingOn: string[]
+      })
+    | null
 }
 interface Report {
   groupEpoch: number
@@ -79,23 +92,35 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
     const [T, G] = [`${P}-st`, `${P}-stuck`]
     await d.cmd(`create-topic ${T} --assign 1:2,2:3,3:1,1:3`)
     await d.cmd(`consumer ${P}k1 ${G} names ${T}`)
-    await waitFor('the first member in sync', async () => {
-      const r = await row(G)
-      return r.verdict.code === 'IN_SYNC' ? r : undefined
-    }, {timeoutMs: 90_000, intervalMs: 1000})
+    await waitFor(
+      'the first member in sync',
+      async () => {
+        const r = await row(G)
+        return r.verdict.code === 'IN_SYNC' ? r : undefined
+      },
+      {timeoutMs: 90_000, intervalMs: 1000},
+    )
 
     await d.cmd(`hold-revocation ${P}k1 on`)
     try {
       await d.cmd(`consumer ${P}k2 ${G} names ${T}`)
-      await waitFor(`${P}k1 holding a revocation`, async () => {
-        const ms = (await d.cmd('members')).members as Array<{member: string; heldRevocations: number}>
-        return ms.find(m => m.member === `${P}k1`)!.heldRevocations > 0 || undefined
-      }, {timeoutMs: 60_000, intervalMs: 500})
+      await waitFor(
+        `${P}k1 holding a revocation`,
+        async () => {
+          const ms = (await d.cmd('members')).members as Array<{member: string; heldRevocations: number}>
+          return ms.find(m => m.member === `${P}k1`)!.heldRevocations > 0 || undefined
+        },
+        {timeoutMs: 60_000, intervalMs: 500},
+      )
       // the coordinator has written both members' states
-      const rec = await waitFor('both members reconciling in the log', async () => {
-        const r = await explain(G)
-        return r.members.length === 2 && r.members.every(m => m.reconciling) ? r : undefined
-      }, {timeoutMs: 60_000, intervalMs: 1000})
+      const rec = await waitFor(
+        'both members reconciling in the log',
+        async () => {
+          const r = await explain(G)
+          return r.members.length === 2 && r.members.every(m => m.reconciling) ? r : undefined
+        },
+        {timeoutMs: 60_000, intervalMs: 1000},
+      )
       const k1 = rec.members.find(m => m.clientId === `${P}k1`)!
       const k2 = rec.members.find(m => m.clientId === `${P}k2`)!
       expect(k1).toMatchObject({state: 'UNREVOKED_PARTITIONS', memberEpoch: rec.groupEpoch - 1})
@@ -106,7 +131,15 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
 
       // reconciling, not yet stuck: no finding, exit 0
       const young = await row(G, '--stuck-after', '1h')
-      expect(young).toMatchObject({code: 0, verdict: {code: 'RECONCILING', pending: true}, inSync: true, members: 2, membersReconciling: 2, stuckMembers: [], findings: []})
+      expect(young).toMatchObject({
+        code: 0,
+        verdict: {code: 'RECONCILING', pending: true},
+        inSync: true,
+        members: 2,
+        membersReconciling: 2,
+        stuckMembers: [],
+        findings: [],
+      })
 
       // past the threshold: stuck, in every format
       await sleep(3500)
@@ -120,7 +153,10 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       ])
       expect(json).toMatchObject({code: 3, verdict: {code: 'RECONCILING'}, findings: ['stuck'], membersReconciling: 2})
       expect(json.stuckMembers.map(m => [m.memberId, m.state, m.memberEpoch]).sort()).toEqual(
-        [[k1.memberId, 'UNREVOKED_PARTITIONS', k1.memberEpoch], [k2.memberId, 'UNRELEASED_PARTITIONS', k2.memberEpoch]].sort(),
+        [
+          [k1.memberId, 'UNREVOKED_PARTITIONS', k1.memberEpoch],
+          [k2.memberId, 'UNRELEASED_PARTITIONS', k2.memberEpoch],
+        ].sort(),
       )
       expect(json.stuckMembers.find(m => m.memberId === k1.memberId)!.since).toBe(k1.reconcilingSince)
       // which one blocks the rest (issue 16): k1 holds the partitions k2 is to get; both named with client and host
@@ -132,7 +168,11 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       expect(table.stdout).toContain(`, blocks ${k2.memberId}`)
 
       expect(ndjson.code, ndjson.stderr).toBe(3)
-      const line = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group')!
+      const line = ndjson.stdout
+        .trim()
+        .split('\n')
+        .map(l => JSON.parse(l) as Row & {schema: {name: string}})
+        .find(l => l.schema.name === 'rebalance-doctor/audit-group')!
       expect(line).toMatchObject({group: G, findings: ['stuck'], membersReconciling: 2})
       const text = readFileSync(prom, 'utf8')
       const CLUSTER_ID = (JSON.parse(ndjson.stdout.trim().split('\n').at(-1)!) as {clusterId: string}).clusterId
@@ -161,7 +201,13 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
       const kept = [0, 1, 2, 3].filter(p => !moving.includes(p))
       expect(moving).toHaveLength(2)
       expect(p1).toMatchObject({assigned: [{topic: T, partitions: kept}], target: [{topic: T, partitions: kept}], pendingAssignment: [], waitingOn: []})
-      expect(p2).toMatchObject({assigned: [], target: [{topic: T, partitions: moving}], pendingRevocation: [], pendingAssignment: [{topic: T, partitions: moving}], waitingOn: [k1.memberId]})
+      expect(p2).toMatchObject({
+        assigned: [],
+        target: [{topic: T, partitions: moving}],
+        pendingRevocation: [],
+        pendingAssignment: [{topic: T, partitions: moving}],
+        waitingOn: [k1.memberId],
+      })
       const exText = await cli(['group', 'explain', G, '-b', bs, '--stuck-after', '3s'])
       expect(exText.stdout).toContain(`member ${k2.memberId} waits for ${k1.memberId} (client ${P}k1 on `)
       expect(exText.stdout).toContain(`to revoke ${T} ${moving.join(',')}`)
@@ -171,72 +217,123 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
     }
 
     // released: both members reach the target, nothing reconciles
-    const done = await waitFor('the group stable after the release', async () => {
-      const r = await row(G, '--stuck-after', '3s')
-      return r.verdict.code === 'IN_SYNC' ? r : undefined
-    }, {timeoutMs: 60_000, intervalMs: 1000})
+    const done = await waitFor(
+      'the group stable after the release',
+      async () => {
+        const r = await row(G, '--stuck-after', '3s')
+        return r.verdict.code === 'IN_SYNC' ? r : undefined
+      },
+      {timeoutMs: 60_000, intervalMs: 1000},
+    )
     expect(done).toMatchObject({code: 0, membersReconciling: 0, stuckMembers: [], findings: []})
     for (const m of ['k1', 'k2']) await d.cmd(`stop ${P}${m}`)
   })
 
-  it.skipIf(!batchesAssignments)('assignment pending in a consumer, a share and a streams group: the epoch bumped, the batched target assignment not yet computed', async () => {
-    const d = probe.driver
-    // per group: its type, its (source) topic, and the group config that batches its assignments: at most every
-    // 45 s (the test cluster allows up to 60 s)
-    const cases = [
-      {type: 'consumer', G: `${P}-pending`, T: `${P}-pa`, config: 'consumer.assignment.interval.ms', start: (m: string, G: string, T: string) => `consumer ${m} ${G} names ${T}`},
-      {type: 'share', G: `${P}-spending`, T: `${P}-ps`, config: 'share.assignment.interval.ms', start: (m: string, G: string, T: string) => `share ${m} ${G} ${T}`},
-      {type: 'streams', G: `${P}-kpending`, T: `${P}-pk`, config: 'streams.assignment.interval.ms', start: (m: string, G: string, T: string) => `streams ${m} ${G} ${T} ${T}-sink`},
-    ]
-    for (const c of cases) {
-      await d.cmd(`create-topic ${c.T} --assign 1:2,2:3`)
-      if (c.type === 'streams') await d.cmd(`create-topic ${c.T}-sink 1 3`)
-      await d.cmd(`group-config ${c.G} ${c.config} 45000`)
-      await d.cmd(c.start(`${c.G}-m1`, c.G, c.T))
-    }
-    const inSync = (G: string) => waitFor(`${G}: the first assignment`, async () => {
-      const r = await row(G)
-      return r.verdict.code === 'IN_SYNC' ? r : undefined
-    }, {timeoutMs: 150_000, intervalMs: 1000})
-    // the three groups run at once (each waits up to 45 s for its batched assignment)
-    await Promise.all(cases.map(async c => {
-      const first = await inSync(c.G)
-      expect(first.type).toBe(c.type)
+  it.skipIf(!batchesAssignments)(
+    'assignment pending in a consumer, a share and a streams group: the epoch bumped, the batched target assignment not yet computed',
+    async () => {
+      const d = probe.driver
+      // per group: its type, its (source) topic, and the group config that batches its assignments: at most every
+      // 45 s (the test cluster allows up to 60 s)
+      const cases = [
+        {
+          type: 'consumer',
+          G: `${P}-pending`,
+          T: `${P}-pa`,
+          config: 'consumer.assignment.interval.ms',
+          start: (m: string, G: string, T: string) => `consumer ${m} ${G} names ${T}`,
+        },
+        {
+          type: 'share',
+          G: `${P}-spending`,
+          T: `${P}-ps`,
+          config: 'share.assignment.interval.ms',
+          start: (m: string, G: string, T: string) => `share ${m} ${G} ${T}`,
+        },
+        {
+          type: 'streams',
+          G: `${P}-kpending`,
+          T: `${P}-pk`,
+          config: 'streams.assignment.interval.ms',
+          start: (m: string, G: string, T: string) => `streams ${m} ${G} ${T} ${T}-sink`,
+        },
+      ]
+      for (const c of cases) {
+        await d.cmd(`create-topic ${c.T} --assign 1:2,2:3`)
+        if (c.type === 'streams') await d.cmd(`create-topic ${c.T}-sink 1 3`)
+        await d.cmd(`group-config ${c.G} ${c.config} 45000`)
+        await d.cmd(c.start(`${c.G}-m1`, c.G, c.T))
+      }
+      const inSync = (G: string) =>
+        waitFor(
+          `${G}: the first assignment`,
+          async () => {
+            const r = await row(G)
+            return r.verdict.code === 'IN_SYNC' ? r : undefined
+          },
+          {timeoutMs: 150_000, intervalMs: 1000},
+        )
+      // the three groups run at once (each waits up to 45 s for its batched assignment)
+      await Promise.all(
+        cases.map(async c => {
+          const first = await inSync(c.G)
+          expect(first.type).toBe(c.type)
 
-      // right after an assignment, a second member joins: the epoch bumps, the assignment waits
-      await d.cmd(c.start(`${c.G}-m2`, c.G, c.T))
-      const pending = await waitFor(`${c.G}: the epoch bump with the assignment pending`, async () => {
-        const r = await row(c.G)
-        return r.groupEpoch! > first.groupEpoch! ? r : undefined
-      }, {timeoutMs: 30_000, intervalMs: 500})
-      expect(pending, c.type).toMatchObject({
-        code: 3, verdict: {code: 'ASSIGNMENT_PENDING', pending: true}, inSync: true, assignmentPending: true,
-        assignmentEpoch: first.groupEpoch, findings: ['pending'],
-      })
-      const prom = join(tempDir(), 'rd.prom')
-      const [ndjson, table, notCovered, ex] = await Promise.all([
-        audit(c.G, '--ndjson', '--prometheus', prom),
-        audit(c.G),
-        audit(c.G, '--fail-on', 'drift,stuck'),
-        explain(c.G, '--fail-on-pending'),
-      ])
-      expect(ndjson.code, ndjson.stderr).toBe(3)
-      expect(ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string}}).find(l => l.schema.name === 'rebalance-doctor/audit-group'))
-        .toMatchObject({group: c.G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
-      const CLUSTER_ID = (JSON.parse(ndjson.stdout.trim().split('\n').at(-1)!) as {clusterId: string}).clusterId
-      expect(readFileSync(prom, 'utf8')).toContain(`rebalance_doctor_group_assignment_pending{cluster_id="${CLUSTER_ID}",group="${c.G}",type="${c.type}"} 1`)
-      expect(table.code, table.stderr).toBe(3)
-      expect(table.stdout).toMatch(new RegExp(`${c.G} .*ASSIGNMENT_PENDING`))
-      expect(notCovered.code, notCovered.stderr).toBe(0)
-      expect(ex.code).toBe(3)
-      expect(ex).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch, verdict: {code: 'ASSIGNMENT_PENDING'}})
-      expect(ex.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch})
+          // right after an assignment, a second member joins: the epoch bumps, the assignment waits
+          await d.cmd(c.start(`${c.G}-m2`, c.G, c.T))
+          const pending = await waitFor(
+            `${c.G}: the epoch bump with the assignment pending`,
+            async () => {
+              const r = await row(c.G)
+              return r.groupEpoch! > first.groupEpoch! ? r : undefined
+            },
+            {timeoutMs: 30_000, intervalMs: 500},
+          )
+          expect(pending, c.type).toMatchObject({
+            code: 3,
+            verdict: {code: 'ASSIGNMENT_PENDING', pending: true},
+            inSync: true,
+            assignmentPending: true,
+            assignmentEpoch: first.groupEpoch,
+            findings: ['pending'],
+          })
+          const prom = join(tempDir(), 'rd.prom')
+          const [ndjson, table, notCovered, ex] = await Promise.all([
+            audit(c.G, '--ndjson', '--prometheus', prom),
+            audit(c.G),
+            audit(c.G, '--fail-on', 'drift,stuck'),
+            explain(c.G, '--fail-on-pending'),
+          ])
+          expect(ndjson.code, ndjson.stderr).toBe(3)
+          expect(
+            ndjson.stdout
+              .trim()
+              .split('\n')
+              .map(l => JSON.parse(l) as Row & {schema: {name: string}})
+              .find(l => l.schema.name === 'rebalance-doctor/audit-group'),
+          ).toMatchObject({group: c.G, verdict: {code: 'ASSIGNMENT_PENDING'}, findings: ['pending']})
+          const CLUSTER_ID = (JSON.parse(ndjson.stdout.trim().split('\n').at(-1)!) as {clusterId: string}).clusterId
+          expect(readFileSync(prom, 'utf8')).toContain(
+            `rebalance_doctor_group_assignment_pending{cluster_id="${CLUSTER_ID}",group="${c.G}",type="${c.type}"} 1`,
+          )
+          expect(table.code, table.stderr).toBe(3)
+          expect(table.stdout).toMatch(new RegExp(`${c.G} .*ASSIGNMENT_PENDING`))
+          expect(notCovered.code, notCovered.stderr).toBe(0)
+          expect(ex.code).toBe(3)
+          expect(ex).toMatchObject({groupEpoch: pending.groupEpoch, assignmentEpoch: first.groupEpoch, verdict: {code: 'ASSIGNMENT_PENDING'}})
+          expect(ex.findings.find(f => f.code === 'ASSIGNMENT_PENDING')!.details).toMatchObject({
+            groupEpoch: pending.groupEpoch,
+            assignmentEpoch: first.groupEpoch,
+          })
 
-      // the batched assignment comes (≤ 45 s after the last one): in sync, nothing pending
-      const done = await inSync(c.G)
-      expect(done).toMatchObject({code: 0, assignmentPending: false, findings: []})
-      expect(done.assignmentEpoch).toBeGreaterThanOrEqual(pending.groupEpoch!)
-      for (const m of ['m1', 'm2']) await d.cmd(`stop ${c.G}-${m}`)
-    }))
-  }, 600_000)
+          // the batched assignment comes (≤ 45 s after the last one): in sync, nothing pending
+          const done = await inSync(c.G)
+          expect(done).toMatchObject({code: 0, assignmentPending: false, findings: []})
+          expect(done.assignmentEpoch).toBeGreaterThanOrEqual(pending.groupEpoch!)
+          for (const m of ['m1', 'm2']) await d.cmd(`stop ${c.G}-${m}`)
+        }),
+      )
+    },
+    600_000,
+  )
 })

@@ -88,11 +88,15 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     await probe.settled(`${P}-missing`, 'consumer')
     await probe.settled(`${P}-share`, 'share')
     const before = await probe.settled(`${P}-drift`, 'consumer')
-    await waitFor('streams group settled', async () => {
-      const r = await audit('--json', '--no-record', '--group', `${P}-streams`)
-      const s = rowsOf(r.stdout)[0]
-      return s?.verdict.code === 'IN_SYNC' ? s : undefined
-    }, {timeoutMs: 120_000, intervalMs: 2000})
+    await waitFor(
+      'streams group settled',
+      async () => {
+        const r = await audit('--json', '--no-record', '--group', `${P}-streams`)
+        const s = rowsOf(r.stdout)[0]
+        return s?.verdict.code === 'IN_SYNC' ? s : undefined
+      },
+      {timeoutMs: 120_000, intervalMs: 2000},
+    )
 
     // history before the change; everything in sync except the missing topic
     const clean = await audit('--json', '--group', `${P}-*`)
@@ -134,13 +138,22 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(Object.keys(JSON.parse(json.stdout))).toEqual(['schema', 'summary', 'groups', 'warnings'])
     expect(JSON.parse(json.stdout).schema).toEqual({name: 'rebalance-doctor/audit', version: 1})
     const drift = row(rowsOf(json.stdout), `${P}-drift`)
-    expect(drift).toMatchObject({inSync: false, members: 1, findings: ['drift'], storedMetadataHash: before.metadataHash.toString(), liveMetadataHash: live.toString()})
+    expect(drift).toMatchObject({
+      inSync: false,
+      members: 1,
+      findings: ['drift'],
+      storedMetadataHash: before.metadataHash.toString(),
+      liveMetadataHash: live.toString(),
+    })
     // two topics changed at once: no single change reproduces the stored hash
     expect(drift.verdict.code).toBe('HASH_DIFFERS')
     expect(row(rowsOf(json.stdout), `${P}-ok`).verdict.code).toBe('IN_SYNC')
 
     expect(ndjson.code, ndjson.stderr).toBe(3)
-    const lines = ndjson.stdout.trim().split('\n').map(l => JSON.parse(l) as Row & {schema: {name: string; version: number}; warnings?: unknown[]; findings: Record<string, number> | string[]})
+    const lines = ndjson.stdout
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l) as Row & {schema: {name: string; version: number}; warnings?: unknown[]; findings: Record<string, number> | string[]})
     expect(lines.at(-1)!.schema).toEqual({name: 'rebalance-doctor/audit-summary', version: 1})
     expect(Object.keys(lines.at(-1)!).at(-1)).toBe('warnings')
     const nd = lines.filter(l => l.schema.name === 'rebalance-doctor/audit-group')
@@ -171,16 +184,27 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     const recorded = await audit('--json', '--group', `${P}-drift`, '--fail-on', 'drift')
     expect(recorded.code, recorded.stderr).toBe(0)
     expect(row(rowsOf(recorded.stdout), `${P}-drift`)).toMatchObject({inSync: true, liveMetadataHash: live.toString()})
-    await waitFor('the dead member fenced', async () => {
-      const r = row(rowsOf((await audit('--json', '--no-record', '--group', `${P}-drift`, '--fail-on', 'none')).stdout), `${P}-drift`)
-      return r.members === 1 && r.inSync ? r : undefined
-    }, {timeoutMs: 180_000, intervalMs: 3000})
+    await waitFor(
+      'the dead member fenced',
+      async () => {
+        const r = row(rowsOf((await audit('--json', '--no-record', '--group', `${P}-drift`, '--fail-on', 'none')).stdout), `${P}-drift`)
+        return r.members === 1 && r.inSync ? r : undefined
+      },
+      {timeoutMs: 180_000, intervalMs: 3000},
+    )
 
     // group explain: the bump names both topics from history; without history it cannot
     const explained = await cli(['group', 'explain', `${P}-drift`, '-b', bs, '--json', '--history-dir', hist])
     expect(explained.code, explained.stderr).toBe(0)
-    type Cause = {kind: string; message: string; confidence: string; details: {history?: {changes: Array<{topic: string; kind: string; before: {partitions: number}; after: {partitions: number}}>}}}
-    const causes = (JSON.parse(explained.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
+    type Cause = {
+      kind: string
+      message: string
+      confidence: string
+      details: {history?: {changes: Array<{topic: string; kind: string; before: {partitions: number}; after: {partitions: number}}>}}
+    }
+    const causes = (JSON.parse(explained.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline
+      .flatMap(e => e.causes)
+      .filter(c => c.kind === 'metadata-hash-changed')
     const fromHistory = causes.find(c => c.details.history)
     expect(fromHistory, JSON.stringify(causes)).toBeDefined()
     expect(fromHistory!.details.history!.changes.map(c => [c.topic, c.kind, c.before.partitions, c.after.partitions])).toEqual([
@@ -190,10 +214,18 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(fromHistory!.message).toMatch(new RegExp(`${P}-grow: 2 → 4 partitions, first seen at \\d{4}-`))
     expect(fromHistory!.confidence).toBe('exact')
     const noHistory = await cli(['group', 'explain', `${P}-drift`, '-b', bs, '--json', '--history-dir', tempDir()])
-    const plain = (JSON.parse(noHistory.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
+    const plain = (JSON.parse(noHistory.stdout) as {timeline: Array<{causes: Cause[]}>}).timeline
+      .flatMap(e => e.causes)
+      .filter(c => c.kind === 'metadata-hash-changed')
     expect(plain.length).toBeGreaterThan(0)
-    expect(plain.every(c => !c.details.history && !/partitions/.test(c.message)), JSON.stringify(plain)).toBe(true)
-    expect(plain.some(c => /no single topic or broker change, nor a pair of them, reproduces/.test(c.message) && c.confidence === 'unexplained'), JSON.stringify(plain)).toBe(true)
+    expect(
+      plain.every(c => !c.details.history && !/partitions/.test(c.message)),
+      JSON.stringify(plain),
+    ).toBe(true)
+    expect(
+      plain.some(c => /no single topic or broker change, nor a pair of them, reproduces/.test(c.message) && c.confidence === 'unexplained'),
+      JSON.stringify(plain),
+    ).toBe(true)
 
     for (const m of ['c1', 'c2', 'c3', 's1', 'k1']) await d.cmd(`stop ${m}`)
   }, 600_000) // ~2-5 min: a streams group settling, a 60 s session timeout, a dozen CLI runs

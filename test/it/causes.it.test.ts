@@ -50,10 +50,14 @@ function reassignmentFile(topic: string, replicas: number[]): string {
 
 /** ReassignPartitionsCommand --verify until it says complete (it also removes the throttles then). */
 const verifyComplete = (file: string) =>
-  waitFor('the reassignment complete', async () => {
-    const out = await tool(REASSIGN, '--reassignment-json-file', file, '--verify').catch((error: Error) => error.message)
-    return /is completed/.test(out) && !/still in progress/.test(out) ? out : undefined
-  }, {timeoutMs: 120_000, intervalMs: 2000})
+  waitFor(
+    'the reassignment complete',
+    async () => {
+      const out = await tool(REASSIGN, '--reassignment-json-file', file, '--verify').catch((error: Error) => error.message)
+      return /is completed/.test(out) && !/still in progress/.test(out) ? out : undefined
+    },
+    {timeoutMs: 120_000, intervalMs: 2000},
+  )
 
 const metadataCauses = (entries: readonly Entry[]) => entries.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
 const kindsOf = (c: ReturnType<typeof metadataCauses>[number]) => [...(c.details.changes as Array<{kind: string}>), ...c.alternatives].map(h => h.kind)
@@ -85,10 +89,14 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       const file = reassignmentFile(T, [2, 3])
       try {
         await tool(REASSIGN, '--reassignment-json-file', file, '--execute')
-        await waitFor('the reassignment complete', async () => {
-          const p = await probe.driver.cmd(`partition ${T} 0`)
-          return (p.replicas as number[]).join() === '2,3' && (p.isr as number[]).length === 2 ? p : undefined
-        }, {timeoutMs: 30_000, intervalMs: 300})
+        await waitFor(
+          'the reassignment complete',
+          async () => {
+            const p = await probe.driver.cmd(`partition ${T} 0`)
+            return (p.replicas as number[]).join() === '2,3' && (p.isr as number[]).length === 2 ? p : undefined
+          },
+          {timeoutMs: 30_000, intervalMs: 300},
+        )
       } finally {
         m.resume()
       }
@@ -97,7 +105,10 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       await m.cmd(`stop ${R}a1`)
       // without history (an empty history dir): what the hashes alone say
       const bumps = since(await explain(env, G, '--history-dir', noHistory), e2).filter(e => e.epoch <= r.groupEpoch!)
-      expect(bumps.map(e => e.causes.map(c => c.kind)), JSON.stringify(bumps)).toEqual([['metadata-hash-changed']])
+      expect(
+        bumps.map(e => e.causes.map(c => c.kind)),
+        JSON.stringify(bumps),
+      ).toEqual([['metadata-hash-changed']])
       const [cause] = metadataCauses(bumps)
       expect(cause.confidence).toBe('inferred-ambiguous')
       expect(kindsOf(cause)).toEqual(expect.arrayContaining(['broker-rack', 'replica-placement']))
@@ -131,7 +142,13 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       const during = await afterBump(env, G, e1, 'the adding replica in the replica list')
       const f = during.findings.find(x => x.code === 'REASSIGNMENT_IN_FLIGHT')
       expect(f, JSON.stringify(during.findings)).toBeDefined()
-      expect(f!.details.topics).toEqual([expect.objectContaining({topic: T, bumpOnCompletion: true, partitions: [expect.objectContaining({partition: 0, addingReplicas: [3], removingReplicas: [1]})]})])
+      expect(f!.details.topics).toEqual([
+        expect.objectContaining({
+          topic: T,
+          bumpOnCompletion: true,
+          partitions: [expect.objectContaining({partition: 0, addingReplicas: [3], removingReplicas: [1]})],
+        }),
+      ])
       expect(f!.message).toContain('Expect one more bump when it completes')
       const [start] = metadataCauses(since(during, e1))
       expect(kindsOf(start)).toContain('reassignment-started')
@@ -147,7 +164,10 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(after.findings.map(x => x.code)).not.toContain('REASSIGNMENT_IN_FLIGHT')
       const causes = metadataCauses(since(after, e1))
       expect(causes.length).toBeGreaterThanOrEqual(2)
-      expect(causes.map(c => c.confidence), JSON.stringify(causes.map(c => c.message))).not.toContain('unexplained')
+      expect(
+        causes.map(c => c.confidence),
+        JSON.stringify(causes.map(c => c.message)),
+      ).not.toContain('unexplained')
       expect(kindsOf(causes.at(-1)!)).toContain('replica-placement')
       expect((await auditJson('--group', G, '--no-record')).groups.find(g => g.group === G)!.findings).not.toContain('reassignment')
     } finally {
@@ -203,8 +223,13 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       const r2 = await afterBump(env, G, e2, 'broker 3 registered again', 120_000)
       const [pair] = metadataCauses(since(r2, e1))
       expect(pair.confidence, pair.message).toMatch(/^inferred-(unique|ambiguous)$/)
-      const combined = (pair.details.changes as Array<{kind: string; parts?: Array<{kind: string; topic?: string; broker?: number}>}>).filter(h => h.kind === 'combined')
-      expect(combined.some(h => h.parts!.some(p => p.kind === 'partition-count' && p.topic === T) && h.parts!.some(p => p.broker === 3)), pair.message).toBe(true)
+      const combined = (pair.details.changes as Array<{kind: string; parts?: Array<{kind: string; topic?: string; broker?: number}>}>).filter(
+        h => h.kind === 'combined',
+      )
+      expect(
+        combined.some(h => h.parts!.some(p => p.kind === 'partition-count' && p.topic === T) && h.parts!.some(p => p.broker === 3)),
+        pair.message,
+      ).toBe(true)
       expect(pair.message).toContain(`topic ${T} had 2 partitions then (3 now), and broker 3`)
       expect(metadataCauses(since(r2, e1)).map(c => c.confidence)).not.toContain('unexplained')
       // issue 12: from the controller's metadata log, the same bump is exact and names both changes with their times
@@ -220,7 +245,7 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       }
     }
   })
-  it('a rack renamed (broker 3: rack-b to rack-c, no broker keeps rack-b): the old name from a member\'s client.rack', async () => {
+  it("a rack renamed (broker 3: rack-b to rack-c, no broker keeps rack-b): the old name from a member's client.rack", async () => {
     const d = probe.driver
     const env = probe.env
     const T = `${R}-rn`
@@ -251,8 +276,13 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       if (exact.details.source !== 'metadata-log') {
         // evidence (issue 12): the log's changes of the topic and broker 3, and the topic's hash at each of them
         const h = JSON.parse((await cli(['cluster', 'history', '--metadata-log', controllerLog(), '--topic', T, '--broker', '3', '--json'])).stdout)
-        console.log(`[causes] history: ${JSON.stringify(h.source)} ${JSON.stringify(h.changes.map((c: {offset: string; time: string; description: string}) => [c.offset, c.time, c.description]))}`)
-        for (const c of h.changes as Array<{offset: string}>) console.log(`[causes] at ${c.offset}: ${(await cli(['topic-hash', 'compute', T, '--metadata-log', controllerLog(), '--at', c.offset, '--json'])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`)
+        console.log(
+          `[causes] history: ${JSON.stringify(h.source)} ${JSON.stringify(h.changes.map((c: {offset: string; time: string; description: string}) => [c.offset, c.time, c.description]))}`,
+        )
+        for (const c of h.changes as Array<{offset: string}>)
+          console.log(
+            `[causes] at ${c.offset}: ${(await cli(['topic-hash', 'compute', T, '--metadata-log', controllerLog(), '--at', c.offset, '--json'])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`,
+          )
         console.log(`[causes] e1 ${e1}; report: ${JSON.stringify(since(report, e1 - 1).map(e => [e.epoch, e.time, e.metadataHash, e.previousMetadataHash]))}`)
       }
       expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')

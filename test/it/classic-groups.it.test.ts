@@ -32,8 +32,25 @@ afterAll(async () => {
 
 interface ExplainDoc {
   type: string
-  members: Array<{memberId: string; clientId: string | null; clientHost: string | null; instanceId: string | null; partitions: {assigned: Array<{topic: string; partitions: number[]}>} | null}>
-  offsets: {partitions: Array<{topic: string; partition: number; committedOffset: string | null; logEndOffset: string | null; lag: string | null; memberId: string | null; host: string | null; clientId: string | null}>}
+  members: Array<{
+    memberId: string
+    clientId: string | null
+    clientHost: string | null
+    instanceId: string | null
+    partitions: {assigned: Array<{topic: string; partitions: number[]}>} | null
+  }>
+  offsets: {
+    partitions: Array<{
+      topic: string
+      partition: number
+      committedOffset: string | null
+      logEndOffset: string | null
+      lag: string | null
+      memberId: string | null
+      host: string | null
+      clientId: string | null
+    }>
+  }
 }
 
 describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
@@ -41,24 +58,69 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
     const bs = probe.env.bootstrap
     await probe.driver.cmd(`create-topic ${topic} 3`)
     await probe.driver.cmd(`produce ${topic} 30`)
-    consumer = spawn('java', ['-Xmx256m', '-cp', `${probe.env.libs}/*`, 'org.apache.kafka.tools.consumer.ConsoleConsumer', '--bootstrap-server', bs, '--topic', topic,
-      '--group', g, '--from-beginning', '--timeout-ms', '300000', '--consumer-property', 'client.id=billing-client', '--consumer-property', 'auto.commit.interval.ms=500'], {stdio: 'ignore'})
+    consumer = spawn(
+      'java',
+      [
+        '-Xmx256m',
+        '-cp',
+        `${probe.env.libs}/*`,
+        'org.apache.kafka.tools.consumer.ConsoleConsumer',
+        '--bootstrap-server',
+        bs,
+        '--topic',
+        topic,
+        '--group',
+        g,
+        '--from-beginning',
+        '--timeout-ms',
+        '300000',
+        '--consumer-property',
+        'client.id=billing-client',
+        '--consumer-property',
+        'auto.commit.interval.ms=500',
+      ],
+      {stdio: 'ignore'},
+    )
     const explain = async () => {
       const r = await cli(['group', 'explain', g, '-b', bs, '--json'])
       expect(r.code, r.stderr).toBe(0)
       return JSON.parse(r.stdout) as ExplainDoc
     }
     // everything consumed and committed: 30 records over 3 partitions
-    await waitFor('the console consumer committed all 30 records', async () => {
-      const d = await explain()
-      return d.members.length === 1 && d.offsets.partitions.length === 3 && d.offsets.partitions.every(p => p.lag === '0') && d.offsets.partitions.reduce((n, p) => n + Number(p.committedOffset), 0) === 30
-    }, {timeoutMs: 90_000, intervalMs: 1000})
+    await waitFor(
+      'the console consumer committed all 30 records',
+      async () => {
+        const d = await explain()
+        return (
+          d.members.length === 1 &&
+          d.offsets.partitions.length === 3 &&
+          d.offsets.partitions.every(p => p.lag === '0') &&
+          d.offsets.partitions.reduce((n, p) => n + Number(p.committedOffset), 0) === 30
+        )
+      },
+      {timeoutMs: 90_000, intervalMs: 1000},
+    )
     consumer.kill('SIGSTOP')
     await probe.driver.cmd(`produce ${topic} 11`)
 
     const ours = await explain()
-    const tool = async (...args: string[]) => (await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand', '--bootstrap-server', bs, '--describe', '--group', g, ...args))
-      .split('\n').map(l => l.trim().split(/\s+/)).filter(f => f[0] === g)
+    const tool = async (...args: string[]) =>
+      (
+        await clusterSh(
+          probe.env,
+          'tool',
+          'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
+          '--bootstrap-server',
+          bs,
+          '--describe',
+          '--group',
+          g,
+          ...args,
+        )
+      )
+        .split('\n')
+        .map(l => l.trim().split(/\s+/))
+        .filter(f => f[0] === g)
     const offsets = await tool('--offsets')
     const members = await tool('--members', '--verbose')
     const state = await tool('--state')
@@ -67,8 +129,18 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
 
     expect(ours.type).toBe('classic')
     const dash = (v: string | number | null) => (v === null ? '-' : String(v))
-    expect(ours.offsets.partitions.map(r => [r.topic, String(r.partition), dash(r.committedOffset), dash(r.logEndOffset), dash(r.lag), dash(r.memberId), dash(r.host), dash(r.clientId)]))
-      .toEqual(offsets.map(f => f.slice(1, 9)))
+    expect(
+      ours.offsets.partitions.map(r => [
+        r.topic,
+        String(r.partition),
+        dash(r.committedOffset),
+        dash(r.logEndOffset),
+        dash(r.lag),
+        dash(r.memberId),
+        dash(r.host),
+        dash(r.clientId),
+      ]),
+    ).toEqual(offsets.map(f => f.slice(1, 9)))
     expect(ours.offsets.partitions.reduce((n, p) => n + Number(p.lag), 0)).toBe(11)
     // GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS CURRENT-EPOCH CURRENT-ASSIGNMENT (classic: epochs "-")
     expect(members).toHaveLength(1)
@@ -83,7 +155,9 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
     const audit = await cli(['audit', '-b', bs, '--json', '--no-record', '--group', g, '--prometheus', join(dir, 'rd.prom'), '--history-dir', dir])
     expect([0, 3], audit.stderr).toContain(audit.code)
     expect(JSON.parse(audit.stdout).groups[0]).toMatchObject({group: g, type: 'classic', members: Number(state[0].at(-1))})
-    const line = readFileSync(join(dir, 'rd.prom'), 'utf8').split('\n').find(l => l.startsWith('rebalance_doctor_group_members{') && l.includes(`group="${g}"`))
+    const line = readFileSync(join(dir, 'rd.prom'), 'utf8')
+      .split('\n')
+      .find(l => l.startsWith('rebalance_doctor_group_members{') && l.includes(`group="${g}"`))
     expect(line).toMatch(new RegExp(`type="classic"\\} ${state[0].at(-1)}$`))
   })
 })

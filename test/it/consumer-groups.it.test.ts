@@ -33,7 +33,11 @@ describe(`consumer groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =
 
     // the document really has partitions whose replicas share a rack
     const racks = new Map(md.brokers.map(b => [b.id, b.rack]))
-    expect(md.brokers.map(b => [b.id, b.rack, b.fenced])).toEqual([[1, 'rack-a', false], [2, 'rack-a', false], [3, 'rack-b', false]])
+    expect(md.brokers.map(b => [b.id, b.rack, b.fenced])).toEqual([
+      [1, 'rack-a', false],
+      [2, 'rack-a', false],
+      [3, 'rack-b', false],
+    ])
     const orders = md.topics.find(t => t.name === 'a-orders')!
     expect(orders.partitions[0].replicas.map(r => racks.get(r))).toEqual(['rack-a', 'rack-a', 'rack-b'])
 

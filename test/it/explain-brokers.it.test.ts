@@ -100,7 +100,8 @@ describe(`group explain through broker changes (Kafka ${process.env.KAFKA_VERSIO
       await d.cmd(`stop ${R}b1`)
     } finally {
       // cluster.sh start-broker can give up on a loaded machine while the broker does start: the unfenced wait decides
-      const start = (id: number, rack?: string) => startBroker(env, id, rack).catch((error: Error) => console.warn(`[explain-brokers] start-broker ${id}: ${error.message}`))
+      const start = (id: number, rack?: string) =>
+        startBroker(env, id, rack).catch((error: Error) => console.warn(`[explain-brokers] start-broker ${id}: ${error.message}`))
       for (const id of [...down].sort()) {
         await start(id, id === 2 ? 'rack-a' : undefined)
         if (id === 2) rack2 = 'rack-a'
@@ -111,7 +112,11 @@ describe(`group explain through broker changes (Kafka ${process.env.KAFKA_VERSIO
       }
       for (const id of [1, 2, 3]) await d.cmd(`wait-broker ${id} unfenced 120000`)
       const racks = ((await d.cmd('describe-cluster')).brokers as Array<{id: number; rack: string}>).map(b => [b.id, b.rack])
-      expect(racks).toEqual([[1, 'rack-a'], [2, 'rack-a'], [3, 'rack-b']])
+      expect(racks).toEqual([
+        [1, 'rack-a'],
+        [2, 'rack-a'],
+        [3, 'rack-b'],
+      ])
     }
   })
 })

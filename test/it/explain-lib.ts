@@ -60,11 +60,17 @@ export async function explain(env: ClusterEnv, group: string, ...args: string[])
 /** Polls `group explain` until pred holds. */
 export function waitReport(env: ClusterEnv, group: string, what: string, pred: (r: Report) => boolean, timeoutMs = 90_000): Promise<Report> {
   let last: Report | undefined
-  return waitFor(`${group}: ${what}`, async () => {
-    last = await explain(env, group)
-    return pred(last) ? last : undefined
-  }, {timeoutMs, intervalMs: 1000}).catch((error: Error) => {
-    throw new Error(`${error.message}\nlast report: ${JSON.stringify(last && {...last, timeline: last.timeline.map(e => [e.epoch, e.causes.map(c => c.message)])})}`)
+  return waitFor(
+    `${group}: ${what}`,
+    async () => {
+      last = await explain(env, group)
+      return pred(last) ? last : undefined
+    },
+    {timeoutMs, intervalMs: 1000},
+  ).catch((error: Error) => {
+    throw new Error(
+      `${error.message}\nlast report: ${JSON.stringify(last && {...last, timeline: last.timeline.map(e => [e.epoch, e.causes.map(c => c.message)])})}`,
+    )
   })
 }
 

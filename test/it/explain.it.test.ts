@@ -6,9 +6,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce} from './adapter-cli.js'
-import {
-  afterBump, allCauses, explain, explainRaw, firstEpoch, kinds, MemberJvm, runTag, settled, since, waitReport,
-} from './explain-lib.js'
+import {afterBump, allCauses, explain, explainRaw, firstEpoch, kinds, MemberJvm, runTag, settled, since, waitReport} from './explain-lib.js'
 import {waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
@@ -166,7 +164,9 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
     await d.cmd(`create-topic ${T2} --assign 2:3`)
     const r2 = await afterBump(env(), G, e1, 'the new topic picked up', 120_000)
     const [bump] = since(r2, e1)
-    expect(bump.causes).toEqual([expect.objectContaining({kind: 'regex-resolution-changed', details: expect.objectContaining({regex: `${R}-rx-.*`, added: [T2], removed: []})})])
+    expect(bump.causes).toEqual([
+      expect.objectContaining({kind: 'regex-resolution-changed', details: expect.objectContaining({regex: `${R}-rx-.*`, added: [T2], removed: []})}),
+    ])
     expect(bump.causes[0].message).toContain(T2)
     await d.cmd(`stop ${R}x1`)
   })
@@ -232,10 +232,14 @@ describe(`group explain on share and streams groups (Kafka ${process.env.KAFKA_V
     await d.cmd(`create-topic ${K} 1 3`)
     await d.cmd(`produce ${S} 10`)
     await d.cmd(`streams ${R}k1 ${APP} ${S} ${K}`)
-    await waitFor('streams member RUNNING', async () => {
-      const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
-      return m.find(x => x.member === `${R}k1`)?.state === 'RUNNING'
-    }, {timeoutMs: 120_000})
+    await waitFor(
+      'streams member RUNNING',
+      async () => {
+        const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
+        return m.find(x => x.member === `${R}k1`)?.state === 'RUNNING'
+      },
+      {timeoutMs: 120_000},
+    )
     const r = await settled(env(), APP)
     expect(r.type).toBe('streams')
     const init = allCauses(r).filter(c => c.kind === 'streams-topology-changed')

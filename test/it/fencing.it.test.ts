@@ -132,7 +132,9 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     // A client opened before the kill (a CLI started on a loaded machine may start after the fencing)
     const debug: string[] = []
     const t0 = performance.now()
-    const client = await KafkaClient.open(resolveConnectionSettings({bootstrapServer: env.bootstrap, timeoutMs: 30_000, env: {}}), {debug: l => debug.push(`+${Math.round(performance.now() - t0)} ms ${l}`)})
+    const client = await KafkaClient.open(resolveConnectionSettings({bootstrapServer: env.bootstrap, timeoutMs: 30_000, env: {}}), {
+      debug: l => debug.push(`+${Math.round(performance.now() - t0)} ms ${l}`),
+    })
 
     let killed = false
     try {
@@ -141,7 +143,9 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       const tKill = performance.now()
       const [read, [described]] = await Promise.all([client.readPartition({partition: probe.offsetsPartition(g)}), client.describeConsumerGroups([g])])
       const clientMs = Math.round(performance.now() - tKill)
-      console.log(`[fencing] in-process, right after kill -9 of broker ${victim}: ${clientMs} ms, ${count(debug, attempts)} connection attempts, ${count(debug, retry)} retries\n${debug.join('\n')}`)
+      console.log(
+        `[fencing] in-process, right after kill -9 of broker ${victim}: ${clientMs} ms, ${count(debug, attempts)} connection attempts, ${count(debug, retry)} retries\n${debug.join('\n')}`,
+      )
       expect(read.leader).not.toBe(victim)
       expect(read.endOffset).toBeGreaterThan(0n)
       expect(described.groupId).toBe(g)
@@ -153,8 +157,14 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       const flags = ['-b', env.bootstrap, '--json', '--timeout', '30s', '--debug']
       const tCli = performance.now()
       const [audit, explain] = await Promise.all([cli(['audit', '--no-record', ...flags]), cli(['group', 'explain', g, ...flags])])
-      const figures = [audit, explain].map(r => ({ms: Math.round(r.ms), attempts: count(r.stderr.split('\n'), attempts), retries: count(r.stderr.split('\n'), retry)}))
-      console.log(`[fencing] CLI started ${Math.round(tCli - tKill)} ms after the kill: audit ${JSON.stringify(figures[0])}, group explain ${JSON.stringify(figures[1])}`)
+      const figures = [audit, explain].map(r => ({
+        ms: Math.round(r.ms),
+        attempts: count(r.stderr.split('\n'), attempts),
+        retries: count(r.stderr.split('\n'), retry),
+      }))
+      console.log(
+        `[fencing] CLI started ${Math.round(tCli - tKill)} ms after the kill: audit ${JSON.stringify(figures[0])}, group explain ${JSON.stringify(figures[1])}`,
+      )
       expect([0, 3], audit.stderr.slice(-2000)).toContain(audit.code) // 3: a finding in some other file's group
       expect(explain.code, explain.stderr.slice(-2000)).toBe(0)
       expect((JSON.parse(audit.stdout) as {groups: Array<{group: string}>}).groups.map(x => x.group)).toContain(g)

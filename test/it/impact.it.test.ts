@@ -41,7 +41,12 @@ const APP = `${R}-app`
 /** The consumer group on A. */
 const GA = `${R}-ga`
 const GROUPS: Array<[string, GroupKind]> = [
-  [GA, 'consumer'], [`${R}-gr`, 'consumer'], [`${R}-gs`, 'share'], [APP, 'streams'], [`${R}-gb`, 'consumer'], [`${R}-gn`, 'consumer'],
+  [GA, 'consumer'],
+  [`${R}-gr`, 'consumer'],
+  [`${R}-gs`, 'share'],
+  [APP, 'streams'],
+  [`${R}-gb`, 'consumer'],
+  [`${R}-gn`, 'consumer'],
 ]
 const dir = tempDir()
 const t0 = Date.now()
@@ -82,7 +87,10 @@ async function stored(): Promise<Map<string, GroupMetadataRecord[]>> {
     }
     // 4.4+ streams groups may write metadata records without an epoch change: one entry per epoch
     const recs = metadataRecords(byPartition.get(p)!, g, kind)
-    out.set(g, recs.filter((r, i) => i === recs.length - 1 || recs[i + 1].epoch !== r.epoch))
+    out.set(
+      g,
+      recs.filter((r, i) => i === recs.length - 1 || recs[i + 1].epoch !== r.epoch),
+    )
   }
   return out
 }
@@ -108,7 +116,12 @@ async function settledAll(quietMs = 5000, timeoutMs = 180_000): Promise<Map<stri
  * The stored bumps since `before` equal a path of the prediction: every step that bumps, or only those that are
  * not conditional on a heartbeat during a transient phase. Returns the number of bumps seen.
  */
-function expectMatches(report: ImpactReport, before: Map<string, GroupMetadataRecord[]>, after: Map<string, GroupMetadataRecord[]>, what: string): Record<string, number> {
+function expectMatches(
+  report: ImpactReport,
+  before: Map<string, GroupMetadataRecord[]>,
+  after: Map<string, GroupMetadataRecord[]>,
+  what: string,
+): Record<string, number> {
   const seen: Record<string, number> = {}
   for (const [g] of GROUPS) {
     const from = before.get(g)!.at(-1)!.epoch
@@ -157,16 +170,24 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     await d.cmd(`consumer ${R}c5 ${R}-gb names ${B},${D}`)
     await d.cmd(`consumer ${R}c6 ${R}-gn names ${NEW}`)
     let missing: string[] = []
-    await waitFor('every group stored', async () => {
-      missing = [...(await stored())].filter(([, r]) => r.length === 0).map(([g]) => g)
-      return missing.length === 0
-    }, {timeoutMs: 240_000, intervalMs: 2000}).catch((error: Error) => {
+    await waitFor(
+      'every group stored',
+      async () => {
+        missing = [...(await stored())].filter(([, r]) => r.length === 0).map(([g]) => g)
+        return missing.length === 0
+      },
+      {timeoutMs: 240_000, intervalMs: 2000},
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; not yet stored: ${missing.join(', ')}`)
     })
-    await waitFor('streams member RUNNING', async () => {
-      const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
-      return m.find(x => x.member === `${R}c4`)?.state === 'RUNNING'
-    }, {timeoutMs: 120_000})
+    await waitFor(
+      'streams member RUNNING',
+      async () => {
+        const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
+        return m.find(x => x.member === `${R}c4`)?.state === 'RUNNING'
+      },
+      {timeoutMs: 120_000},
+    )
     let before = await settledAll()
 
     // 1. partitions added with the placement given
@@ -183,29 +204,43 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     // 2. reassignment, throttled so a heartbeat sees the transient replica list
     const t2 = Date.now()
     const plan = join(dir, 'plan.json')
-    writeFileSync(plan, JSON.stringify({version: 1, partitions: [
-      {topic: A, partition: 0, replicas: [3, 2]},
-      {topic: A, partition: 3, replicas: [3, 1], log_dirs: ['any', 'any']},
-      {topic: S, partition: 0, replicas: [3, 2]},
-    ]}))
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        version: 1,
+        partitions: [
+          {topic: A, partition: 0, replicas: [3, 2]},
+          {topic: A, partition: 3, replicas: [3, 1], log_dirs: ['any', 'any']},
+          {topic: S, partition: 0, replicas: [3, 2]},
+        ],
+      }),
+    )
     const re = await impact('--reassignment', plan)
     // A-0 and A-3 change racks when they complete, one by one: 1 to 3 bumps; S-0 alone: 1 or 2
     for (const g of [GA, `${R}-gr`, `${R}-gs`]) expect(re.report.groups.find(x => x.group === g)?.bumps, g).toEqual({min: 1, max: 3})
     expect(re.report.groups.find(x => x.group === APP)?.bumps).toEqual({min: 1, max: 2})
     // held at 1 byte/s until GA has stored the transient replica list (a heartbeat during the copy is then certain,
     // not a race between the copy and the 1 s heartbeat: one run on 4.1.2 saw the copy finish first), then lifted
-    const gaEpoch = async () => (JSON.parse((await cli(['group', 'explain', GA, '-b', probe.env.bootstrap, '--json'])).stdout) as {groupEpoch: number | null}).groupEpoch ?? -1
+    const gaEpoch = async () =>
+      (JSON.parse((await cli(['group', 'explain', GA, '-b', probe.env.bootstrap, '--json'])).stdout) as {groupEpoch: number | null}).groupEpoch ?? -1
     const gaBefore = before.get(GA)!.at(-1)!.epoch
     await reassign('--execute', '--reassignment-json-file', plan, '--throttle', '1')
     try {
-      await waitFor('GA bumped with the reassignment in flight', async () => ((await gaEpoch()) > gaBefore ? true : undefined), {timeoutMs: 60_000, intervalMs: 1000})
+      await waitFor('GA bumped with the reassignment in flight', async () => ((await gaEpoch()) > gaBefore ? true : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 1000,
+      })
     } finally {
       await reassign('--execute', '--additional', '--reassignment-json-file', plan, '--throttle', '1000000000')
     }
-    await waitFor('reassignment complete', async () => {
-      const out = await reassign('--verify', '--reassignment-json-file', plan)
-      return !/still in progress/.test(out)
-    }, {timeoutMs: 120_000, intervalMs: 2000})
+    await waitFor(
+      'reassignment complete',
+      async () => {
+        const out = await reassign('--verify', '--reassignment-json-file', plan)
+        return !/still in progress/.test(out)
+      },
+      {timeoutMs: 120_000, intervalMs: 2000},
+    )
     after = await settledAll()
     const seen = expectMatches(re.report, before, after, 'reassignment')
     console.log(`[kafka-it] impact reassignment: bumps ${JSON.stringify(seen)}, ${((Date.now() - t2) / 1000).toFixed(0)} s`)
@@ -229,7 +264,10 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     // (group.consumer.regex.refresh.interval.ms, whose minimum is its default, 10 s); if it never does, expectMatches
     // says so below
     const grEpoch = (m: Map<string, GroupMetadataRecord[]>) => m.get(`${R}-gr`)?.at(-1)?.epoch ?? -1
-    await waitFor('the regex group bumped for the new topic', async () => grEpoch(await stored()) > grEpoch(before), {timeoutMs: 60_000, intervalMs: 1000}).catch(() => undefined)
+    await waitFor('the regex group bumped for the new topic', async () => grEpoch(await stored()) > grEpoch(before), {
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+    }).catch(() => undefined)
     after = await settledAll()
     expectMatches(cr.report, before, after, 'create-topic')
     before = after
@@ -269,9 +307,15 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     expect(back.report.groups.map(g => g.group)).toEqual([`${R}-gb`])
     expect(gb.bumps).toEqual({min: 0, max: 2})
     expect(bumpsText(gb)).toBe('0 or 2')
-    expect(gb.steps.map(s => [s.bump, s.metadataHash])).toEqual([['if-seen', expect.any(String)], ['if-seen', gb.storedMetadataHash]])
+    expect(gb.steps.map(s => [s.bump, s.metadataHash])).toEqual([
+      ['if-seen', expect.any(String)],
+      ['if-seen', gb.storedMetadataHash],
+    ])
     await reassign('--execute', '--reassignment-json-file', same)
-    await waitFor('reassignment complete', async () => !/still in progress/.test(await reassign('--verify', '--reassignment-json-file', same)), {timeoutMs: 60_000, intervalMs: 1000})
+    await waitFor('reassignment complete', async () => !/still in progress/.test(await reassign('--verify', '--reassignment-json-file', same)), {
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+    })
     after = await settledAll()
     const n7 = expectMatches(back.report, before, after, 'same-racks reassignment')[`${R}-gb`]
     expect([0, 2]).toContain(n7)
@@ -284,7 +328,11 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const down = await impact('--shutdown-broker', '2')
     expect(down.report.groups.length).toBeGreaterThan(0)
     expect(down.report.summary.rebalancing).toBe(0)
-    for (const g of down.report.groups) expect(g.steps.map(s => s.bump), g.group).toEqual(['no'])
+    for (const g of down.report.groups)
+      expect(
+        g.steps.map(s => s.bump),
+        g.group,
+      ).toEqual(['no'])
     await killBroker(probe.env, 2)
     await d.cmd('wait-broker 2 fenced 60000')
     after = await settledAll()
@@ -308,15 +356,26 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     //    leader.imbalance.check.interval.seconds, 300 s), which moves topic and __consumer_offsets leaders back
     //    after the kills above at a time of its own: it is run by hand before the unregistration.
     const t9 = Date.now()
-    await waitFor('every partition in sync', async () => (await topicCommand('--describe', '--under-replicated-partitions')).trim() === '', {timeoutMs: 120_000, intervalMs: 2000})
+    await waitFor('every partition in sync', async () => (await topicCommand('--describe', '--under-replicated-partitions')).trim() === '', {
+      timeoutMs: 120_000,
+      intervalMs: 2000,
+    })
     const dec = await impact('--decommission-broker', '2')
     await killBroker(probe.env, 2)
     await d.cmd('wait-broker 2 fenced 60000')
-    for (const t of (await topicCommand('--list')).split('\n').map(x => x.trim()).filter(Boolean)) await d.cmd(`elect-preferred ${t}`)
+    for (const t of (await topicCommand('--list'))
+      .split('\n')
+      .map(x => x.trim())
+      .filter(Boolean))
+      await d.cmd(`elect-preferred ${t}`)
     const fenced = await settledAll()
     const unreg = await impact('--unregister-broker', '2')
     const hiddenOf = (r: ImpactReport, g: string) => r.groups.find(x => x.group === g)?.steps.find(s => s.deferred && s.bump === 'yes')?.metadataHash
-    for (const r of [dec.report, unreg.report]) expect(r.groups.find(g => g.group === GA), JSON.stringify(r.changes)).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
+    for (const r of [dec.report, unreg.report])
+      expect(
+        r.groups.find(g => g.group === GA),
+        JSON.stringify(r.changes),
+      ).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
     // the same hidden hash whether the plan starts before the stop or after it
     for (const [g] of GROUPS) expect(hiddenOf(unreg.report, g), g).toBe(hiddenOf(dec.report, g))
     const coordinators = async () => new Map(await Promise.all(GROUPS.map(async ([g]) => [g, await probe.coordinator(g)] as [string, number])))
@@ -339,14 +398,20 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
     const move = join(dir, 'offsets.json')
     writeFileSync(move, JSON.stringify({version: 1, partitions: [{topic: '__consumer_offsets', partition: p, replicas: target}]}))
     await reassign('--execute', '--reassignment-json-file', move)
-    await waitFor('offsets partition reassigned', async () => !/still in progress/.test(await reassign('--verify', '--reassignment-json-file', move)), {timeoutMs: 60_000, intervalMs: 1000})
+    await waitFor('offsets partition reassigned', async () => !/still in progress/.test(await reassign('--verify', '--reassignment-json-file', move)), {
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+    })
     await tool('org.apache.kafka.tools.LeaderElectionCommand', '--election-type', 'PREFERRED', '--topic', '__consumer_offsets', '--partition', String(p))
     await waitFor(`GA's coordinator on broker ${target[0]}`, async () => (await probe.coordinator(GA)) === target[0], {timeoutMs: 60_000})
     after = await settledAll()
     const c2 = await coordinators()
     // a group whose coordinator moved stores its hidden hash, if it has one; the others do not bump
     const labels = GROUPS.map(([g]) => {
-      const hashes = after.get(g)!.filter(r => r.epoch > before.get(g)!.at(-1)!.epoch).map(r => String(r.metadataHash))
+      const hashes = after
+        .get(g)!
+        .filter(r => r.epoch > before.get(g)!.at(-1)!.epoch)
+        .map(r => String(r.metadataHash))
       const hidden = hiddenOf(unreg.report, g)
       const moved = c1.get(g) !== c2.get(g)
       const label = `${g}: coordinator ${c1.get(g)} -> ${c2.get(g)}, stored ${JSON.stringify(hashes)}, hidden ${hidden}`

@@ -30,9 +30,19 @@ afterAll(async () => {
   await probe?.close()
 })
 
-const topicCommand = (...args: string[]) => clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', probe.env.bootstrap, ...args)
+const topicCommand = (...args: string[]) =>
+  clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', probe.env.bootstrap, ...args)
 
-interface AuditRow {group: string; verdict: {code: string}; inSync: boolean | null; rules?: string | null; storedMetadataHash: string | null; drift: unknown[]; findings: string[]; driftFromLog?: unknown}
+interface AuditRow {
+  group: string
+  verdict: {code: string}
+  inSync: boolean | null
+  rules?: string | null
+  storedMetadataHash: string | null
+  drift: unknown[]
+  findings: string[]
+  driftFromLog?: unknown
+}
 async function audit(group: string, ...args: string[]): Promise<{code: number; row: AuditRow}> {
   const r = await cli(['audit', '-b', probe.env.bootstrap, '--no-record', '--group', group, '--json', ...args])
   expect([0, 3], `exit ${r.code}: ${r.stderr}`).toContain(r.code)
@@ -41,7 +51,9 @@ async function audit(group: string, ...args: string[]): Promise<{code: number; r
 }
 
 /** The group's ConsumerGroupPartitionMetadata records as DumpLogSegments --offsets-decoder prints them. */
-async function subscriptionRecords(group: string): Promise<Array<{offset: number; topics: Array<{topicName: string; numPartitions: number; partitionMetadata: unknown[]}>}>> {
+async function subscriptionRecords(
+  group: string,
+): Promise<Array<{offset: number; topics: Array<{topicName: string; numPartitions: number; partitionMetadata: unknown[]}>}>> {
   return (await probe.records(group)).filter(r => r.type === 4 && r.value !== null).map(r => ({offset: r.offset, topics: (r.value as {topics: any[]}).topics}))
 }
 
@@ -66,14 +78,24 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
     expect(a1.row).toMatchObject({rules: '4.0', inSync: true, storedMetadataHash: null, drift: [], findings: []})
     // what the 4.0 coordinator wrote: the two topics, no partition racks
     const recs = await subscriptionRecords(G)
-    expect(recs.at(-1)!.topics.map(t => [t.topicName, t.numPartitions]).sort()).toEqual([[A, 3], [B, 2]])
+    expect(
+      recs
+        .at(-1)!
+        .topics.map(t => [t.topicName, t.numPartitions])
+        .sort(),
+    ).toEqual([
+      [A, 3],
+      [B, 2],
+    ])
     expect(recs.every(r => r.topics.every(t => (t.partitionMetadata ?? []).length === 0))).toBe(true)
 
     // 2. impact, then the partition increase with Kafka's TopicCommand
     const e1 = ok.groupEpoch!
     const imp = await cli(['impact', '-b', env.bootstrap, '--json', '--add-partitions', `${A}=5`])
     expect(imp.code, imp.stderr).toBe(0)
-    const predicted = (JSON.parse(imp.stdout) as {groups: Array<{group: string; rules: string; bumps: {min: number; max: number}}>}).groups.find(g => g.group === G)!
+    const predicted = (JSON.parse(imp.stdout) as {groups: Array<{group: string; rules: string; bumps: {min: number; max: number}}>}).groups.find(
+      g => g.group === G,
+    )!
     expect(predicted.rules).toBe('4.0')
     await topicCommand('--alter', '--topic', A, '--partitions', '5')
     const up = await afterBump(env, G, e1, 'a bump after the partition increase')
@@ -100,10 +122,14 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
       rack3 = 'rack-c'
       await d.cmd('wait-broker 3 unfenced 60000')
       // broker 3 back in the ISR of A's partitions: a topic change the coordinator is told about
-      await waitFor('broker 3 back in the ISR of every partition of A', async () => {
-        for (let p = 0; p < 3; p++) if (!((await d.cmd(`partition ${A} ${p}`)).isr as number[]).includes(3)) return undefined
-        return true
-      }, {timeoutMs: 60_000, intervalMs: 500})
+      await waitFor(
+        'broker 3 back in the ISR of every partition of A',
+        async () => {
+          for (let p = 0; p < 3; p++) if (!((await d.cmd(`partition ${A} ${p}`)).isr as number[]).includes(3)) return undefined
+          return true
+        },
+        {timeoutMs: 60_000, intervalMs: 500},
+      )
       const after = await settled(env, G)
       const stored = await subscriptionRecords(G)
       const storedEpochs = (await probe.history(G, 'consumer')).map(r => r.epoch)

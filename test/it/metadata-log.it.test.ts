@@ -39,7 +39,11 @@ function asKafkaJson(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v)
   if (Array.isArray(v)) return v.map(asKafkaJson)
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '_unknownTaggedFields').map(([k, x]) => [camel(k), asKafkaJson(x)]))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== '_unknownTaggedFields')
+        .map(([k, x]) => [camel(k), asKafkaJson(x)]),
+    )
   }
   return v
 }
@@ -63,7 +67,9 @@ async function dump(files: string[]): Promise<Dumped> {
 }
 
 async function compareDir(dir: string): Promise<{records: number; compared: number; files: number}> {
-  const files = readdirSync(dir).filter(f => f.endsWith('.log') || f.endsWith('.checkpoint')).map(f => join(dir, f))
+  const files = readdirSync(dir)
+    .filter(f => f.endsWith('.log') || f.endsWith('.checkpoint'))
+    .map(f => join(dir, f))
   let records = 0
   let compared = 0
   let vanished = 0
@@ -110,7 +116,8 @@ async function compareDir(dir: string): Promise<{records: number; compared: numb
           const mine = asKafkaJson(ours.data) as Record<string, unknown>
           for (const [k, v] of Object.entries(theirs!.data)) expect(mine[k], `${file} offset ${r.offset} ${ours.name}.${k}`).toEqual(v)
           // fields Kafka's JSON leaves out are tagged fields at their default
-          for (const [k, v] of Object.entries(mine)) if (!(k in theirs!.data)) expect([null, -1, -2, 0, []], `${file} offset ${r.offset} ${ours.name}.${k}`).toContainEqual(v)
+          for (const [k, v] of Object.entries(mine))
+            if (!(k in theirs!.data)) expect([null, -1, -2, 0, []], `${file} offset ${r.offset} ${ours.name}.${k}`).toContainEqual(v)
           compared++
         }
       }
@@ -141,7 +148,11 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     const plan = join(env.runDir, `${T}-reassign.json`)
     writeFileSync(plan, JSON.stringify({version: 1, partitions: [{topic: T, partition: 0, replicas: [3, 1]}]}))
     await tool(REASSIGN, '--bootstrap-server', env.bootstrap, '--execute', '--reassignment-json-file', plan)
-    await waitFor('reassignment done', async () => /is completed/.test(await tool(REASSIGN, '--bootstrap-server', env.bootstrap, '--verify', '--reassignment-json-file', plan)) || undefined, {timeoutMs: 60_000, intervalMs: 1000})
+    await waitFor(
+      'reassignment done',
+      async () => /is completed/.test(await tool(REASSIGN, '--bootstrap-server', env.bootstrap, '--verify', '--reassignment-json-file', plan)) || undefined,
+      {timeoutMs: 60_000, intervalMs: 1000},
+    )
     await afterBump(env, G, e2, 'a bump after the reassignment')
     await sleep(1000)
 
@@ -171,7 +182,10 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     }
     const first = bumps[0].causes.find(x => x.kind === 'metadata-hash-changed')!
     expect(first.message).toContain(`topic ${T} partitions 2 → 3`)
-    const rest = bumps.slice(1).map(b => b.causes.find(x => x.kind === 'metadata-hash-changed')!.message).join('\n')
+    const rest = bumps
+      .slice(1)
+      .map(b => b.causes.find(x => x.kind === 'metadata-hash-changed')!.message)
+      .join('\n')
     expect(rest).toContain(`${T} partition 0 replicas`)
     expect(rest).toMatch(/→ \[3,1\]/)
   }, 360_000)
@@ -189,7 +203,9 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', U, '--replica-assignment', '3:1')
     await afterBump(env, G, e2, 'a bump after the topic was re-created')
     const report = await explain(env, G, '--metadata-log', ctrlDir)
-    const causes = since(report, e1).flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
+    const causes = since(report, e1)
+      .flatMap(e => e.causes)
+      .filter(c => c.kind === 'metadata-hash-changed')
     expect(causes.length, JSON.stringify(since(report, e1))).toBeGreaterThanOrEqual(2)
     for (const c of causes) expect(c.details.source, JSON.stringify(c)).toBe('metadata-log')
     expect(causes[0].message).toMatch(new RegExp(`topic ${U} deleted \\(id `))
@@ -197,7 +213,7 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     await probe.driver.cmd(`stop ${R}r1`)
   }, 240_000)
 
-  it('audit --metadata-log: a group that has not seen a partition increase made with TopicCommand (its member paused) is named exactly, from the controller\'s and a broker\'s log', async () => {
+  it("audit --metadata-log: a group that has not seen a partition increase made with TopicCommand (its member paused) is named exactly, from the controller's and a broker's log", async () => {
     const env = probe.env
     const T = `${R}-adr`
     const G = `${R}-adr-g`
@@ -212,21 +228,30 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
       await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--alter', '--topic', T, '--partitions', '3', '--replica-assignment', '1:2,2:3,3:1')
       const added = `topic ${T} partitions 2 → 3`
       for (const dir of [metadataDir(env.raw.CONTROLLER_LOG_DIR), metadataDir(env.brokerLogDir(1))]) {
-        let row: {inSync: boolean; findings: string[]; driftFromLog?: {exact: boolean; message: string; changes: Array<{description: string; time: string}>}} | undefined
+        let row:
+          | {inSync: boolean; findings: string[]; driftFromLog?: {exact: boolean; message: string; changes: Array<{description: string; time: string}>}}
+          | undefined
         let summary: {metadataLog?: {groupsDrifting: number; driftsAttributed: number}} = {}
         // the partition increase reaches the broker's log (and the live metadata) within moments
-        await waitFor(`audit --metadata-log ${dir} sees the drift`, async () => {
-          const r = await cli(['audit', '-b', env.bootstrap, '--group', G, '--metadata-log', dir, '--json', '--no-record'])
-          const doc = JSON.parse(r.stdout)
-          row = doc.groups[0]
-          summary = doc.summary
-          return row?.inSync === false && row.driftFromLog?.exact ? true : undefined
-        }, {timeoutMs: 20_000, intervalMs: 1000}).catch(() => undefined)
+        await waitFor(
+          `audit --metadata-log ${dir} sees the drift`,
+          async () => {
+            const r = await cli(['audit', '-b', env.bootstrap, '--group', G, '--metadata-log', dir, '--json', '--no-record'])
+            const doc = JSON.parse(r.stdout)
+            row = doc.groups[0]
+            summary = doc.summary
+            return row?.inSync === false && row.driftFromLog?.exact ? true : undefined
+          },
+          {timeoutMs: 20_000, intervalMs: 1000},
+        ).catch(() => undefined)
         expect(row, dir).toBeDefined()
         expect(row!.inSync, dir).toBe(false)
         expect(row!.findings, dir).toContain('drift')
         expect(row!.driftFromLog, `${dir}: ${JSON.stringify(row)}`).toMatchObject({exact: true})
-        expect(row!.driftFromLog!.changes.map(c => c.description), dir).toEqual([added])
+        expect(
+          row!.driftFromLog!.changes.map(c => c.description),
+          dir,
+        ).toEqual([added])
         expect(summary.metadataLog).toMatchObject({groupsDrifting: 1, driftsAttributed: 1})
         const text = await cli(['audit', '-b', env.bootstrap, '--group', G, '--metadata-log', dir, '--no-record'])
         expect(text.stdout).toContain(`drift (exact, from the metadata log): ${added}`)
@@ -251,7 +276,9 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     const end = earliest.replay.lastOffset!
     const latest = await replayMetadataLog(dir, {start: 'latest', untilOffset: end})
     expect(latest.snapshot, 'a snapshot was taken (metadata.log.max.snapshot.interval.ms=10000)').not.toBeNull()
-    const files = readdirSync(dir).filter(f => f.endsWith('.log')).sort()
+    const files = readdirSync(dir)
+      .filter(f => f.endsWith('.log'))
+      .sort()
     console.log(`[metadata-log] oldest segment ${files[0]}, history from ${JSON.stringify(earliest.historyStart)}, newest snapshot ${latest.snapshot?.path}`)
     for (const r of [earliest, latest]) {
       const md = r.replay.image.toClusterMetadata()

@@ -3,9 +3,7 @@
  * driver JVM, decodes the same records; a group's records live in partition abs(hashCode(group)) % 5 only.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {
-  dumpOffsetsPartition, dumpOffsetsPartitionInDriver, groupRecords, metadataRecords, offsetsPartitionFor,
-} from './lib/offsets-log.js'
+import {dumpOffsetsPartition, dumpOffsetsPartitionInDriver, groupRecords, metadataRecords, offsetsPartitionFor} from './lib/offsets-log.js'
 import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe

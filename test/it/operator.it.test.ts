@@ -64,7 +64,7 @@ describe('nothing found: exit 4', () => {
     expect(JSON.parse(some.stdout).summary.groups).toBe(1)
   })
 
-  it('group records: filters that match none of an existing group\'s records vs a group without records', async () => {
+  it("group records: filters that match none of an existing group's records vs a group without records", async () => {
     const filtered = await cli(['group', 'records', group, '-b', bs, '--type', 'ShareGroupMetadata'])
     expect(filtered.code).toBe(4)
     expect(filtered.stdout).toMatch(new RegExp(`\\d+ record\\(s\\) of group ${group}, none matching the filters`))
@@ -108,7 +108,14 @@ describe('group list', () => {
     const groups = (JSON.parse(r.stdout) as {groups: Array<Record<string, unknown>>}).groups
     expect(groups.map(g => g.group)).toEqual([group, live])
     const [empty, stable] = groups
-    expect(stable).toMatchObject({type: 'consumer', protocolType: 'consumer', state: 'Stable', groupEpoch: stored.epoch, assignmentEpoch: stored.epoch, members: 1})
+    expect(stable).toMatchObject({
+      type: 'consumer',
+      protocolType: 'consumer',
+      state: 'Stable',
+      groupEpoch: stored.epoch,
+      assignmentEpoch: stored.epoch,
+      members: 1,
+    })
     expect(stable.coordinator).toBe(await probe.coordinator(live))
     expect(stable.partition).toBe(probe.offsetsPartition(live))
     expect(empty).toMatchObject({type: 'consumer', state: 'Empty', members: 0, groupEpoch: (await probe.latest(group, 'consumer'))!.epoch})
@@ -135,7 +142,8 @@ describe('group explain: offsets and lag per partition, as kafka-consumer-groups
     await d.cmd(`produce ${b} 5`)
     await d.cmd(`consumer ${P}o1 ${g} names ${a},${b}`)
     await d.cmd(`consumer ${P}o2 ${g} names ${a}`)
-    const members = async () => ((await d.cmd('members')) as unknown as {members: Array<{member: string; assignment: string[]}>}).members.filter(m => m.member.startsWith(`${P}o`))
+    const members = async () =>
+      ((await d.cmd('members')) as unknown as {members: Array<{member: string; assignment: string[]}>}).members.filter(m => m.member.startsWith(`${P}o`))
     const until = async (what: string, ok: () => Promise<boolean>) => {
       const deadline = Date.now() + 45_000
       while (!(await ok())) {
@@ -143,7 +151,10 @@ describe('group explain: offsets and lag per partition, as kafka-consumer-groups
         await new Promise(r => setTimeout(r, 300))
       }
     }
-    await until('both members assigned, all 4 partitions', async () => (await members()).flatMap(m => m.assignment).length === 4 && (await members()).every(m => m.assignment.length > 0))
+    await until(
+      'both members assigned, all 4 partitions',
+      async () => (await members()).flatMap(m => m.assignment).length === 4 && (await members()).every(m => m.assignment.length > 0),
+    )
     await new Promise(r => setTimeout(r, 1500)) // let them fetch some records: positions > 0
     for (const m of ['o1', 'o2']) await d.cmd(`commit ${P}${m}`)
     // o1 drops topic b: its committed partition is then owned by no member
@@ -155,11 +166,41 @@ describe('group explain: offsets and lag per partition, as kafka-consumer-groups
     const ours = await cli(['group', 'explain', g, '-b', bs, '--json'])
     expect(ours.code, ours.stderr).toBe(0)
     const rows = (JSON.parse(ours.stdout) as {offsets: {partitions: Array<Record<string, string | number | null>>}}).offsets.partitions
-    const tool = await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand', '--bootstrap-server', bs, '--describe', '--group', g)
-    const lines = tool.split('\n').map(l => l.trim().split(/\s+/)).filter(f => f[0] === g)
-    const theirs = lines.map(([, topic, partition, current, end, lag, consumerId, host, clientId]) => ({topic, partition: Number(partition), current, end, lag, consumerId, host, clientId}))
+    const tool = await clusterSh(
+      probe.env,
+      'tool',
+      'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
+      '--bootstrap-server',
+      bs,
+      '--describe',
+      '--group',
+      g,
+    )
+    const lines = tool
+      .split('\n')
+      .map(l => l.trim().split(/\s+/))
+      .filter(f => f[0] === g)
+    const theirs = lines.map(([, topic, partition, current, end, lag, consumerId, host, clientId]) => ({
+      topic,
+      partition: Number(partition),
+      current,
+      end,
+      lag,
+      consumerId,
+      host,
+      clientId,
+    }))
     const dash = (v: string | number | null) => (v === null ? '-' : String(v))
-    const mine = rows.map(r => ({topic: r.topic, partition: r.partition as number, current: dash(r.committedOffset), end: dash(r.logEndOffset), lag: dash(r.lag), consumerId: dash(r.memberId), host: dash(r.host), clientId: dash(r.clientId)}))
+    const mine = rows.map(r => ({
+      topic: r.topic,
+      partition: r.partition as number,
+      current: dash(r.committedOffset),
+      end: dash(r.logEndOffset),
+      lag: dash(r.lag),
+      consumerId: dash(r.memberId),
+      host: dash(r.host),
+      clientId: dash(r.clientId),
+    }))
     const order = (x: {topic: unknown; partition: number}[]) => [...x].sort((p, q) => `${p.topic}:${p.partition}`.localeCompare(`${q.topic}:${q.partition}`))
     console.log(`ConsumerGroupCommand --describe:\n${tool}`)
     expect(order(mine)).toEqual(order(theirs))
@@ -188,8 +229,14 @@ describe('shell completion with live names', () => {
     writeFileSync(join(dir, 'rebalance-doctor'), `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, 'bin', 'run.js')}" "$@"\n`, {mode: 0o755})
     writeFileSync(join(dir, 'c.bash'), (await cli(['completion', 'bash'])).stdout)
     const line = `rebalance-doctor group records --bootstrap-server ${bs} ${P}-e`
-    const bash = await exec('bash', ['-c', `source ${dir}/c.bash; COMP_LINE="$LINE"; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$LINE"; COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _rebalance_doctor; printf '%s\\n' "\${COMPREPLY[@]}"`],
-      {env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`}})
+    const bash = await exec(
+      'bash',
+      [
+        '-c',
+        `source ${dir}/c.bash; COMP_LINE="$LINE"; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$LINE"; COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _rebalance_doctor; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      {env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`}},
+    )
     expect(bash.stdout.split('\n').filter(Boolean)).toEqual([group])
   })
 })
@@ -198,16 +245,24 @@ describe('--profile', () => {
   it('a SASL_SSL (SCRAM) profile: bootstrap and command config from the profiles file, no secret printed', async () => {
     const env = probe.env.raw
     const dir = tempDir()
-    writeFileSync(join(dir, 'scram.properties'), [
-      'security.protocol=SASL_SSL',
-      'sasl.mechanism=SCRAM-SHA-512',
-      `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`,
-      'ssl.truststore.type=PEM',
-      `ssl.truststore.location=${env.CA_PEM}`,
-      '',
-    ].join('\n'))
-    writeFileSync(join(dir, 'profiles.yaml'), `profiles:\n  it-secure:\n    bootstrap-server: ${env.BOOTSTRAP_SASL_SSL}\n    command-config: scram.properties\n    timeout: 60s\n`)
-    const r = await cli(['group', 'list', '--profile', 'it-secure', '--group', group, '--json', '--debug'], {REBALANCE_DOCTOR_PROFILES_FILE: join(dir, 'profiles.yaml')})
+    writeFileSync(
+      join(dir, 'scram.properties'),
+      [
+        'security.protocol=SASL_SSL',
+        'sasl.mechanism=SCRAM-SHA-512',
+        `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`,
+        'ssl.truststore.type=PEM',
+        `ssl.truststore.location=${env.CA_PEM}`,
+        '',
+      ].join('\n'),
+    )
+    writeFileSync(
+      join(dir, 'profiles.yaml'),
+      `profiles:\n  it-secure:\n    bootstrap-server: ${env.BOOTSTRAP_SASL_SSL}\n    command-config: scram.properties\n    timeout: 60s\n`,
+    )
+    const r = await cli(['group', 'list', '--profile', 'it-secure', '--group', group, '--json', '--debug'], {
+      REBALANCE_DOCTOR_PROFILES_FILE: join(dir, 'profiles.yaml'),
+    })
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout).groups.map((g: {group: string}) => g.group)).toEqual([group])
     expect(r.stderr).toContain('security.protocol=SASL_SSL')
@@ -226,7 +281,11 @@ function onPty(cols: number, args: string[], timeoutMs = 30_000): Promise<{code:
   const t0 = performance.now()
   return new Promise((resolve, reject) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'NO_COLOR' && k !== 'DEBUG'))
-    const p = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], {env: {...clean, TERM: 'xterm-256color'}, cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe']})
+    const p = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], {
+      env: {...clean, TERM: 'xterm-256color'},
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     // a progress storm (issue 16 defect 1: 835 MB in 10 minutes) is cut here, and then fails the size assertion
     p.stdout.on('data', d => {
@@ -264,7 +323,9 @@ describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () =>
     for (const cols of [0, 80, 120, 200]) {
       const r = await onPty(cols, ['group', 'explain', group, '-b', bs, '--history-dir', hist])
       const text = visible(r.out)
-      captures.push(`--- ${cols} columns: exit ${r.code}, ${r.out.length} bytes, ${Math.round(r.ms)} ms, ESC[1A x${r.out.split('\u001B[1A').length - 1}\n${text}`)
+      captures.push(
+        `--- ${cols} columns: exit ${r.code}, ${r.out.length} bytes, ${Math.round(r.ms)} ms, ESC[1A x${r.out.split('\u001B[1A').length - 1}\n${text}`,
+      )
       expect(r.code, text).toBe(0)
       expect(r.out.length).toBeLessThan(64 * 1024)
       expect(text).toMatch(/^verdict: /m)
@@ -284,7 +345,9 @@ describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () =>
           if (/^\s*│\s*\S+ → \d+\s*│/.test(l)) rows.push([l])
           else rows.at(-1)?.push(l)
         }
-        const doc = JSON.parse((await cli(['group', 'explain', group, '-b', bs, '--json', '--history-dir', hist])).stdout) as {timeline: Array<{causes: Array<{kind: string}>}>}
+        const doc = JSON.parse((await cli(['group', 'explain', group, '-b', bs, '--json', '--history-dir', hist])).stdout) as {
+          timeline: Array<{causes: Array<{kind: string}>}>
+        }
         expect(rows.length, text).toBe(doc.timeline.length)
         let ordinary = 0
         doc.timeline.forEach((e, i) => {

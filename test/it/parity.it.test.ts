@@ -37,14 +37,22 @@ describe.skipIf(!IS_40)(`parity pass, 4.0 rules (Kafka ${version})`, () => {
     const d = probe.driver
     const env = probe.env
     await d.cmd('create-topic pp-orders --assign 1:2,2:3,3:1')
-    const groups = [{id: 'it-pp-consumer', member: 'pp1', how: 'names pp-orders'}, {id: 'it-pp-regex', member: 'pp2', how: 'regex pp-ord.*'}]
+    const groups = [
+      {id: 'it-pp-consumer', member: 'pp1', how: 'names pp-orders'},
+      {id: 'it-pp-regex', member: 'pp2', how: 'regex pp-ord.*'},
+    ]
     for (const g of groups) await d.cmd(`consumer ${g.member} ${g.id} ${g.how}`)
     /** The group's last ConsumerGroupPartitionMetadata record (DumpLogSegments) once it holds `partitions` for pp-orders. */
-    const storedRecord = (id: string, partitions: number) => waitFor(`${id}: pp-orders at ${partitions} partitions in the subscription metadata record`, async () => {
-      const rec = (await probe.records(id)).filter(r => r.type === 4 && r.value !== null).at(-1)
-      const topics = (rec?.value as {topics?: Array<{topicId: string; topicName: string; numPartitions: number}>} | undefined)?.topics
-      return topics?.some(t => t.topicName === 'pp-orders' && t.numPartitions === partitions) ? topics : undefined
-    }, {timeoutMs: 90_000, intervalMs: 700})
+    const storedRecord = (id: string, partitions: number) =>
+      waitFor(
+        `${id}: pp-orders at ${partitions} partitions in the subscription metadata record`,
+        async () => {
+          const rec = (await probe.records(id)).filter(r => r.type === 4 && r.value !== null).at(-1)
+          const topics = (rec?.value as {topics?: Array<{topicId: string; topicName: string; numPartitions: number}>} | undefined)?.topics
+          return topics?.some(t => t.topicName === 'pp-orders' && t.numPartitions === partitions) ? topics : undefined
+        },
+        {timeoutMs: 90_000, intervalMs: 700},
+      )
     const check = async (what: string, partitions: number) => {
       const out: Record<string, number> = {}
       for (const g of groups) {
@@ -52,7 +60,10 @@ describe.skipIf(!IS_40)(`parity pass, 4.0 rules (Kafka ${version})`, () => {
         const settled = await probe.settled(g.id, 'consumer')
         const {md} = await probe.metadata()
         const ours = [...subscriptionMetadataFromLive(['pp-orders'], md).values()]
-        expect(topics.map(t => ({topicId: t.topicId, topicName: t.topicName, numPartitions: t.numPartitions})), `${g.id} ${what}: ours vs DumpLogSegments`).toEqual(ours)
+        expect(
+          topics.map(t => ({topicId: t.topicId, topicName: t.topicName, numPartitions: t.numPartitions})),
+          `${g.id} ${what}: ours vs DumpLogSegments`,
+        ).toEqual(ours)
         expect(settled.metadataHash, `${g.id}: a 4.0 coordinator stores no hash`).toBe(0n)
         const report = await explain(env, g.id)
         expect(report, `${g.id} ${what}`).toMatchObject({type: 'consumer', groupEpoch: settled.epoch, rules: '4.0', storedMetadataHash: null, inSync: true})
@@ -61,7 +72,18 @@ describe.skipIf(!IS_40)(`parity pass, 4.0 rules (Kafka ${version})`, () => {
       return out
     }
     const before = await check('before', 3)
-    await clusterSh(env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', env.bootstrap, '--alter', '--topic', 'pp-orders', '--partitions', '4')
+    await clusterSh(
+      env,
+      'tool',
+      'org.apache.kafka.tools.TopicCommand',
+      '--bootstrap-server',
+      env.bootstrap,
+      '--alter',
+      '--topic',
+      'pp-orders',
+      '--partitions',
+      '4',
+    )
     const after = await check('after', 4)
     for (const g of groups) expect(after[g.id], `${g.id}: the epoch moved`).toBeGreaterThan(before[g.id])
     console.log(`[kafka-it] parity ${version} (4.0 rules): ${JSON.stringify(Object.fromEntries(groups.map(g => [g.id, [before[g.id], after[g.id]]])))}`)
@@ -89,10 +111,14 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
     await d.cmd('consumer pp2 it-pp-regex regex pp-ord.*')
     await d.cmd('share pp3 it-pp-share pp-orders')
     await d.cmd(`streams pp4 ${app} pp-orders pp-sink`)
-    await waitFor('the streams internal topics', async () => {
-      const {md} = await probe.metadata()
-      return [`${app}-counts-repartition`, `${app}-counts-changelog`].every(t => md.topics.some(x => x.name === t))
-    }, {timeoutMs: 90_000, intervalMs: 1000})
+    await waitFor(
+      'the streams internal topics',
+      async () => {
+        const {md} = await probe.metadata()
+        return [`${app}-counts-repartition`, `${app}-counts-changelog`].every(t => md.topics.some(x => x.name === t))
+      },
+      {timeoutMs: 90_000, intervalMs: 1000},
+    )
 
     const check = async (what: string) => {
       const out: Record<string, {epoch: number; hash: bigint}> = {}
@@ -113,8 +139,18 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
 
     const before = await check('before')
     // the bump, made with Kafka's own tool class (not our driver)
-    await clusterSh(env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', env.bootstrap, '--alter', '--topic', 'pp-orders',
-      '--partitions', '4')
+    await clusterSh(
+      env,
+      'tool',
+      'org.apache.kafka.tools.TopicCommand',
+      '--bootstrap-server',
+      env.bootstrap,
+      '--alter',
+      '--topic',
+      'pp-orders',
+      '--partitions',
+      '4',
+    )
     for (const g of groups) await probe.waitStored(g.id, g.kind, 'a new epoch after TopicCommand --alter', r => r.epoch > before[g.id].epoch)
     const after = await check('after')
     for (const g of groups) expect(after[g.id].hash, `${g.id}: the hash moved`).not.toBe(before[g.id].hash)

@@ -56,7 +56,10 @@ async function expectSameRecordsAsKafka(group: string): Promise<RecordsJson> {
   const ours = await groupRecords(group)
   const theirs = await probe.records(group)
   // DumpLogSegments also prints records of aborted transactions; none of these groups uses transactions
-  expect(ours.records.map(r => Number(r.offset)), group).toEqual(theirs.map(r => r.offset))
+  expect(
+    ours.records.map(r => Number(r.offset)),
+    group,
+  ).toEqual(theirs.map(r => r.offset))
   ours.records.forEach((r, i) => {
     const t = theirs[i]
     expect(r.unknown, `${group} @${r.offset}`).toBeUndefined()
@@ -100,7 +103,11 @@ describe(`group records vs Kafka's offsets decoder (Kafka ${process.env.KAFKA_VE
     await sleep(3000)
     await d.cmd(`create-topic ${R}-r1 1 1`)
     // regex refreshes are at least 10 s apart
-    await waitFor('the regex to resolve the new topic', async () => (await probe.records(rx)).some(r => r.type === 16 && JSON.stringify(r.value).includes(`${R}-r1`)), {timeoutMs: 90_000, intervalMs: 1000})
+    await waitFor(
+      'the regex to resolve the new topic',
+      async () => (await probe.records(rx)).some(r => r.type === 16 && JSON.stringify(r.value).includes(`${R}-r1`)),
+      {timeoutMs: 90_000, intervalMs: 1000},
+    )
     await probe.settled(g, 'consumer')
 
     const ours = await expectSameRecordsAsKafka(g)
@@ -163,12 +170,32 @@ describe(`group records vs Kafka's offsets decoder (Kafka ${process.env.KAFKA_VE
     const g = `${R}-txn`
     const {stdout} = await exec(
       'java',
-      ['-Xmx256m', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${join(probe.env.itDir, 'config', 'tools-log4j2.properties')}`,
-        '-cp', `${probe.env.driverClasses}:${probe.env.libs}/*`, 'TxnOffsets', probe.env.bootstrap, `${R}-tx`, g, `${R}-t`, '0',
-        'commit:5', 'abort:7', 'abort:8', 'commit:9', 'abort:11'],
+      [
+        '-Xmx256m',
+        '-XX:TieredStopAtLevel=1',
+        `-Dlog4j2.configurationFile=${join(probe.env.itDir, 'config', 'tools-log4j2.properties')}`,
+        '-cp',
+        `${probe.env.driverClasses}:${probe.env.libs}/*`,
+        'TxnOffsets',
+        probe.env.bootstrap,
+        `${R}-tx`,
+        g,
+        `${R}-t`,
+        '0',
+        'commit:5',
+        'abort:7',
+        'abort:8',
+        'commit:9',
+        'abort:11',
+      ],
       {timeout: 120_000},
     )
-    expect(stdout.trim().split('\n').map(l => JSON.parse(l).step)).toEqual(['commit', 'abort', 'abort', 'commit', 'abort'])
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map(l => JSON.parse(l).step),
+    ).toEqual(['commit', 'abort', 'abort', 'commit', 'abort'])
     const ours = await groupRecords(g)
     const commits = ours.records.filter(r => r.type === 1).map(r => r.value!.offset)
     expect(commits).toEqual(['5', '9'])

@@ -50,7 +50,8 @@ describe(`message schemas vs Kafka ${version}'s jars`, () => {
     }
     const ourNames = new Set(RECORD_TYPES.map(r => r.name))
     for (const name of kafka.keys()) {
-      if (name.endsWith('Value') && kafka.has(`${name.slice(0, -5)}Key`) && !ourNames.has(name.slice(0, -5))) problems.push(`${name.slice(0, -5)}: a record type of Kafka ${version} the tool does not know`)
+      if (name.endsWith('Value') && kafka.has(`${name.slice(0, -5)}Key`) && !ourNames.has(name.slice(0, -5)))
+        problems.push(`${name.slice(0, -5)}: a record type of Kafka ${version} the tool does not know`)
     }
     console.log(`[schemas] Kafka ${version}: ${RECORD_TYPES.length - notes.length} record types compared; ${notes.join('; ')}`)
     expect(problems).toEqual([])
@@ -75,7 +76,9 @@ describe(`message schemas vs Kafka ${version}'s jars`, () => {
     const kafka = jarMessages(libs, 'kafka-clients-', 'common/message')
     const problems: string[] = []
     const notes: string[] = []
-    const specs = [...Object.values(requests), ...Object.values(responses)].filter((m): m is MessageSpec => typeof m === 'object' && m !== null && 'validVersions' in m && 'fields' in m)
+    const specs = [...Object.values(requests), ...Object.values(responses)].filter(
+      (m): m is MessageSpec => typeof m === 'object' && m !== null && 'validVersions' in m && 'fields' in m,
+    )
     expect(specs.length).toBeGreaterThan(10)
     for (const spec of specs) {
       const theirs = kafka.get(spec.name)

@@ -48,7 +48,13 @@ function plainProps(name: string, user: string, password: string): string {
 }
 
 function oauthProps(name: string, lines: string[]): string {
-  return writeProps(dir, name, ['security.protocol=SASL_SSL', 'sasl.mechanism=OAUTHBEARER', ...lines, 'ssl.truststore.type=PEM', `ssl.truststore.location=${env.CA_PEM}`])
+  return writeProps(dir, name, [
+    'security.protocol=SASL_SSL',
+    'sasl.mechanism=OAUTHBEARER',
+    ...lines,
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.location=${env.CA_PEM}`,
+  ])
 }
 
 /** The broker log line of OAuthBearerUnsecuredValidatorCallbackHandler (INFO) for a token with this sub. */
@@ -147,7 +153,11 @@ describe('SASL_SSL with SCRAM', () => {
   })
 
   it('no truststore: the broker certificate is not trusted (named), with what to set', async () => {
-    const props = writeProps(dir, 'notrust.properties', ['security.protocol=SASL_SSL', 'sasl.mechanism=SCRAM-SHA-512', `sasl.jaas.config=${SCRAM} required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`])
+    const props = writeProps(dir, 'notrust.properties', [
+      'security.protocol=SASL_SSL',
+      'sasl.mechanism=SCRAM-SHA-512',
+      `sasl.jaas.config=${SCRAM} required username="${env.SCRAM_USER}" password="${env.SCRAM_PASSWORD}";`,
+    ])
     const r = await cli(['cluster', 'snapshot', '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--timeout', '10000'])
     expectFailure(r, 1, /^TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)$/, 10_000)
     expect(r.stderr).toContain('ssl.truststore.location')
@@ -199,29 +209,32 @@ describe('SASL_SSL with OAUTHBEARER (unsecured JWT)', () => {
     expectNoSecrets(secure)
   })
 
-  it.each(['sasl.oauthbearer.token.endpoint.url=file:', 'REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN'])('a token we made, given by %s, gives the same hashes as PLAINTEXT; the broker validated its sub', async how => {
-    const from = how.startsWith('sasl.') ? 'file' : 'env'
-    const sub = `rd-oauth-${from}-${R}`
-    const now = Math.floor(Date.now() / 1000)
-    const token = unsecuredJwt(sub, now, now + 600)
-    let props: string
-    let vars: Record<string, string> = {}
-    if (from === 'file') {
-      const tokenFile = writeProps(dir, `${sub}.jwt`, [token])
-      props = oauthProps(`oauth-${from}.properties`, [`sasl.oauthbearer.token.endpoint.url=file:${tokenFile}`])
-    } else {
-      props = oauthProps(`oauth-${from}.properties`, [])
-      vars = {REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN: token}
-    }
-    const secure = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json', '--debug'], vars)
-    expect(secure.code, secure.stderr).toBe(0)
-    const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
-    expect(plain.code, plain.stderr).toBe(0)
-    expect(JSON.parse(secure.stdout)).toEqual(JSON.parse(plain.stdout))
-    expect(secure.stderr).toContain('sasl.mechanism=OAUTHBEARER sasl.token=(set)')
-    expect(await brokerValidated(sub)).toBe(true)
-    expectNoSecrets(secure)
-  })
+  it.each(['sasl.oauthbearer.token.endpoint.url=file:', 'REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN'])(
+    'a token we made, given by %s, gives the same hashes as PLAINTEXT; the broker validated its sub',
+    async how => {
+      const from = how.startsWith('sasl.') ? 'file' : 'env'
+      const sub = `rd-oauth-${from}-${R}`
+      const now = Math.floor(Date.now() / 1000)
+      const token = unsecuredJwt(sub, now, now + 600)
+      let props: string
+      let vars: Record<string, string> = {}
+      if (from === 'file') {
+        const tokenFile = writeProps(dir, `${sub}.jwt`, [token])
+        props = oauthProps(`oauth-${from}.properties`, [`sasl.oauthbearer.token.endpoint.url=file:${tokenFile}`])
+      } else {
+        props = oauthProps(`oauth-${from}.properties`, [])
+        vars = {REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN: token}
+      }
+      const secure = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json', '--debug'], vars)
+      expect(secure.code, secure.stderr).toBe(0)
+      const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
+      expect(plain.code, plain.stderr).toBe(0)
+      expect(JSON.parse(secure.stdout)).toEqual(JSON.parse(plain.stdout))
+      expect(secure.stderr).toContain('sasl.mechanism=OAUTHBEARER sasl.token=(set)')
+      expect(await brokerValidated(sub)).toBe(true)
+      expectNoSecrets(secure)
+    },
+  )
 
   it('an expired token is refused by the broker: exit 1, one line naming the broker, no token in any output', async () => {
     const sub = `rd-oauth-expired-${R}`
@@ -278,7 +291,12 @@ describe('connection failures', () => {
   })
 
   it('bad settings are usage errors (exit 2) before any connection: JKS truststore, GSSAPI', async () => {
-    const jks = writeProps(dir, 'jks.properties', ['security.protocol=SSL', 'ssl.truststore.location=/etc/kafka/truststore.jks', 'ssl.truststore.type=JKS', 'ssl.truststore.password=wrong-s3cret-pw'])
+    const jks = writeProps(dir, 'jks.properties', [
+      'security.protocol=SSL',
+      'ssl.truststore.location=/etc/kafka/truststore.jks',
+      'ssl.truststore.type=JKS',
+      'ssl.truststore.password=wrong-s3cret-pw',
+    ])
     const r1 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', jks])
     expectFailure(r1, 2, /^JKS truststores are not supported/)
     expect(r1.stderr).toContain('keytool')
@@ -308,7 +326,12 @@ describe('SSL with a client certificate (mTLS)', () => {
     const props = writeProps(dir, 'nocert.properties', ['security.protocol=SSL', 'ssl.truststore.type=PEM', `ssl.truststore.location=${env.CA_PEM}`])
     const r = await cli(['cluster', 'snapshot', '-b', env.BOOTSTRAP_SSL, '--command-config', props, '--timeout', '10000'])
     // TLS 1.3: the broker's alert arrives after our side of the handshake is done (OpenSSL names it)
-    expectFailure(r, 1, /^TLS: 127\.0\.0\.1:\d+ rejected the handshake \(alert "(bad certificate|certificate required)"\): no client certificate was sent/, 10_000)
+    expectFailure(
+      r,
+      1,
+      /^TLS: 127\.0\.0\.1:\d+ rejected the handshake \(alert "(bad certificate|certificate required)"\): no client certificate was sent/,
+      10_000,
+    )
     expect(r.stderr).toContain('ssl.keystore.location')
   })
 

@@ -46,10 +46,14 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
     await d.cmd(`streams k1 ${app} st-src st-sink`)
 
     // the topology the member sent, as the coordinator stored it (StreamsGroupTopology, type 23)
-    const topology = await waitFor('the StreamsGroupTopology record', async () => {
-      const t = (await probe.records(app)).filter(r => r.type === 23 && r.value).at(-1)
-      return t?.value ?? undefined
-    }, {timeoutMs: 90_000})
+    const topology = await waitFor(
+      'the StreamsGroupTopology record',
+      async () => {
+        const t = (await probe.records(app)).filter(r => r.type === 23 && r.value).at(-1)
+        return t?.value ?? undefined
+      },
+      {timeoutMs: 90_000},
+    )
     const topics = new Set<string>()
     for (const s of topology.subtopologies as Array<Record<string, unknown>>) {
       for (const n of (s.sourceTopics as string[]) ?? []) topics.add(n)
@@ -59,14 +63,22 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
     expect([...topics].sort()).toEqual(['it-streams-counts-changelog', 'it-streams-counts-repartition', 'st-src'])
 
     // the coordinator creates the internal topics; wait for them, then for the group to settle
-    await waitFor('internal topics created', async () => {
-      const {md} = await probe.metadata()
-      return [...topics].every(t => md.topics.some(x => x.name === t))
-    }, {timeoutMs: 90_000, intervalMs: 1000})
-    await waitFor('member RUNNING', async () => {
-      const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
-      return m.find(x => x.member === 'k1')?.state === 'RUNNING'
-    }, {timeoutMs: 90_000})
+    await waitFor(
+      'internal topics created',
+      async () => {
+        const {md} = await probe.metadata()
+        return [...topics].every(t => md.topics.some(x => x.name === t))
+      },
+      {timeoutMs: 90_000, intervalMs: 1000},
+    )
+    await waitFor(
+      'member RUNNING',
+      async () => {
+        const m = (await d.cmd('members')).members as Array<{member: string; state: string}>
+        return m.find(x => x.member === 'k1')?.state === 'RUNNING'
+      },
+      {timeoutMs: 90_000},
+    )
     const s = await probe.settled(app, 'streams')
     const {md} = await probe.metadata()
     const hasher = new TopicHasher(md)

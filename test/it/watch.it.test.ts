@@ -37,15 +37,39 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     await probe.settled(`${P}-g`, 'consumer')
 
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
-    const w = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), 'audit', '-b', probe.env.bootstrap, '--watch', '2s', '--ndjson', '--group', `${P}-*`, '--history-dir', tempDir(), '--debug'], {env: clean, cwd: REPO_ROOT})
+    const w = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'bin', 'run.js'),
+        'audit',
+        '-b',
+        probe.env.bootstrap,
+        '--watch',
+        '2s',
+        '--ndjson',
+        '--group',
+        `${P}-*`,
+        '--history-dir',
+        tempDir(),
+        '--debug',
+      ],
+      {env: clean, cwd: REPO_ROOT},
+    )
     let stdout = ''
     let stderr = ''
     w.stdout.on('data', x => (stdout += x))
     w.stderr.on('data', x => (stderr += x))
     const exited = new Promise<number | null>(resolve => w.on('close', code => resolve(code)))
-    const bumps = () => stdout.split('\n').filter(Boolean).map(l => JSON.parse(l) as Bump)
+    const bumps = () =>
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map(l => JSON.parse(l) as Bump)
     // the same for one group: the report, then a line per new bump
-    const g = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), 'group', 'explain', `${P}-g`, '-b', probe.env.bootstrap, '--watch', '2s'], {env: clean, cwd: REPO_ROOT})
+    const g = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), 'group', 'explain', `${P}-g`, '-b', probe.env.bootstrap, '--watch', '2s'], {
+      env: clean,
+      cwd: REPO_ROOT,
+    })
     let gout = ''
     let gerr = ''
     g.stdout.on('data', x => (gout += x))
@@ -59,11 +83,17 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       await d.cmd(`consumer c2 ${P}-g names ${P}-t`)
       await waitFor('the join printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'member-joined')), {timeoutMs: 60_000, intervalMs: 500})
       await d.cmd(`add-partitions ${P}-t 3 --assign 3:1`)
-      await waitFor('the metadata bump printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'metadata-hash-changed')), {timeoutMs: 60_000, intervalMs: 500})
+      await waitFor('the metadata bump printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'metadata-hash-changed')), {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      })
       // two more passes: nothing is printed twice
       const n = Number(/--watch cycle (\d+):[^\n]*$/.exec(stderr.trimEnd())?.[1] ?? 0)
       await waitFor('two more passes', async () => new RegExp(`--watch cycle ${n + 2}:`).test(stderr), {timeoutMs: 30_000, intervalMs: 300})
-      await waitFor('group explain --watch printed both bumps', async () => (gout.match(/ epoch \d+ → \d+: /g) ?? []).length >= 2, {timeoutMs: 20_000, intervalMs: 500})
+      await waitFor('group explain --watch printed both bumps', async () => (gout.match(/ epoch \d+ → \d+: /g) ?? []).length >= 2, {
+        timeoutMs: 20_000,
+        intervalMs: 500,
+      })
     } finally {
       w.kill('SIGTERM')
       g.kill('SIGTERM')
@@ -72,7 +102,10 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     expect(await gExited, gerr.slice(-3000)).toBe(0)
     const lines = gout.split('\n').filter(l => / epoch \d+ → \d+: /.test(l))
     console.log(`group explain --watch:\n${lines.join('\n')}\naudit --watch --ndjson:\n${stdout}`)
-    expect(lines.some(l => /joined/.test(l)), gout).toBe(true)
+    expect(
+      lines.some(l => /joined/.test(l)),
+      gout,
+    ).toBe(true)
     expect(new Set(lines).size).toBe(lines.length)
     const all = bumps()
     expect(all.every(b => b.schema.name === 'rebalance-doctor/bump' && b.group === `${P}-g`)).toBe(true)
@@ -87,6 +120,8 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     expect(stderr).toMatch(/SIGTERM: stopping after this cycle/)
     expect(stderr).not.toMatch(/cycle \d+ failed/)
     // memory per pass (--debug): printed for the note, not asserted (a timed/measured figure belongs in bench/)
-    console.log([...stderr.matchAll(/--watch cycle (\d+):[^\n]*rss (\d+) MB, heap (\d+) MB/g)].map(m => `cycle ${m[1]}: rss ${m[2]} MB heap ${m[3]} MB`).join('\n'))
+    console.log(
+      [...stderr.matchAll(/--watch cycle (\d+):[^\n]*rss (\d+) MB, heap (\d+) MB/g)].map(m => `cycle ${m[1]}: rss ${m[2]} MB heap ${m[3]} MB`).join('\n'),
+    )
   }, 150_000)
 })

@@ -33,7 +33,10 @@ export class FakeCluster implements ClusterReader {
   /** The time of the next write, less its gap (epoch ms). */
   time = 1_700_000_000_000
 
-  constructor(public md: ClusterMetadata, options: FakeClusterOptions = {}) {
+  constructor(
+    public md: ClusterMetadata,
+    options: FakeClusterOptions = {},
+  ) {
     this.offsetsPartitions = options.offsetsPartitions ?? OFFSETS_PARTITIONS
     this.#defaultLogEnd = options.logEnd
   }
@@ -51,9 +54,21 @@ export class FakeCluster implements ClusterReader {
     const encoded = records.map((r, i) => ({offset: base + BigInt(i), timestamp: BigInt(this.time), headers: [], ...encodeRecord(r)}))
     this.#next += BigInt(records.length)
     const batch: RawRecordBatch = {
-      baseOffset: base, lastOffset: this.#next - 1n, producerId: -1n, isTransactional: false, isControl: false, records: encoded, recordCount: encoded.length,
-      partitionLeaderEpoch: 0, magic: 2, attributes: 0, compression: 'none', producerEpoch: -1, baseSequence: -1,
-      baseTimestamp: BigInt(this.time), maxTimestamp: BigInt(this.time),
+      baseOffset: base,
+      lastOffset: this.#next - 1n,
+      producerId: -1n,
+      isTransactional: false,
+      isControl: false,
+      records: encoded,
+      recordCount: encoded.length,
+      partitionLeaderEpoch: 0,
+      magic: 2,
+      attributes: 0,
+      compression: 'none',
+      producerEpoch: -1,
+      baseSequence: -1,
+      baseTimestamp: BigInt(this.time),
+      maxTimestamp: BigInt(this.time),
     }
     this.log.set(partition, [...(this.log.get(partition) ?? []), batch])
   }
@@ -65,7 +80,12 @@ export class FakeCluster implements ClusterReader {
 
   async topics(options: {topics?: readonly string[]} = {}) {
     this.calls.push('topics')
-    const offsets = {name: '__consumer_offsets', topicId: this.md.topics[0]?.topicId ?? ('AAAAAAAAAAAAAAAAAAAAAA' as never), internal: true, partitions: Array.from({length: this.offsetsPartitions}, (_, p) => ({partition: p, replicas: [1]}))}
+    const offsets = {
+      name: '__consumer_offsets',
+      topicId: this.md.topics[0]?.topicId ?? ('AAAAAAAAAAAAAAAAAAAAAA' as never),
+      internal: true,
+      partitions: Array.from({length: this.offsetsPartitions}, (_, p) => ({partition: p, replicas: [1]})),
+    }
     const all = [offsets, ...this.md.topics]
     return options.topics ? all.filter(t => options.topics!.includes(t.name)) : all
   }
@@ -75,7 +95,16 @@ export class FakeCluster implements ClusterReader {
     const batches = (this.log.get(o.partition) ?? []).filter(b => o.fromOffset === undefined || b.lastOffset >= o.fromOffset)
     for (const b of batches) o.onBatch?.(b)
     const end = batches.length > 0 ? batches.at(-1)!.lastOffset + 1n : 0n
-    return {topic: o.topic ?? '__consumer_offsets', partition: o.partition, leader: 1, logStartOffset: 0n, endOffset: end, batches: o.onBatch ? [] : batches, abortedTransactions: [], fetches: 1}
+    return {
+      topic: o.topic ?? '__consumer_offsets',
+      partition: o.partition,
+      leader: 1,
+      logStartOffset: 0n,
+      endOffset: end,
+      batches: o.onBatch ? [] : batches,
+      abortedTransactions: [],
+      fetches: 1,
+    }
   }
 
   async listPartitionReassignments() {

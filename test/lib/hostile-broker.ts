@@ -275,18 +275,38 @@ async function wire(): Promise<Wire> {
     import('../../src/core/records/index.js'),
   ])
   const batches = Array.from({length: RECORDS}, (_, i) => {
-    const r = R.encodeRecord({type: 1, key: {group: 'g1', topic: 'orders', partition: 0}, value: {offset: BigInt(i), metadata: '', commitTimestamp: 1_700_000_000_000n + BigInt(i)}, version: 3})
+    const r = R.encodeRecord({
+      type: 1,
+      key: {group: 'g1', topic: 'orders', partition: 0},
+      value: {offset: BigInt(i), metadata: '', commitTimestamp: 1_700_000_000_000n + BigInt(i)},
+      version: 3,
+    })
     return recordBatch(BigInt(i), r.key, r.value, 1_700_000_000_000n + BigInt(i))
   })
   let huge: Buffer | undefined
   const hugePage = (n: number) =>
-    (huge ??= P.encodeBody(Res.DescribeTopicPartitionsResponse, 0, {ThrottleTimeMs: 0, Topics: [topicStruct('orders', ORDERS_TOPIC_ID, Array.from({length: n}, (_, i) => i + 1))], NextCursor: null} as never))
+    (huge ??= P.encodeBody(Res.DescribeTopicPartitionsResponse, 0, {
+      ThrottleTimeMs: 0,
+      Topics: [
+        topicStruct(
+          'orders',
+          ORDERS_TOPIC_ID,
+          Array.from({length: n}, (_, i) => i + 1),
+        ),
+      ],
+      NextCursor: null,
+    } as never))
   let listing: Buffer | undefined
   const groupList = (n: number) =>
     (listing ??= P.encodeBody(Res.ListGroupsResponse, 5, {
       ThrottleTimeMs: 0,
       ErrorCode: 0,
-      Groups: Array.from({length: n}, (_, i) => ({GroupId: `group-${String(i).padStart(8, '0')}`, ProtocolType: 'consumer', GroupState: 'Empty', GroupType: 'consumer'})),
+      Groups: Array.from({length: n}, (_, i) => ({
+        GroupId: `group-${String(i).padStart(8, '0')}`,
+        ProtocolType: 'consumer',
+        GroupState: 'Empty',
+        GroupType: 'consumer',
+      })),
     }))
   return {P, Req, Res, batches, hugePage, groupList}
 }
@@ -305,7 +325,17 @@ const SUPPORTED: Array<[number, number, number]> = [
 ]
 
 function partitionStruct(i: number) {
-  return {ErrorCode: 0, PartitionIndex: i, LeaderId: 1, LeaderEpoch: 0, ReplicaNodes: [1], IsrNodes: [1], EligibleLeaderReplicas: null, LastKnownElr: null, OfflineReplicas: []}
+  return {
+    ErrorCode: 0,
+    PartitionIndex: i,
+    LeaderId: 1,
+    LeaderEpoch: 0,
+    ReplicaNodes: [1],
+    IsrNodes: [1],
+    EligibleLeaderReplicas: null,
+    LastKnownElr: null,
+    OfflineReplicas: [],
+  }
 }
 
 function topicStruct(name: string, id: string, partitions: number[], internal = false) {
@@ -320,25 +350,64 @@ interface Options {
   readonly groups?: number
 }
 
-function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, version: number, body: Buffer, conn: {fetches: number}, o: Options): Buffer | undefined {
+function answer(
+  w: Wire,
+  probe: ProtocolProbe,
+  port: number,
+  apiKey: number,
+  version: number,
+  body: Buffer,
+  conn: {fetches: number},
+  o: Options,
+): Buffer | undefined {
   const {P, Req, Res} = w
   const end = BigInt(RECORDS)
   switch (apiKey) {
     case 18:
-      return P.encodeBody(Res.ApiVersionsResponse, 3, {ErrorCode: 0, ApiKeys: SUPPORTED.map(([ApiKey, MinVersion, MaxVersion]) => ({ApiKey, MinVersion, MaxVersion})), ThrottleTimeMs: 0})
+      return P.encodeBody(Res.ApiVersionsResponse, 3, {
+        ErrorCode: 0,
+        ApiKeys: SUPPORTED.map(([ApiKey, MinVersion, MaxVersion]) => ({ApiKey, MinVersion, MaxVersion})),
+        ThrottleTimeMs: 0,
+      })
     case 3: {
       const req = P.decodeBody(Req.MetadataRequest, 12, body) as {Topics: Array<{Name: string}> | null}
       const all = [topicStruct('__consumer_offsets', OFFSETS_TOPIC_ID, [0], true), topicStruct('orders', ORDERS_TOPIC_ID, [0])]
       const topics = req.Topics === null ? all : all.filter(t => req.Topics!.some(x => x.Name === t.Name))
-      return P.encodeBody(Res.MetadataResponse, 12, {ThrottleTimeMs: 0, Brokers: [{NodeId: 1, Host: '127.0.0.1', Port: port, Rack: null}], ClusterId: 'hostile', ControllerId: 1, Topics: topics})
+      return P.encodeBody(Res.MetadataResponse, 12, {
+        ThrottleTimeMs: 0,
+        Brokers: [{NodeId: 1, Host: '127.0.0.1', Port: port, Rack: null}],
+        ClusterId: 'hostile',
+        ControllerId: 1,
+        Topics: topics,
+      })
     }
     case 60:
-      return P.encodeBody(Res.DescribeClusterResponse, version, {ThrottleTimeMs: 0, ErrorCode: 0, ErrorMessage: null, EndpointType: 1, ClusterId: 'hostile', ControllerId: 1, Brokers: [{BrokerId: 1, Host: '127.0.0.1', Port: port, Rack: null, IsFenced: false}], ClusterAuthorizedOperations: -2147483648})
+      return P.encodeBody(Res.DescribeClusterResponse, version, {
+        ThrottleTimeMs: 0,
+        ErrorCode: 0,
+        ErrorMessage: null,
+        EndpointType: 1,
+        ClusterId: 'hostile',
+        ControllerId: 1,
+        Brokers: [{BrokerId: 1, Host: '127.0.0.1', Port: port, Rack: null, IsFenced: false}],
+        ClusterAuthorizedOperations: -2147483648,
+      })
     case 2: {
-      const req = P.decodeBody(Req.ListOffsetsRequest, 7, body) as {Topics: Array<{Name: string; Partitions: Array<{PartitionIndex: number; Timestamp: bigint}>}>}
+      const req = P.decodeBody(Req.ListOffsetsRequest, 7, body) as {
+        Topics: Array<{Name: string; Partitions: Array<{PartitionIndex: number; Timestamp: bigint}>}>
+      }
       return P.encodeBody(Res.ListOffsetsResponse, 7, {
         ThrottleTimeMs: 0,
-        Topics: req.Topics.map(t => ({Name: t.Name, Partitions: t.Partitions.map(p => ({PartitionIndex: p.PartitionIndex, ErrorCode: 0, Timestamp: -1n, Offset: p.Timestamp === -2n ? 0n : end, LeaderEpoch: 0}))})),
+        Topics: req.Topics.map(t => ({
+          Name: t.Name,
+          Partitions: t.Partitions.map(p => ({
+            PartitionIndex: p.PartitionIndex,
+            ErrorCode: 0,
+            Timestamp: -1n,
+            Offset: p.Timestamp === -2n ? 0n : end,
+            LeaderEpoch: 0,
+          })),
+        })),
       })
     }
     case 1: {
@@ -353,22 +422,48 @@ function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, ver
       if (probe === 'fetch-never-advances') records = w.batches[0]
       else if (probe === 'empty-fetches') records = Buffer.alloc(0)
       else records = Buffer.concat(w.batches.slice(Number(at)))
-      const partition = {PartitionIndex: p.Partition, ErrorCode: 0, HighWatermark: end, LastStableOffset: end, LogStartOffset: 0n, AbortedTransactions: [], PreferredReadReplica: -1, Records: records}
+      const partition = {
+        PartitionIndex: p.Partition,
+        ErrorCode: 0,
+        HighWatermark: end,
+        LastStableOffset: end,
+        LogStartOffset: 0n,
+        AbortedTransactions: [],
+        PreferredReadReplica: -1,
+        Records: records,
+      }
       return P.encodeBody(Res.FetchResponse, 12, {ThrottleTimeMs: 0, ErrorCode: 0, SessionId: 0, Responses: [{Topic: t.Topic, Partitions: [partition]}]})
     }
     case 10: {
       const req = P.decodeBody(Req.FindCoordinatorRequest, version, body) as {CoordinatorKeys: string[]}
       const keys = probe === 'coordinator-without-group' ? req.CoordinatorKeys.slice(1) : req.CoordinatorKeys
-      return P.encodeBody(Res.FindCoordinatorResponse, version, {ThrottleTimeMs: 0, Coordinators: keys.map(Key => ({Key, NodeId: 1, Host: '127.0.0.1', Port: port, ErrorCode: 0, ErrorMessage: null}))})
+      return P.encodeBody(Res.FindCoordinatorResponse, version, {
+        ThrottleTimeMs: 0,
+        Coordinators: keys.map(Key => ({Key, NodeId: 1, Host: '127.0.0.1', Port: port, ErrorCode: 0, ErrorMessage: null})),
+      })
     }
     case 16:
       if (probe === 'many-groups') return w.groupList(o.groups ?? 1_500_000)
-      return P.encodeBody(Res.ListGroupsResponse, 5, {ThrottleTimeMs: 0, ErrorCode: 0, Groups: [{GroupId: 'g1', ProtocolType: 'consumer', GroupState: 'Stable', GroupType: 'consumer'}]})
+      return P.encodeBody(Res.ListGroupsResponse, 5, {
+        ThrottleTimeMs: 0,
+        ErrorCode: 0,
+        Groups: [{GroupId: 'g1', ProtocolType: 'consumer', GroupState: 'Stable', GroupType: 'consumer'}],
+      })
     case 69: {
       const req = P.decodeBody(Req.ConsumerGroupDescribeRequest, version, body) as {GroupIds: string[]}
       return P.encodeBody(Res.ConsumerGroupDescribeResponse, version, {
         ThrottleTimeMs: 0,
-        Groups: req.GroupIds.map(GroupId => ({ErrorCode: 0, ErrorMessage: null, GroupId, GroupState: 'Empty', GroupEpoch: 1, AssignmentEpoch: 1, AssignorName: 'uniform', Members: [], AuthorizedOperations: -2147483648})),
+        Groups: req.GroupIds.map(GroupId => ({
+          ErrorCode: 0,
+          ErrorMessage: null,
+          GroupId,
+          GroupState: 'Empty',
+          GroupEpoch: 1,
+          AssignmentEpoch: 1,
+          AssignorName: 'uniform',
+          Members: [],
+          AuthorizedOperations: -2147483648,
+        })),
       })
     }
     case 46:
@@ -384,7 +479,13 @@ function answer(w: Wire, probe: ProtocolProbe, port: number, apiKey: number, ver
       } else if (probe === 'endless-advancing-cursor') {
         const n = c ? Number(c.TopicName.slice(1)) : 0
         const name = `t${String(n).padStart(9, '0')}`
-        topics = [topicStruct(name, ORDERS_TOPIC_ID, Array.from({length: 100}, (_, i) => i))]
+        topics = [
+          topicStruct(
+            name,
+            ORDERS_TOPIC_ID,
+            Array.from({length: 100}, (_, i) => i),
+          ),
+        ]
         next = {TopicName: `t${String(n + 1).padStart(9, '0')}`, PartitionIndex: 0}
       } else if (probe === 'million-partition-page') {
         if (c) return w.hugePage(o.hugePage ?? 1_000_000)

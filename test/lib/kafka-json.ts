@@ -20,7 +20,11 @@ export const camel = (k: string) => k[0].toLowerCase() + k.slice(1)
 export function kafkaShape(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(kafkaShape)
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.endsWith('Decoded')).map(([k, x]) => [camel(k), kafkaShape(x)]))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.endsWith('Decoded'))
+        .map(([k, x]) => [camel(k), kafkaShape(x)]),
+    )
   }
   return v
 }
@@ -38,7 +42,11 @@ export function normalize(theirs: unknown, ours: unknown): unknown {
 function stripDefaultsKafkaOmits(mine: unknown, theirs: unknown): unknown {
   if (Array.isArray(mine) && Array.isArray(theirs)) return mine.map((x, i) => stripDefaultsKafkaOmits(x, theirs[i]))
   if (mine && typeof mine === 'object' && theirs && typeof theirs === 'object' && !Array.isArray(mine)) {
-    return Object.fromEntries(Object.entries(mine).filter(([k]) => k in theirs).map(([k, v]) => [k, stripDefaultsKafkaOmits(v, (theirs as Record<string, unknown>)[k])]))
+    return Object.fromEntries(
+      Object.entries(mine)
+        .filter(([k]) => k in theirs)
+        .map(([k, v]) => [k, stripDefaultsKafkaOmits(v, (theirs as Record<string, unknown>)[k])]),
+    )
   }
   return mine
 }

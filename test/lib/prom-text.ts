@@ -28,5 +28,8 @@ export function parseExposition(text: string): Sample[] {
 
 /** name{k="v",…} with the labels sorted: the identity node_exporter checks for duplicates across files. */
 export function seriesKey(s: Sample): string {
-  return `${s.name}{${Object.keys(s.labels).sort().map(k => `${k}=${JSON.stringify(s.labels[k])}`).join(',')}}`
+  return `${s.name}{${Object.keys(s.labels)
+    .sort()
+    .map(k => `${k}=${JSON.stringify(s.labels[k])}`)
+    .join(',')}}`
 }

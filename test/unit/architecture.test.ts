@@ -11,7 +11,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const SRC = join(ROOT, 'src')
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap(e => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+  return readdirSync(dir, {withFileTypes: true}).flatMap(e =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
 }
 
 /** Every module specifier of a file: static imports and re-exports (type-only too), dynamic import(). */
@@ -26,7 +28,11 @@ export function importsOf(text: string): string[] {
 
 /** A relative specifier as a path under src ("render/table.js"); a package or node: specifier as it is. */
 function target(file: string, spec: string): string {
-  return spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)).split('\\').join('/') : spec
+  return spec.startsWith('.')
+    ? relative(SRC, resolve(dirname(file), spec))
+        .split('\\')
+        .join('/')
+    : spec
 }
 
 const FILES = sourceFiles(SRC).map(f => ({path: relative(SRC, f).split('\\').join('/'), imports: importsOf(readFileSync(f, 'utf8')).map(s => target(f, s))}))
@@ -58,7 +64,9 @@ describe('architecture: the layers import one way', () => {
     expect(FILES.length).toBeGreaterThan(50)
     const table = FILES.find(f => f.path === 'render/table.ts')!
     expect(table.imports).toEqual(expect.arrayContaining(['cli-table3', 'render/terminal.js']))
-    expect(importsOf(`import type {A} from './a.js'\nexport {b} from "../b.js"\nconst c = await import('./c.js')\nimport './d.js'\n// import {e} from './e.js'`)).toEqual(['./a.js', '../b.js', './d.js', './c.js'])
+    expect(
+      importsOf(`import type {A} from './a.js'\nexport {b} from "../b.js"\nconst c = await import('./c.js')\nimport './d.js'\n// import {e} from './e.js'`),
+    ).toEqual(['./a.js', '../b.js', './d.js', './c.js'])
   })
 
   it('src/core imports no renderer, Kafka client, history, source, oclif, node I/O or terminal library', () => {
@@ -75,7 +83,9 @@ describe('architecture: the layers import one way', () => {
   })
 
   it('sources and commands read a cluster through the ClusterReader seam, not the concrete client', () => {
-    const rules: Array<[RegExp, string]> = [[/^kafka\/(client|protocol|connection|metadata|groups|messages\/\w+)\.js$/, 'the concrete Kafka client (use kafka/cluster-reader.js)']]
+    const rules: Array<[RegExp, string]> = [
+      [/^kafka\/(client|protocol|connection|metadata|groups|messages\/\w+)\.js$/, 'the concrete Kafka client (use kafka/cluster-reader.js)'],
+    ]
     expect(violations(FILES, rules, p => p.startsWith('sources/') || p.startsWith('commands/'))).toEqual([])
   })
 

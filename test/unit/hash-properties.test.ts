@@ -82,7 +82,7 @@ const hashesOf = (doc: unknown): Map<string, bigint> => {
 describe('topic hash properties (random clusters)', () => {
   const seeds = Array.from({length: 300}, (_, i) => i + 1)
 
-  it('equals a naive transcription of Kafka\'s algorithm', () => {
+  it("equals a naive transcription of Kafka's algorithm", () => {
     for (const seed of seeds) {
       const doc = randomDoc(seed)
       const hashes = hashesOf(doc)
@@ -169,7 +169,7 @@ describe('topic hash: the cases the coordinator distinguishes', () => {
     expect(h(base([1, 4], [...racked, {id: 4, rack: ''}]))).not.toBe(h(base([1], racked)))
   })
 
-  it('a fenced broker\'s rack counts', () => {
+  it("a fenced broker's rack counts", () => {
     const fenced = racked.map(b => (b.id === 3 ? {...b, fenced: true} : b))
     expect(h(base([1, 3], fenced))).toBe(h(base([1, 3], racked)))
     expect(h(base([1, 3], fenced))).not.toBe(h(base([1], racked)))

@@ -8,7 +8,14 @@ function commandIds(dir = join(ROOT, 'src', 'commands')): string[] {
   return readdirSync(dir).flatMap(f => {
     const p = join(dir, f)
     if (statSync(p).isDirectory()) return commandIds(p)
-    return f.endsWith('.ts') ? [relative(join(ROOT, 'src', 'commands'), p).replace(/\.ts$/, '').split('/').join(':')] : []
+    return f.endsWith('.ts')
+      ? [
+          relative(join(ROOT, 'src', 'commands'), p)
+            .replace(/\.ts$/, '')
+            .split('/')
+            .join(':'),
+        ]
+      : []
   })
 }
 

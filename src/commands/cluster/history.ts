@@ -12,7 +12,8 @@ import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, repl
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
   static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
-  static override description = `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
+  static override description =
+    `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
 
 --json prints {schema, source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}], warnings}; --ndjson one change per line, then {"schema": ..., "source": ..., "warnings": [...]}.`
 
@@ -40,14 +41,19 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     const changes = historyRows(r.replay.changes, {
       ...(flags.topic ? {topics: new Set(flags.topic)} : {}),
       ...(flags.broker ? {brokers: new Set(flags.broker)} : {}),
-      since, until,
+      since,
+      until,
     })
     const source = metadataLogSourceInfo(r)
     // on stderr and in the JSON warnings; the text output also says it under its first line
     for (const w of metadataLogWarnings(source)) this.warn(w)
     if (flags.ndjson) {
       // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
-      process.stdout.write(terminalSafeJson(changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`))
+      process.stdout.write(
+        terminalSafeJson(
+          changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`,
+        ),
+      )
     } else if (!this.jsonEnabled()) {
       this.log(renderClusterHistory(source, r.historyStart, changes, {...styleOf(flags), color: false}))
     }

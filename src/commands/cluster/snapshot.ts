@@ -19,7 +19,8 @@ export interface SnapshotSummary {
 export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot> {
   static override schema = SCHEMAS.clusterSnapshot
   static override summary = 'Write the live cluster metadata (brokers with racks, fenced ones included; topics with ids and replicas) as a metadata file.'
-  static override description = `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
+  static override description =
+    `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
 
 --json prints, with --output, a summary {schema, output, clusterId, capturedAt, brokers, fencedBrokers, topics, warnings}; without --output, the metadata document itself between its schema and warnings (still a valid metadata file).`
 
@@ -71,7 +72,11 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
     try {
       writeOutputFile(flags.output, text)
     } catch (error) {
-      throw new RuntimeError(`could not write ${flags.output}: ${describeWriteError(error)}`, 'Check the directory exists, is writable and has space; the previous file, if any, is unchanged.', 'OUTPUT_WRITE')
+      throw new RuntimeError(
+        `could not write ${flags.output}: ${describeWriteError(error)}`,
+        'Check the directory exists, is writable and has space; the previous file, if any, is unchanged.',
+        'OUTPUT_WRITE',
+      )
     }
     const summary: SnapshotSummary = {
       output: flags.output,

@@ -33,7 +33,10 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
   static override flags = {
     ...outputFlags(),
     type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
-    state: Flags.string({summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).', helpValue: 'STATES'}),
+    state: Flags.string({
+      summary: 'Only groups in these states (comma list, case-insensitive: Stable, Empty, Assigning, Reconciling, Dead, …).',
+      helpValue: 'STATES',
+    }),
     group: groupPatternFlag({summary: 'Only group ids matching this glob (orders-*) or /regex/flags.', helpValue: 'PATTERN'}),
   }
 
@@ -41,7 +44,14 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
     const {flags} = this
     const types = flags.type
     const match = flags.group?.accept ?? (() => true)
-    const states = flags.state ? new Set(flags.state.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)) : undefined
+    const states = flags.state
+      ? new Set(
+          flags.state
+            .split(',')
+            .map(s => s.trim().toLowerCase())
+            .filter(Boolean),
+        )
+      : undefined
 
     const groups = await this.withCluster(async client => {
       const listed = (await client.listGroups()).filter(g => match(g.groupId) && (!types || types.has(g.type as GroupType)))

@@ -52,7 +52,8 @@ The log is compacted: older values of a key may be gone.`
     const {since, until} = flags
     const group = this.args.group
     const log = await this.withCluster(
-      (client, progress) => readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
+      (client, progress) =>
+        readGroupLog(client, group, {onProgress: (n, offset) => progress.update(`reading __consumer_offsets: ${n} records, offset ${offset}`)}),
       {progress: `reading ${group}'s __consumer_offsets partition`},
     )
 
@@ -75,7 +76,8 @@ The log is compacted: older values of a key may be gone.`
       records: views,
       decodeErrors: log.decodeErrors.map(e => ({offset: e.offset === undefined ? null : e.offset.toString(), message: e.message})),
     }
-    if (!this.jsonEnabled()) this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length, {...styleOf(flags), color: false, ...(flags.wide ? {width: 0} : {})}))
+    if (!this.jsonEnabled())
+      this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length, {...styleOf(flags), color: false, ...(flags.wide ? {width: 0} : {})}))
     if (views.length === 0) process.exitCode = EXIT.notFound
     return result
   }

@@ -56,13 +56,15 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
     const name = this.args.topic
     const live = !file && wantsLive(this.flags)
     if (!file && !live) throw new InputError('no metadata source given', 'Pass --metadata-file FILE or --bootstrap-server HOST:PORT.', 'NO_SOURCE')
-    const md = file
-      ? await readMetadataFile(file)
-      : await this.withCluster(c => c.clusterMetadata({topics: [name]}))
+    const md = file ? await readMetadataFile(file) : await this.withCluster(c => c.clusterMetadata({topics: [name]}))
     const hasher = new TopicHasher(md)
     const topic = hasher.topic(name)
     if (!topic) {
-      throw new InputError(`topic "${name}" is not in ${file ?? 'the live cluster'}`, 'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).', 'UNKNOWN_TOPIC')
+      throw new InputError(
+        `topic "${name}" is not in ${file ?? 'the live cluster'}`,
+        'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).',
+        'UNKNOWN_TOPIC',
+      )
     }
     // bound what is built before building it: a segment per partition and per replica (at most)
     let replicas = 0

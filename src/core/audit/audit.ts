@@ -45,7 +45,11 @@ export interface GroupAudit {
   assignmentPending: boolean
   unknownRecords: number
   /** REASSIGNMENT_IN_FLIGHT: subscribed topics with partitions under reassignment (finding kind `reassignment`). */
-  reassignments: Array<{topic: string; partitions: Array<{partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[]}>; bumpOnCompletion: boolean}>
+  reassignments: Array<{
+    topic: string
+    partitions: Array<{partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[]}>
+    bumpOnCompletion: boolean
+  }>
   /** Time of the last group epoch record (ISO-8601), when seen. */
   lastEpochTime: string | null
   /** The kinds of finding this group has (FINDING_KINDS order). */
@@ -58,8 +62,23 @@ export interface GroupAudit {
  * What the audit reads of every row besides --json (the summary, the history, the Prometheus series, the table's
  * filter, the reuse of cached rows): all a row read back from a checkpoint has without being parsed (stored-row.ts).
  */
-export type RowFacts = Pick<GroupAudit, 'group' | 'type' | 'groupEpoch' | 'assignmentEpoch' | 'storedMetadataHash' | 'liveMetadataHash' | 'inSync' | 'topics' | 'missingTopics' | 'members' | 'membersReconciling' | 'assignmentPending' | 'unknownRecords' | 'findings'>
-  & {readonly verdict: {readonly code: string}; readonly stuckMembers: readonly unknown[]; readonly reassignments: readonly unknown[]}
+export type RowFacts = Pick<
+  GroupAudit,
+  | 'group'
+  | 'type'
+  | 'groupEpoch'
+  | 'assignmentEpoch'
+  | 'storedMetadataHash'
+  | 'liveMetadataHash'
+  | 'inSync'
+  | 'topics'
+  | 'missingTopics'
+  | 'members'
+  | 'membersReconciling'
+  | 'assignmentPending'
+  | 'unknownRecords'
+  | 'findings'
+> & {readonly verdict: {readonly code: string}; readonly stuckMembers: readonly unknown[]; readonly reassignments: readonly unknown[]}
 
 export interface StuckMember {
   memberId: string
@@ -86,7 +105,12 @@ export interface AuditContext {
   reassignments: readonly ReassignmentInFlight[]
 }
 
-export function auditContext(live: ClusterMetadata, now = Date.now(), stuckAfterMs: number | undefined = undefined, reassignments: readonly ReassignmentInFlight[] = []): AuditContext {
+export function auditContext(
+  live: ClusterMetadata,
+  now = Date.now(),
+  stuckAfterMs: number | undefined = undefined,
+  reassignments: readonly ReassignmentInFlight[] = [],
+): AuditContext {
   return {live, hasher: new TopicHasher(live), now, stuckAfterMs, reassignments}
 }
 
@@ -121,13 +145,29 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     liveHash = detail.hash
     missing = detail.missing
     // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
-    if (detail.hash !== g.metadataHash) report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false, reassignments: ctx.reassignments})
+    if (detail.hash !== g.metadataHash)
+      report = explainGroup(groupId, replay, {
+        live: ctx.live,
+        hasher: ctx.hasher,
+        now: ctx.now,
+        stuckAfterMs: ctx.stuckAfterMs,
+        timeline: false,
+        reassignments: ctx.reassignments,
+      })
   }
   const inSync = rules === '4.0' ? report.inSync : liveHash === undefined || !g ? null : liveHash === g.metadataHash
   const empty = g ? g.members.size === 0 : true
-  const verdict = inSync === true
-    ? inSyncVerdict({empty, epoch: base.groupEpoch, topicCount: topics.length, assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'), reconciling: base.members.filter(m => m.reconciling).length, rules})
-    : report.verdict
+  const verdict =
+    inSync === true
+      ? inSyncVerdict({
+          empty,
+          epoch: base.groupEpoch,
+          topicCount: topics.length,
+          assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'),
+          reconciling: base.members.filter(m => m.reconciling).length,
+          rules,
+        })
+      : report.verdict
   const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
   const matches = change?.details.changes ?? []
   // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
@@ -137,8 +177,20 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     .flatMap(f => (f.code === 'MEMBER_RECONCILING' && f.details.stuck ? [f.details] : []))
     .map(d => {
       const m = base.members.find(x => x.memberId === d.memberId)
-      const blocking = base.members.filter(x => x.partitions?.waitingOn.includes(d.memberId)).map(x => x.memberId).sort()
-      return {memberId: d.memberId, clientId: d.clientId, clientHost: m?.clientHost ?? null, since: d.since, memberEpoch: d.memberEpoch, state: d.state, waitingOn: m?.partitions?.waitingOn ?? [], blocking}
+      const blocking = base.members
+        .filter(x => x.partitions?.waitingOn.includes(d.memberId))
+        .map(x => x.memberId)
+        .sort()
+      return {
+        memberId: d.memberId,
+        clientId: d.clientId,
+        clientHost: m?.clientHost ?? null,
+        since: d.since,
+        memberEpoch: d.memberEpoch,
+        state: d.state,
+        waitingOn: m?.partitions?.waitingOn ?? [],
+        blocking,
+      }
     })
   const assignmentPending = base.findings.some(f => f.code === 'ASSIGNMENT_PENDING')
   const unknownRecords = base.skippedRecords.filter(s => s.reason !== 'legacy').length
@@ -150,7 +202,10 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   if (missing.length > 0) findings.push('missing-topics')
   if (unknownRecords > 0) findings.push('unknown-records')
   // (replicas do not count under 4.0 rules: a reassignment bumps nothing there)
-  const inFlight = rules !== '4.0' && ctx.reassignments.length > 0 && topics.length > 0 ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync) : undefined
+  const inFlight =
+    rules !== '4.0' && ctx.reassignments.length > 0 && topics.length > 0
+      ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync)
+      : undefined
   const reassignments: GroupAudit['reassignments'] = inFlight?.details.topics ?? []
   if (reassignments.length > 0) findings.push('reassignment')
   return {
@@ -215,7 +270,13 @@ export interface ScanStats {
   deletedGroupsSkipped?: number
 }
 
-export function summarize(groups: readonly RowFacts[], stats: ScanStats, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number): AuditSummary {
+export function summarize(
+  groups: readonly RowFacts[],
+  stats: ScanStats,
+  failOn: readonly FindingKind[],
+  clusterId: string | null,
+  startedAt: number,
+): AuditSummary {
   const byType: Record<string, number> = {}
   const byVerdict: Record<string, number> = {}
   const findings = Object.fromEntries(FINDING_KINDS.map(k => [k, 0])) as Record<FindingKind, number>
@@ -228,10 +289,20 @@ export function summarize(groups: readonly RowFacts[], stats: ScanStats, failOn:
     if (g.findings.length > 0) withFindings++
   }
   const summary: AuditSummary = {
-    clusterId, time: new Date(startedAt).toISOString(), groups: groups.length, byType, byVerdict, findings, groupsWithFindings: withFindings,
-    partitions: stats.partitions, recordsScanned: stats.recordsScanned, decodeErrors: stats.decodeErrors,
-    deletedGroupsSkipped: stats.deletedGroupsSkipped ?? 0, durationMs: stats.durationMs,
-    failOn: [...failOn], exitCode: 0,
+    clusterId,
+    time: new Date(startedAt).toISOString(),
+    groups: groups.length,
+    byType,
+    byVerdict,
+    findings,
+    groupsWithFindings: withFindings,
+    partitions: stats.partitions,
+    recordsScanned: stats.recordsScanned,
+    decodeErrors: stats.decodeErrors,
+    deletedGroupsSkipped: stats.deletedGroupsSkipped ?? 0,
+    durationMs: stats.durationMs,
+    failOn: [...failOn],
+    exitCode: 0,
   }
   summary.exitCode = exitCodeFor(summary, failOn)
   return summary
@@ -248,11 +319,16 @@ export function exitCodeFor(s: Pick<AuditSummary, 'findings' | 'decodeErrors'>, 
 
 /** `--fail-on drift,pending` → kinds; `none` → []; `all` → every kind. Throws a message naming the bad value. */
 export function parseFailOn(text: string): FindingKind[] {
-  const parts = text.split(',').map(s => s.trim()).filter(Boolean)
+  const parts = text
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)
   if (parts.length === 1 && parts[0] === 'none') return []
   if (parts.length === 1 && parts[0] === 'all') return [...FINDING_KINDS]
   const bad = parts.filter(p => !(FINDING_KINDS as readonly string[]).includes(p))
-  if (bad.length > 0 || parts.length === 0) throw new Error(`--fail-on "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use none, all, or a comma list of ${FINDING_KINDS.join(', ')}`)
+  if (bad.length > 0 || parts.length === 0)
+    throw new Error(
+      `--fail-on "${text}": unknown ${bad.length ? bad.map(b => `"${b}"`).join(', ') : 'empty value'}; use none, all, or a comma list of ${FINDING_KINDS.join(', ')}`,
+    )
   return FINDING_KINDS.filter(k => parts.includes(k))
 }
-

@@ -259,11 +259,22 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   } catch (error) {
     return {error: `damaged (${(error as Error).message})`}
   }
-  const ok = typeof cp.clusterId === 'string' && Number.isInteger(cp.partition) && Number.isInteger(cp.keepEpochs)
-    && typeof cp.nextOffset === 'bigint' && typeof cp.logStartOffset === 'bigint'
-    && !!statesFile && typeof statesFile === 'object' && typeof (statesFile as StatesFile).generation === 'string' && Number.isInteger((statesFile as StatesFile).bytes) && typeof (statesFile as StatesFile).xxh64 === 'string'
-    && (cp.lastBatch === null || (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch)))
-    && cp.counters !== null && typeof cp.counters === 'object' && (cp.rowsKey === null || typeof cp.rowsKey === 'string')
+  const ok =
+    typeof cp.clusterId === 'string' &&
+    Number.isInteger(cp.partition) &&
+    Number.isInteger(cp.keepEpochs) &&
+    typeof cp.nextOffset === 'bigint' &&
+    typeof cp.logStartOffset === 'bigint' &&
+    !!statesFile &&
+    typeof statesFile === 'object' &&
+    typeof (statesFile as StatesFile).generation === 'string' &&
+    Number.isInteger((statesFile as StatesFile).bytes) &&
+    typeof (statesFile as StatesFile).xxh64 === 'string' &&
+    (cp.lastBatch === null ||
+      (typeof cp.lastBatch?.baseOffset === 'bigint' && typeof cp.lastBatch.lastOffset === 'bigint' && Number.isInteger(cp.lastBatch.leaderEpoch))) &&
+    cp.counters !== null &&
+    typeof cp.counters === 'object' &&
+    (cp.rowsKey === null || typeof cp.rowsKey === 'string')
   if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
   const {generation, xxh64: statesSum} = statesFile as StatesFile
   let cold: Map<string, string> | undefined
@@ -277,7 +288,8 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
       } catch (error) {
         throw new Error(`its states file cannot be read (${(error as Error).message})`)
       }
-      if (d?.schema !== STATES_SCHEMA || d.generation !== generation || !Array.isArray(d.groups)) throw new Error('its states file is damaged or of another write')
+      if (d?.schema !== STATES_SCHEMA || d.generation !== generation || !Array.isArray(d.groups))
+        throw new Error('its states file is damaged or of another write')
       cold = new Map((d.groups as unknown[]).filter((g): g is [string, string] => Array.isArray(g) && typeof g[0] === 'string' && typeof g[1] === 'string'))
     }
     const text = cold.get(id)
@@ -288,7 +300,7 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
   const pool = new FactsPool()
   // the next tab at or after a line's start (-1: none left): found once per row, not once per line
   let tab = -2
-  for (let at = firstEnd + 1; at < bytes.length;) {
+  for (let at = firstEnd + 1; at < bytes.length; ) {
     const nl = bytes.indexOf(0x0a, at)
     if (tab !== -1 && tab < at) tab = bytes.indexOf(0x09, at)
     const end = tab !== -1 && tab < nl ? tab : nl
@@ -300,7 +312,8 @@ export function decodeCheckpoint(header: Uint8Array | string, states: () => stri
     }
     // [id, entry, state]: a state, an entry, or both (no state: it is in the states file); each state is checked
     // when it is parsed (decodeGroupData), each row's facts here (stored-row.ts), its text by the checksum
-    if (!Array.isArray(g) || g.length !== 3 || typeof g[0] !== 'string' || (g[2] !== null && typeof g[2] !== 'string') || (g[1] === null && g[2] === null)) return {error: 'damaged (a group line of the wrong shape)'}
+    if (!Array.isArray(g) || g.length !== 3 || typeof g[0] !== 'string' || (g[2] !== null && typeof g[2] !== 'string') || (g[1] === null && g[2] === null))
+      return {error: 'damaged (a group line of the wrong shape)'}
     const [id, entry, data] = g as [string, unknown, string | null]
     let row: CachedEntry | null
     if (Array.isArray(entry)) {
@@ -343,7 +356,14 @@ function stateFits(state: unknown, groupId: string): boolean {
     const o = v as Record<string, unknown>
     return !modern || (o.members instanceof Map && typeof o.metadataHash === 'bigint')
   }
-  return s.groupId === groupId && s.offsets instanceof Map && section('consumer', true) && section('share', true) && section('streams', true) && section('classic', false)
+  return (
+    s.groupId === groupId &&
+    s.offsets instanceof Map &&
+    section('consumer', true) &&
+    section('share', true) &&
+    section('streams', true) &&
+    section('classic', false)
+  )
 }
 
 /** Why `cp` cannot be resumed against the partition as it is now, or undefined when it fits (before reading). */

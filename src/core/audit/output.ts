@@ -38,7 +38,9 @@ export function escapeLabel(v: string): string {
 
 /** A label set rendered once (k="v",… escaped, without cluster_id): a group's is shared by its ten series. */
 function labels(l: Record<string, string>): string {
-  return Object.entries(l).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')
+  return Object.entries(l)
+    .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+    .join(',')
 }
 
 interface Metric {
@@ -84,19 +86,69 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     return out
   }
   gauge('up', UP_HELP, [[{}, 1]])
-  gauge('group_metadata_hash_in_sync', 'Stored metadata hash equals the hash of the live metadata (1) or not (0); under Kafka 4.0 rules (no hash), the stored subscription metadata equals live metadata.', per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)))
-  gauge('group_epoch', 'Group epoch (classic groups: generation); changes() counts its bumps.', per(g => g.groupEpoch))
+  gauge(
+    'group_metadata_hash_in_sync',
+    'Stored metadata hash equals the hash of the live metadata (1) or not (0); under Kafka 4.0 rules (no hash), the stored subscription metadata equals live metadata.',
+    per(g => (g.inSync === null ? null : g.inSync ? 1 : 0)),
+  )
+  gauge(
+    'group_epoch',
+    'Group epoch (classic groups: generation); changes() counts its bumps.',
+    per(g => g.groupEpoch),
+  )
   gauge('group_epoch_timestamp_seconds', 'Time of the last group epoch record seen in __consumer_offsets (the last bump), Unix time.', per(lastEpochSeconds))
-  gauge('group_assignment_epoch', 'Target assignment epoch.', per(g => g.assignmentEpoch))
-  gauge('group_assignment_pending', 'The target assignment epoch is behind the group epoch.', per(g => (g.type === 'classic' ? null : g.assignmentPending ? 1 : 0)))
-  gauge('group_members', 'Members of the group.', per(g => g.members))
-  gauge('group_members_reconciling', 'Members not yet at the target assignment.', per(g => g.membersReconciling))
-  gauge('group_members_stuck', 'Members reconciling longer than --stuck-after.', per(g => g.stuckMembers.length))
-  gauge('group_missing_topics', 'Subscribed topics that do not exist.', per(g => g.missingTopics.length))
-  gauge('group_unknown_records', 'Records of unknown types or versions skipped.', per(g => g.unknownRecords))
-  gauge('group_verdict', "The group's verdict code (1 for the current one).", groups.map((g, i) => [`${groupLabels[i]},${labels({verdict: g.verdict.code})}`, 1]))
-  gauge('audit_groups', 'Groups audited, per type.', Object.entries(summary.byType).sort().map(([type, n]) => [{type}, n]))
-  gauge('audit_groups_with_finding', 'Groups with each kind of finding.', FINDING_KINDS.map(k => [{finding: k}, summary.findings[k]]))
+  gauge(
+    'group_assignment_epoch',
+    'Target assignment epoch.',
+    per(g => g.assignmentEpoch),
+  )
+  gauge(
+    'group_assignment_pending',
+    'The target assignment epoch is behind the group epoch.',
+    per(g => (g.type === 'classic' ? null : g.assignmentPending ? 1 : 0)),
+  )
+  gauge(
+    'group_members',
+    'Members of the group.',
+    per(g => g.members),
+  )
+  gauge(
+    'group_members_reconciling',
+    'Members not yet at the target assignment.',
+    per(g => g.membersReconciling),
+  )
+  gauge(
+    'group_members_stuck',
+    'Members reconciling longer than --stuck-after.',
+    per(g => g.stuckMembers.length),
+  )
+  gauge(
+    'group_missing_topics',
+    'Subscribed topics that do not exist.',
+    per(g => g.missingTopics.length),
+  )
+  gauge(
+    'group_unknown_records',
+    'Records of unknown types or versions skipped.',
+    per(g => g.unknownRecords),
+  )
+  gauge(
+    'group_verdict',
+    "The group's verdict code (1 for the current one).",
+    groups.map((g, i) => [`${groupLabels[i]},${labels({verdict: g.verdict.code})}`, 1]),
+  )
+  gauge(
+    'audit_groups',
+    'Groups audited, per type.',
+    Object.entries(summary.byType)
+      .sort()
+      .map(([type, n]) => [{type}, n]),
+  )
+  gauge(
+    'audit_groups_with_finding',
+    'Groups with each kind of finding.',
+    FINDING_KINDS.map(k => [{finding: k}, summary.findings[k]]),
+  )
   gauge('audit_records_scanned', 'Records read from __consumer_offsets.', [[{}, summary.recordsScanned]])
   gauge('audit_decode_errors', 'Records of __consumer_offsets that could not be decoded.', [[{}, summary.decodeErrors]])
   gauge('audit_duration_seconds', DURATION_HELP, [[{}, summary.durationMs / 1000]])
@@ -137,8 +189,10 @@ export function parsePrometheusLabels(list: readonly string[]): Array<[string, s
     const eq = item.indexOf('=')
     const name = eq < 0 ? item : item.slice(0, eq)
     if (eq < 0) throw new Error(`--prometheus-label "${item}" is not NAME=VALUE`)
-    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name) || name.startsWith('__')) throw new Error(`--prometheus-label "${item}": "${name}" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)`)
-    if ((RESERVED_LABELS as readonly string[]).includes(name)) throw new Error(`--prometheus-label "${item}": the label ${name} is written by rebalance-doctor itself (${RESERVED_LABELS.join(', ')})`)
+    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name) || name.startsWith('__'))
+      throw new Error(`--prometheus-label "${item}": "${name}" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)`)
+    if ((RESERVED_LABELS as readonly string[]).includes(name))
+      throw new Error(`--prometheus-label "${item}": the label ${name} is written by rebalance-doctor itself (${RESERVED_LABELS.join(', ')})`)
     if (out.some(([k]) => k === name)) throw new Error(`--prometheus-label ${name} given twice`)
     out.push([name, item.slice(eq + 1)])
   }
@@ -154,7 +208,8 @@ function seriesLabels(clusterId: string | null | undefined, o: SeriesOptions): A
 const UP_HELP = 'The audit read the cluster and wrote its report (1), or failed (0: see rebalance_doctor_audit_exit_code and _error).'
 const DURATION_HELP = 'Wall time of the audit.'
 const TIMESTAMP_HELP = 'When the audit ran (Unix time).'
-const EXIT_HELP = 'The exit code of the audit (0 ok, 1 runtime or Kafka error, 2 usage error, 3 findings, 4 no group matched --group/--type, 5 history not written).'
+const EXIT_HELP =
+  'The exit code of the audit (0 ok, 1 runtime or Kafka error, 2 usage error, 3 findings, 4 no group matched --group/--type, 5 history not written).'
 
 export interface AuditFailure {
   /** The cluster id: of this run when it got that far, else of the previous file (previousClusterId), else "". */
@@ -176,7 +231,7 @@ export function prometheusFailureText(f: AuditFailure, options: SeriesOptions = 
   const metrics: Metric[] = []
   const gauge = (name: string, help: string, samples: Metric['samples']) => metrics.push({name: `rebalance_doctor_${name}`, help, type: 'gauge', samples})
   gauge('up', UP_HELP, [[{}, 0]])
-  gauge('audit_error', "1 for the error code of the failed audit (written only when up is 0).", [[{code: f.errorCode}, 1]])
+  gauge('audit_error', '1 for the error code of the failed audit (written only when up is 0).', [[{code: f.errorCode}, 1]])
   gauge('audit_duration_seconds', DURATION_HELP, [[{}, f.durationMs / 1000]])
   gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, f.startedAt / 1000]])
   gauge('audit_exit_code', EXIT_HELP, [[{}, f.exitCode]])

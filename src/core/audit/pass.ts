@@ -4,7 +4,17 @@
  * "filters matched nothing" exit code, and the run's exit code once the history and the --prometheus file are
  * written (or not). Pure: the command reads, writes and prints.
  */
-import {type AuditContext, type AuditExitCode, type AuditSummary, auditGroup, type FindingKind, isDeleted, type RowFacts, type ScanStats, summarize} from './audit.js'
+import {
+  type AuditContext,
+  type AuditExitCode,
+  type AuditSummary,
+  auditGroup,
+  type FindingKind,
+  isDeleted,
+  type RowFacts,
+  type ScanStats,
+  summarize,
+} from './audit.js'
 import type {TypeFilter} from '../group-filter.js'
 import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult} from '../replay/index.js'
 import {cacheEntry, reuseEntry} from './row-cache.js'
@@ -15,7 +25,10 @@ import type {AuditRow} from './stored-row.js'
 export const EXIT_HISTORY_FAILED = 5 as const
 
 /** summary.history: where this audit was recorded, why not, or that --no-record turned it off. */
-export type HistoryStatus = {recorded: true; dir: string; file: string} | {recorded: false; dir: string; error: string; disabled?: undefined} | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
+export type HistoryStatus =
+  | {recorded: true; dir: string; file: string}
+  | {recorded: false; dir: string; error: string; disabled?: undefined}
+  | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
 
 /** summary.incremental with --incremental: what was resumed, what was read in full and why. */
 export interface IncrementalStatus {
@@ -42,7 +55,10 @@ export class AuditPass {
   /** Deleted groups (tombstones only): not audited. */
   deleted = 0
 
-  constructor(private readonly ctx: AuditContext, private readonly types: TypeFilter | undefined) {}
+  constructor(
+    private readonly ctx: AuditContext,
+    private readonly types: TypeFilter | undefined,
+  ) {}
 
   /** Groups audited so far (for progress). */
   get audited(): number {
@@ -56,7 +72,10 @@ export class AuditPass {
 
   /** One partition's groups (each audited, then dropped by the caller) and its groups with new bumps. */
   addPartition(groups: Iterable<[string, GroupSummary | ReplayResult]>, newBumps: Iterable<[string, ReplayResult]> = []): void {
-    this.addScanned([...groups].map(([id, s]) => ({id, cached: null, summary: () => s, entry: null})), newBumps)
+    this.addScanned(
+      [...groups].map(([id, s]) => ({id, cached: null, summary: () => s, entry: null})),
+      newBumps,
+    )
   }
 
   /**
@@ -64,7 +83,10 @@ export class AuditPass {
    * nor audited again; every group's `entry` is set for the next run. All or nothing: a group whose summary cannot
    * be made (a damaged checkpoint text) throws before any row of the partition is added.
    */
-  addScanned(groups: ReadonlyArray<Omit<ScannedGroup, 'summary'> & {summary(): GroupSummary | ReplayResult}>, newBumps: Iterable<[string, ReplayResult]> = []): void {
+  addScanned(
+    groups: ReadonlyArray<Omit<ScannedGroup, 'summary'> & {summary(): GroupSummary | ReplayResult}>,
+    newBumps: Iterable<[string, ReplayResult]> = [],
+  ): void {
     const rows: AuditRow[] = []
     let deleted = 0
     for (const g of groups) {
@@ -103,7 +125,13 @@ export class AuditPass {
    * The pass's summary; `filtered` (--group or --type given) with no group audited is exit 4: a filter that
    * matches nothing is more likely a typo than a healthy cluster.
    */
-  summary(stats: Omit<ScanStats, 'deletedGroupsSkipped'>, failOn: readonly FindingKind[], clusterId: string | null, startedAt: number, filtered: boolean): AuditSummary {
+  summary(
+    stats: Omit<ScanStats, 'deletedGroupsSkipped'>,
+    failOn: readonly FindingKind[],
+    clusterId: string | null,
+    startedAt: number,
+    filtered: boolean,
+  ): AuditSummary {
     const rows = this.rows()
     const summary = summarize(rows, {...stats, deletedGroupsSkipped: this.deleted}, failOn, clusterId, startedAt)
     if (rows.length === 0 && filtered) summary.exitCode = 4
@@ -128,5 +156,9 @@ export function exitWithPrometheus(exitCode: AuditExitCode, prometheus: Promethe
 
 /** What the history records of each audited group: consumer, share and streams groups with an epoch and a stored hash. */
 export function historyGroups(rows: readonly RowFacts[]): Map<string, {type: GroupType; epoch: number; hash: string}> {
-  return new Map(rows.filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null).map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]))
+  return new Map(
+    rows
+      .filter(r => r.type && r.type !== 'classic' && r.groupEpoch !== null && r.storedMetadataHash !== null)
+      .map(r => [r.group, {type: r.type!, epoch: r.groupEpoch!, hash: r.storedMetadataHash!}]),
+  )
 }

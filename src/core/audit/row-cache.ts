@@ -58,12 +58,27 @@ export function reuseEntry(entry: unknown, groupId: string, ctx: AuditContext): 
   const r = e.row
   // the fields the decision reads: a damaged or edited entry is recomputed, not trusted (a row read back from a
   // checkpoint had its facts checked as it was read: stored-row.ts)
-  if (r instanceof StoredRow ? r.group !== groupId || r.inSync === false : !r || typeof r !== 'object' || (e.type !== null && typeof e.type !== 'string') || r.group !== groupId || !isStrings(r.topics) || !isStrings(r.missingTopics) || r.inSync === false
-    || r.membersReconciling !== 0 || !Array.isArray(r.reassignments) || r.reassignments.length > 0 || (r.liveMetadataHash !== null && typeof r.liveMetadataHash !== 'string')) return undefined
+  if (
+    r instanceof StoredRow
+      ? r.group !== groupId || r.inSync === false
+      : !r ||
+        typeof r !== 'object' ||
+        (e.type !== null && typeof e.type !== 'string') ||
+        r.group !== groupId ||
+        !isStrings(r.topics) ||
+        !isStrings(r.missingTopics) ||
+        r.inSync === false ||
+        r.membersReconciling !== 0 ||
+        !Array.isArray(r.reassignments) ||
+        r.reassignments.length > 0 ||
+        (r.liveMetadataHash !== null && typeof r.liveMetadataHash !== 'string')
+  )
+    return undefined
   if (ctx.reassignments.some(x => r.topics.includes(x.topic))) return undefined
   if (r.liveMetadataHash !== null) {
     const now = live(ctx, r.topics)
-    if (now.hash !== r.liveMetadataHash || now.missing.length !== r.missingTopics.length || now.missing.some((t, i) => t !== r.missingTopics[i])) return undefined
+    if (now.hash !== r.liveMetadataHash || now.missing.length !== r.missingTopics.length || now.missing.some((t, i) => t !== r.missingTopics[i]))
+      return undefined
   }
   return e
 }

@@ -68,7 +68,12 @@ export class PartitionScan {
     this.accept = options.acceptGroup ?? (() => true)
     if (from) {
       for (const [id, g] of from.groups) this.stored.set(id, g)
-      ;({recordsScanned: this.recordsScanned, offsetCommitsSkipped: this.offsetCommitsSkipped, decodeErrors: this.decodeErrors, batches: this.batches} = from.counters)
+      ;({
+        recordsScanned: this.recordsScanned,
+        offsetCommitsSkipped: this.offsetCommitsSkipped,
+        decodeErrors: this.decodeErrors,
+        batches: this.batches,
+      } = from.counters)
     }
   }
 
@@ -107,7 +112,7 @@ export class PartitionScan {
       // the same state and entry as read: kept as read (its checkpoint line is written back as it was)
       out.push([id, row === s.row ? s : {data: s.data, cold: s.cold, row}])
     }
-    if (entries && i !== entries.length) throw new Error('unreachable: the scanned groups are not this scan\'s')
+    if (entries && i !== entries.length) throw new Error("unreachable: the scanned groups are not this scan's")
     return out
   }
 
@@ -212,7 +217,11 @@ const reducerOf = (id: string, keep: number, stored: StoredGroup): GroupReducer 
 class StoredScanned implements ScannedGroup {
   entry: CachedEntry | null = null
 
-  constructor(readonly id: string, private readonly stored: StoredGroup, private readonly keep: number) {}
+  constructor(
+    readonly id: string,
+    private readonly stored: StoredGroup,
+    private readonly keep: number,
+  ) {}
 
   get cached(): CachedEntry | null {
     return this.stored.row

@@ -22,11 +22,32 @@ const verdicts = new Map<string, {readonly code: string}>()
  * [entry type (the --type filter's), type, verdict code, findings, topics, missing topics, live metadata hash,
  *  stored metadata hash, group epoch, assignment epoch, in sync, assignment pending, members, unknown records].
  */
-export type Facts = readonly [GroupType | null, GroupType | null, string, FindingKind[], string[], string[], string | null, string | null, number | null, number | null, boolean | null, boolean, number, number]
+export type Facts = readonly [
+  GroupType | null,
+  GroupType | null,
+  string,
+  FindingKind[],
+  string[],
+  string[],
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+  boolean | null,
+  boolean,
+  number,
+  number,
+]
 
 export class StoredRow implements RowFacts {
   /** The row's JSON is bytes [start, end) of `file` (UTF-8, as JSON.stringify wrote it): offsets, not a view per row. */
-  private constructor(readonly group: string, readonly facts: Facts, private readonly file: Buffer, private readonly start: number, private readonly end: number) {}
+  private constructor(
+    readonly group: string,
+    readonly facts: Facts,
+    private readonly file: Buffer,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
 
   /** The row of `group` from a checkpoint line's facts (untrusted: undefined when they are not of the right shape) and the text at [start, end) of `file`. */
   static of(group: string, facts: unknown, file: Buffer, start: number, end: number, pool?: FactsPool): StoredRow | undefined {
@@ -122,7 +143,8 @@ export class StoredRow implements RowFacts {
     } catch (error) {
       throw new Error(`the cached audit row of group ${JSON.stringify(this.group)} is damaged (${(error as Error).message})`)
     }
-    if (!r || typeof r !== 'object' || r.group !== this.group) throw new Error(`the cached audit row of group ${JSON.stringify(this.group)} is of another group`)
+    if (!r || typeof r !== 'object' || r.group !== this.group)
+      throw new Error(`the cached audit row of group ${JSON.stringify(this.group)} is of another group`)
     return r
   }
 
@@ -138,7 +160,22 @@ export const fullRow = (r: AuditRow): GroupAudit => (r instanceof StoredRow ? r.
 /** The facts a checkpoint keeps of a cacheable row computed this run (`entryType`: its cached entry's type). */
 export function factsOf(entryType: GroupType | null, r: GroupAudit | StoredRow): Facts {
   if (r instanceof StoredRow) return r.facts
-  return [entryType, r.type, r.verdict.code, r.findings, r.topics, r.missingTopics, r.liveMetadataHash, r.storedMetadataHash, r.groupEpoch, r.assignmentEpoch, r.inSync, r.assignmentPending, r.members, r.unknownRecords]
+  return [
+    entryType,
+    r.type,
+    r.verdict.code,
+    r.findings,
+    r.topics,
+    r.missingTopics,
+    r.liveMetadataHash,
+    r.storedMetadataHash,
+    r.groupEpoch,
+    r.assignmentEpoch,
+    r.inSync,
+    r.assignmentPending,
+    r.members,
+    r.unknownRecords,
+  ]
 }
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every(x => typeof x === 'string')
@@ -178,11 +215,41 @@ function pooledList<T extends string>(list: T[], pool: FactsPool): T[] {
 
 function pooled(f: Facts, pool: FactsPool): Facts {
   const str = (v: string | null) => (v === null ? v : pooledString(v, pool))
-  return [str(f[0]) as GroupType | null, str(f[1]) as GroupType | null, pooledString(f[2], pool), pooledList(f[3], pool), pooledList(f[4], pool), pooledList(f[5], pool), str(f[6]), str(f[7]), f[8], f[9], f[10], f[11], f[12], f[13]]
+  return [
+    str(f[0]) as GroupType | null,
+    str(f[1]) as GroupType | null,
+    pooledString(f[2], pool),
+    pooledList(f[3], pool),
+    pooledList(f[4], pool),
+    pooledList(f[5], pool),
+    str(f[6]),
+    str(f[7]),
+    f[8],
+    f[9],
+    f[10],
+    f[11],
+    f[12],
+    f[13],
+  ]
 }
 
 function factsFit(f: unknown): f is Facts {
-  return Array.isArray(f) && f.length === 14 && typeOrNull(f[0]) && typeOrNull(f[1]) && typeof f[2] === 'string' && kinds(f[3]) && strings(f[4]) && strings(f[5])
-    && hashOrNull(f[6]) && hashOrNull(f[7]) && intOrNull(f[8]) && intOrNull(f[9]) && (f[10] === null || typeof f[10] === 'boolean')
-    && typeof f[11] === 'boolean' && Number.isSafeInteger(f[12]) && Number.isSafeInteger(f[13])
+  return (
+    Array.isArray(f) &&
+    f.length === 14 &&
+    typeOrNull(f[0]) &&
+    typeOrNull(f[1]) &&
+    typeof f[2] === 'string' &&
+    kinds(f[3]) &&
+    strings(f[4]) &&
+    strings(f[5]) &&
+    hashOrNull(f[6]) &&
+    hashOrNull(f[7]) &&
+    intOrNull(f[8]) &&
+    intOrNull(f[9]) &&
+    (f[10] === null || typeof f[10] === 'boolean') &&
+    typeof f[11] === 'boolean' &&
+    Number.isSafeInteger(f[12]) &&
+    Number.isSafeInteger(f[13])
+  )
 }

@@ -92,11 +92,16 @@ export interface StuckEvent extends StuckMember {
  * The stuck members of `rows` not printed yet: keyed by group, member and the time it started reconciling, so a
  * member stuck again later (a new since) is printed again, and one still stuck is printed once.
  */
-export function newStuckEvents(rows: ReadonlyArray<Pick<GroupAudit, 'group' | 'type' | 'stuckMembers' | 'stuckAfter'>>, clusterId: string | null, printed: PrintedBumps): StuckEvent[] {
+export function newStuckEvents(
+  rows: ReadonlyArray<Pick<GroupAudit, 'group' | 'type' | 'stuckMembers' | 'stuckAfter'>>,
+  clusterId: string | null,
+  printed: PrintedBumps,
+): StuckEvent[] {
   const out: StuckEvent[] = []
   for (const r of rows) {
     for (const m of r.stuckMembers) {
-      if (printed.firstTime(`stuck\u0000${r.group}\u0000${r.type}\u0000${m.memberId}\u0000${m.since}`)) out.push({clusterId, group: r.group, type: r.type, stuckAfterMs: r.stuckAfter.ms, ...m})
+      if (printed.firstTime(`stuck\u0000${r.group}\u0000${r.type}\u0000${m.memberId}\u0000${m.since}`))
+        out.push({clusterId, group: r.group, type: r.type, stuckAfterMs: r.stuckAfter.ms, ...m})
     }
   }
   return out

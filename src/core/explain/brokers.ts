@@ -26,14 +26,18 @@ export function brokerHealth(live: Pick<ClusterMetadata, 'brokers' | 'topics'>, 
   return {
     up: byId.filter(b => !b.fenced).map(b => b.id),
     fenced: byId.filter(b => b.fenced).map(b => ({id: b.id, rack: b.rack, topics: topicsOn(b.id)})),
-    unregistered: [...hosting.keys()].filter(id => !registered.has(id)).sort((a, b) => a - b).map(id => ({id, topics: topicsOn(id)})),
+    unregistered: [...hosting.keys()]
+      .filter(id => !registered.has(id))
+      .sort((a, b) => a - b)
+      .map(id => ({id, topics: topicsOn(id)})),
   }
 }
 
 /** "brokers: 1, 2 up; 3 fenced (rack rack-b; replicas of orders); 4 not registered (replicas of orders)". */
 export function brokerHealthText(h: BrokerHealth): string {
   const parts = [h.up.length ? `${h.up.join(', ')} up` : 'none up']
-  for (const b of h.fenced) parts.push(`${b.id} FENCED (down${b.rack ? `, rack ${b.rack}` : ''}${b.topics.length ? `; replicas of ${b.topics.join(', ')}` : ''})`)
+  for (const b of h.fenced)
+    parts.push(`${b.id} FENCED (down${b.rack ? `, rack ${b.rack}` : ''}${b.topics.length ? `; replicas of ${b.topics.join(', ')}` : ''})`)
   for (const b of h.unregistered) parts.push(`${b.id} NOT REGISTERED (replicas of ${b.topics.join(', ')})`)
   return `brokers: ${parts.join('; ')}`
 }

@@ -66,10 +66,12 @@ export function describeCause(c: BumpCause): string {
       return 'earliest epoch in the log (older records were compacted away)'
     case 'member-joined':
       return `member ${c.memberId}${c.instanceId ? ` (instance ${c.instanceId})` : ''} joined${
-        c.subscribedTopicNames.length ? `, subscribed to ${list(c.subscribedTopicNames)}` : ''}${c.subscribedTopicRegex ? `, regex ${c.subscribedTopicRegex}` : ''}`
+        c.subscribedTopicNames.length ? `, subscribed to ${list(c.subscribedTopicNames)}` : ''
+      }${c.subscribedTopicRegex ? `, regex ${c.subscribedTopicRegex}` : ''}`
     case 'member-left':
       return `member ${c.memberId}${c.instanceId ? ` (instance ${c.instanceId})` : ''} left or was fenced (leave, session or rebalance timeout)${
-        c.lastMemberEpoch === -2 ? '; it was a static member that had left temporarily and did not rejoin in time' : ''}`
+        c.lastMemberEpoch === -2 ? '; it was a static member that had left temporarily and did not rejoin in time' : ''
+      }`
     case 'subscription-changed':
       return `member ${c.memberId} changed its subscription: added ${list(c.added)}, removed ${list(c.removed)}`
     case 'regex-changed':
@@ -88,7 +90,8 @@ export function describeCause(c: BumpCause): string {
       return `share-partition state initialized for ${list(c.topics.map(t => `${t.TopicName} [${t.Partitions.join(',')}]`))}: the target assignment must cover them`
     case 'streams-topology-changed':
       return `streams topology ${c.epochBefore === undefined ? 'initialized' : 'changed'} (topology epoch ${c.epochBefore ?? '-'} → ${c.epochAfter ?? '-'})${
-        c.topicsAdded.length || c.topicsRemoved.length ? `; required topics added ${list(c.topicsAdded)}, removed ${list(c.topicsRemoved)}` : ''}`
+        c.topicsAdded.length || c.topicsRemoved.length ? `; required topics added ${list(c.topicsAdded)}, removed ${list(c.topicsRemoved)}` : ''
+      }`
     case 'streams-topology-validated':
       return `streams topology validated (validated topology epoch ${c.before} → ${c.after}): its internal topics exist`
     case 'streams-assignment-configs-changed':
@@ -99,7 +102,8 @@ export function describeCause(c: BumpCause): string {
       return `static member ${c.instanceId} rejoined as ${c.memberId} (was ${c.previousMemberId})`
     case 'classic-rebalance':
       return `classic rebalance completed, generation ${c.generation}${c.membersAdded.length ? `; joined ${list(c.membersAdded)}` : ''}${
-        c.membersRemoved.length ? `; left ${list(c.membersRemoved)}` : ''}`
+        c.membersRemoved.length ? `; left ${list(c.membersRemoved)}` : ''
+      }`
     case 'unexplained':
       return 'no change in the records explains this bump'
   }

@@ -92,10 +92,20 @@ function undecodedWhy(part: 'subscription' | 'assignment', protocolType: string,
 export function classicMember(m: ClassicMember, protocolType: string, ids: ReadonlyMap<string, string>): ClassicMemberView {
   const sub = decoded(m.subscriptionDecoded)
   const asg = decoded(m.assignmentDecoded)
-  const s = sub?.ok ? (sub.value as {Topics: readonly string[]; UserData: unknown; OwnedPartitions?: readonly TopicPartitionList[]; GenerationId?: number; RackId?: string | null}) : null
+  const s = sub?.ok
+    ? (sub.value as {
+        Topics: readonly string[]
+        UserData: unknown
+        OwnedPartitions?: readonly TopicPartitionList[]
+        GenerationId?: number
+        RackId?: string | null
+      })
+    : null
   const a = asg?.ok ? (asg.value as {AssignedPartitions: readonly TopicPartitionList[]; UserData: unknown}) : null
   const assigned = a ? byTopic(a.AssignedPartitions, ids) : null
-  const undecoded = [undecodedWhy('subscription', protocolType, m.subscription, sub), undecodedWhy('assignment', protocolType, m.assignment, asg)].filter((x): x is string => x !== null)
+  const undecoded = [undecodedWhy('subscription', protocolType, m.subscription, sub), undecodedWhy('assignment', protocolType, m.assignment, asg)].filter(
+    (x): x is string => x !== null,
+  )
   return {
     memberId: m.memberId,
     clientId: m.clientId || null,
@@ -108,15 +118,16 @@ export function classicMember(m: ClassicMember, protocolType: string, ids: Reado
       protocolType,
       sessionTimeoutMs: m.sessionTimeout,
       rebalanceTimeoutMs: m.rebalanceTimeout >= 0 ? m.rebalanceTimeout : null,
-      subscription: s && sub?.ok
-        ? {
-            version: sub.version,
-            topics: [...s.Topics],
-            ownedPartitions: byTopic(s.OwnedPartitions ?? [], ids).map(({topic, partitions}) => ({topic: topic!, partitions})),
-            generation: sub.version >= 2 && s.GenerationId !== undefined && s.GenerationId >= 0 ? s.GenerationId : null,
-            userDataBytes: bytesOf(s.UserData),
-          }
-        : null,
+      subscription:
+        s && sub?.ok
+          ? {
+              version: sub.version,
+              topics: [...s.Topics],
+              ownedPartitions: byTopic(s.OwnedPartitions ?? [], ids).map(({topic, partitions}) => ({topic: topic!, partitions})),
+              generation: sub.version >= 2 && s.GenerationId !== undefined && s.GenerationId >= 0 ? s.GenerationId : null,
+              userDataBytes: bytesOf(s.UserData),
+            }
+          : null,
       assignment: a && asg?.ok ? {version: asg.version, userDataBytes: bytesOf(a.UserData)} : null,
       undecoded,
     },
@@ -132,7 +143,9 @@ export function classicMembers(v: GroupMetadataValue, ids: ReadonlyMap<string, s
  * The partitions each member is assigned, for the offsets table: decoded consumer-protocol assignments only
  * (ConsumerGroupCommand describes no member partitions of other protocol types either).
  */
-export function classicAssignments(v: GroupMetadataValue): Array<{memberId: string; clientId: string; clientHost: string; partitions: Array<{topic: string; partitions: readonly number[]}>}> {
+export function classicAssignments(
+  v: GroupMetadataValue,
+): Array<{memberId: string; clientId: string; clientHost: string; partitions: Array<{topic: string; partitions: readonly number[]}>}> {
   return v.members.map(m => {
     const d = decoded(m.assignmentDecoded)
     const list = d?.ok ? (d.value as {AssignedPartitions: readonly TopicPartitionList[]}).AssignedPartitions : []

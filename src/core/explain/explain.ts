@@ -6,11 +6,42 @@
 import {TopicHasher} from '../hash.js'
 import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type EpochMark, type GroupRules, type GroupSnapshot, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, diffSubscriptionMetadata, rulesOf, storedSubscriptionMetadata, subscribedTopicsOf, subscriptionMetadataFromLive, subscriptionMetadataFromRecord, type TopicSubscriptionMetadata} from '../replay/index.js'
+import {
+  type BumpCause,
+  classifyBump,
+  collectTopicIds,
+  type EpochChange,
+  type EpochMark,
+  type GroupRules,
+  type GroupSnapshot,
+  type GroupState,
+  type GroupSummary,
+  type GroupType,
+  groupTypeOf,
+  type ReplayResult,
+  diffSubscriptionMetadata,
+  rulesOf,
+  storedSubscriptionMetadata,
+  subscribedTopicsOf,
+  subscriptionMetadataFromLive,
+  subscriptionMetadataFromRecord,
+  type TopicSubscriptionMetadata,
+} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {type CauseView, causeView} from './causes.js'
-import {applyHypothesis, cachedGroupHash, type Confidence, confidenceOf, type Hypothesis, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, type ReassignmentInFlight, searchHypotheses} from './hypotheses.js'
+import {
+  applyHypothesis,
+  cachedGroupHash,
+  type Confidence,
+  confidenceOf,
+  type Hypothesis,
+  type HypothesisResult,
+  isBrokerChange,
+  PIN_DOWN_STEP,
+  type ReassignmentInFlight,
+  searchHypotheses,
+} from './hypotheses.js'
 import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
@@ -66,7 +97,10 @@ type FindingOf<C extends string, D> = {code: C; message: string; details: D}
 export type Finding =
   | FindingOf<'UNKNOWN_RECORDS', {records: Array<{offset: string; type: number; version: number | null; reason: string}>}>
   | FindingOf<'ASSIGNMENT_PENDING', {groupEpoch: number; assignmentEpoch: number | undefined; since: string | null}>
-  | FindingOf<'MEMBER_RECONCILING', {memberId: string; clientId: string | null; memberEpoch: number | null; state: string | null; since: string | null; stuck: boolean}>
+  | FindingOf<
+      'MEMBER_RECONCILING',
+      {memberId: string; clientId: string | null; memberEpoch: number | null; state: string | null; since: string | null; stuck: boolean}
+    >
   | FindingOf<'MISSING_TOPICS', {topics: string[]; members: string[]}>
   | FindingOf<'REASSIGNMENT_IN_FLIGHT', {topics: ReassignmentTopic[]; expectedFurtherBumps: number}>
   | FindingOf<'STALE_COORDINATOR_CACHE', HashDetails>
@@ -173,7 +207,11 @@ export const DEFAULT_STUCK_AFTER_MS = 5 * 60_000
 /** The stuck threshold: the one given, else half the smallest declared rebalance timeout, else the default. */
 export function stuckAfterOf(given: number | undefined, state: GroupState, type: GroupType | null): StuckAfter {
   const g = type && type !== 'classic' ? state[type] : null
-  const declared = g ? [...(g.members.values() as Iterable<{RebalanceTimeoutMs?: number}>)].map(m => m.RebalanceTimeoutMs).filter((t): t is number => typeof t === 'number' && t > 0) : []
+  const declared = g
+    ? [...(g.members.values() as Iterable<{RebalanceTimeoutMs?: number}>)]
+        .map(m => m.RebalanceTimeoutMs)
+        .filter((t): t is number => typeof t === 'number' && t > 0)
+    : []
   const smallest = declared.length > 0 ? Math.min(...declared) : null
   if (given !== undefined) return {ms: given, source: 'flag', smallestRebalanceTimeoutMs: smallest}
   if (smallest !== null) return {ms: Math.floor(smallest / 2), source: 'rebalance-timeout', smallestRebalanceTimeoutMs: smallest}
@@ -205,20 +243,52 @@ const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, strin
 }
 
 /** The verdict when the stored metadata hash equals the live one (explain; audit reuses it without hashing twice). */
-export function inSyncVerdict(o: {empty: boolean; epoch: number | null; topicCount: number; assignmentPending: boolean; reconciling: number; rules?: GroupRules | null}): Verdict {
+export function inSyncVerdict(o: {
+  empty: boolean
+  epoch: number | null
+  topicCount: number
+  assignmentPending: boolean
+  reconciling: number
+  rules?: GroupRules | null
+}): Verdict {
   const what = o.rules === '4.0' ? 'subscription metadata (Kafka 4.0 rules)' : 'metadata hash'
-  if (o.empty) return {code: 'EMPTY_GROUP', message: `the group has no members; its stored ${what} matches live metadata, and nothing rebalances until a member joins`, pending: false}
-  if (o.assignmentPending) return {code: 'ASSIGNMENT_PENDING', message: `${what} in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
-  if (o.reconciling > 0) return {code: 'RECONCILING', message: `${what} in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
-  if (o.rules === '4.0') return {code: 'IN_SYNC', message: `in sync: the stored subscription metadata equals live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}; Kafka 4.0 rules: topic ids and partition counts, racks do not count); no rebalance pending. ${UPGRADE_NOTE}`, pending: false}
-  return {code: 'IN_SYNC', message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`, pending: false}
+  if (o.empty)
+    return {
+      code: 'EMPTY_GROUP',
+      message: `the group has no members; its stored ${what} matches live metadata, and nothing rebalances until a member joins`,
+      pending: false,
+    }
+  if (o.assignmentPending)
+    return {code: 'ASSIGNMENT_PENDING', message: `${what} in sync, but the target for epoch ${o.epoch} is not computed yet`, pending: true}
+  if (o.reconciling > 0)
+    return {code: 'RECONCILING', message: `${what} in sync; a rebalance is in progress: ${o.reconciling} member(s) not yet at epoch ${o.epoch}`, pending: true}
+  if (o.rules === '4.0')
+    return {
+      code: 'IN_SYNC',
+      message: `in sync: the stored subscription metadata equals live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}; Kafka 4.0 rules: topic ids and partition counts, racks do not count); no rebalance pending. ${UPGRADE_NOTE}`,
+      pending: false,
+    }
+  return {
+    code: 'IN_SYNC',
+    message: `in sync: the stored metadata hash equals the hash of the live metadata (${o.topicCount} topic${o.topicCount === 1 ? '' : 's'}); no rebalance pending`,
+    pending: false,
+  }
 }
 
 /** Said of every group under 4.0 rules: the records cannot tell which version the coordinator runs now. */
-const UPGRADE_NOTE = 'The group\'s records were written by a Kafka 4.0 coordinator; if its coordinator runs 4.1 or later now, its first recomputation stores a metadata hash and bumps the epoch once'
+const UPGRADE_NOTE =
+  "The group's records were written by a Kafka 4.0 coordinator; if its coordinator runs 4.1 or later now, its first recomputation stores a metadata hash and bumps the epoch once"
 
 /** The verdict under Kafka 4.0's rules: the stored subscription metadata against what the coordinator would compute now. */
-function verdict40(base: ExplainReport, g: {epoch: number; members: ReadonlyMap<string, unknown>}, type: 'consumer' | 'share', topics: readonly string[], state: GroupSnapshot, live: ClusterMetadata, assignmentPending: boolean): ExplainReport {
+function verdict40(
+  base: ExplainReport,
+  g: {epoch: number; members: ReadonlyMap<string, unknown>},
+  type: 'consumer' | 'share',
+  topics: readonly string[],
+  state: GroupSnapshot,
+  live: ClusterMetadata,
+  assignmentPending: boolean,
+): ExplainReport {
   const stored = subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, state))
   const now = subscriptionMetadataFromLive(topics, live)
   const changes = diffSubscriptionMetadata(stored, now)
@@ -244,11 +314,21 @@ function verdict40(base: ExplainReport, g: {epoch: number; members: ReadonlyMap<
   }
   const described = changes.map(c => c.description).join('; ')
   const details: HashDetails = {
-    stored: null, live: null, changes, confidence: 'exact', alternatives: [], candidatesTried: 0, pairsTried: 0,
+    stored: null,
+    live: null,
+    changes,
+    confidence: 'exact',
+    alternatives: [],
+    candidatesTried: 0,
+    pairsTried: 0,
     subscriptionMetadata: {stored: [...stored.values()], live: [...now.values()]},
   }
   if (empty) {
-    base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: its stored subscription metadata differs from live metadata (${described}), which matters only when a member joins`, pending: false}
+    base.verdict = {
+      code: 'EMPTY_GROUP',
+      message: `the group has no members: its stored subscription metadata differs from live metadata (${described}), which matters only when a member joins`,
+      pending: false,
+    }
     return base
   }
   base.verdict = {
@@ -273,25 +353,62 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const type = groupTypeOf(state) ?? marks.at(-1)?.groupType ?? null
   const skippedRecords = replay.skipped.map(s => ({offset: s.offset.toString(), type: s.type, version: s.version ?? null, reason: s.reason}))
   const timelineOfType = options.timeline === false || !full ? [] : full.timeline.filter(e => e.groupType === type)
-  const attributions = full && timelineOfType.length > 0 && options.live && type && type !== 'classic' ? attributeMetadataChanges(timelineOfType, options.live, full, options) : new Map()
+  const attributions =
+    full && timelineOfType.length > 0 && options.live && type && type !== 'classic'
+      ? attributeMetadataChanges(timelineOfType, options.live, full, options)
+      : new Map()
   const bumps = timelineOfType.map(e => classifyBump(e))
   // every join, for telling a leave that was followed by a rejoin (same member id, or same instance id)
-  const joins = timelineOfType.flatMap((e, i) => bumps[i].flatMap(c => (c.kind === 'member-joined' || c.kind === 'static-member-replaced' ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}] : [])))
-  const timeline = timelineOfType.map((e, i) => timelineEntry(e, attributions.get(e), bumps[i], joins.filter(j => j.offset > e.offset)))
+  const joins = timelineOfType.flatMap((e, i) =>
+    bumps[i].flatMap(c =>
+      c.kind === 'member-joined' || c.kind === 'static-member-replaced'
+        ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}]
+        : [],
+    ),
+  )
+  const timeline = timelineOfType.map((e, i) =>
+    timelineEntry(
+      e,
+      attributions.get(e),
+      bumps[i],
+      joins.filter(j => j.offset > e.offset),
+    ),
+  )
   const base: ExplainReport = {
-    group: groupId, type, groupEpoch: null, assignmentEpoch: null, storedMetadataHash: null, liveMetadataHash: null, rules: null, inSync: null,
-    verdict: {code: 'NOT_FOUND', message: '', pending: false}, findings: [], topics: [], members: [], timeline, skippedRecords,
+    group: groupId,
+    type,
+    groupEpoch: null,
+    assignmentEpoch: null,
+    storedMetadataHash: null,
+    liveMetadataHash: null,
+    rules: null,
+    inSync: null,
+    verdict: {code: 'NOT_FOUND', message: '', pending: false},
+    findings: [],
+    topics: [],
+    members: [],
+    timeline,
+    skippedRecords,
     stuckAfter: stuckAfterOf(options.stuckAfterMs, state, type),
   }
   const stuckAfter = base.stuckAfter.ms
   if (skippedRecords.length > 0) {
-    base.findings.push({code: 'UNKNOWN_RECORDS', message: `${skippedRecords.length} record(s) of unknown types or newer versions were skipped`, details: {records: skippedRecords}})
+    base.findings.push({
+      code: 'UNKNOWN_RECORDS',
+      message: `${skippedRecords.length} record(s) of unknown types or newer versions were skipped`,
+      details: {records: skippedRecords},
+    })
   }
   if (type === null) {
-    base.verdict = {code: 'NOT_FOUND', message: `no record of group ${groupId} in its __consumer_offsets partition: it does not exist, or its records were deleted`, pending: false}
+    base.verdict = {
+      code: 'NOT_FOUND',
+      message: `no record of group ${groupId} in its __consumer_offsets partition: it does not exist, or its records were deleted`,
+      pending: false,
+    }
     return base
   }
-  const deleted = (last: number | null) => `the ${type} group was deleted: its records were tombstoned${last === null ? '' : ` after epoch ${last}`}. The coordinator deletes a group that is empty and has no committed offsets left (offsets retention), or on DeleteGroups; an online conversion to another group type tombstones the old type's records too`
+  const deleted = (last: number | null) =>
+    `the ${type} group was deleted: its records were tombstoned${last === null ? '' : ` after epoch ${last}`}. The coordinator deletes a group that is empty and has no committed offsets left (offsets retention), or on DeleteGroups; an online conversion to another group type tombstones the old type's records too`
   if (type === 'classic') {
     if (!state.classic?.value) {
       base.verdict = {code: 'GROUP_DELETED', message: deleted(marks.findLast(e => e.groupType === type)?.epoch ?? null), pending: false}
@@ -299,8 +416,19 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
     }
     const v = state.classic?.value
     base.groupEpoch = v?.generation ?? null
-    base.members = classicMembers(v, liveTopicIds(options.live)).map(m => ({...m, memberEpoch: null, state: null, subscribedTopicRegex: null, reconciling: false, reconcilingSince: null}))
-    base.verdict = {code: 'CLASSIC_GROUP', message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`, pending: false}
+    base.members = classicMembers(v, liveTopicIds(options.live)).map(m => ({
+      ...m,
+      memberEpoch: null,
+      state: null,
+      subscribedTopicRegex: null,
+      reconciling: false,
+      reconcilingSince: null,
+    }))
+    base.verdict = {
+      code: 'CLASSIC_GROUP',
+      message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`,
+      pending: false,
+    }
     return base
   }
 
@@ -355,7 +483,9 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   base.inSync = detail.hash === g.metadataHash
   base.topics = topics.map(name => {
     const t = hasher.topic(name)
-    return t ? {name, exists: true, topicId: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(name).toString()} : {name, exists: false}
+    return t
+      ? {name, exists: true, topicId: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(name).toString()}
+      : {name, exists: false}
   })
   if (detail.missing.length > 0) {
     const subscribers = base.members.filter(m => m.subscribedTopicNames.some(t => detail.missing.includes(t)))
@@ -372,17 +502,42 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const empty = g.members.size === 0
 
   if (base.inSync) {
-    base.verdict = inSyncVerdict({empty, epoch: g.epoch, topicCount: topics.length, assignmentPending, reconciling: base.members.filter(m => m.reconciling).length})
+    base.verdict = inSyncVerdict({
+      empty,
+      epoch: g.epoch,
+      topicCount: topics.length,
+      assignmentPending,
+      reconciling: base.members.filter(m => m.reconciling).length,
+    })
     return base
   }
 
   // Stored ≠ live: which change to today's metadata reproduces the stored hash?
-  const search = searchHypotheses({target: g.metadataHash, topics, metadata: options.live, knownTopicIds: knownTopicIds(replay, options.live, topics), extraRacks: knownRacks(replay, options), reassignments: options.reassignments})
+  const search = searchHypotheses({
+    target: g.metadataHash,
+    topics,
+    metadata: options.live,
+    knownTopicIds: knownTopicIds(replay, options.live, topics),
+    extraRacks: knownRacks(replay, options),
+    reassignments: options.reassignments,
+  })
   const confidence = confidenceOf(search)
   const described = [consistentWith(search)]
-  const details: HashDetails = {stored: g.metadataHash.toString(), live: detail.hash.toString(), changes: search.matches, confidence, alternatives: search.alternatives, candidatesTried: search.tried, pairsTried: search.pairsTried}
+  const details: HashDetails = {
+    stored: g.metadataHash.toString(),
+    live: detail.hash.toString(),
+    changes: search.matches,
+    confidence,
+    alternatives: search.alternatives,
+    candidatesTried: search.tried,
+    pairsTried: search.pairsTried,
+  }
   if (empty) {
-    base.verdict = {code: 'EMPTY_GROUP', message: `the group has no members: the stored hash differs from live metadata${described.length ? ` (${described.join('; ')})` : ''}, which matters only when a member joins`, pending: false}
+    base.verdict = {
+      code: 'EMPTY_GROUP',
+      message: `the group has no members: the stored hash differs from live metadata${described.length ? ` (${described.join('; ')})` : ''}, which matters only when a member joins`,
+      pending: false,
+    }
   } else if (search.matches.length > 0 && search.matches.every(isBrokerChange)) {
     base.verdict = {
       code: 'STALE_COORDINATOR_CACHE',
@@ -408,7 +563,12 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   return base
 }
 
-function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bumpCauses: readonly BumpCause[], laterJoins: LeaveFacts['laterJoins']): TimelineEntry {
+function timelineEntry(
+  e: EpochChange,
+  attribution: Attribution | undefined,
+  bumpCauses: readonly BumpCause[],
+  laterJoins: LeaveFacts['laterJoins'],
+): TimelineEntry {
   const rules = rulesOf(e.groupType, e.after)
   const causes = bumpCauses.map(c => {
     const view = causeView(c)
@@ -419,7 +579,11 @@ function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bum
       const at = g?.memberWrites.get(c.memberId)?.currentAssignment?.timestamp
       const timeout = (g?.members.get(c.memberId) as {RebalanceTimeoutMs?: number} | undefined)?.RebalanceTimeoutMs
       const leave = whyLeft({
-        type, memberId: c.memberId, instanceId: c.instanceId, lastMemberEpoch: c.lastMemberEpoch, at: e.timestamp,
+        type,
+        memberId: c.memberId,
+        instanceId: c.instanceId,
+        lastMemberEpoch: c.lastMemberEpoch,
+        at: e.timestamp,
         lastState: cur?.State !== undefined && at !== undefined ? {state: cur.State, name: STATE_NAMES[type][cur.State] ?? String(cur.State), at} : null,
         rebalanceTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
         laterJoins,
@@ -441,11 +605,12 @@ function timelineEntry(e: EpochChange, attribution: Attribution | undefined, bum
         view.confidence = attribution.confidence
         view.alternatives = attribution.alternatives
         if (attribution.evident) view.details.evident = attribution.evident
-        view.message = attribution.confidence === 'evident'
-          ? `metadata changed: ${attribution.note}`
-          : attribution.matches.length > 0
-            ? `metadata changed, ${consistentWith(attribution)}`
-            : `${view.message}; ${attribution.note}`
+        view.message =
+          attribution.confidence === 'evident'
+            ? `metadata changed: ${attribution.note}`
+            : attribution.matches.length > 0
+              ? `metadata changed, ${consistentWith(attribution)}`
+              : `${view.message}; ${attribution.note}`
       }
       if (view.confidence === 'inferred-ambiguous' || view.confidence === 'unexplained') {
         view.details.nextStep = PIN_DOWN_STEP
@@ -492,7 +657,13 @@ const unexplained = (note: string): Attribution => ({matches: [], alternatives: 
  * list (adding + removing) now; the group bumps when that list's racks enter the hash, and again when the
  * reassignment completes if the rack lists without the removing replicas differ.
  */
-export function reassignmentFinding(topics: readonly string[], live: ClusterMetadata, reassignments: readonly ReassignmentInFlight[], hasher: TopicHasher, inSync: boolean | null): Extract<Finding, {code: 'REASSIGNMENT_IN_FLIGHT'}> | undefined {
+export function reassignmentFinding(
+  topics: readonly string[],
+  live: ClusterMetadata,
+  reassignments: readonly ReassignmentInFlight[],
+  hasher: TopicHasher,
+  inSync: boolean | null,
+): Extract<Finding, {code: 'REASSIGNMENT_IN_FLIGHT'}> | undefined {
   const mine = reassignments.filter(r => topics.includes(r.topic))
   if (mine.length === 0) return undefined
   const byTopic = new Map<string, ReassignmentInFlight[]>()
@@ -502,17 +673,28 @@ export function reassignmentFinding(topics: readonly string[], live: ClusterMeta
     let bumpOnCompletion = false
     if (t) {
       const after = new Map(rs.map(r => [r.partition, r.replicas.filter(b => !r.removingReplicas.includes(b))]))
-      const done: ClusterMetadata = {...live, topics: [{...t, partitions: t.partitions.map(p => (after.has(p.partition) ? {...p, replicas: after.get(p.partition)!} : p))}]}
+      const done: ClusterMetadata = {
+        ...live,
+        topics: [{...t, partitions: t.partitions.map(p => (after.has(p.partition) ? {...p, replicas: after.get(p.partition)!} : p))}],
+      }
       bumpOnCompletion = new TopicHasher(done).topicHash(topic) !== hasher.topicHash(topic)
     }
     return {
       topic,
-      partitions: rs.map(r => ({partition: r.partition, replicas: [...r.replicas], addingReplicas: [...r.addingReplicas], removingReplicas: [...r.removingReplicas]})),
+      partitions: rs.map(r => ({
+        partition: r.partition,
+        replicas: [...r.replicas],
+        addingReplicas: [...r.addingReplicas],
+        removingReplicas: [...r.removingReplicas],
+      })),
       bumpOnCompletion,
     }
   })
   const expectedBumps = (inSync === false ? 1 : 0) + perTopic.filter(t => t.bumpOnCompletion).length
-  const text = perTopic.map(t => `${t.topic} partition${t.partitions.length === 1 ? '' : 's'} ${t.partitions.map(p => `${p.partition} (adding ${p.addingReplicas.join(',') || 'none'}, removing ${p.removingReplicas.join(',') || 'none'})`).join(', ')}`)
+  const text = perTopic.map(
+    t =>
+      `${t.topic} partition${t.partitions.length === 1 ? '' : 's'} ${t.partitions.map(p => `${p.partition} (adding ${p.addingReplicas.join(',') || 'none'}, removing ${p.removingReplicas.join(',') || 'none'})`).join(', ')}`,
+  )
   const completing = perTopic.filter(t => t.bumpOnCompletion).map(t => t.topic)
   return {
     code: 'REASSIGNMENT_IN_FLIGHT',
@@ -527,7 +709,12 @@ export function reassignmentFinding(topics: readonly string[], live: ClusterMeta
  * reconstructed metadata to the older bumps. Stops attributing where no change fits or the change is ambiguous
  * in a way that matters for older bumps.
  */
-function attributeMetadataChanges(timeline: readonly EpochChange[], live: ClusterMetadata, replay: ReplayResult, options: ExplainOptions): Map<EpochChange, Attribution> {
+function attributeMetadataChanges(
+  timeline: readonly EpochChange[],
+  live: ClusterMetadata,
+  replay: ReplayResult,
+  options: ExplainOptions,
+): Map<EpochChange, Attribution> {
   const out = new Map<EpochChange, Attribution>()
   let md: ClusterMetadata | undefined = live
   // racks of today's brokers too: the metadata reconstructed for older bumps may have lost a broker with its rack
@@ -540,7 +727,9 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
   const stepBack = (cur: ClusterMetadata, matches: readonly Hypothesis[]): ClusterMetadata | undefined => {
     if (matches.length === 0) return undefined
     // of a rackless and an unregistered broker, the unregistered one is what usually happened
-    const ordered = [...matches].sort((a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'))
+    const ordered = [...matches].sort(
+      (a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'),
+    )
     const candidates = ordered.map(m => applyHypothesis(cur, m, absentTemplates))
     if (candidates.length === 1) return candidates[0]
     const key = (x: ClusterMetadata) => {
@@ -568,28 +757,55 @@ function attributeMetadataChanges(timeline: readonly EpochChange[], live: Cluste
     const ids = new Map(topicsBefore.map(t => [t, deadIds]))
     // Bring md to "just after this bump" if a later, unrecorded change happened since.
     if (cachedGroupHash(md, topicsAfter) !== e.metadataHash) {
-      const later = searchHypotheses({target: e.metadataHash, topics: topicsAfter, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments})
+      const later = searchHypotheses({
+        target: e.metadataHash,
+        topics: topicsAfter,
+        metadata: md,
+        knownTopicIds: ids,
+        extraRacks,
+        absentTemplates,
+        reassignments,
+      })
       md = stepBack(md, later.matches)
       if (!md) {
         out.set(e, unexplained('the metadata changed again later in ways the hashes cannot separate'))
         continue
       }
     }
-    const r = searchHypotheses({target: e.previousMetadataHash, topics: topicsBefore, metadata: md, knownTopicIds: ids, extraRacks, absentTemplates, reassignments, priorityTopics: assignmentChanged(e, md, live)})
+    const r = searchHypotheses({
+      target: e.previousMetadataHash,
+      topics: topicsBefore,
+      metadata: md,
+      knownTopicIds: ids,
+      extraRacks,
+      absentTemplates,
+      reassignments,
+      priorityTopics: assignmentChanged(e, md, live),
+    })
     if (r.matches.length === 0) {
       // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
       const cur = md
       const gone = topicsBefore.filter(t => !cur.topics.some(x => x.name === t))
       // an id assigned before the bump (so a topic of the group existed then) that no topic has today
       const assignedBefore = assignedTopicIds(e)
-      const deadIds = [...firstSeen].filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset)).map(([id]) => id)
+      const deadIds = [...firstSeen]
+        .filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset))
+        .map(([id]) => id)
       if (gone.length > 0 && deadIds.length > 0) {
         out.set(e, {
-          matches: [], alternatives: [], confidence: 'evident', evident: {deletedTopics: gone, topicIds: deadIds},
+          matches: [],
+          alternatives: [],
+          confidence: 'evident',
+          evident: {deletedTopics: gone, topicIds: deadIds},
           note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
         })
       } else {
-        out.set(e, unexplained(`no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`))
+        out.set(
+          e,
+          unexplained(
+            `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`,
+          ),
+        )
       }
       md = undefined
       continue
@@ -608,7 +824,9 @@ function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: ClusterMet
   if (e.groupType === 'classic' || e.groupType === 'streams') return new Set()
   const union = (s: EpochChange['before']) => {
     const out = new Map<string, number>()
-    for (const v of (s[e.groupType as 'consumer' | 'share']?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+    for (const v of (s[e.groupType as 'consumer' | 'share']?.targetAssignment.values() ?? []) as Iterable<{
+      TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>
+    }>) {
       for (const tp of v.TopicPartitions ?? []) out.set(tp.TopicId, (out.get(tp.TopicId) ?? 0) + tp.Partitions.length)
     }
     return out
@@ -657,7 +875,8 @@ function knownRacks(replay: ReplayResult | GroupSummary, options: ExplainOptions
 function knownTopicIds(replay: ReplayResult | GroupSummary, live: ClusterMetadata, topics: readonly string[]): Map<string, string[]> {
   const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
   const seen = new Set<string>('timeline' in replay ? [] : replay.topicIds)
-  if ('timeline' in replay) for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) collectTopicIds(r.record.value, seen)
+  if ('timeline' in replay)
+    for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) collectTopicIds(r.record.value, seen)
   for (const type of ['consumer', 'share'] as const) {
     const g = replay.state[type]
     if (g) for (const m of [...g.targetAssignment.values(), ...g.currentAssignment.values()]) collectTopicIds(m, seen)
@@ -684,12 +903,27 @@ function memberName(m: MemberStatus): string {
   return m.clientId ? `${m.memberId} (client ${m.clientId})` : m.memberId
 }
 
-function membersOf(type: 'consumer' | 'share' | 'streams', state: GroupState, timeline: readonly EpochMark[], topicNames: ReadonlyMap<string, string>): MemberStatus[] {
+function membersOf(
+  type: 'consumer' | 'share' | 'streams',
+  state: GroupState,
+  timeline: readonly EpochMark[],
+  topicNames: ReadonlyMap<string, string>,
+): MemberStatus[] {
   const g = state[type]!
   const partitions = memberPartitions(type, state, topicNames)
   const stable = type === 'streams' ? 1 : 0
   const out: MemberStatus[] = []
-  for (const [memberId, m] of g.members as Map<string, {ClientId?: string; ClientHost?: string; InstanceId?: string | null; RackId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>) {
+  for (const [memberId, m] of g.members as Map<
+    string,
+    {
+      ClientId?: string
+      ClientHost?: string
+      InstanceId?: string | null
+      RackId?: string | null
+      SubscribedTopicNames?: readonly string[]
+      SubscribedTopicRegex?: string | null
+    }
+  >) {
     const cur = g.currentAssignment.get(memberId) as {MemberEpoch: number; State: number} | undefined
     const target = g.targetAssignmentEpoch
     const behind = cur !== undefined && target !== undefined && cur.MemberEpoch < target

@@ -226,7 +226,10 @@ let nextRackKey = 0
 
 /** A rack table with a key naming its rack assignment (the only thing of the brokers a topic hash sees). */
 function rackTable(brokers: readonly BrokerMetadata[]): {table: RackTable; key: number} {
-  const text = brokers.map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`).sort().join(',')
+  const text = brokers
+    .map(b => `${b.id}=${b.rack === null ? '' : `${b.rack.length}:${b.rack}`}`)
+    .sort()
+    .join(',')
   let key = rackKeys.get(text)
   if (key === undefined) {
     // bounded for a long-running process: start over rather than grow without end; numbers are never reused, so
@@ -249,7 +252,10 @@ function replicaBrokersOf(t: TopicMetadata): number[] {
   return ids
 }
 
-function topicHash(c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined}, t: {table: RackTable; key: number}): bigint | undefined {
+function topicHash(
+  c: {base: TopicMetadata; variant: string | undefined; then: (() => TopicMetadata) | undefined},
+  t: {table: RackTable; key: number},
+): bigint | undefined {
   if (!c.then) return undefined
   if (c.variant === undefined) return computeTopicHash(c.then(), t.table)
   let byRacks = hashCache.get(c.base)
@@ -292,7 +298,16 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const existing = topicSet.filter(t => byName.has(t))
   const patcher = new GroupHashPatcher(liveTopicHashes(byName, existing, rt))
   const liveHash = patcher.hash()
-  const result: HypothesisResult = {liveHash, unchanged: liveHash === s.target, matches: [], alternatives: [], tried: 0, pairsTried: 0, placementsTried: 0, truncated: false}
+  const result: HypothesisResult = {
+    liveHash,
+    unchanged: liveHash === s.target,
+    matches: [],
+    alternatives: [],
+    tried: 0,
+    pairsTried: 0,
+    placementsTried: 0,
+    truncated: false,
+  }
   if (result.unchanged) return result
 
   const test = (hash: () => bigint, h: () => Hypothesis) => {
@@ -326,20 +341,38 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
         if (rack === b.rack) continue
         brokerCandidates.push({
           brokers: [...others, {...b, rack}],
-          h: {kind: 'broker-rack', broker: id, then: rack ?? 'no rack', now: b.rack ?? 'no rack', description: `broker ${id} had ${rackText(rack)} then (${rackText(b.rack)} now)`},
+          h: {
+            kind: 'broker-rack',
+            broker: id,
+            then: rack ?? 'no rack',
+            now: b.rack ?? 'no rack',
+            description: `broker ${id} had ${rackText(rack)} then (${rackText(b.rack)} now)`,
+          },
         })
       }
       if (b.rack !== null) {
         brokerCandidates.push({
           brokers: others,
-          h: {kind: 'broker-unregistered', broker: id, then: 'not registered', now: `registered, rack ${b.rack}`, description: `broker ${id} was not registered then (registered now with rack ${b.rack})`},
+          h: {
+            kind: 'broker-unregistered',
+            broker: id,
+            then: 'not registered',
+            now: `registered, rack ${b.rack}`,
+            description: `broker ${id} was not registered then (registered now with rack ${b.rack})`,
+          },
         })
       }
     } else {
       for (const rack of rackNames) {
         brokerCandidates.push({
           brokers: [...s.metadata.brokers, {id, rack, fenced: false}],
-          h: {kind: 'broker-registered', broker: id, then: `registered, rack ${rack}`, now: 'not registered', description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`},
+          h: {
+            kind: 'broker-registered',
+            broker: id,
+            then: `registered, rack ${rack}`,
+            now: 'not registered',
+            description: `broker ${id} was registered with rack ${rack} then (unregistered now, but still a replica)`,
+          },
         })
       }
     }
@@ -383,7 +416,11 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const tryBrokers = () => {
     brokersTried = true
     if (topicMatched) return
-    for (const c of brokerCandidates) test(() => brokerState(c).patcher.hash(), () => c.h)
+    for (const c of brokerCandidates)
+      test(
+        () => brokerState(c).patcher.hash(),
+        () => c.h,
+      )
     if (result.matches.length > 0) topicMatched = true
   }
   for (const [i, name] of ordered.entries()) {
@@ -392,11 +429,26 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     if (topicMatched) break
     const topic = byName.get(name)!
     const id = uuidToString(topic.topicId)
-    tryTopic({topic: name, base: topic, variant: 'absent', then: undefined, h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`})})
+    tryTopic({
+      topic: name,
+      base: topic,
+      variant: 'absent',
+      then: undefined,
+      h: () => ({kind: 'topic-absent', topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`}),
+    })
     for (let n = topic.partitions.length - 1; n >= 1; n--) {
       tryTopic({
-        topic: name, base: topic, variant: `n${n}`, then: () => ({...topic, partitions: topic.partitions.slice(0, n)}),
-        h: () => ({kind: 'partition-count', topic: name, then: String(n), now: String(topic.partitions.length), description: `topic ${name} had ${s_(n, 'partition')} then (${topic.partitions.length} now)`}),
+        topic: name,
+        base: topic,
+        variant: `n${n}`,
+        then: () => ({...topic, partitions: topic.partitions.slice(0, n)}),
+        h: () => ({
+          kind: 'partition-count',
+          topic: name,
+          then: String(n),
+          now: String(topic.partitions.length),
+          description: `topic ${name} had ${s_(n, 'partition')} then (${topic.partitions.length} now)`,
+        }),
       })
     }
     for (const other of s.knownTopicIds?.get(name) ?? []) {
@@ -404,8 +456,17 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       const uuid = parseUuid(other)
       if (!uuid) continue
       tryTopic({
-        topic: name, base: topic, variant: `id${other}`, then: () => ({...topic, topicId: uuid}),
-        h: () => ({kind: 'topic-id', topic: name, then: other, now: id, description: `topic ${name} had id ${other} then: it was deleted and recreated (id ${id} now)`}),
+        topic: name,
+        base: topic,
+        variant: `id${other}`,
+        then: () => ({...topic, topicId: uuid}),
+        h: () => ({
+          kind: 'topic-id',
+          topic: name,
+          then: other,
+          now: id,
+          description: `topic ${name} had id ${other} then: it was deleted and recreated (id ${id} now)`,
+        }),
       })
     }
   }
@@ -417,8 +478,17 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
       const uuid = parseUuid(other)
       if (!uuid) continue
       tryTopic({
-        topic: name, base: template, variant: `deleted:${name}:${other}`, then: () => ({...template, name, topicId: uuid}),
-        h: () => ({kind: 'topic-deleted', topic: name, then: other, now: 'absent', description: `topic ${name} existed then with id ${other} (${s_(template.partitions.length, 'partition')}): it was deleted since`}),
+        topic: name,
+        base: template,
+        variant: `deleted:${name}:${other}`,
+        then: () => ({...template, name, topicId: uuid}),
+        h: () => ({
+          kind: 'topic-deleted',
+          topic: name,
+          then: other,
+          now: 'absent',
+          description: `topic ${name} existed then with id ${other} (${s_(template.partitions.length, 'partition')}): it was deleted since`,
+        }),
       })
     }
   }
@@ -428,16 +498,30 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   for (const [name, rs] of inFlight) {
     const topic = byName.get(name)!
     const original = new Map(rs.map(r => [r.partition, r.replicas.filter(b => !r.addingReplicas.includes(b))]))
-    const then: TopicMetadata = {...topic, partitions: topic.partitions.map(p => (original.has(p.partition) ? {...p, replicas: original.get(p.partition)!} : p))}
+    const then: TopicMetadata = {
+      ...topic,
+      partitions: topic.partitions.map(p => (original.has(p.partition) ? {...p, replicas: original.get(p.partition)!} : p)),
+    }
     const parts = rs.map(r => r.partition).sort((a, b) => a - b)
-    tryTopic({
-      topic: name, base: topic, variant: `rs${JSON.stringify([...original])}`, then: () => then,
-      h: () => ({
-        kind: 'reassignment-started', topic: name, partitions: parts, then: 'original replicas', now: 'reassignment in flight',
-        replicasThen: parts.map(p => ({partition: p, replicas: original.get(p)!})),
-        description: `the reassignment in flight of ${partitionsText(name, parts)} had not started then (replicas ${rs.map(r => `[${original.get(r.partition)!.join(',')}]`).join(' ')} then, [${rs.map(r => r.replicas.join(',')).join('] [')}] now with the adding replicas)`,
-      }),
-    }, true, true)
+    tryTopic(
+      {
+        topic: name,
+        base: topic,
+        variant: `rs${JSON.stringify([...original])}`,
+        then: () => then,
+        h: () => ({
+          kind: 'reassignment-started',
+          topic: name,
+          partitions: parts,
+          then: 'original replicas',
+          now: 'reassignment in flight',
+          replicasThen: parts.map(p => ({partition: p, replicas: original.get(p)!})),
+          description: `the reassignment in flight of ${partitionsText(name, parts)} had not started then (replicas ${rs.map(r => `[${original.get(r.partition)!.join(',')}]`).join(' ')} then, [${rs.map(r => r.replicas.join(',')).join('] [')}] now with the adding replicas)`,
+        }),
+      },
+      true,
+      true,
+    )
   }
 
   // ---- replica placements, only when no other change fits: a placement that hashes like a broker change is found
@@ -448,25 +532,31 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
   const brokerRack = new Map(s.metadata.brokers.map(b => [b.id, b.rack]))
   const maxPlacements = s.maxPlacements ?? 40_000
   const placementOrder = [...existing].sort((a, b) => Number(inFlight.has(b)) - Number(inFlight.has(a)))
-  if (result.matches.length === 0) placements: for (const name of placementOrder) {
-    const topic = byName.get(name)!
-    for (const p of topic.partitions) {
-      // one placement matched: any other placement gives another topic hash or another topic, so none can
-      if (topicMatched) break placements
-      for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
-        if (result.placementsTried >= maxPlacements) {
-          result.truncated = true
-          break placements
+  if (result.matches.length === 0)
+    placements: for (const name of placementOrder) {
+      const topic = byName.get(name)!
+      for (const p of topic.partitions) {
+        // one placement matched: any other placement gives another topic hash or another topic, so none can
+        if (topicMatched) break placements
+        for (const replicas of placementVariants(p.replicas, s.metadata.brokers, brokerRack)) {
+          if (result.placementsTried >= maxPlacements) {
+            result.truncated = true
+            break placements
+          }
+          result.placementsTried++
+          tryTopic(
+            {
+              topic: name,
+              base: topic,
+              variant: undefined,
+              then: () => ({...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}),
+              h: () => placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack),
+            },
+            false,
+          )
         }
-        result.placementsTried++
-        tryTopic({
-          topic: name, base: topic, variant: undefined,
-          then: () => ({...topic, partitions: topic.partitions.map(x => (x.partition === p.partition ? {...x, replicas} : x))}),
-          h: () => placementHypothesis(name, [{partition: p.partition, now: p.replicas, then: replicas}], brokerRack),
-        }, false)
       }
     }
-  }
 
   // ---- one topic change and one broker change in the same bump (e.g. a broker change the coordinator's cache
   // hid, then partitions added): only when no single change fits
@@ -482,8 +572,13 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
         if (p.with(c.topic, topicHash(c, t)) === s.target) {
           const h = c.h()
           result.matches.push({
-            kind: 'combined', topic: c.topic, broker: b.h.broker, then: `${h.then}; ${b.h.then}`, now: `${h.now}; ${b.h.now}`,
-            description: `${h.description}, and ${b.h.description}`, parts: [h, b.h],
+            kind: 'combined',
+            topic: c.topic,
+            broker: b.h.broker,
+            then: `${h.then}; ${b.h.then}`,
+            now: `${h.now}; ${b.h.now}`,
+            description: `${h.description}, and ${b.h.description}`,
+            parts: [h, b.h],
           })
         }
       }
@@ -513,7 +608,8 @@ export function confidenceOf(r: Pick<HypothesisResult, 'matches' | 'alternatives
 }
 
 /** How to make an inferred-ambiguous or unexplained metadata cause exact. */
-export const PIN_DOWN_STEP = 'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`)'
+export const PIN_DOWN_STEP =
+  'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`)'
 
 function parseUuid(id: string): Uuid | undefined {
   try {
@@ -528,7 +624,10 @@ function partitionsText(topic: string, ps: readonly number[]): string {
 }
 
 const racksOf = (replicas: readonly number[], rack: ReadonlyMap<number, string | null>) =>
-  replicas.map(b => rack.get(b) ?? null).filter((r): r is string => r !== null).sort()
+  replicas
+    .map(b => rack.get(b) ?? null)
+    .filter((r): r is string => r !== null)
+    .sort()
 
 /**
  * Replica lists one step from `replicas` whose rack lists differ (only those change the hash): one replica on a
@@ -552,15 +651,27 @@ function placementVariants(replicas: readonly number[], brokers: readonly Broker
   return out
 }
 
-function placementHypothesis(topic: string, changed: Array<{partition: number; now: readonly number[]; then: number[]}>, rack: ReadonlyMap<number, string | null>): Hypothesis {
+function placementHypothesis(
+  topic: string,
+  changed: Array<{partition: number; now: readonly number[]; then: number[]}>,
+  rack: ReadonlyMap<number, string | null>,
+): Hypothesis {
   const parts = changed.map(c => c.partition)
   const shown = changed.slice(0, 3).map(c => {
     const r = (l: readonly number[]) => racksOf(l, rack).join(', ') || 'none'
     return `${changed.length > 1 ? `partition ${c.partition}: ` : ''}racks ${r(c.then)} then, e.g. brokers ${c.then.join(', ')} (now ${r(c.now)} on ${c.now.join(', ')})`
   })
-  const kind = changed.every(c => c.then.length > c.now.length) ? 'a reassignment in flight then (its wider replica list)' : changed.every(c => c.then.length < c.now.length) ? 'a reassignment in flight now, or replicas added' : 'a reassignment'
+  const kind = changed.every(c => c.then.length > c.now.length)
+    ? 'a reassignment in flight then (its wider replica list)'
+    : changed.every(c => c.then.length < c.now.length)
+      ? 'a reassignment in flight now, or replicas added'
+      : 'a reassignment'
   return {
-    kind: 'replica-placement', topic, partitions: parts, then: changed.map(c => `${c.partition}:[${c.then.join(',')}]`).join(' '), now: changed.map(c => `${c.partition}:[${c.now.join(',')}]`).join(' '),
+    kind: 'replica-placement',
+    topic,
+    partitions: parts,
+    then: changed.map(c => `${c.partition}:[${c.then.join(',')}]`).join(' '),
+    now: changed.map(c => `${c.partition}:[${c.now.join(',')}]`).join(' '),
     replicasThen: changed.map(c => ({partition: c.partition, replicas: c.then})),
     description: `${partitionsText(topic, parts)} had replicas on other racks then (${kind}: ${shown.join('; ')}${changed.length > 3 ? `; and ${changed.length - 3} more` : ''})`,
   }
@@ -643,7 +754,12 @@ export function applyHypothesis(md: ClusterMetadata, h: Hypothesis, absentTempla
     case 'replica-placement':
     case 'reassignment-started': {
       const lists = new Map((h.replicasThen ?? []).map(x => [x.partition, x.replicas]))
-      return {...md, topics: md.topics.map(t => (t.name === h.topic ? {...t, partitions: t.partitions.map(p => (lists.has(p.partition) ? {...p, replicas: lists.get(p.partition)!} : p))} : t))}
+      return {
+        ...md,
+        topics: md.topics.map(t =>
+          t.name === h.topic ? {...t, partitions: t.partitions.map(p => (lists.has(p.partition) ? {...p, replicas: lists.get(p.partition)!} : p))} : t,
+        ),
+      }
     }
     case 'combined':
       return (h.parts ?? []).reduce((m, p) => applyHypothesis(m, p, absentTemplates), md)

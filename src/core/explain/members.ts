@@ -76,14 +76,20 @@ export function topicNamesById(live: ClusterMetadata | undefined): ReadonlyMap<s
 }
 
 /** Per member id, its partitions; undefined for streams and classic groups. */
-export function memberPartitions(type: 'consumer' | 'share' | 'streams', state: GroupState, names: ReadonlyMap<string, string>): Map<string, MemberPartitions> | undefined {
+export function memberPartitions(
+  type: 'consumer' | 'share' | 'streams',
+  state: GroupState,
+  names: ReadonlyMap<string, string>,
+): Map<string, MemberPartitions> | undefined {
   if (type === 'streams') return undefined
   const g = state[type] as ConsumerGroupState | ShareGroupState | null
   if (!g) return undefined
   const owned = new Map<string, Pairs>()
   const revoking = new Map<string, Pairs>()
   for (const memberId of g.members.keys()) {
-    const cur = g.currentAssignment.get(memberId) as {AssignedPartitions?: readonly TopicPartitions[]; PartitionsPendingRevocation?: readonly TopicPartitions[]} | undefined
+    const cur = g.currentAssignment.get(memberId) as
+      | {AssignedPartitions?: readonly TopicPartitions[]; PartitionsPendingRevocation?: readonly TopicPartitions[]}
+      | undefined
     owned.set(memberId, pairs(cur?.AssignedPartitions))
     revoking.set(memberId, pairs(cur?.PartitionsPendingRevocation))
   }
@@ -161,26 +167,59 @@ const secs = (ms: number) => `${Math.round(ms / 1000)} s`
 
 export function whyLeft(f: LeaveFacts): LeaveReason {
   const d = f.lastState ? f.at - f.lastState.at : null
-  const base = {lastState: f.lastState?.name ?? null, lastStateAt: f.lastState ? new Date(f.lastState.at).toISOString() : null, msInLastState: d, rebalanceTimeoutMs: f.rebalanceTimeoutMs, rejoined: null}
+  const base = {
+    lastState: f.lastState?.name ?? null,
+    lastStateAt: f.lastState ? new Date(f.lastState.at).toISOString() : null,
+    msInLastState: d,
+    rebalanceTimeoutMs: f.rebalanceTimeoutMs,
+    rejoined: null,
+  }
   const sameInstance = f.instanceId === null ? undefined : f.laterJoins.find(j => j.instanceId === f.instanceId && j.memberId !== f.memberId)
   const sameMember = f.laterJoins.find(j => j.memberId === f.memberId)
   const revoking = f.lastState !== null && f.lastState.state === UNREVOKED[f.type] && f.type !== 'share'
   if (revoking && d !== null && f.rebalanceTimeoutMs !== null && d >= f.rebalanceTimeoutMs * TIMEOUT_SLACK) {
-    return {...base, kind: 'rebalance-timeout', likely: true, reason: `likely rebalance timeout: revocation took ${secs(d)} (rebalance timeout ${secs(f.rebalanceTimeoutMs)})`}
+    return {
+      ...base,
+      kind: 'rebalance-timeout',
+      likely: true,
+      reason: `likely rebalance timeout: revocation took ${secs(d)} (rebalance timeout ${secs(f.rebalanceTimeoutMs)})`,
+    }
   }
   if (sameInstance) {
     const rejoined = {memberId: sameInstance.memberId, epoch: sameInstance.epoch, afterMs: sameInstance.at - f.at}
-    return {...base, rejoined, kind: 'static-restart', likely: true, reason: `likely a static member's restart: instance ${f.instanceId} came back as member ${sameInstance.memberId} ${secs(rejoined.afterMs)} later (epoch ${sameInstance.epoch})`}
+    return {
+      ...base,
+      rejoined,
+      kind: 'static-restart',
+      likely: true,
+      reason: `likely a static member's restart: instance ${f.instanceId} came back as member ${sameInstance.memberId} ${secs(rejoined.afterMs)} later (epoch ${sameInstance.epoch})`,
+    }
   }
   if (f.lastMemberEpoch === -2) {
     return {...base, kind: 'static-temporary', likely: false, reason: 'a static member that had left temporarily and did not rejoin within its session timeout'}
   }
   if (sameMember) {
     const rejoined = {memberId: sameMember.memberId, epoch: sameMember.epoch, afterMs: sameMember.at - f.at}
-    return {...base, rejoined, kind: 'fenced-rejoined', likely: true, reason: `likely fenced (session or rebalance timeout): it rejoined with the same member id ${secs(rejoined.afterMs)} later (epoch ${sameMember.epoch})`}
+    return {
+      ...base,
+      rejoined,
+      kind: 'fenced-rejoined',
+      likely: true,
+      reason: `likely fenced (session or rebalance timeout): it rejoined with the same member id ${secs(rejoined.afterMs)} later (epoch ${sameMember.epoch})`,
+    }
   }
   if (d !== null && d <= LEAVE_AFTER_STATE_MS) {
-    return {...base, kind: 'after-state-record', likely: true, reason: `left ${secs(d)} after its last state record (${f.lastState!.name}): likely a leave request (the client closed or unsubscribed)`}
+    return {
+      ...base,
+      kind: 'after-state-record',
+      likely: true,
+      reason: `left ${secs(d)} after its last state record (${f.lastState!.name}): likely a leave request (the client closed or unsubscribed)`,
+    }
   }
-  return {...base, kind: 'unknown', likely: false, reason: `leave, session or rebalance timeout${f.lastState && d !== null ? `; last state ${f.lastState.name} for ${secs(d)}` : ''}`}
+  return {
+    ...base,
+    kind: 'unknown',
+    likely: false,
+    reason: `leave, session or rebalance timeout${f.lastState && d !== null ? `; last state ${f.lastState.name} for ${secs(d)}` : ''}`,
+  }
 }

@@ -59,14 +59,19 @@ interface Row {
 const key = (topic: string, partition: number) => `${topic}:${partition}`
 
 /** Per member, its assigned partitions by topic name: consumer groups' current assignments, classic groups' stored ones. */
-function assignedOf(state: GroupState, live: ClusterMetadata | undefined): Array<{memberId: string; clientId: string; clientHost: string; partitions: Array<{topic: string; partitions: readonly number[]}>}> | undefined {
+function assignedOf(
+  state: GroupState,
+  live: ClusterMetadata | undefined,
+): Array<{memberId: string; clientId: string; clientHost: string; partitions: Array<{topic: string; partitions: readonly number[]}>}> | undefined {
   const g = state.consumer
   if (g && g.epoch !== undefined) {
     const names = topicNamesById(live)
     return [...g.members].map(([memberId, m]) => {
       const cur = g.currentAssignment.get(memberId) as {AssignedPartitions?: readonly TopicPartitions[]} | undefined
       // a topic that no longer exists: the coordinator cannot name it either
-      const partitions = (cur?.AssignedPartitions ?? []).flatMap(tp => (names.has(tp.TopicId) ? [{topic: names.get(tp.TopicId)!, partitions: tp.Partitions}] : []))
+      const partitions = (cur?.AssignedPartitions ?? []).flatMap(tp =>
+        names.has(tp.TopicId) ? [{topic: names.get(tp.TopicId)!, partitions: tp.Partitions}] : [],
+      )
       return {memberId, clientId: m.ClientId, clientHost: m.ClientHost, partitions}
     })
   }
@@ -80,10 +85,13 @@ function rowsOf(state: GroupState, live: ClusterMetadata | undefined): Row[] | u
   if (!assigned) return undefined
   const rows = new Map<string, Row>()
   for (const m of assigned) {
-    for (const tp of m.partitions) for (const p of tp.partitions) rows.set(key(tp.topic, p), {topic: tp.topic, partition: p, memberId: m.memberId, clientId: m.clientId || null, host: m.clientHost || null})
+    for (const tp of m.partitions)
+      for (const p of tp.partitions)
+        rows.set(key(tp.topic, p), {topic: tp.topic, partition: p, memberId: m.memberId, clientId: m.clientId || null, host: m.clientHost || null})
   }
   for (const c of state.offsets.values()) {
-    if (!rows.has(key(c.topic, c.partition))) rows.set(key(c.topic, c.partition), {topic: c.topic, partition: c.partition, memberId: null, clientId: null, host: null})
+    if (!rows.has(key(c.topic, c.partition)))
+      rows.set(key(c.topic, c.partition), {topic: c.topic, partition: c.partition, memberId: null, clientId: null, host: null})
   }
   return [...rows.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
 }

@@ -19,8 +19,14 @@ import {uuidFromBytes} from '../uuid.js'
 const PLACEHOLDER_ID = uuidFromBytes(new Uint8Array(16).fill(0xff))
 
 export type PhaseKind =
-  | 'topics' | 'recreated' | 'reassignment-start' | 'reassignment-complete'
-  | 'broker-shutdown' | 'broker-restart' | 'unregistration' | 'coordinator-move'
+  | 'topics'
+  | 'recreated'
+  | 'reassignment-start'
+  | 'reassignment-complete'
+  | 'broker-shutdown'
+  | 'broker-restart'
+  | 'unregistration'
+  | 'coordinator-move'
 
 export interface Phase {
   readonly kind: PhaseKind
@@ -55,8 +61,9 @@ export const PHASE_WHEN: Readonly<Record<PhaseKind, string>> = {
   'reassignment-complete': 'at the next heartbeat after the reassignment completes (the replica list shrinks to the target)',
   'broker-shutdown': 'at the shutdown (the ISR changes flag the topics)',
   'broker-restart': 'at the broker restart (its replicas leaving and rejoining the ISR evict the cached topic hashes)',
-  unregistration: 'not by itself for a stopped broker (it changes no topic, so the cached topic hashes stay); a running broker leaves its partitions\' ISRs, which changes those topics at once',
-  'coordinator-move': 'hidden until a topic change on the group\'s topics or a coordinator move (restart or leader change of its __consumer_offsets partition)',
+  unregistration:
+    "not by itself for a stopped broker (it changes no topic, so the cached topic hashes stay); a running broker leaves its partitions' ISRs, which changes those topics at once",
+  'coordinator-move': "hidden until a topic change on the group's topics or a coordinator move (restart or leader change of its __consumer_offsets partition)",
 }
 
 /** Topics with a replica on the broker. */
@@ -79,12 +86,33 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
     return t
   }
   const needBroker = (id: number, flag: string) => {
-    if (!brokers.some(b => b.id === id)) throw new InputError(`--${flag} ${id}: no broker ${id} is registered`, 'Check the broker id (`kafka-cluster cluster-id`, `kafka-broker-api-versions`).', 'UNKNOWN_BROKER')
+    if (!brokers.some(b => b.id === id))
+      throw new InputError(
+        `--${flag} ${id}: no broker ${id} is registered`,
+        'Check the broker id (`kafka-cluster cluster-id`, `kafka-broker-api-versions`).',
+        'UNKNOWN_BROKER',
+      )
   }
-  const push = (kind: PhaseKind, changed: Set<string>, extra: {transient?: boolean; reload?: boolean; created?: Set<string>; newPartitions?: Set<string>; moving?: Map<string, {partitions: number; rackChanging: number}>} = {}) =>
+  const push = (
+    kind: PhaseKind,
+    changed: Set<string>,
+    extra: {
+      transient?: boolean
+      reload?: boolean
+      created?: Set<string>
+      newPartitions?: Set<string>
+      moving?: Map<string, {partitions: number; rackChanging: number}>
+    } = {},
+  ) =>
     phases.push({
-      kind, when: PHASE_WHEN[kind], transient: extra.transient ?? false, reload: extra.reload ?? false, changed,
-      metadata: {...md, brokers, topics: [...topics.values()]}, unknown: new Map(unknown), created: extra.created ?? new Set(),
+      kind,
+      when: PHASE_WHEN[kind],
+      transient: extra.transient ?? false,
+      reload: extra.reload ?? false,
+      changed,
+      metadata: {...md, brokers, topics: [...topics.values()]},
+      unknown: new Map(unknown),
+      created: extra.created ?? new Set(),
       newPartitions: extra.newPartitions ?? extra.created ?? new Set(),
       ...(extra.moving ? {moving: extra.moving} : {}),
     })
@@ -101,7 +129,8 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
       unknown.delete(c.topic)
       changed.add(c.topic)
     } else if (c.kind === 'create-topic') {
-      if (topics.has(c.topic)) throw new InputError(`--create-topic ${c.topic}: the topic exists already`, 'Use --recreate-topic to delete it and create it again.', 'TOPIC_EXISTS')
+      if (topics.has(c.topic))
+        throw new InputError(`--create-topic ${c.topic}: the topic exists already`, 'Use --recreate-topic to delete it and create it again.', 'TOPIC_EXISTS')
       const n = c.partitions ?? 1
       // a placeholder: present in the image, hash unknown (the controller picks the topic id and the placement)
       topics.set(c.topic, {name: c.topic, topicId: PLACEHOLDER_ID, partitions: Array.from({length: n}, (_, partition) => ({partition, replicas: []}))})
@@ -111,17 +140,30 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
     } else if (c.kind === 'add-partitions') {
       const t = need(c.topic, c.kind)
       const have = t.partitions.length
-      if (c.count <= have) throw new InputError(`--add-partitions ${c.topic}=${c.count}: the topic has ${have} partitions already; partitions can only be added`, `Give a total above ${have}.`, 'BAD_CHANGE')
+      if (c.count <= have)
+        throw new InputError(
+          `--add-partitions ${c.topic}=${c.count}: the topic has ${have} partitions already; partitions can only be added`,
+          `Give a total above ${have}.`,
+          'BAD_CHANGE',
+        )
       let added: PartitionMetadata[]
       if (c.replicas) {
         // kafka-topics --alter takes every partition's list and uses those past the existing ones; accept the new ones alone too
         const lists = c.replicas.length === c.count ? c.replicas.slice(have) : c.replicas
-        if (lists.length !== c.count - have) throw new InputError(`--add-partitions ${c.topic}=${c.count}: the replica assignment lists ${c.replicas.length} partitions; give ${c.count} (all) or ${c.count - have} (the new ones)`, undefined, 'BAD_CHANGE')
+        if (lists.length !== c.count - have)
+          throw new InputError(
+            `--add-partitions ${c.topic}=${c.count}: the replica assignment lists ${c.replicas.length} partitions; give ${c.count} (all) or ${c.count - have} (the new ones)`,
+            undefined,
+            'BAD_CHANGE',
+          )
         for (const l of lists) for (const b of l) needBroker(b, 'add-partitions')
         added = lists.map((replicas, i) => ({partition: have + i, replicas: [...replicas]}))
       } else {
         added = Array.from({length: c.count - have}, (_, i) => ({partition: have + i, replicas: []}))
-        unknown.set(c.topic, 'hash depends on placement: the controller chooses the new partitions\' replicas (give them as TOPIC=N/1:2,2:3,... to get the hash)')
+        unknown.set(
+          c.topic,
+          "hash depends on placement: the controller chooses the new partitions' replicas (give them as TOPIC=N/1:2,2:3,... to get the hash)",
+        )
       }
       topics.set(c.topic, {...t, partitions: [...t.partitions, ...added]})
       changed.add(c.topic)
@@ -148,7 +190,8 @@ export function buildPhases(md: ClusterMetadata, changes: readonly PlannedChange
     const byTopic = new Map<string, Array<{partition: number; replicas: readonly number[]}>>()
     for (const p of reassign) {
       const t = need(p.topic, 'reassignment')
-      if (p.partition >= t.partitions.length) throw new InputError(`--reassignment: ${p.topic} has no partition ${p.partition} (it has ${t.partitions.length})`, undefined, 'UNKNOWN_PARTITION')
+      if (p.partition >= t.partitions.length)
+        throw new InputError(`--reassignment: ${p.topic} has no partition ${p.partition} (it has ${t.partitions.length})`, undefined, 'UNKNOWN_PARTITION')
       for (const b of p.replicas) needBroker(b, 'reassignment')
       let l = byTopic.get(p.topic)
       if (!l) byTopic.set(p.topic, (l = []))

@@ -11,7 +11,20 @@
 import {auditContext, auditGroup} from '../audit/audit.js'
 import {computeGroupHash, TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {diffSubscriptionMetadata, type GroupRules, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, rulesOf, storedSubscriptionMetadata, subscribedTopicsOf, subscriptionMetadataFromLive, subscriptionMetadataFromRecord, type TopicSubscriptionMetadata} from '../replay/index.js'
+import {
+  diffSubscriptionMetadata,
+  type GroupRules,
+  type GroupSummary,
+  type GroupType,
+  groupTypeOf,
+  type ReplayResult,
+  rulesOf,
+  storedSubscriptionMetadata,
+  subscribedTopicsOf,
+  subscriptionMetadataFromLive,
+  subscriptionMetadataFromRecord,
+  type TopicSubscriptionMetadata,
+} from '../replay/index.js'
 import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
 import {describeChange, type PlannedChange} from './changes.js'
 import {buildPhases, type Phase, type PhaseKind} from './phases.js'
@@ -89,7 +102,12 @@ export interface ImpactOptions {
 const UNKNOWN = Symbol('unknown')
 type Cached = bigint | typeof UNKNOWN
 
-export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, ReplayResult | GroupSummary]>, changes: readonly PlannedChange[], options: ImpactOptions = {}): ImpactReport {
+export function predictImpact(
+  md: ClusterMetadata,
+  groups: Iterable<[string, ReplayResult | GroupSummary]>,
+  changes: readonly PlannedChange[],
+  options: ImpactOptions = {},
+): ImpactReport {
   const phases = buildPhases(md, changes)
   const hashers = phases.map(p => new TopicHasher(p.metadata))
   const base = new TopicHasher(md)
@@ -142,11 +160,15 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
         today = auditGroup(id, replay, audit).verdict.code
         notes.push(`already ${today} today: the stored subscription metadata differs from live metadata, so the operation folds into that bump`)
       }
-      notes.push('Kafka 4.0 rules (the group\'s records hold subscription metadata, no hash): only topic ids and partition counts count, so replica, rack and broker changes bump nothing; if its coordinator runs 4.1 or later now, its first recomputation bumps once more')
+      notes.push(
+        "Kafka 4.0 rules (the group's records hold subscription metadata, no hash): only topic ids and partition counts count, so replica, rack and broker changes bump nothing; if its coordinator runs 4.1 or later now, its first recomputation bumps once more",
+      )
     } else if (live !== g.metadataHash) {
       audit ??= auditContext(md, options.now ?? Date.now())
       today = auditGroup(id, replay, audit).verdict.code
-      notes.push(`already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`)
+      notes.push(
+        `already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`,
+      )
     }
     const empty = g.members.size === 0
     if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
@@ -184,7 +206,10 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
     // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
     if (apart > 1 && !stored40) max += apart - 1
     const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
-    if (deferredBumps > 0) notes.push('the hidden bump comes with the first partition change on one of the group\'s topics (a leader election or an ISR change: the controller\'s own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator')
+    if (deferredBumps > 0)
+      notes.push(
+        "the hidden bump comes with the first partition change on one of the group's topics (a leader election or an ISR change: the controller's own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator",
+      )
     // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
     for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
     const steps = full
@@ -195,16 +220,30 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
       max = 0
     }
     out.push({
-      group: id, type, groupEpoch: g.epoch, storedMetadataHash: stored40 ? null : g.metadataHash.toString(), rules,
-      members: g.members.size, assignedPartitions: assigned(type, g), touchedTopics: touched, today,
-      bumps: {min, max}, deferredBumps: empty ? 0 : deferredBumps, decides: empty ? null : decides, steps, notes,
+      group: id,
+      type,
+      groupEpoch: g.epoch,
+      storedMetadataHash: stored40 ? null : g.metadataHash.toString(),
+      rules,
+      members: g.members.size,
+      assignedPartitions: assigned(type, g),
+      touchedTopics: touched,
+      today,
+      bumps: {min, max},
+      deferredBumps: empty ? 0 : deferredBumps,
+      decides: empty ? null : decides,
+      steps,
+      notes,
     })
   }
   out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
   const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length
   const limit = options.failOnRebalance ?? null
   const summary: ImpactSummary = {
-    groups: total, classicGroupsSkipped: classic, touched: out.length, rebalancing,
+    groups: total,
+    classicGroupsSkipped: classic,
+    touched: out.length,
+    rebalancing,
     certain: out.filter(o => o.bumps.min > 0).length,
     possible: out.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length,
     deferred: out.filter(o => o.bumps.max === 0 && o.deferredBumps > 0).length,
@@ -226,7 +265,13 @@ export function predictImpact(md: ClusterMetadata, groups: Iterable<[string, Rep
  * makes the coordinator recompute the subscription metadata ({id, name, partition count} of each existing topic) at
  * the next heartbeat; it bumps when that differs from the stored one.
  */
-function simulate40(phases: readonly Phase[], topics: readonly string[], picked: ReadonlySet<string>, stored: ReadonlyMap<string, TopicSubscriptionMetadata>, seen: (i: number) => boolean): ImpactStep[] {
+function simulate40(
+  phases: readonly Phase[],
+  topics: readonly string[],
+  picked: ReadonlySet<string>,
+  stored: ReadonlyMap<string, TopicSubscriptionMetadata>,
+  seen: (i: number) => boolean,
+): ImpactStep[] {
   let prev = stored
   let carried = new Set<string>()
   const groupTopics = new Set(topics)
@@ -244,9 +289,15 @@ function simulate40(phases: readonly Phase[], topics: readonly string[], picked:
     const now = subscriptionMetadataFromLive([...groupTopics], p.metadata)
     const changes = diffSubscriptionMetadata(prev, now)
     steps.push({
-      phase: p.kind, when: p.when, metadataHash: null,
-      hashUnknown: changes.length > 0 ? `Kafka 4.0 rules, no hash kept: ${changes.map(c => c.description).join('; ')}` : 'Kafka 4.0 rules, no hash kept: the subscription metadata stays the same',
-      bump: changes.length > 0 ? 'yes' : 'no', deferred: false,
+      phase: p.kind,
+      when: p.when,
+      metadataHash: null,
+      hashUnknown:
+        changes.length > 0
+          ? `Kafka 4.0 rules, no hash kept: ${changes.map(c => c.description).join('; ')}`
+          : 'Kafka 4.0 rules, no hash kept: the subscription metadata stays the same',
+      bump: changes.length > 0 ? 'yes' : 'no',
+      deferred: false,
     })
     prev = now
   })
@@ -254,7 +305,16 @@ function simulate40(phases: readonly Phase[], topics: readonly string[], picked:
 }
 
 /** One path through the phases (`seen(i)` false: no heartbeat came during transient phase i). */
-function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], base: TopicHasher, topics: readonly string[], picked: ReadonlySet<string>, stored: bigint, seen: (i: number) => boolean, share: boolean): {steps: ImpactStep[]; apart: number} {
+function simulate(
+  phases: readonly Phase[],
+  hashers: readonly TopicHasher[],
+  base: TopicHasher,
+  topics: readonly string[],
+  picked: ReadonlySet<string>,
+  stored: bigint,
+  seen: (i: number) => boolean,
+  share: boolean,
+): {steps: ImpactStep[]; apart: number} {
   let apart = 0
   const cache = new Map<string, Cached | null>() // null: the topic does not exist
   for (const t of topics) cache.set(t, base.topic(t) ? base.topicHash(t) : null)
@@ -303,7 +363,8 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
     // several partitions moving: they complete one by one, so the transient list a heartbeat sees is one of many
     const movingHere = p.moving ? mine.reduce((n, t) => n + (p.moving!.get(t)?.partitions ?? 0), 0) : 0
     const shown = movingHere > 1 ? UNKNOWN : hash
-    if (movingHere > 1) why = `${movingHere} partitions move and complete one by one: the replica lists a heartbeat sees during the copy depend on which are still copying (this is the hash while all are)`
+    if (movingHere > 1)
+      why = `${movingHere} partitions move and complete one by one: the replica lists a heartbeat sees during the copy depend on which are still copying (this is the hash while all are)`
     // an unknown hash still differs: its input (a topic id or a partition count) changed
     const bump = hash === UNKNOWN || prev === UNKNOWN ? moved : hash !== prev
     steps.push({
@@ -320,24 +381,43 @@ function simulate(phases: readonly Phase[], hashers: readonly TopicHasher[], bas
     const fresh = share ? mine.filter(t => p.newPartitions.has(t) && hashers[i].topic(t)) : []
     if (fresh.length > 0) {
       steps.push({
-        phase: 'share-initialization', when: `once the share-partitions of ${fresh.join(', ')} are initialized (seconds after the change)`,
-        metadataHash: hash === UNKNOWN ? null : hash.toString(), hashUnknown: hash === UNKNOWN ? why : null, bump: 'yes', deferred: false,
+        phase: 'share-initialization',
+        when: `once the share-partitions of ${fresh.join(', ')} are initialized (seconds after the change)`,
+        metadataHash: hash === UNKNOWN ? null : hash.toString(),
+        hashUnknown: hash === UNKNOWN ? why : null,
+        bump: 'yes',
+        deferred: false,
       })
     }
   })
   return {steps, apart}
 }
 
-function decide(phases: readonly Phase[], transient: readonly number[], counts: ReadonlyArray<{skipped: number[]; n: number}>, completions: number, apart: number): string {
+function decide(
+  phases: readonly Phase[],
+  transient: readonly number[],
+  counts: ReadonlyArray<{skipped: number[]; n: number}>,
+  completions: number,
+  apart: number,
+): string {
   const parts: string[] = []
-  if (apart > 1) parts.push(`${apart} of the group's topics change hash at the broker restart, each when its own partitions' ISR changes: a heartbeat between two stores a hash with some topics updated and others not (one bump more each)`)
-  if (completions > 1) parts.push(`the ${completions} moving partitions that change racks complete one by one: each completion a heartbeat sees apart from the others can be a bump of its own`)
+  if (apart > 1)
+    parts.push(
+      `${apart} of the group's topics change hash at the broker restart, each when its own partitions' ISR changes: a heartbeat between two stores a hash with some topics updated and others not (one bump more each)`,
+    )
+  if (completions > 1)
+    parts.push(
+      `the ${completions} moving partitions that change racks complete one by one: each completion a heartbeat sees apart from the others can be a bump of its own`,
+    )
   for (const i of transient) {
     const withIt = counts.filter(c => !c.skipped.includes(i)).map(c => c.n)
     const without = counts.filter(c => c.skipped.includes(i)).map(c => c.n)
     if (Math.max(...withIt) === Math.max(...without) && Math.min(...withIt) === Math.min(...without)) continue
     const k = phases[i].kind
-    if (k === 'reassignment-start') parts.push('whether a heartbeat comes while the new replicas catch up: a copy longer than the members\' heartbeat interval (group.consumer.heartbeat.interval.ms, default 5 s; share and streams have their own) gives the extra bump of the transient replica list, a faster one does not')
+    if (k === 'reassignment-start')
+      parts.push(
+        "whether a heartbeat comes while the new replicas catch up: a copy longer than the members' heartbeat interval (group.consumer.heartbeat.interval.ms, default 5 s; share and streams have their own) gives the extra bump of the transient replica list, a faster one does not",
+      )
     else parts.push('whether a heartbeat comes between the deletion and the re-creation of the topic (the deletion alone is then stored as a bump of its own)')
   }
   return parts.join('; ') || 'whether heartbeats fall in the transient phases'

@@ -42,7 +42,10 @@ interface Pick {
 export function findCombination(view: MetadataLogView, topics: readonly string[], target: bigint, atOrBefore: number): Pick[] | undefined {
   const options: Array<Array<TopicHashPoint | null>> = topics.map(t => {
     const seq = (view.hashes.get(t) ?? []).filter(p => p.timestamp <= atOrBefore + SLACK_MS || p.atHistoryStart)
-    const recent = seq.slice(-PER_TOPIC).reverse().map(p => (p.hash === 0n ? null : p))
+    const recent = seq
+      .slice(-PER_TOPIC)
+      .reverse()
+      .map(p => (p.hash === 0n ? null : p))
     if (!recent.includes(null)) recent.push(null)
     return recent
   })
@@ -52,7 +55,9 @@ export function findCombination(view: MetadataLogView, topics: readonly string[]
     if (i === topics.length) {
       tried++
       const m = new Map<string, bigint>()
-      chosen.forEach((p, k) => { if (p) m.set(topics[k], p.hash) })
+      chosen.forEach((p, k) => {
+        if (p) m.set(topics[k], p.hash)
+      })
       return computeGroupHash(m) === target
     }
     for (const o of options[i]) {
@@ -107,7 +112,11 @@ export function attributeFromLog(view: MetadataLogView, b: Span): LogAttribution
   const after = findCombination(view, b.topicsAfter, b.hash, b.timestamp)
   const before = after && findCombination(view, b.topicsBefore, b.previousHash, b.timestamp)
   if (!after || !before) {
-    return {source: 'metadata-log', exact: false, message: `no combination of the metadata log's topic hashes reproduces the stored hash ${after ? 'before' : 'after'} this bump: inferred, not exact`}
+    return {
+      source: 'metadata-log',
+      exact: false,
+      message: `no combination of the metadata log's topic hashes reproduces the stored hash ${after ? 'before' : 'after'} this bump: inferred, not exact`,
+    }
   }
   return changesBetween(view, before, after, b.timestamp)
 }
@@ -122,15 +131,26 @@ export function attributeDrift(view: MetadataLogView, topics: readonly string[],
   if (damaged) return {source: 'metadata-log', exact: false, message: damaged}
   const live = findCombination(view, topics, liveHash, now)
   if (!live) {
-    return {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata (an older copy?): no state of it gives the live hash; inferred, not exact'}
+    return {
+      source: 'metadata-log',
+      exact: false,
+      message: 'the metadata log does not reach the live metadata (an older copy?): no state of it gives the live hash; inferred, not exact',
+    }
   }
   const stored = findCombination(view, topics, storedHash, now)
   if (!stored) {
     const start = view.historyStart === null ? '' : ` (it starts at ${isoTime(view.historyStart)})`
-    return {source: 'metadata-log', exact: false, message: `no combination of the metadata log's topic hashes reproduces the stored hash${start}: inferred, not exact`}
+    return {
+      source: 'metadata-log',
+      exact: false,
+      message: `no combination of the metadata log's topic hashes reproduces the stored hash${start}: inferred, not exact`,
+    }
   }
   const a = changesBetween(view, stored, live, now)
-  return {...a, message: a.message.replace('metadata changed (exact, from the metadata log): ', 'changed since the stored hash (exact, from the metadata log): ')}
+  return {
+    ...a,
+    message: a.message.replace('metadata changed (exact, from the metadata log): ', 'changed since the stored hash (exact, from the metadata log): '),
+  }
 }
 
 function changesBetween(view: MetadataLogView, before: readonly Pick[], after: readonly Pick[], timestamp: number): LogAttribution {
@@ -145,13 +165,19 @@ function changesBetween(view: MetadataLogView, before: readonly Pick[], after: r
       if (c.topic === a.topic || c.topicsOnBroker?.includes(a.topic)) relevant.push(c)
     }
   }
-  const unique = [...new Map(relevant.map(c => [`${c.offset}:${c.kind}:${c.topic ?? ''}:${c.partition ?? ''}:${c.broker ?? ''}`, c])).values()].sort((x, y) => (x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0))
+  const unique = [...new Map(relevant.map(c => [`${c.offset}:${c.kind}:${c.topic ?? ''}:${c.partition ?? ''}:${c.broker ?? ''}`, c])).values()].sort((x, y) =>
+    x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0,
+  )
   const changes = historyRows(unique)
-  const text = changes.length > 0
-    ? changes.map(c => `${c.description} (${c.time})`).join('; ')
-    : 'the subscribed topics\' hashes changed with no change in this log between them (the coordinator recomputed a cached topic hash)'
+  const text =
+    changes.length > 0
+      ? changes.map(c => `${c.description} (${c.time})`).join('; ')
+      : "the subscribed topics' hashes changed with no change in this log between them (the coordinator recomputed a cached topic hash)"
   return {
-    source: 'metadata-log', exact: true, message: `metadata changed (exact, from the metadata log): ${text}`, changes,
+    source: 'metadata-log',
+    exact: true,
+    message: `metadata changed (exact, from the metadata log): ${text}`,
+    changes,
     before: Object.fromEntries(before.map(p => [p.topic, pointView(p.point)])),
     after: Object.fromEntries(after.map(p => [p.topic, pointView(p.point)])),
   }

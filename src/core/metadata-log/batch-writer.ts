@@ -13,7 +13,13 @@ export interface BatchCompression {
 }
 
 /** One batch of records (values; key null, or [key, value] pairs for control records). */
-export function encodeBatch(baseOffset: bigint, timestamp: number, values: Array<Uint8Array | [Uint8Array, Uint8Array]>, control = false, compression?: BatchCompression): Buffer {
+export function encodeBatch(
+  baseOffset: bigint,
+  timestamp: number,
+  values: Array<Uint8Array | [Uint8Array, Uint8Array]>,
+  control = false,
+  compression?: BatchCompression,
+): Buffer {
   const body = new ByteWriter()
   values.forEach((v, i) => {
     const [key, value] = Array.isArray(v) ? v : [null, v]

@@ -37,7 +37,16 @@ export function decodeMetadataRecord(value: Uint8Array, offset?: bigint): Metada
     return {kind: 'record', type, name: rec.spec.name, version, data}
   } catch (e) {
     if (e instanceof DecodeFault) {
-      throw new RecordDecodeError({offset, part: 'record', recordType: type >= 0 ? type : undefined, recordName: type >= 0 ? metadataRecordName(type) : undefined, version: version >= 0 ? version : undefined, position: e.position, field: e.path.join('.').replaceAll('.[', '['), reason: e.reason})
+      throw new RecordDecodeError({
+        offset,
+        part: 'record',
+        recordType: type >= 0 ? type : undefined,
+        recordName: type >= 0 ? metadataRecordName(type) : undefined,
+        version: version >= 0 ? version : undefined,
+        position: e.position,
+        field: e.path.join('.').replaceAll('.[', '['),
+        reason: e.reason,
+      })
     }
     throw e
   }

@@ -40,8 +40,19 @@ export function coalesceChanges(changes: readonly MetadataChange[]): MetadataCha
   const out: MetadataChange[] = []
   for (const c of changes) {
     const last = out[out.length - 1]
-    if (last && c.kind === 'partitions-added' && last.topicId === c.topicId && last.timestamp === c.timestamp && (last.kind === 'topic-created' || last.kind === 'partitions-added')) {
-      out[out.length - 1] = {...last, partitions: c.partitions, offset: c.offset, ...(last.kind === 'partitions-added' ? {partition: undefined, replicas: undefined} : {})}
+    if (
+      last &&
+      c.kind === 'partitions-added' &&
+      last.topicId === c.topicId &&
+      last.timestamp === c.timestamp &&
+      (last.kind === 'topic-created' || last.kind === 'partitions-added')
+    ) {
+      out[out.length - 1] = {
+        ...last,
+        partitions: c.partitions,
+        offset: c.offset,
+        ...(last.kind === 'partitions-added' ? {partition: undefined, replicas: undefined} : {}),
+      }
       continue
     }
     out.push(c)
@@ -56,7 +67,9 @@ export function historyRows(changes: readonly MetadataChange[], f: HistoryFilter
     if (f.until !== undefined && c.timestamp > f.until) continue
     if (f.topics || f.brokers) {
       const byTopic = f.topics && ((c.topic !== undefined && f.topics.has(c.topic)) || (c.topicsOnBroker ?? []).some(t => f.topics!.has(t)))
-      const byBroker = f.brokers && ((c.broker !== undefined && f.brokers.has(c.broker)) || [...(c.replicas ?? []), ...(c.previousReplicas ?? [])].some(b => f.brokers!.has(b)))
+      const byBroker =
+        f.brokers &&
+        ((c.broker !== undefined && f.brokers.has(c.broker)) || [...(c.replicas ?? []), ...(c.previousReplicas ?? [])].some(b => f.brokers!.has(b)))
       if (!byTopic && !byBroker) continue
     }
     rows.push(historyRow(c))
@@ -65,7 +78,14 @@ export function historyRows(changes: readonly MetadataChange[], f: HistoryFilter
 }
 
 export function historyRow(c: MetadataChange): HistoryRow {
-  const row: HistoryRow = {offset: c.offset.toString(), timestamp: c.timestamp, time: isoTime(c.timestamp), kind: c.kind, movesHash: c.movesHash, description: describeChange(c)}
+  const row: HistoryRow = {
+    offset: c.offset.toString(),
+    timestamp: c.timestamp,
+    time: isoTime(c.timestamp),
+    kind: c.kind,
+    movesHash: c.movesHash,
+    description: describeChange(c),
+  }
   if (c.topic !== undefined) row.topic = c.topic
   if (c.topicId !== undefined) row.topicId = c.topicId
   if (c.partition !== undefined) row.partition = c.partition

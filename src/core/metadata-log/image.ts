@@ -36,8 +36,14 @@ export interface TopicState {
 }
 
 export type ChangeKind =
-  | 'topic-created' | 'topic-deleted' | 'partitions-added' | 'replicas-changed'
-  | 'broker-registered' | 'broker-unregistered' | 'broker-fenced' | 'broker-unfenced'
+  | 'topic-created'
+  | 'topic-deleted'
+  | 'partitions-added'
+  | 'replicas-changed'
+  | 'broker-registered'
+  | 'broker-unregistered'
+  | 'broker-fenced'
+  | 'broker-unfenced'
 
 /** One metadata change; `movesHash` is false for fencing (fenced brokers' racks still count in the hash). */
 export interface MetadataChange {
@@ -84,7 +90,8 @@ export class MetadataImage {
   /** Applies one decoded record; returns the changes it makes (none for ISR/leader-only changes). */
   apply(name: string, d: StructValue, offset: bigint, timestamp: number): MetadataChange[] {
     switch (name) {
-      case 'RegisterBrokerRecord': return this.register(d, offset, timestamp)
+      case 'RegisterBrokerRecord':
+        return this.register(d, offset, timestamp)
       case 'UnregisterBrokerRecord': {
         const id = d.BrokerId as number
         const b = this.brokers.get(id)
@@ -93,8 +100,10 @@ export class MetadataImage {
         this.lastRack.set(id, b.rack)
         return [{kind: 'broker-unregistered', offset, timestamp, movesHash: true, broker: id, rack: b.rack, topicsOnBroker: this.topicsOn(id)}]
       }
-      case 'FenceBrokerRecord': return this.fence(d.Id as number, true, offset, timestamp)
-      case 'UnfenceBrokerRecord': return this.fence(d.Id as number, false, offset, timestamp)
+      case 'FenceBrokerRecord':
+        return this.fence(d.Id as number, true, offset, timestamp)
+      case 'UnfenceBrokerRecord':
+        return this.fence(d.Id as number, false, offset, timestamp)
       case 'BrokerRegistrationChangeRecord': {
         const b = this.brokers.get(d.BrokerId as number)
         if (b && (d.InControlledShutdown as number) === 1) b.inControlledShutdown = true
@@ -122,7 +131,20 @@ export class MetadataImage {
         const previous = t.partitions[p]
         t.partitions[p] = {replicas: d.Replicas as number[], adding: d.AddingReplicas as number[], removing: d.RemovingReplicas as number[]}
         if (previous) return replicasChange(t, p, previous, t.partitions[p], offset, timestamp)
-        return [{kind: 'partitions-added', offset, timestamp, movesHash: true, topic: t.name, topicId: t.id, partition: p, partitions: t.partitions.length, previousPartitions: before, replicas: t.partitions[p].replicas}]
+        return [
+          {
+            kind: 'partitions-added',
+            offset,
+            timestamp,
+            movesHash: true,
+            topic: t.name,
+            topicId: t.id,
+            partition: p,
+            partitions: t.partitions.length,
+            previousPartitions: before,
+            replicas: t.partitions[p].replicas,
+          },
+        ]
       }
       case 'PartitionChangeRecord': {
         const t = this.topicsById.get(d.TopicId as string)
@@ -150,14 +172,32 @@ export class MetadataImage {
     const old = this.brokers.get(id)
     const rack = d.Rack as string | null
     this.brokers.set(id, {
-      id, rack, fenced: d.Fenced as boolean, inControlledShutdown: d.InControlledShutdown as boolean,
-      epoch: d.BrokerEpoch as bigint, incarnationId: d.IncarnationId as string, registeredAt: timestamp, registeredOffset: offset,
+      id,
+      rack,
+      fenced: d.Fenced as boolean,
+      inControlledShutdown: d.InControlledShutdown as boolean,
+      epoch: d.BrokerEpoch as bigint,
+      incarnationId: d.IncarnationId as string,
+      registeredAt: timestamp,
+      registeredOffset: offset,
     })
     const previousRack = old ? old.rack : this.lastRack.get(id)
     const known = old !== undefined || this.lastRack.has(id)
     // back after an unregistration, its replicas get a rack again even when it is the one it had: the hash moves
     const movesHash = old === undefined || old.rack !== rack
-    return [{kind: 'broker-registered', offset, timestamp, movesHash, broker: id, rack, ...(known ? {previousRack} : {}), reregistered: old !== undefined, topicsOnBroker: movesHash ? this.topicsOn(id) : []}]
+    return [
+      {
+        kind: 'broker-registered',
+        offset,
+        timestamp,
+        movesHash,
+        broker: id,
+        rack,
+        ...(known ? {previousRack} : {}),
+        reregistered: old !== undefined,
+        topicsOnBroker: movesHash ? this.topicsOn(id) : [],
+      },
+    ]
   }
 
   /** Topics with a replica on `broker` (a scan: broker registrations are rare). */
@@ -201,10 +241,21 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
 
 function replicasChange(t: TopicState, partition: number, before: PartitionState, after: PartitionState, offset: bigint, timestamp: number): MetadataChange[] {
   if (sameList(before.replicas, after.replicas) && sameList(before.adding, after.adding) && sameList(before.removing, after.removing)) return []
-  return [{
-    kind: 'replicas-changed', offset, timestamp, movesHash: !sameList(before.replicas, after.replicas), topic: t.name, topicId: t.id, partition,
-    replicas: after.replicas, previousReplicas: before.replicas, adding: after.adding, removing: after.removing,
-  }]
+  return [
+    {
+      kind: 'replicas-changed',
+      offset,
+      timestamp,
+      movesHash: !sameList(before.replicas, after.replicas),
+      topic: t.name,
+      topicId: t.id,
+      partition,
+      replicas: after.replicas,
+      previousReplicas: before.replicas,
+      adding: after.adding,
+      removing: after.removing,
+    },
+  ]
 }
 
 /** One line in Kafka's terms, e.g. "orders partition 3 replicas [1,2] → [1,2,3] (reassignment started)". */
@@ -212,22 +263,28 @@ export function describeChange(c: MetadataChange): string {
   const list = (l: readonly number[] | undefined) => `[${(l ?? []).join(',')}]`
   const rack = (r: string | null | undefined) => (r === null || r === undefined ? 'no rack' : JSON.stringify(r))
   switch (c.kind) {
-    case 'topic-created': return `topic ${c.topic} created (id ${c.topicId}, ${c.partitions} partition${c.partitions === 1 ? '' : 's'})`
-    case 'topic-deleted': return `topic ${c.topic} deleted (id ${c.topicId}, had ${c.previousPartitions} partition${c.previousPartitions === 1 ? '' : 's'})`
-    case 'partitions-added': return `topic ${c.topic} partitions ${c.previousPartitions} → ${c.partitions}`
+    case 'topic-created':
+      return `topic ${c.topic} created (id ${c.topicId}, ${c.partitions} partition${c.partitions === 1 ? '' : 's'})`
+    case 'topic-deleted':
+      return `topic ${c.topic} deleted (id ${c.topicId}, had ${c.previousPartitions} partition${c.previousPartitions === 1 ? '' : 's'})`
+    case 'partitions-added':
+      return `topic ${c.topic} partitions ${c.previousPartitions} → ${c.partitions}`
     case 'replicas-changed': {
-      const note = c.adding && c.adding.length + (c.removing?.length ?? 0) > 0
-        ? ` (reassignment in progress: adding ${list(c.adding)}, removing ${list(c.removing)})`
-        : ''
+      const note =
+        c.adding && c.adding.length + (c.removing?.length ?? 0) > 0 ? ` (reassignment in progress: adding ${list(c.adding)}, removing ${list(c.removing)})` : ''
       return `${c.topic} partition ${c.partition} replicas ${list(c.previousReplicas)} → ${list(c.replicas)}${note}`
     }
     case 'broker-registered':
       if (c.previousRack === undefined) return `broker ${c.broker} registered with ${rack(c.rack)}`
-      if (!c.reregistered) return `broker ${c.broker} registered again with ${rack(c.rack)} (${c.previousRack === c.rack ? 'its rack before' : `${rack(c.previousRack)} before`} its unregistration)`
+      if (!c.reregistered)
+        return `broker ${c.broker} registered again with ${rack(c.rack)} (${c.previousRack === c.rack ? 'its rack before' : `${rack(c.previousRack)} before`} its unregistration)`
       if (c.previousRack !== c.rack) return `broker ${c.broker} ${rack(c.previousRack)} → ${rack(c.rack)} (re-registered)`
       return `broker ${c.broker} re-registered (${rack(c.rack)}, unchanged)`
-    case 'broker-unregistered': return `broker ${c.broker} unregistered (was ${rack(c.rack)})`
-    case 'broker-fenced': return `broker ${c.broker} fenced`
-    case 'broker-unfenced': return `broker ${c.broker} unfenced`
+    case 'broker-unregistered':
+      return `broker ${c.broker} unregistered (was ${rack(c.rack)})`
+    case 'broker-fenced':
+      return `broker ${c.broker} fenced`
+    case 'broker-unfenced':
+      return `broker ${c.broker} unfenced`
   }
 }

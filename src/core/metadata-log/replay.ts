@@ -97,7 +97,10 @@ export class MetadataReplay {
   applyBatch(b: LogBatch): boolean {
     if (this.done || this.damage) return false
     const ts = b.records.length > 0 ? Number(b.records[0].timestamp) : undefined
-    if ((this.opts.untilOffset !== undefined && b.baseOffset > this.opts.untilOffset) || (this.opts.untilTime !== undefined && ts !== undefined && ts > this.opts.untilTime)) {
+    if (
+      (this.opts.untilOffset !== undefined && b.baseOffset > this.opts.untilOffset) ||
+      (this.opts.untilTime !== undefined && ts !== undefined && ts > this.opts.untilTime)
+    ) {
       this.done = true
       return false
     }
@@ -182,7 +185,14 @@ export class MetadataReplay {
       const last = seq[seq.length - 1]
       if (last && last.hash === hash) continue
       if (!last && hash === 0n) continue
-      seq.push({offset: this.lastOffset ?? 0n, timestamp: this.lastTimestamp ?? 0, hash, ...(atStart ? {atHistoryStart: true} : {}), ...(t ? {topicId: t.id} : {}), partitions: t?.partitions.length ?? 0})
+      seq.push({
+        offset: this.lastOffset ?? 0n,
+        timestamp: this.lastTimestamp ?? 0,
+        hash,
+        ...(atStart ? {atHistoryStart: true} : {}),
+        ...(t ? {topicId: t.id} : {}),
+        partitions: t?.partitions.length ?? 0,
+      })
     }
     this.dirty.clear()
   }

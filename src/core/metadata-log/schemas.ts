@@ -23,17 +23,27 @@ export const METADATA_RECORDS: readonly MetadataRecordSpec[] = [
     {name: 'IsMigratingZkBroker', type: 'bool', versions: '2+', default: false},
     {name: 'IncarnationId', type: 'uuid', versions: '0+'},
     {name: 'BrokerEpoch', type: 'int64', versions: '0+'},
-    {name: 'EndPoints', type: '[]BrokerEndpoint', versions: '0+', fields: [
-      {name: 'Name', type: 'string', versions: '0+'},
-      {name: 'Host', type: 'string', versions: '0+'},
-      {name: 'Port', type: 'uint16', versions: '0+'},
-      {name: 'SecurityProtocol', type: 'int16', versions: '0+'},
-    ]},
-    {name: 'Features', type: '[]BrokerFeature', versions: '0+', fields: [
-      {name: 'Name', type: 'string', versions: '0+'},
-      {name: 'MinSupportedVersion', type: 'int16', versions: '0+'},
-      {name: 'MaxSupportedVersion', type: 'int16', versions: '0+'},
-    ]},
+    {
+      name: 'EndPoints',
+      type: '[]BrokerEndpoint',
+      versions: '0+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {name: 'Host', type: 'string', versions: '0+'},
+        {name: 'Port', type: 'uint16', versions: '0+'},
+        {name: 'SecurityProtocol', type: 'int16', versions: '0+'},
+      ],
+    },
+    {
+      name: 'Features',
+      type: '[]BrokerFeature',
+      versions: '0+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {name: 'MinSupportedVersion', type: 'int16', versions: '0+'},
+        {name: 'MaxSupportedVersion', type: 'int16', versions: '0+'},
+      ],
+    },
     {name: 'Rack', type: 'string', versions: '0+', nullableVersions: '0+'},
     {name: 'Fenced', type: 'bool', versions: '0+', default: true},
     {name: 'InControlledShutdown', type: 'bool', versions: '1+', default: false},
@@ -84,9 +94,7 @@ export const METADATA_RECORDS: readonly MetadataRecordSpec[] = [
     {name: 'Id', type: 'int32', versions: '0+'},
     {name: 'Epoch', type: 'int64', versions: '0+'},
   ]),
-  record(9, 'RemoveTopicRecord', '0', [
-    {name: 'TopicId', type: 'uuid', versions: '0+'},
-  ]),
+  record(9, 'RemoveTopicRecord', '0', [{name: 'TopicId', type: 'uuid', versions: '0+'}]),
   record(12, 'FeatureLevelRecord', '0', [
     {name: 'Name', type: 'string', versions: '0+'},
     {name: 'FeatureLevel', type: 'int16', versions: '0+'},
@@ -106,9 +114,21 @@ export const METADATA_RECORD_BY_TYPE: ReadonlyMap<number, MetadataRecordSpec> = 
 /** Names of the other metadata record types (skipped and counted), for reports. */
 /** Names of the other metadata record types (skipped and counted), from Kafka 4.4's MetadataRecordType. */
 export const OTHER_METADATA_RECORD_NAMES: Readonly<Record<number, string>> = {
-  4: 'ConfigRecord', 10: 'DelegationTokenRecord', 11: 'UserScramCredentialRecord', 14: 'ClientQuotaRecord',
-  15: 'ProducerIdsRecord', 18: 'AccessControlEntryRecord', 19: 'RemoveAccessControlEntryRecord', 20: 'NoOpRecord',
-  21: 'ZkMigrationStateRecord', 22: 'RemoveUserScramCredentialRecord', 23: 'BeginTransactionRecord',
-  24: 'EndTransactionRecord', 25: 'AbortTransactionRecord', 26: 'RemoveDelegationTokenRecord',
-  27: 'RegisterControllerRecord', 28: 'ClearElrRecord', 29: 'UnregisterControllerRecord',
+  4: 'ConfigRecord',
+  10: 'DelegationTokenRecord',
+  11: 'UserScramCredentialRecord',
+  14: 'ClientQuotaRecord',
+  15: 'ProducerIdsRecord',
+  18: 'AccessControlEntryRecord',
+  19: 'RemoveAccessControlEntryRecord',
+  20: 'NoOpRecord',
+  21: 'ZkMigrationStateRecord',
+  22: 'RemoveUserScramCredentialRecord',
+  23: 'BeginTransactionRecord',
+  24: 'EndTransactionRecord',
+  25: 'AbortTransactionRecord',
+  26: 'RemoveDelegationTokenRecord',
+  27: 'RegisterControllerRecord',
+  28: 'ClearElrRecord',
+  29: 'UnregisterControllerRecord',
 }

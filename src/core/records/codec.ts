@@ -61,7 +61,7 @@ export function planFor(spec: MessageSpec, version: number): StructPlan {
   if (!plan) {
     if (!inRange(parseVersions(spec.validVersions), version)) throw new RangeError(`${spec.name} has no version ${version}`)
     const flexible = inRange(parseVersions(spec.flexibleVersions), version)
-    const common = new Map((spec.commonStructs ?? []).map((s) => [s.name, s]))
+    const common = new Map((spec.commonStructs ?? []).map(s => [s.name, s]))
     plan = compileStruct(spec.name, spec.fields, version, flexible, common)
     byVersion.set(version, plan)
   }
@@ -129,7 +129,10 @@ function defaultFactory(f: FieldSpec, kind: FieldPlan['kind'], array: boolean, s
       const v = BigInt(d ?? 0)
       return () => v
     }
-    case 'int8': case 'int16': case 'int32': case 'uint16': {
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint16': {
       const v = Number(d ?? 0)
       return () => v
     }
@@ -141,9 +144,13 @@ function defaultFactory(f: FieldSpec, kind: FieldPlan['kind'], array: boolean, s
       const v = typeof d === 'string' ? d : ''
       return () => v
     }
-    case 'bytes': case 'records': return () => new Uint8Array(0)
-    case 'uuid': return () => ZERO_UUID
-    case 'struct': return () => defaultsOf(struct!)
+    case 'bytes':
+    case 'records':
+      return () => new Uint8Array(0)
+    case 'uuid':
+      return () => ZERO_UUID
+    case 'struct':
+      return () => defaultsOf(struct!)
   }
 }
 
@@ -237,13 +244,20 @@ function readField(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
 
 function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
   switch (f.kind) {
-    case 'int8': return r.int8()
-    case 'int16': return r.int16()
-    case 'int32': return r.int32()
-    case 'int64': return r.int64()
-    case 'uint16': return r.uint16()
-    case 'bool': return r.bool()
-    case 'uuid': return r.uuid()
+    case 'int8':
+      return r.int8()
+    case 'int16':
+      return r.int16()
+    case 'int32':
+      return r.int32()
+    case 'int64':
+      return r.int64()
+    case 'uint16':
+      return r.uint16()
+    case 'bool':
+      return r.bool()
+    case 'uuid':
+      return r.uuid()
     case 'string': {
       const at = r.pos
       const n = readLength(r, flexible, 'string', false)
@@ -253,7 +267,8 @@ function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
       }
       return r.utf8(n)
     }
-    case 'bytes': case 'records': {
+    case 'bytes':
+    case 'records': {
       const at = r.pos
       const n = readLength(r, flexible, 'bytes', true)
       if (n < 0) {
@@ -318,9 +333,9 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
   if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = (o: object) => Object.keys(o).filter((k) => !k.endsWith('Decoded') && k !== '_unknownTaggedFields')
+    const keys = (o: object) => Object.keys(o).filter(k => !k.endsWith('Decoded') && k !== '_unknownTaggedFields')
     const ka = keys(a)
-    return ka.length === keys(b).length && ka.every((k) => sameValue((a as StructValue)[k], (b as StructValue)[k]))
+    return ka.length === keys(b).length && ka.every(k => sameValue((a as StructValue)[k], (b as StructValue)[k]))
   }
   return false
 }
@@ -344,13 +359,20 @@ function writeField(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean):
 
 function writeOne(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): void {
   switch (f.kind) {
-    case 'int8': return w.int8(v as number)
-    case 'int16': return w.int16(v as number)
-    case 'int32': return w.int32(v as number)
-    case 'int64': return w.int64(BigInt(v as bigint))
-    case 'uint16': return w.uint16(v as number)
-    case 'bool': return w.bool(v as boolean)
-    case 'uuid': return w.uuid(v as string)
+    case 'int8':
+      return w.int8(v as number)
+    case 'int16':
+      return w.int16(v as number)
+    case 'int32':
+      return w.int32(v as number)
+    case 'int64':
+      return w.int64(BigInt(v as bigint))
+    case 'uint16':
+      return w.uint16(v as number)
+    case 'bool':
+      return w.bool(v as boolean)
+    case 'uuid':
+      return w.uuid(v as string)
     case 'string': {
       if (v === null) {
         if (!f.nullable) throw new TypeError(`${f.name}: non-nullable string is null`)
@@ -360,7 +382,8 @@ function writeOne(w: ByteWriter, f: FieldPlan, v: unknown, flexible: boolean): v
       writeLength(w, b.length, flexible, false)
       return w.bytes(b)
     }
-    case 'bytes': case 'records': {
+    case 'bytes':
+    case 'records': {
       if (v === null) {
         if (!f.nullable) throw new TypeError(`${f.name}: non-nullable bytes are null`)
         return writeLength(w, -1, flexible, true)

@@ -27,7 +27,11 @@ export class RecordDecodeError extends RuntimeError {
     const limit = Error.stackTraceLimit
     Error.stackTraceLimit = 0
     try {
-      super(describe(details), 'The record may be corrupt, or written by a Kafka release this tool does not know; report it with `group records --json`.', 'RECORD_DECODE')
+      super(
+        describe(details),
+        'The record may be corrupt, or written by a Kafka release this tool does not know; report it with `group records --json`.',
+        'RECORD_DECODE',
+      )
     } finally {
       Error.stackTraceLimit = limit
     }
@@ -41,7 +45,10 @@ export class RecordDecodeError extends RuntimeError {
 
 function describe(d: RecordDecodeErrorDetails): string {
   const at = d.offset === undefined ? 'record' : `record at offset ${d.offset}`
-  const what = d.recordType === undefined ? '' : ` (type ${d.recordType}${d.recordName ? ` ${d.recordName}` : ''}${d.version === undefined ? '' : `, version ${d.version}`})`
+  const what =
+    d.recordType === undefined
+      ? ''
+      : ` (type ${d.recordType}${d.recordName ? ` ${d.recordName}` : ''}${d.version === undefined ? '' : `, version ${d.version}`})`
   const field = d.field ? ` reading ${d.field}` : ''
   return `${at}: cannot decode ${d.part}${what} at byte ${d.position}${field}: ${d.reason}`
 }
@@ -53,5 +60,8 @@ function describe(d: RecordDecodeErrorDetails): string {
  */
 export class DecodeFault {
   readonly path: string[] = []
-  constructor(readonly position: number, readonly reason: string) {}
+  constructor(
+    readonly position: number,
+    readonly reason: string,
+  ) {}
 }

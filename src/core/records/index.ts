@@ -14,9 +14,19 @@ export {parseVersions} from './spec.js'
 export {ZERO_UUID, planFor, defaultsOf, type StructValue, type UnknownTaggedField} from './codec.js'
 export {RecordDecodeError, type RecordDecodeErrorDetails} from './errors.js'
 export {
-  decodeRecord, decodeEmbeddedMessage, encodeKey, encodeValue, encodeRecord, encodeEmbeddedMessage,
-  groupIdOfKey, recordTypeOfKey,
-  type DecodedRecord, type KnownRecord, type UnknownRecord, type EmbeddedDecode, type RecordToEncode,
+  decodeRecord,
+  decodeEmbeddedMessage,
+  encodeKey,
+  encodeValue,
+  encodeRecord,
+  encodeEmbeddedMessage,
+  groupIdOfKey,
+  recordTypeOfKey,
+  type DecodedRecord,
+  type KnownRecord,
+  type UnknownRecord,
+  type EmbeddedDecode,
+  type RecordToEncode,
 } from './record.js'
 export {partitionForGroup, javaStringHashCode, kafkaAbs} from './partition.js'
 export {toJsonSafe} from './json.js'

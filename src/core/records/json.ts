@@ -10,16 +10,16 @@ export function toJsonSafe<T>(value: T): JsonSafe<T> {
 export type JsonSafe<T> = T extends bigint
   ? string
   : T extends Uint8Array
-  ? string
-  : T extends ReadonlyMap<unknown, infer V>
-  ? Record<string, JsonSafe<V>>
-  : T extends ReadonlySet<infer V>
-  ? Array<JsonSafe<V>>
-  : T extends ReadonlyArray<infer V>
-  ? Array<JsonSafe<V>>
-  : T extends object
-  ? {-readonly [K in keyof T]: JsonSafe<T[K]>}
-  : T
+    ? string
+    : T extends ReadonlyMap<unknown, infer V>
+      ? Record<string, JsonSafe<V>>
+      : T extends ReadonlySet<infer V>
+        ? Array<JsonSafe<V>>
+        : T extends ReadonlyArray<infer V>
+          ? Array<JsonSafe<V>>
+          : T extends object
+            ? {-readonly [K in keyof T]: JsonSafe<T[K]>}
+            : T
 
 function jsonSafe(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()

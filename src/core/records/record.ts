@@ -53,7 +53,16 @@ export type EmbeddedDecode =
 
 function fail(offset: bigint | undefined, part: 'key' | 'value' | 'record', e: unknown, spec?: RecordTypeSpec, version?: number): never {
   if (e instanceof DecodeFault) {
-    throw new RecordDecodeError({offset, part, recordType: spec?.type, recordName: spec?.name, version, position: e.position, field: e.path.join('.').replaceAll('.[', '['), reason: e.reason})
+    throw new RecordDecodeError({
+      offset,
+      part,
+      recordType: spec?.type,
+      recordName: spec?.name,
+      version,
+      position: e.position,
+      field: e.path.join('.').replaceAll('.[', '['),
+      reason: e.reason,
+    })
   }
   throw e
 }
@@ -71,7 +80,7 @@ export function groupIdOfKey(key: Uint8Array): string | undefined {
 
 /** The record type of a key (its int16 prefix), or undefined when the key is shorter than 2 bytes. */
 export function recordTypeOfKey(key: Uint8Array): number | undefined {
-  return key.length < 2 ? undefined : (key[0] << 24) >> 16 | key[1]
+  return key.length < 2 ? undefined : ((key[0] << 24) >> 16) | key[1]
 }
 
 /** Per-type facts the decode loop needs, computed once (plans, version bounds, embedded bytes). */
@@ -121,7 +130,8 @@ export function decodeRecord(key: Uint8Array | null, value: Uint8Array | null, o
   if (version > info.maxVersion) {
     return {kind: 'unknown', offset, type, version, reason: 'unknown-version', name: spec.name, key: keyValue, groupId}
   }
-  if (version < info.minVersion) fail(offset, 'value', new DecodeFault(0, `version ${version} is below ${spec.value.name}'s first version ${info.minVersion}`), spec, version)
+  if (version < info.minVersion)
+    fail(offset, 'value', new DecodeFault(0, `version ${version} is below ${spec.value.name}'s first version ${info.minVersion}`), spec, version)
 
   let decoded: StructValue
   let layout: string | undefined
@@ -136,8 +146,26 @@ export function decodeRecord(key: Uint8Array | null, value: Uint8Array | null, o
   return known(offset, spec, groupId, keyValue, version, decoded, layout)
 }
 
-function known(offset: bigint | undefined, spec: RecordTypeSpec, groupId: string, key: StructValue, version: number | undefined, value: StructValue | null, layout: string | undefined): KnownRecord {
-  const r: {-readonly [K in keyof KnownRecord]: KnownRecord[K]} = {kind: 'record', offset, type: spec.type, name: spec.name, group: spec.group, groupId, key, version, value}
+function known(
+  offset: bigint | undefined,
+  spec: RecordTypeSpec,
+  groupId: string,
+  key: StructValue,
+  version: number | undefined,
+  value: StructValue | null,
+  layout: string | undefined,
+): KnownRecord {
+  const r: {-readonly [K in keyof KnownRecord]: KnownRecord[K]} = {
+    kind: 'record',
+    offset,
+    type: spec.type,
+    name: spec.name,
+    group: spec.group,
+    groupId,
+    key,
+    version,
+    value,
+  }
   if (spec.legacy) r.legacy = spec.legacy
   if (layout) r.layout = layout
   return r
@@ -157,7 +185,7 @@ function tryOlderLayouts(spec: RecordTypeSpec, value: Uint8Array, version: numbe
 /** Decodes int16-version-prefixed consumer-protocol bytes; never throws. */
 export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): EmbeddedDecode {
   if (bytes.length < 2) return {ok: false, message: spec.name, error: `needs 2 bytes for its version, has ${bytes.length}`, position: 0}
-  const raw = (bytes[0] << 24) >> 16 | bytes[1]
+  const raw = ((bytes[0] << 24) >> 16) | bytes[1]
   if (raw < minVersion(spec)) return {ok: false, message: spec.name, error: `unknown version ${raw}`, position: 0}
   // Newer versions only append fields, so Kafka reads them with its newest layout; so do we.
   const version = Math.min(raw, maxVersion(spec))
@@ -167,7 +195,12 @@ export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): Emb
     return {ok: true, message: spec.name, version: raw, value}
   } catch (e) {
     if (!(e instanceof DecodeFault)) throw e
-    return {ok: false, message: spec.name, error: `${e.path.length ? `reading ${e.path.join('.').replaceAll('.[', '[')}: ` : ''}${e.reason}`, position: e.position}
+    return {
+      ok: false,
+      message: spec.name,
+      error: `${e.path.length ? `reading ${e.path.join('.').replaceAll('.[', '[')}: ` : ''}${e.reason}`,
+      position: e.position,
+    }
   }
 }
 
@@ -178,7 +211,7 @@ function decodeEmbedded(spec: MessageSpec, value: StructValue): void {
     for (const f of fields) {
       const x = v[f.name]
       if (f.embedded && x instanceof Uint8Array) v[`${f.name}Decoded`] = decodeEmbeddedMessage(EMBEDDED_SPECS[f.embedded], x)
-      const sub = f.fields ?? spec.commonStructs?.find((s) => `[]${s.name}` === f.type || s.name === f.type)?.fields
+      const sub = f.fields ?? spec.commonStructs?.find(s => `[]${s.name}` === f.type || s.name === f.type)?.fields
       if (!sub) continue
       if (Array.isArray(x)) for (const item of x) walk(sub, item as StructValue)
       else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(sub, x as StructValue)
@@ -188,8 +221,8 @@ function decodeEmbedded(spec: MessageSpec, value: StructValue): void {
 }
 
 function hasEmbedded(spec: MessageSpec): boolean {
-  const any = (fields: readonly FieldSpec[]): boolean => fields.some((f) => f.embedded !== undefined || (f.fields !== undefined && any(f.fields)))
-  return any(spec.fields) || (spec.commonStructs ?? []).some((s) => any(s.fields))
+  const any = (fields: readonly FieldSpec[]): boolean => fields.some(f => f.embedded !== undefined || (f.fields !== undefined && any(f.fields)))
+  return any(spec.fields) || (spec.commonStructs ?? []).some(s => any(s.fields))
 }
 
 // ---------------------------------------------------------------- encoding
@@ -210,7 +243,7 @@ export function encodeKey(type: number, key: StructValue): Uint8Array {
 /** Encodes a value at `version` (default: the newest). `layout` picks an older layout, e.g. "4.0". */
 export function encodeValue(type: number, value: StructValue, version?: number, layout?: string): Uint8Array {
   const spec = specOf(type)
-  const message = layout ? spec.olderLayouts?.find((l) => l.release === layout)?.value : spec.value
+  const message = layout ? spec.olderLayouts?.find(l => l.release === layout)?.value : spec.value
   if (!message) throw new RangeError(`${spec.name} has no ${layout} layout`)
   const v = version ?? maxVersion(message)
   const w = new ByteWriter()

@@ -13,7 +13,7 @@ function key(name: string, ...fields: string[]): MessageSpec {
     name: `${name}Key`,
     validVersions: '0',
     flexibleVersions: 'none',
-    fields: fields.map((f) => (f === 'partition' ? {name: f, type: 'int32', versions: '0'} : {name: f, type: 'string', versions: '0'})),
+    fields: fields.map(f => (f === 'partition' ? {name: f, type: 'int32', versions: '0'} : {name: f, type: 'string', versions: '0'})),
   }
 }
 
@@ -26,72 +26,107 @@ const MEMBER = ['GroupId', 'MemberId']
 
 // --- shared structs (Kafka's commonStructs, by the name each file gives them) ---
 
-const TopicPartition: StructSpec = {name: 'TopicPartition', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-]}
+const TopicPartition: StructSpec = {
+  name: 'TopicPartition',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+  ],
+}
 
 /** ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions; AssignmentEpochs is 4.3+ (KIP-1251). */
-const ConsumerTopicPartitions: StructSpec = {name: 'TopicPartitions', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-  {name: 'AssignmentEpochs', type: '[]int32', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 0, default: null, since: '4.3'},
-]}
+const ConsumerTopicPartitions: StructSpec = {
+  name: 'TopicPartitions',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+    {name: 'AssignmentEpochs', type: '[]int32', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 0, default: null, since: '4.3'},
+  ],
+}
 
 const ShareTopicPartitions: StructSpec = {name: 'TopicPartitions', fields: TopicPartition.fields}
 
 /** 4.0 partition metadata (types 4 and 9): subscribed topics as the coordinator saw them. */
-const TopicMetadata: FieldSpec = {name: 'Topics', type: '[]TopicMetadata', versions: '0+', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'TopicName', type: 'string', versions: '0+'},
-  {name: 'NumPartitions', type: 'int32', versions: '0+'},
-  {name: 'PartitionMetadata', type: '[]PartitionMetadata', versions: '0+', fields: [
-    {name: 'Partition', type: 'int32', versions: '0+'},
-    {name: 'Racks', type: '[]string', versions: '0+'},
-  ]},
-]}
+const TopicMetadata: FieldSpec = {
+  name: 'Topics',
+  type: '[]TopicMetadata',
+  versions: '0+',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'TopicName', type: 'string', versions: '0+'},
+    {name: 'NumPartitions', type: 'int32', versions: '0+'},
+    {
+      name: 'PartitionMetadata',
+      type: '[]PartitionMetadata',
+      versions: '0+',
+      fields: [
+        {name: 'Partition', type: 'int32', versions: '0+'},
+        {name: 'Racks', type: '[]string', versions: '0+'},
+      ],
+    },
+  ],
+}
 
-const KeyValue: StructSpec = {name: 'KeyValue', fields: [
-  {name: 'Key', type: 'string', versions: '0+'},
-  {name: 'Value', type: 'string', versions: '0+'},
-]}
+const KeyValue: StructSpec = {
+  name: 'KeyValue',
+  fields: [
+    {name: 'Key', type: 'string', versions: '0+'},
+    {name: 'Value', type: 'string', versions: '0+'},
+  ],
+}
 
-const TopicPartitionsInfo: StructSpec = {name: 'TopicPartitionsInfo', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'TopicName', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-]}
+const TopicPartitionsInfo: StructSpec = {
+  name: 'TopicPartitionsInfo',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'TopicName', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+  ],
+}
 
-const TopicInfo: StructSpec = {name: 'TopicInfo', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'TopicName', type: 'string', versions: '0+'},
-]}
+const TopicInfo: StructSpec = {
+  name: 'TopicInfo',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'TopicName', type: 'string', versions: '0+'},
+  ],
+}
 
 /** Streams TaskIds; AssignmentEpochs (4.2+) exists only in the current-assignment record. */
-const TaskIdsWithEpochs: StructSpec = {name: 'TaskIds', fields: [
-  {name: 'SubtopologyId', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-  {name: 'AssignmentEpochs', type: '[]int32', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 0, default: null, since: '4.2'},
-]}
+const TaskIdsWithEpochs: StructSpec = {
+  name: 'TaskIds',
+  fields: [
+    {name: 'SubtopologyId', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+    {name: 'AssignmentEpochs', type: '[]int32', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 0, default: null, since: '4.2'},
+  ],
+}
 
 const TaskIds: StructSpec = {name: 'TaskIds', fields: TaskIdsWithEpochs.fields.slice(0, 2)}
 
-const StreamsTopicInfo: StructSpec = {name: 'TopicInfo', fields: [
-  {name: 'Name', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: 'int32', versions: '0+'},
-  {name: 'ReplicationFactor', type: 'int16', versions: '0+'},
-  {name: 'TopicConfigs', type: '[]TopicConfig', versions: '0+'},
-]}
+const StreamsTopicInfo: StructSpec = {
+  name: 'TopicInfo',
+  fields: [
+    {name: 'Name', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: 'int32', versions: '0+'},
+    {name: 'ReplicationFactor', type: 'int16', versions: '0+'},
+    {name: 'TopicConfigs', type: '[]TopicConfig', versions: '0+'},
+  ],
+}
 
-const TopicConfig: StructSpec = {name: 'TopicConfig', fields: [
-  {name: 'key', type: 'string', versions: '0+'},
-  {name: 'value', type: 'string', versions: '0+'},
-]}
+const TopicConfig: StructSpec = {
+  name: 'TopicConfig',
+  fields: [
+    {name: 'key', type: 'string', versions: '0+'},
+    {name: 'value', type: 'string', versions: '0+'},
+  ],
+}
 
-const assignmentMetadata = (name: string) => value(name, [
-  {name: 'AssignmentEpoch', type: 'int32', versions: '0+'},
-  {name: 'AssignmentTimestamp', type: 'int64', versions: '0+', taggedVersions: '0+', tag: 0, default: 0, since: '4.3'},
-])
+const assignmentMetadata = (name: string) =>
+  value(name, [
+    {name: 'AssignmentEpoch', type: 'int32', versions: '0+'},
+    {name: 'AssignmentTimestamp', type: 'int64', versions: '0+', taggedVersions: '0+', tag: 0, default: 0, since: '4.3'},
+  ])
 
 // --- the table ---
 
@@ -99,52 +134,81 @@ const OffsetCommitKey = key('OffsetCommit', 'group', 'topic', 'partition')
 
 export const RECORD_TYPES: readonly RecordTypeSpec[] = [
   {
-    type: 0, name: 'LegacyOffsetCommit', group: 'offsets',
+    type: 0,
+    name: 'LegacyOffsetCommit',
+    group: 'offsets',
     legacy: 'offset commit written with key version 0 by brokers before 0.10; read-only',
     key: {...key('LegacyOffsetCommit', 'group', 'topic', 'partition')},
-    value: value('LegacyOffsetCommit', [
-      {name: 'offset', type: 'int64', versions: '0'},
-      {name: 'metadata', type: 'string', versions: '0'},
-      {name: 'commitTimestamp', type: 'int64', versions: '0'},
-    ], {flexibleVersions: 'none'}),
+    value: value(
+      'LegacyOffsetCommit',
+      [
+        {name: 'offset', type: 'int64', versions: '0'},
+        {name: 'metadata', type: 'string', versions: '0'},
+        {name: 'commitTimestamp', type: 'int64', versions: '0'},
+      ],
+      {flexibleVersions: 'none'},
+    ),
   },
   {
-    type: 1, name: 'OffsetCommit', group: 'offsets',
+    type: 1,
+    name: 'OffsetCommit',
+    group: 'offsets',
     key: OffsetCommitKey,
     // Writers: v1 with an explicit expiration, else v3 (4.0) / v4 (4.1+).
-    value: value('OffsetCommit', [
-      {name: 'offset', type: 'int64', versions: '0+'},
-      {name: 'leaderEpoch', type: 'int32', versions: '3+', default: -1},
-      {name: 'metadata', type: 'string', versions: '0+'},
-      {name: 'commitTimestamp', type: 'int64', versions: '0+'},
-      {name: 'expireTimestamp', type: 'int64', versions: '1', default: -1},
-      {name: 'topicId', type: 'uuid', versions: '4+', taggedVersions: '4+', tag: 0, since: '4.1'},
-    ], {validVersions: '0-4', flexibleVersions: '4+'}),
+    value: value(
+      'OffsetCommit',
+      [
+        {name: 'offset', type: 'int64', versions: '0+'},
+        {name: 'leaderEpoch', type: 'int32', versions: '3+', default: -1},
+        {name: 'metadata', type: 'string', versions: '0+'},
+        {name: 'commitTimestamp', type: 'int64', versions: '0+'},
+        {name: 'expireTimestamp', type: 'int64', versions: '1', default: -1},
+        {name: 'topicId', type: 'uuid', versions: '4+', taggedVersions: '4+', tag: 0, since: '4.1'},
+      ],
+      {validVersions: '0-4', flexibleVersions: '4+'},
+    ),
   },
   {
-    type: 2, name: 'GroupMetadata', group: 'classic',
+    type: 2,
+    name: 'GroupMetadata',
+    group: 'classic',
     key: key('GroupMetadata', 'group'),
     // All 4.x writers use v3; v4 (flexible) is readable.
-    value: value('GroupMetadata', [
-      {name: 'protocolType', type: 'string', versions: '0+'},
-      {name: 'generation', type: 'int32', versions: '0+'},
-      {name: 'protocol', type: 'string', versions: '0+', nullableVersions: '0+'},
-      {name: 'leader', type: 'string', versions: '0+', nullableVersions: '0+'},
-      {name: 'currentStateTimestamp', type: 'int64', versions: '2+', default: -1},
-      {name: 'members', type: '[]MemberMetadata', versions: '0+'},
-    ], {validVersions: '0-4', flexibleVersions: '4+', commonStructs: [{name: 'MemberMetadata', fields: [
-      {name: 'memberId', type: 'string', versions: '0+'},
-      {name: 'groupInstanceId', type: 'string', versions: '3+', nullableVersions: '3+', default: 'null'},
-      {name: 'clientId', type: 'string', versions: '0+'},
-      {name: 'clientHost', type: 'string', versions: '0+'},
-      {name: 'rebalanceTimeout', type: 'int32', versions: '1+', default: -1},
-      {name: 'sessionTimeout', type: 'int32', versions: '0+'},
-      {name: 'subscription', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolSubscription'},
-      {name: 'assignment', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolAssignment'},
-    ]}]}),
+    value: value(
+      'GroupMetadata',
+      [
+        {name: 'protocolType', type: 'string', versions: '0+'},
+        {name: 'generation', type: 'int32', versions: '0+'},
+        {name: 'protocol', type: 'string', versions: '0+', nullableVersions: '0+'},
+        {name: 'leader', type: 'string', versions: '0+', nullableVersions: '0+'},
+        {name: 'currentStateTimestamp', type: 'int64', versions: '2+', default: -1},
+        {name: 'members', type: '[]MemberMetadata', versions: '0+'},
+      ],
+      {
+        validVersions: '0-4',
+        flexibleVersions: '4+',
+        commonStructs: [
+          {
+            name: 'MemberMetadata',
+            fields: [
+              {name: 'memberId', type: 'string', versions: '0+'},
+              {name: 'groupInstanceId', type: 'string', versions: '3+', nullableVersions: '3+', default: 'null'},
+              {name: 'clientId', type: 'string', versions: '0+'},
+              {name: 'clientHost', type: 'string', versions: '0+'},
+              {name: 'rebalanceTimeout', type: 'int32', versions: '1+', default: -1},
+              {name: 'sessionTimeout', type: 'int32', versions: '0+'},
+              {name: 'subscription', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolSubscription'},
+              {name: 'assignment', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolAssignment'},
+            ],
+          },
+        ],
+      },
+    ),
   },
   {
-    type: 3, name: 'ConsumerGroupMetadata', group: 'consumer',
+    type: 3,
+    name: 'ConsumerGroupMetadata',
+    group: 'consumer',
     key: key('ConsumerGroupMetadata', ...GROUP),
     value: value('ConsumerGroupMetadata', [
       {name: 'Epoch', type: 'int32', versions: '0+'},
@@ -153,13 +217,17 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
     ]),
   },
   {
-    type: 4, name: 'ConsumerGroupPartitionMetadata', group: 'consumer',
+    type: 4,
+    name: 'ConsumerGroupPartitionMetadata',
+    group: 'consumer',
     // Written by 4.0 (and 3.8/3.9); 4.1+ only writes its tombstone.
     key: key('ConsumerGroupPartitionMetadata', ...GROUP),
     value: value('ConsumerGroupPartitionMetadata', [TopicMetadata]),
   },
   {
-    type: 5, name: 'ConsumerGroupMemberMetadata', group: 'consumer',
+    type: 5,
+    name: 'ConsumerGroupMemberMetadata',
+    group: 'consumer',
     key: key('ConsumerGroupMemberMetadata', ...MEMBER),
     value: value('ConsumerGroupMemberMetadata', [
       {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+'},
@@ -170,45 +238,73 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
       {name: 'SubscribedTopicRegex', type: 'string', versions: '0+', nullableVersions: '0+'},
       {name: 'RebalanceTimeoutMs', type: 'int32', versions: '0+', default: -1},
       {name: 'ServerAssignor', type: 'string', versions: '0+', nullableVersions: '0+'},
-      {name: 'ClassicMemberMetadata', type: 'ClassicMemberMetadata', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 0, default: null, fields: [
-        {name: 'SessionTimeoutMs', type: 'int32', versions: '0+'},
-        {name: 'SupportedProtocols', type: '[]ClassicProtocol', versions: '0+', fields: [
-          {name: 'Name', type: 'string', versions: '0+'},
-          {name: 'Metadata', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolSubscription'},
-        ]},
-      ]},
+      {
+        name: 'ClassicMemberMetadata',
+        type: 'ClassicMemberMetadata',
+        versions: '0+',
+        nullableVersions: '0+',
+        taggedVersions: '0+',
+        tag: 0,
+        default: null,
+        fields: [
+          {name: 'SessionTimeoutMs', type: 'int32', versions: '0+'},
+          {
+            name: 'SupportedProtocols',
+            type: '[]ClassicProtocol',
+            versions: '0+',
+            fields: [
+              {name: 'Name', type: 'string', versions: '0+'},
+              {name: 'Metadata', type: 'bytes', versions: '0+', embedded: 'ConsumerProtocolSubscription'},
+            ],
+          },
+        ],
+      },
     ]),
   },
   {
-    type: 6, name: 'ConsumerGroupTargetAssignmentMetadata', group: 'consumer',
+    type: 6,
+    name: 'ConsumerGroupTargetAssignmentMetadata',
+    group: 'consumer',
     key: key('ConsumerGroupTargetAssignmentMetadata', ...GROUP),
     value: assignmentMetadata('ConsumerGroupTargetAssignmentMetadata'),
   },
   {
-    type: 7, name: 'ConsumerGroupTargetAssignmentMember', group: 'consumer',
+    type: 7,
+    name: 'ConsumerGroupTargetAssignmentMember',
+    group: 'consumer',
     key: key('ConsumerGroupTargetAssignmentMember', ...MEMBER),
     value: value('ConsumerGroupTargetAssignmentMember', [{name: 'TopicPartitions', type: '[]TopicPartition', versions: '0+', fields: TopicPartition.fields}]),
   },
   {
-    type: 8, name: 'ConsumerGroupCurrentMemberAssignment', group: 'consumer',
+    type: 8,
+    name: 'ConsumerGroupCurrentMemberAssignment',
+    group: 'consumer',
     key: key('ConsumerGroupCurrentMemberAssignment', ...MEMBER),
-    value: value('ConsumerGroupCurrentMemberAssignment', [
-      {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
-      // 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN
-      {name: 'State', type: 'int8', versions: '0+'},
-      {name: 'AssignedPartitions', type: '[]TopicPartitions', versions: '0+'},
-      {name: 'PartitionsPendingRevocation', type: '[]TopicPartitions', versions: '0+'},
-    ], {commonStructs: [ConsumerTopicPartitions]}),
+    value: value(
+      'ConsumerGroupCurrentMemberAssignment',
+      [
+        {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+        {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
+        // 0 STABLE, 1 UNREVOKED_PARTITIONS, 2 UNRELEASED_PARTITIONS, 127 UNKNOWN
+        {name: 'State', type: 'int8', versions: '0+'},
+        {name: 'AssignedPartitions', type: '[]TopicPartitions', versions: '0+'},
+        {name: 'PartitionsPendingRevocation', type: '[]TopicPartitions', versions: '0+'},
+      ],
+      {commonStructs: [ConsumerTopicPartitions]},
+    ),
   },
   {
-    type: 9, name: 'ShareGroupPartitionMetadata', group: 'share',
+    type: 9,
+    name: 'ShareGroupPartitionMetadata',
+    group: 'share',
     legacy: 'written only by 4.0 (share groups early access); 4.1+ skips it on load',
     key: key('ShareGroupPartitionMetadata', ...GROUP),
     value: value('ShareGroupPartitionMetadata', [TopicMetadata]),
   },
   {
-    type: 10, name: 'ShareGroupMemberMetadata', group: 'share',
+    type: 10,
+    name: 'ShareGroupMemberMetadata',
+    group: 'share',
     key: key('ShareGroupMemberMetadata', ...MEMBER),
     value: value('ShareGroupMemberMetadata', [
       {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+'},
@@ -218,7 +314,9 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
     ]),
   },
   {
-    type: 11, name: 'ShareGroupMetadata', group: 'share',
+    type: 11,
+    name: 'ShareGroupMetadata',
+    group: 'share',
     key: key('ShareGroupMetadata', ...GROUP),
     // MetadataHash is a regular field since 4.1, so 4.0 records (Epoch only) need the old layout.
     value: value('ShareGroupMetadata', [
@@ -228,41 +326,68 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
     olderLayouts: [{release: '4.0', value: value('ShareGroupMetadata', [{name: 'Epoch', type: 'int32', versions: '0+'}])}],
   },
   {
-    type: 12, name: 'ShareGroupTargetAssignmentMetadata', group: 'share',
+    type: 12,
+    name: 'ShareGroupTargetAssignmentMetadata',
+    group: 'share',
     key: key('ShareGroupTargetAssignmentMetadata', ...GROUP),
     value: assignmentMetadata('ShareGroupTargetAssignmentMetadata'),
   },
   {
-    type: 13, name: 'ShareGroupTargetAssignmentMember', group: 'share',
+    type: 13,
+    name: 'ShareGroupTargetAssignmentMember',
+    group: 'share',
     key: key('ShareGroupTargetAssignmentMember', ...MEMBER),
     value: value('ShareGroupTargetAssignmentMember', [{name: 'TopicPartitions', type: '[]TopicPartition', versions: '0+', fields: TopicPartition.fields}]),
   },
   {
-    type: 14, name: 'ShareGroupCurrentMemberAssignment', group: 'share',
+    type: 14,
+    name: 'ShareGroupCurrentMemberAssignment',
+    group: 'share',
     key: key('ShareGroupCurrentMemberAssignment', ...MEMBER),
-    value: value('ShareGroupCurrentMemberAssignment', [
-      {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'State', type: 'int8', versions: '0+'},
-      {name: 'AssignedPartitions', type: '[]TopicPartitions', versions: '0+'},
-    ], {commonStructs: [ShareTopicPartitions]}),
+    value: value(
+      'ShareGroupCurrentMemberAssignment',
+      [
+        {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+        {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
+        {name: 'State', type: 'int8', versions: '0+'},
+        {name: 'AssignedPartitions', type: '[]TopicPartitions', versions: '0+'},
+      ],
+      {commonStructs: [ShareTopicPartitions]},
+    ),
   },
   {
-    type: 15, name: 'ShareGroupStatePartitionMetadata', group: 'share',
+    type: 15,
+    name: 'ShareGroupStatePartitionMetadata',
+    group: 'share',
     key: key('ShareGroupStatePartitionMetadata', ...GROUP),
     // InitializingTopics was inserted as the first field in 4.1, with no version bump.
-    value: value('ShareGroupStatePartitionMetadata', [
-      {name: 'InitializingTopics', type: '[]TopicPartitionsInfo', versions: '0+', since: '4.1'},
-      {name: 'InitializedTopics', type: '[]TopicPartitionsInfo', versions: '0+'},
-      {name: 'DeletingTopics', type: '[]TopicInfo', versions: '0+'},
-    ], {commonStructs: [TopicPartitionsInfo, TopicInfo]}),
-    olderLayouts: [{release: '4.0', value: value('ShareGroupStatePartitionMetadata', [
-      {name: 'InitializedTopics', type: '[]TopicPartitionsInfo', versions: '0+'},
-      {name: 'DeletingTopics', type: '[]TopicInfo', versions: '0+'},
-    ], {commonStructs: [TopicPartitionsInfo, TopicInfo]})}],
+    value: value(
+      'ShareGroupStatePartitionMetadata',
+      [
+        {name: 'InitializingTopics', type: '[]TopicPartitionsInfo', versions: '0+', since: '4.1'},
+        {name: 'InitializedTopics', type: '[]TopicPartitionsInfo', versions: '0+'},
+        {name: 'DeletingTopics', type: '[]TopicInfo', versions: '0+'},
+      ],
+      {commonStructs: [TopicPartitionsInfo, TopicInfo]},
+    ),
+    olderLayouts: [
+      {
+        release: '4.0',
+        value: value(
+          'ShareGroupStatePartitionMetadata',
+          [
+            {name: 'InitializedTopics', type: '[]TopicPartitionsInfo', versions: '0+'},
+            {name: 'DeletingTopics', type: '[]TopicInfo', versions: '0+'},
+          ],
+          {commonStructs: [TopicPartitionsInfo, TopicInfo]},
+        ),
+      },
+    ],
   },
   {
-    type: 16, name: 'ConsumerGroupRegularExpression', group: 'consumer',
+    type: 16,
+    name: 'ConsumerGroupRegularExpression',
+    group: 'consumer',
     key: key('ConsumerGroupRegularExpression', 'GroupId', 'RegularExpression'),
     value: value('ConsumerGroupRegularExpression', [
       {name: 'Topics', type: '[]string', versions: '0+'},
@@ -272,99 +397,167 @@ export const RECORD_TYPES: readonly RecordTypeSpec[] = [
     ]),
   },
   {
-    type: 17, name: 'StreamsGroupMetadata', group: 'streams',
+    type: 17,
+    name: 'StreamsGroupMetadata',
+    group: 'streams',
     key: key('StreamsGroupMetadata', ...GROUP),
-    value: value('StreamsGroupMetadata', [
-      {name: 'Epoch', type: 'int32', versions: '0+'},
-      {name: 'MetadataHash', type: 'int64', versions: '0+'},
-      {name: 'ValidatedTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 0, default: -1, since: '4.2'},
-      {name: 'LastAssignmentConfigs', type: '[]LastAssignmentConfig', versions: '0+', nullableVersions: '0+', taggedVersions: '0+', tag: 1, default: null, since: '4.2'},
-      {name: 'StoredDescriptionTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 2, default: -1, since: '4.4'},
-      {name: 'FailedDescriptionTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 3, default: -1, since: '4.4'},
-    ], {commonStructs: [{name: 'LastAssignmentConfig', fields: KeyValue.fields}]}),
+    value: value(
+      'StreamsGroupMetadata',
+      [
+        {name: 'Epoch', type: 'int32', versions: '0+'},
+        {name: 'MetadataHash', type: 'int64', versions: '0+'},
+        {name: 'ValidatedTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 0, default: -1, since: '4.2'},
+        {
+          name: 'LastAssignmentConfigs',
+          type: '[]LastAssignmentConfig',
+          versions: '0+',
+          nullableVersions: '0+',
+          taggedVersions: '0+',
+          tag: 1,
+          default: null,
+          since: '4.2',
+        },
+        {name: 'StoredDescriptionTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 2, default: -1, since: '4.4'},
+        {name: 'FailedDescriptionTopologyEpoch', type: 'int32', versions: '0+', taggedVersions: '0+', tag: 3, default: -1, since: '4.4'},
+      ],
+      {commonStructs: [{name: 'LastAssignmentConfig', fields: KeyValue.fields}]},
+    ),
   },
   {
-    type: 18, name: 'StreamsGroupPartitionMetadata', group: 'streams',
+    type: 18,
+    name: 'StreamsGroupPartitionMetadata',
+    group: 'streams',
     legacy: 'existed on Kafka trunk Dec 2024 – Jun 2025, never in a release; brokers skip it',
     key: key('StreamsGroupPartitionMetadata', ...GROUP),
-    value: value('StreamsGroupPartitionMetadata', [{name: 'Topics', type: '[]TopicMetadata', versions: '0+', fields: [
-      {name: 'TopicId', type: 'uuid', versions: '0+'},
-      {name: 'TopicName', type: 'string', versions: '0+'},
-      {name: 'NumPartitions', type: 'int32', versions: '0+'},
-    ]}]),
+    value: value('StreamsGroupPartitionMetadata', [
+      {
+        name: 'Topics',
+        type: '[]TopicMetadata',
+        versions: '0+',
+        fields: [
+          {name: 'TopicId', type: 'uuid', versions: '0+'},
+          {name: 'TopicName', type: 'string', versions: '0+'},
+          {name: 'NumPartitions', type: 'int32', versions: '0+'},
+        ],
+      },
+    ]),
   },
   {
-    type: 19, name: 'StreamsGroupMemberMetadata', group: 'streams',
+    type: 19,
+    name: 'StreamsGroupMemberMetadata',
+    group: 'streams',
     key: key('StreamsGroupMemberMetadata', ...MEMBER),
-    value: value('StreamsGroupMemberMetadata', [
-      {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+'},
-      {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+'},
-      {name: 'ClientId', type: 'string', versions: '0+'},
-      {name: 'ClientHost', type: 'string', versions: '0+'},
-      {name: 'RebalanceTimeoutMs', type: 'int32', versions: '0+', default: -1},
-      {name: 'TopologyEpoch', type: 'int32', versions: '0+'},
-      {name: 'ProcessId', type: 'string', versions: '0+'},
-      {name: 'UserEndpoint', type: 'Endpoint', versions: '0+', nullableVersions: '0+', default: 'null'},
-      {name: 'ClientTags', type: '[]KeyValue', versions: '0+'},
-    ], {commonStructs: [{name: 'Endpoint', fields: [
-      {name: 'Host', type: 'string', versions: '0+'},
-      {name: 'Port', type: 'uint16', versions: '0+'},
-    ]}, KeyValue]}),
+    value: value(
+      'StreamsGroupMemberMetadata',
+      [
+        {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+'},
+        {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+'},
+        {name: 'ClientId', type: 'string', versions: '0+'},
+        {name: 'ClientHost', type: 'string', versions: '0+'},
+        {name: 'RebalanceTimeoutMs', type: 'int32', versions: '0+', default: -1},
+        {name: 'TopologyEpoch', type: 'int32', versions: '0+'},
+        {name: 'ProcessId', type: 'string', versions: '0+'},
+        {name: 'UserEndpoint', type: 'Endpoint', versions: '0+', nullableVersions: '0+', default: 'null'},
+        {name: 'ClientTags', type: '[]KeyValue', versions: '0+'},
+      ],
+      {
+        commonStructs: [
+          {
+            name: 'Endpoint',
+            fields: [
+              {name: 'Host', type: 'string', versions: '0+'},
+              {name: 'Port', type: 'uint16', versions: '0+'},
+            ],
+          },
+          KeyValue,
+        ],
+      },
+    ),
   },
   {
-    type: 20, name: 'StreamsGroupTargetAssignmentMetadata', group: 'streams',
+    type: 20,
+    name: 'StreamsGroupTargetAssignmentMetadata',
+    group: 'streams',
     key: key('StreamsGroupTargetAssignmentMetadata', ...GROUP),
     value: assignmentMetadata('StreamsGroupTargetAssignmentMetadata'),
   },
   {
-    type: 21, name: 'StreamsGroupTargetAssignmentMember', group: 'streams',
+    type: 21,
+    name: 'StreamsGroupTargetAssignmentMember',
+    group: 'streams',
     key: key('StreamsGroupTargetAssignmentMember', ...MEMBER),
-    value: value('StreamsGroupTargetAssignmentMember', [
-      {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
-      {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
-      {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
-    ], {commonStructs: [TaskIds]}),
+    value: value(
+      'StreamsGroupTargetAssignmentMember',
+      [
+        {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
+        {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
+        {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
+      ],
+      {commonStructs: [TaskIds]},
+    ),
   },
   {
-    type: 22, name: 'StreamsGroupCurrentMemberAssignment', group: 'streams',
+    type: 22,
+    name: 'StreamsGroupCurrentMemberAssignment',
+    group: 'streams',
     key: key('StreamsGroupCurrentMemberAssignment', ...MEMBER),
-    value: value('StreamsGroupCurrentMemberAssignment', [
-      {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
-      // Streams values: 1 STABLE, 2 UNREVOKED_TASKS, 3 UNRELEASED_TASKS, 127 UNKNOWN
-      {name: 'State', type: 'int8', versions: '0+'},
-      {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
-      {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
-      {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
-      {name: 'ActiveTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
-      {name: 'StandbyTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
-      {name: 'WarmupTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
-    ], {commonStructs: [TaskIdsWithEpochs]}),
+    value: value(
+      'StreamsGroupCurrentMemberAssignment',
+      [
+        {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+        {name: 'PreviousMemberEpoch', type: 'int32', versions: '0+'},
+        // Streams values: 1 STABLE, 2 UNREVOKED_TASKS, 3 UNRELEASED_TASKS, 127 UNKNOWN
+        {name: 'State', type: 'int8', versions: '0+'},
+        {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
+        {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
+        {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
+        {name: 'ActiveTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
+        {name: 'StandbyTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
+        {name: 'WarmupTasksPendingRevocation', type: '[]TaskIds', versions: '0+'},
+      ],
+      {commonStructs: [TaskIdsWithEpochs]},
+    ),
   },
   {
-    type: 23, name: 'StreamsGroupTopology', group: 'streams',
+    type: 23,
+    name: 'StreamsGroupTopology',
+    group: 'streams',
     key: key('StreamsGroupTopology', ...GROUP),
-    value: value('StreamsGroupTopology', [
-      {name: 'Epoch', type: 'int32', versions: '0+'},
-      {name: 'Subtopologies', type: '[]Subtopology', versions: '0+', fields: [
-        {name: 'SubtopologyId', type: 'string', versions: '0+'},
-        {name: 'SourceTopics', type: '[]string', versions: '0+'},
-        {name: 'SourceTopicRegex', type: '[]string', versions: '0+'},
-        {name: 'StateChangelogTopics', type: '[]TopicInfo', versions: '0+'},
-        {name: 'RepartitionSinkTopics', type: '[]string', versions: '0+'},
-        {name: 'RepartitionSourceTopics', type: '[]TopicInfo', versions: '0+'},
-        {name: 'CopartitionGroups', type: '[]CopartitionGroup', versions: '0+', fields: [
-          {name: 'SourceTopics', type: '[]int16', versions: '0+'},
-          {name: 'SourceTopicRegex', type: '[]int16', versions: '0+'},
-          {name: 'RepartitionSourceTopics', type: '[]int16', versions: '0+'},
-        ]},
-      ]},
-    ], {commonStructs: [TopicConfig, StreamsTopicInfo]}),
+    value: value(
+      'StreamsGroupTopology',
+      [
+        {name: 'Epoch', type: 'int32', versions: '0+'},
+        {
+          name: 'Subtopologies',
+          type: '[]Subtopology',
+          versions: '0+',
+          fields: [
+            {name: 'SubtopologyId', type: 'string', versions: '0+'},
+            {name: 'SourceTopics', type: '[]string', versions: '0+'},
+            {name: 'SourceTopicRegex', type: '[]string', versions: '0+'},
+            {name: 'StateChangelogTopics', type: '[]TopicInfo', versions: '0+'},
+            {name: 'RepartitionSinkTopics', type: '[]string', versions: '0+'},
+            {name: 'RepartitionSourceTopics', type: '[]TopicInfo', versions: '0+'},
+            {
+              name: 'CopartitionGroups',
+              type: '[]CopartitionGroup',
+              versions: '0+',
+              fields: [
+                {name: 'SourceTopics', type: '[]int16', versions: '0+'},
+                {name: 'SourceTopicRegex', type: '[]int16', versions: '0+'},
+                {name: 'RepartitionSourceTopics', type: '[]int16', versions: '0+'},
+              ],
+            },
+          ],
+        },
+      ],
+      {commonStructs: [TopicConfig, StreamsTopicInfo]},
+    ),
   },
 ]
 
 /** Record type specs by type id. */
-export const RECORD_TYPE_BY_ID: ReadonlyMap<number, RecordTypeSpec> = new Map(RECORD_TYPES.map((r) => [r.type, r]))
+export const RECORD_TYPE_BY_ID: ReadonlyMap<number, RecordTypeSpec> = new Map(RECORD_TYPES.map(r => [r.type, r]))
 
 /** Kafka's names of the record types in the table (a name not in it fails the unit test of RECORD_TYPE). */
 export type RecordTypeName =
@@ -394,7 +587,9 @@ export type RecordTypeName =
   | 'StreamsGroupTopology'
 
 /** Type ids by Kafka's name, read from the table (code names a record type by name, never by a bare number). */
-export const RECORD_TYPE: Readonly<Record<RecordTypeName, number>> = Object.freeze(Object.fromEntries(RECORD_TYPES.map(r => [r.name, r.type])) as Record<RecordTypeName, number>)
+export const RECORD_TYPE: Readonly<Record<RecordTypeName, number>> = Object.freeze(
+  Object.fromEntries(RECORD_TYPES.map(r => [r.name, r.type])) as Record<RecordTypeName, number>,
+)
 
 /** Record types whose value carries the group epoch (the coordinator's bump records). */
 export const GROUP_METADATA_TYPES = {

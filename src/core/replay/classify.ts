@@ -15,7 +15,13 @@ export type BumpCause =
   | {readonly kind: 'converted-from-classic'; readonly generation: number | undefined}
   /** No earlier metadata record in the log (compacted away): the history starts here. */
   | {readonly kind: 'history-starts'}
-  | {readonly kind: 'member-joined'; readonly memberId: string; readonly instanceId: string | null; readonly subscribedTopicNames: readonly string[]; readonly subscribedTopicRegex: string | null}
+  | {
+      readonly kind: 'member-joined'
+      readonly memberId: string
+      readonly instanceId: string | null
+      readonly subscribedTopicNames: readonly string[]
+      readonly subscribedTopicRegex: string | null
+    }
   /**
    * Leave, static leave (-1), or fenced (session/rebalance timeout): the records look the same.
    * lastMemberEpoch -2 means a static member had left temporarily and did not come back in time.
@@ -35,13 +41,25 @@ export type BumpCause =
   | {readonly kind: 'upgrade-from-4.0'; readonly after: bigint; readonly partitionMetadataTombstoned: boolean}
   | {readonly kind: 'assignor-changed'; readonly before: string | null; readonly after: string | null}
   | {readonly kind: 'share-initialization'; readonly topics: readonly V.TopicPartitionsInfo[]}
-  | {readonly kind: 'streams-topology-changed'; readonly epochBefore: number | undefined; readonly epochAfter: number | undefined; readonly topicsAdded: readonly string[]; readonly topicsRemoved: readonly string[]}
+  | {
+      readonly kind: 'streams-topology-changed'
+      readonly epochBefore: number | undefined
+      readonly epochAfter: number | undefined
+      readonly topicsAdded: readonly string[]
+      readonly topicsRemoved: readonly string[]
+    }
   | {readonly kind: 'streams-topology-validated'; readonly before: number; readonly after: number}
   | {readonly kind: 'streams-assignment-configs-changed'; readonly changes: readonly FieldChange[]}
   | {readonly kind: 'streams-member-changed'; readonly memberId: string; readonly fields: readonly string[]}
   /** A new member id took over a static member's instance id in the same write. */
   | {readonly kind: 'static-member-replaced'; readonly instanceId: string; readonly previousMemberId: string; readonly memberId: string}
-  | {readonly kind: 'classic-rebalance'; readonly generation: number; readonly membersAdded: readonly string[]; readonly membersRemoved: readonly string[]; readonly protocol: string | null | undefined}
+  | {
+      readonly kind: 'classic-rebalance'
+      readonly generation: number
+      readonly membersAdded: readonly string[]
+      readonly membersRemoved: readonly string[]
+      readonly protocol: string | null | undefined
+    }
   /** Online downgrade: the consumer group's records were tombstoned in the write that stored the classic group. */
   | {readonly kind: 'converted-from-consumer'}
   /** Nothing in the records explains the bump (e.g. the hash was recomputed to the same value). */
@@ -52,10 +70,17 @@ export type BumpCauseKind = BumpCause['kind']
 export function classifyBump(e: EpochChange): BumpCause[] {
   const d = e.diff
   if (e.groupType === 'classic') {
-    const downgraded = e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === RECORD_TYPE.ConsumerGroupMetadata && r.value === null)
+    const downgraded =
+      e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === RECORD_TYPE.ConsumerGroupMetadata && r.value === null)
     return [
       ...(downgraded ? [{kind: 'converted-from-consumer'} as const] : []),
-      {kind: 'classic-rebalance', generation: e.epoch, membersAdded: d.classic!.members.added, membersRemoved: d.classic!.members.removed, protocol: d.classic!.protocol.after},
+      {
+        kind: 'classic-rebalance',
+        generation: e.epoch,
+        membersAdded: d.classic!.members.added,
+        membersRemoved: d.classic!.members.removed,
+        protocol: d.classic!.protocol.after,
+      },
     ]
   }
   const causes: BumpCause[] = []
@@ -66,28 +91,47 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   }
   // A static member rejoining under a new member id replaces the old one (same instance id).
   const replaced = new Map<string, string>()
-  for (const m of d.membersRemoved) if (m.instanceId !== null && d.membersAdded.some((a) => a.instanceId === m.instanceId)) replaced.set(m.instanceId, m.memberId)
+  for (const m of d.membersRemoved) if (m.instanceId !== null && d.membersAdded.some(a => a.instanceId === m.instanceId)) replaced.set(m.instanceId, m.memberId)
   // At creation, members written before the first epoch record (a new regex member waits for its
   // resolution; 4.3+ groups start at epoch 1 in memory) joined too.
-  const created = causes.some((c) => c.kind === 'group-created')
-  const early = created ? [...((e.before[e.groupType]?.members ?? new Map()) as Map<string, {InstanceId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}>)] : []
+  const created = causes.some(c => c.kind === 'group-created')
+  const early = created
+    ? [
+        ...((e.before[e.groupType]?.members ?? new Map()) as Map<
+          string,
+          {InstanceId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}
+        >),
+      ]
+    : []
   for (const [memberId, m] of early) {
     if (!e.after[e.groupType]?.members.has(memberId)) continue
-    causes.push({kind: 'member-joined', memberId, instanceId: m.InstanceId ?? null, subscribedTopicNames: [...(m.SubscribedTopicNames ?? [])].sort(), subscribedTopicRegex: m.SubscribedTopicRegex || null})
+    causes.push({
+      kind: 'member-joined',
+      memberId,
+      instanceId: m.InstanceId ?? null,
+      subscribedTopicNames: [...(m.SubscribedTopicNames ?? [])].sort(),
+      subscribedTopicRegex: m.SubscribedTopicRegex || null,
+    })
   }
   for (const m of d.membersAdded) {
     const previous = m.instanceId === null ? undefined : replaced.get(m.instanceId)
-    causes.push(previous === undefined ? {kind: 'member-joined', ...m} : {kind: 'static-member-replaced', instanceId: m.instanceId!, previousMemberId: previous, memberId: m.memberId})
+    causes.push(
+      previous === undefined
+        ? {kind: 'member-joined', ...m}
+        : {kind: 'static-member-replaced', instanceId: m.instanceId!, previousMemberId: previous, memberId: m.memberId},
+    )
   }
   for (const m of d.membersRemoved) {
-    if (m.instanceId === null || !replaced.has(m.instanceId)) causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
+    if (m.instanceId === null || !replaced.has(m.instanceId))
+      causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
   }
   for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
-  for (const r of d.regexResolutions) if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
+  for (const r of d.regexResolutions)
+    if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
   // 4.4+ bumps when an existing member's ServerAssignor change moves the group's preferred assignor;
   // a join or leave that moves it is already explained by the join or leave.
-  const assignorEdited = d.membersChanged.some((m) => m.changes.some((c) => c.field === 'ServerAssignor'))
+  const assignorEdited = d.membersChanged.some(m => m.changes.some(c => c.field === 'ServerAssignor'))
   if (e.groupType === 'consumer' && e.previousEpoch !== undefined && assignorEdited && d.preferredAssignor.before !== d.preferredAssignor.after) {
     causes.push({kind: 'assignor-changed', before: d.preferredAssignor.before, after: d.preferredAssignor.after})
   }
@@ -95,12 +139,20 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   if (e.groupType === 'streams') {
     const t = d.topology!
     if (t.epochBefore !== t.epochAfter || t.subtopologiesAdded.length || t.subtopologiesRemoved.length || t.subtopologiesChanged.length) {
-      causes.push({kind: 'streams-topology-changed', epochBefore: t.epochBefore, epochAfter: t.epochAfter, topicsAdded: t.requiredTopics.added, topicsRemoved: t.requiredTopics.removed})
+      causes.push({
+        kind: 'streams-topology-changed',
+        epochBefore: t.epochBefore,
+        epochAfter: t.epochAfter,
+        topicsAdded: t.requiredTopics.added,
+        topicsRemoved: t.requiredTopics.removed,
+      })
     }
-    if (d.validatedTopologyEpoch && d.validatedTopologyEpoch.before !== d.validatedTopologyEpoch.after) causes.push({kind: 'streams-topology-validated', ...d.validatedTopologyEpoch})
+    if (d.validatedTopologyEpoch && d.validatedTopologyEpoch.before !== d.validatedTopologyEpoch.after)
+      causes.push({kind: 'streams-topology-validated', ...d.validatedTopologyEpoch})
     // At creation the configs are recorded for the first time: not a change.
-    if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined) causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
-    for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map((c) => c.field)})
+    if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined)
+      causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+    for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map(c => c.field)})
   }
   if (e.groupType === 'consumer' || e.groupType === 'share') {
     // 4.0 writes the new subscription metadata in the bump's write; a topic entering or leaving the group's
@@ -108,7 +160,8 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     const after = storedSubscriptionMetadata(e.groupType, e.after)
     if (after !== null) {
       const changes = diffSubscriptionMetadata(fromRecord(storedSubscriptionMetadata(e.groupType, e.before)), fromRecord(after), {
-        subscribedBefore: new Set(d.subscribedTopics.before), subscribedAfter: new Set(d.subscribedTopics.after),
+        subscribedBefore: new Set(d.subscribedTopics.before),
+        subscribedAfter: new Set(d.subscribedTopics.after),
       })
       if (changes.length > 0) causes.push({kind: 'subscription-metadata-changed', changes})
     }

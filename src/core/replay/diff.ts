@@ -123,7 +123,7 @@ export function setChange<T>(before: Iterable<T>, after: Iterable<T>): SetChange
   const a = [...new Set(after)].sort()
   const bs = new Set(b)
   const as = new Set(a)
-  return {before: b, after: a, added: a.filter((x) => !bs.has(x)), removed: b.filter((x) => !as.has(x))}
+  return {before: b, after: a, added: a.filter(x => !bs.has(x)), removed: b.filter(x => !as.has(x))}
 }
 
 function equal(a: unknown, b: unknown): boolean {
@@ -131,9 +131,9 @@ function equal(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]))
   if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a).filter((k) => !k.endsWith('Decoded'))
-    const kb = Object.keys(b).filter((k) => !k.endsWith('Decoded'))
-    return ka.length === kb.length && ka.every((k) => equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    const ka = Object.keys(a).filter(k => !k.endsWith('Decoded'))
+    const kb = Object.keys(b).filter(k => !k.endsWith('Decoded'))
+    return ka.length === kb.length && ka.every(k => equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
   }
   return false
 }
@@ -154,7 +154,7 @@ export function fieldChanges(before: object, after: object): FieldChange[] {
 type AnyModern = ModernGroupState<object, unknown, unknown>
 
 function names(m: object): readonly string[] {
-  return ((m as {SubscribedTopicNames?: readonly string[]}).SubscribedTopicNames) ?? []
+  return (m as {SubscribedTopicNames?: readonly string[]}).SubscribedTopicNames ?? []
 }
 
 /** The member's regex; brokers write "" for none (seen on 4.4.0), which means the same as null. */
@@ -228,14 +228,14 @@ function tombstonesByMember(records: readonly LoggedRecord[], type: GroupType): 
 }
 
 function topologyDiff(b: V.StreamsGroupTopologyValue | null, a: V.StreamsGroupTopologyValue | null): TopologyDiff {
-  const bm = new Map((b?.Subtopologies ?? []).map((s) => [s.SubtopologyId, s]))
-  const am = new Map((a?.Subtopologies ?? []).map((s) => [s.SubtopologyId, s]))
+  const bm = new Map((b?.Subtopologies ?? []).map(s => [s.SubtopologyId, s]))
+  const am = new Map((a?.Subtopologies ?? []).map(s => [s.SubtopologyId, s]))
   return {
     epochBefore: b?.Epoch,
     epochAfter: a?.Epoch,
-    subtopologiesAdded: [...am.keys()].filter((k) => !bm.has(k)),
-    subtopologiesRemoved: [...bm.keys()].filter((k) => !am.has(k)),
-    subtopologiesChanged: [...am.keys()].filter((k) => bm.has(k) && !equal(bm.get(k), am.get(k))),
+    subtopologiesAdded: [...am.keys()].filter(k => !bm.has(k)),
+    subtopologiesRemoved: [...bm.keys()].filter(k => !am.has(k)),
+    subtopologiesChanged: [...am.keys()].filter(k => bm.has(k) && !equal(bm.get(k), am.get(k))),
     requiredTopics: setChange(requiredTopics(b), requiredTopics(a)),
   }
 }
@@ -245,7 +245,7 @@ function newlyIn(before: readonly V.TopicPartitionsInfo[] | undefined, after: re
   for (const t of before ?? []) for (const p of t.Partitions) had.add(`${t.TopicId}:${p}`)
   const out: V.TopicPartitionsInfo[] = []
   for (const t of after ?? []) {
-    const partitions = t.Partitions.filter((p) => !had.has(`${t.TopicId}:${p}`))
+    const partitions = t.Partitions.filter(p => !had.has(`${t.TopicId}:${p}`))
     if (partitions.length) out.push({TopicId: t.TopicId, TopicName: t.TopicName, Partitions: partitions})
   }
   return out
@@ -262,10 +262,21 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
   if (type === 'classic') {
     const b = before.classic?.value
     const a = after.classic?.value
-    const members = setChange((b?.members ?? []).map((m) => m.memberId), (a?.members ?? []).map((m) => m.memberId))
+    const members = setChange(
+      (b?.members ?? []).map(m => m.memberId),
+      (a?.members ?? []).map(m => m.memberId),
+    )
     return {
-      ...base, membersAdded: [], membersRemoved: [], membersChanged: [], subscriptionChanges: [], regexChanges: [], regexResolutions: [],
-      subscribedTopics: setChange([], []), targetAssignmentTopicIds: setChange([], []), targetAssignmentEpoch: {before: undefined, after: undefined},
+      ...base,
+      membersAdded: [],
+      membersRemoved: [],
+      membersChanged: [],
+      subscriptionChanges: [],
+      regexChanges: [],
+      regexResolutions: [],
+      subscribedTopics: setChange([], []),
+      targetAssignmentTopicIds: setChange([], []),
+      targetAssignmentEpoch: {before: undefined, after: undefined},
       classic: {
         generation: {before: b?.generation, after: a?.generation},
         protocol: {before: b?.protocol, after: a?.protocol},
@@ -297,12 +308,14 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
     if (s.added.length || s.removed.length) subscriptionChanges.push({memberId: id, added: s.added, removed: s.removed})
     if (regexOf(old) !== regexOf(m)) regexChanges.push({memberId: id, before: regexOf(old), after: regexOf(m)})
   }
-  const membersRemoved: MemberRemoved[] = [...bm.keys()].filter((id) => !am.has(id)).map((id) => ({
-    memberId: id,
-    instanceId: instanceOf(bm.get(id)),
-    tombstones: tombstones.get(id) ?? [],
-    lastMemberEpoch: (b?.currentAssignment.get(id) as {MemberEpoch?: number} | undefined)?.MemberEpoch,
-  }))
+  const membersRemoved: MemberRemoved[] = [...bm.keys()]
+    .filter(id => !am.has(id))
+    .map(id => ({
+      memberId: id,
+      instanceId: instanceOf(bm.get(id)),
+      tombstones: tombstones.get(id) ?? [],
+      lastMemberEpoch: (b?.currentAssignment.get(id) as {MemberEpoch?: number} | undefined)?.MemberEpoch,
+    }))
 
   const regexResolutions: RegexResolutionChange[] = []
   if (type === 'consumer') {
@@ -319,7 +332,12 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
 
   const diff: GroupDiff = {
     ...base,
-    membersAdded, membersRemoved, membersChanged, subscriptionChanges, regexChanges, regexResolutions,
+    membersAdded,
+    membersRemoved,
+    membersChanged,
+    subscriptionChanges,
+    regexChanges,
+    regexResolutions,
     subscribedTopics: setChange(subscribedTopicsOf(type, before), subscribedTopicsOf(type, after)),
     targetAssignmentTopicIds: setChange(targetTopicIds(type, b), targetTopicIds(type, a)),
     targetAssignmentEpoch: {before: b?.targetAssignmentEpoch, after: a?.targetAssignmentEpoch},
@@ -327,11 +345,14 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
   if (type === 'streams') {
     const bs = b as unknown as StreamsGroupState | null
     const as = a as unknown as StreamsGroupState | null
-    const bc = new Map((bs?.lastAssignmentConfigs ?? []).map((c) => [c.Key, c.Value]))
-    const ac = new Map((as?.lastAssignmentConfigs ?? []).map((c) => [c.Key, c.Value]))
-    const configs = [...new Set([...bc.keys(), ...ac.keys()])].filter((k) => bc.get(k) !== ac.get(k)).sort().map((k) => ({field: k, before: bc.get(k), after: ac.get(k)}))
-    const subtopologies = (g: StreamsGroupState | null) => [...(g?.targetAssignment.values() ?? [])].flatMap((t) =>
-      [...t.ActiveTasks, ...t.StandbyTasks, ...t.WarmupTasks].map((x) => x.SubtopologyId))
+    const bc = new Map((bs?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
+    const ac = new Map((as?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
+    const configs = [...new Set([...bc.keys(), ...ac.keys()])]
+      .filter(k => bc.get(k) !== ac.get(k))
+      .sort()
+      .map(k => ({field: k, before: bc.get(k), after: ac.get(k)}))
+    const subtopologies = (g: StreamsGroupState | null) =>
+      [...(g?.targetAssignment.values() ?? [])].flatMap(t => [...t.ActiveTasks, ...t.StandbyTasks, ...t.WarmupTasks].map(x => x.SubtopologyId))
     return {
       ...diff,
       targetAssignmentSubtopologies: setChange(subtopologies(bs), subtopologies(as)),
@@ -343,8 +364,9 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
   if (type === 'share') {
     const bs = (b as unknown as ShareGroupState | null)?.statePartitionMetadata
     const as = (a as unknown as ShareGroupState | null)?.statePartitionMetadata
-    const covered: V.TopicPartitionsInfo[] = [...(b?.targetAssignment.values() ?? [])].flatMap((t) =>
-      (t as V.ConsumerTargetAssignmentMemberValue).TopicPartitions.map((tp) => ({TopicId: tp.TopicId, TopicName: '', Partitions: tp.Partitions})))
+    const covered: V.TopicPartitionsInfo[] = [...(b?.targetAssignment.values() ?? [])].flatMap(t =>
+      (t as V.ConsumerTargetAssignmentMemberValue).TopicPartitions.map(tp => ({TopicId: tp.TopicId, TopicName: '', Partitions: tp.Partitions})),
+    )
     return {
       ...diff,
       shareInitialized: newlyIn(bs?.InitializedTopics, as?.InitializedTopics),

@@ -64,7 +64,11 @@ export class GroupReducer {
   private readonly recent: KeptMark[] = []
   private pending: LoggedRecord[] = []
 
-  constructor(readonly groupId: string, private readonly keep = 3, from?: ReducerData) {
+  constructor(
+    readonly groupId: string,
+    private readonly keep = 3,
+    from?: ReducerData,
+  ) {
     this.state = from?.state ?? emptyGroupState(groupId)
     if (from) {
       this.skipped.push(...from.skipped)
@@ -101,7 +105,13 @@ export class GroupReducer {
       for (const id of m.topicIds) topicIds.add(id)
       for (const r of m.racks) racks.add(r)
     }
-    return {state: this.state, skipped: this.skipped, recent: this.recent.map(({groupType, epoch, offset, timestamp}) => ({groupType, epoch, offset, timestamp})), topicIds, racks}
+    return {
+      state: this.state,
+      skipped: this.skipped,
+      recent: this.recent.map(({groupType, epoch, offset, timestamp}) => ({groupType, epoch, offset, timestamp})),
+      topicIds,
+      racks,
+    }
   }
 
   private flush(): void {
@@ -112,7 +122,9 @@ export class GroupReducer {
   }
 
   private flushWrite(write: LoggedRecord[]): void {
-    const bumps = write.filter(({record: r}) => r.kind === 'record' && r.value !== null && EPOCH_TYPES.has(r.type) && epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!))
+    const bumps = write.filter(
+      ({record: r}) => r.kind === 'record' && r.value !== null && EPOCH_TYPES.has(r.type) && epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!),
+    )
     const racks = new Set<string>()
     if (bumps.length > 0) memberRacks(this.state, racks)
     for (const lr of write) this.apply(lr)

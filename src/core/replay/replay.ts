@@ -77,7 +77,11 @@ export interface ReplayResult {
 
 /** Record types that carry a group epoch (classic: generation), by type. */
 export const EPOCH_TYPES: ReadonlyMap<number, GroupType> = new Map(Object.entries(GROUP_METADATA_TYPES).map(([k, v]) => [v, k as GroupType]))
-const ASSIGNMENT_METADATA: ReadonlyMap<number, GroupType> = new Map([[6, 'consumer'], [12, 'share'], [20, 'streams']])
+const ASSIGNMENT_METADATA: ReadonlyMap<number, GroupType> = new Map([
+  [6, 'consumer'],
+  [12, 'share'],
+  [20, 'streams'],
+])
 
 export function currentEpoch(s: GroupState, type: GroupType): number | undefined {
   return type === 'classic' ? s.classic?.value?.generation : s[type]?.epoch
@@ -99,7 +103,10 @@ export class GroupReplay {
   private pending: LoggedRecord[] = []
   private awaitingAssignment: EpochChange[] = []
 
-  constructor(readonly groupId: string, private readonly options: ReplayOptions = {}) {
+  constructor(
+    readonly groupId: string,
+    private readonly options: ReplayOptions = {},
+  ) {
     this.state = options.initialState ?? emptyGroupState(groupId)
   }
 
@@ -152,7 +159,7 @@ export class GroupReplay {
         previousEpoch: epoch,
         epoch: epochOf(r)!,
         previousMetadataHash: hash,
-        metadataHash: type === 'classic' ? undefined : (r.value!.MetadataHash as bigint | undefined) ?? 0n,
+        metadataHash: type === 'classic' ? undefined : ((r.value!.MetadataHash as bigint | undefined) ?? 0n),
         offset: lr.offset,
         timestamp: lr.timestamp,
         write: info,
@@ -174,7 +181,7 @@ export class GroupReplay {
       const type = ASSIGNMENT_METADATA.get(r.type)
       if (!type) continue
       const assignmentEpoch = r.value.AssignmentEpoch as number
-      this.awaitingAssignment = this.awaitingAssignment.filter((e) => {
+      this.awaitingAssignment = this.awaitingAssignment.filter(e => {
         if (e.groupType !== type || e.epoch > assignmentEpoch || e.offset > lr.offset) return true
         e.assignment = {assignmentEpoch, offset: lr.offset, timestamp: lr.timestamp}
         return false
@@ -210,9 +217,22 @@ export function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
 function opensWrite(r: DecodedRecord): boolean {
   if (r.kind !== 'record') return false
   switch (r.type) {
-    case RT.GroupMetadata: case RT.ConsumerGroupMemberMetadata: case RT.ShareGroupMemberMetadata: case RT.ConsumerGroupRegularExpression: case RT.StreamsGroupMemberMetadata: case RT.StreamsGroupTopology: return true
-    case RT.ConsumerGroupTargetAssignmentMember: case RT.ConsumerGroupCurrentMemberAssignment: case RT.ShareGroupTargetAssignmentMember: case RT.ShareGroupCurrentMemberAssignment: case RT.StreamsGroupTargetAssignmentMember: case RT.StreamsGroupCurrentMemberAssignment: return r.value === null
-    default: return false
+    case RT.GroupMetadata:
+    case RT.ConsumerGroupMemberMetadata:
+    case RT.ShareGroupMemberMetadata:
+    case RT.ConsumerGroupRegularExpression:
+    case RT.StreamsGroupMemberMetadata:
+    case RT.StreamsGroupTopology:
+      return true
+    case RT.ConsumerGroupTargetAssignmentMember:
+    case RT.ConsumerGroupCurrentMemberAssignment:
+    case RT.ShareGroupTargetAssignmentMember:
+    case RT.ShareGroupCurrentMemberAssignment:
+    case RT.StreamsGroupTargetAssignmentMember:
+    case RT.StreamsGroupCurrentMemberAssignment:
+      return r.value === null
+    default:
+      return false
   }
 }
 
@@ -270,7 +290,8 @@ export class PartitionReplay {
  */
 export function topicsEverUsed(replay: Pick<ReplayResult, 'state' | 'timeline'>): Set<string> {
   const topics = new Set<string>()
-  for (const e of replay.timeline) if (e.groupType !== 'classic') for (const s of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
+  for (const e of replay.timeline)
+    if (e.groupType !== 'classic') for (const s of [e.before, e.after]) for (const t of subscribedTopicsOf(e.groupType, s)) topics.add(t)
   for (const type of ['consumer', 'share', 'streams'] as const) if (replay.state[type]) for (const t of subscribedTopicsOf(type, replay.state)) topics.add(t)
   for (const t of classicTopicsOf(replay.state.classic?.value ?? null)) topics.add(t)
   return topics

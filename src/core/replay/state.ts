@@ -43,19 +43,22 @@ export interface RegexResolution extends V.RegularExpressionValue {
   readonly offset: bigint
 }
 
-export interface ConsumerGroupState extends ModernGroupState<V.ConsumerGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ConsumerCurrentMemberAssignmentValue> {
+export interface ConsumerGroupState
+  extends ModernGroupState<V.ConsumerGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ConsumerCurrentMemberAssignmentValue> {
   regexes: Map<string, RegexResolution>
   /** The 4.0 ConsumerGroupPartitionMetadata record, until 4.1+ tombstones it. */
   partitionMetadata: V.PartitionMetadataValue | null
 }
 
-export interface ShareGroupState extends ModernGroupState<V.ShareGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ShareCurrentMemberAssignmentValue> {
+export interface ShareGroupState
+  extends ModernGroupState<V.ShareGroupMemberMetadataValue, V.ConsumerTargetAssignmentMemberValue, V.ShareCurrentMemberAssignmentValue> {
   statePartitionMetadata: V.ShareGroupStatePartitionMetadataValue | null
   /** 4.0 ShareGroupPartitionMetadata (type 9), kept only to report it. */
   partitionMetadata: V.PartitionMetadataValue | null
 }
 
-export interface StreamsGroupState extends ModernGroupState<V.StreamsGroupMemberMetadataValue, V.StreamsTargetAssignmentMemberValue, V.StreamsCurrentMemberAssignmentValue> {
+export interface StreamsGroupState
+  extends ModernGroupState<V.StreamsGroupMemberMetadataValue, V.StreamsTargetAssignmentMemberValue, V.StreamsCurrentMemberAssignmentValue> {
   topology: V.StreamsGroupTopologyValue | null
   validatedTopologyEpoch: number
   lastAssignmentConfigs: readonly V.KeyValue[] | null
@@ -95,20 +98,40 @@ export function emptyGroupState(groupId: string): GroupState {
 
 function modern<M, T, C>(): ModernGroupState<M, T, C> {
   return {
-    epoch: undefined, metadataHash: 0n, members: new Map(), targetAssignmentEpoch: undefined, targetAssignmentTimestamp: 0n,
-    targetAssignment: new Map(), currentAssignment: new Map(), epochAt: undefined, targetAssignmentAt: undefined, memberWrites: new Map(),
+    epoch: undefined,
+    metadataHash: 0n,
+    members: new Map(),
+    targetAssignmentEpoch: undefined,
+    targetAssignmentTimestamp: 0n,
+    targetAssignment: new Map(),
+    currentAssignment: new Map(),
+    epochAt: undefined,
+    targetAssignmentAt: undefined,
+    memberWrites: new Map(),
   }
 }
 
 const MEMBER_RECORD: Record<number, keyof MemberWrites> = {
-  [RT.ConsumerGroupMemberMetadata]: 'metadata', [RT.ConsumerGroupTargetAssignmentMember]: 'targetAssignment', [RT.ConsumerGroupCurrentMemberAssignment]: 'currentAssignment',
-  [RT.ShareGroupMemberMetadata]: 'metadata', [RT.ShareGroupTargetAssignmentMember]: 'targetAssignment', [RT.ShareGroupCurrentMemberAssignment]: 'currentAssignment',
-  [RT.StreamsGroupMemberMetadata]: 'metadata', [RT.StreamsGroupTargetAssignmentMember]: 'targetAssignment', [RT.StreamsGroupCurrentMemberAssignment]: 'currentAssignment',
+  [RT.ConsumerGroupMemberMetadata]: 'metadata',
+  [RT.ConsumerGroupTargetAssignmentMember]: 'targetAssignment',
+  [RT.ConsumerGroupCurrentMemberAssignment]: 'currentAssignment',
+  [RT.ShareGroupMemberMetadata]: 'metadata',
+  [RT.ShareGroupTargetAssignmentMember]: 'targetAssignment',
+  [RT.ShareGroupCurrentMemberAssignment]: 'currentAssignment',
+  [RT.StreamsGroupMemberMetadata]: 'metadata',
+  [RT.StreamsGroupTargetAssignmentMember]: 'targetAssignment',
+  [RT.StreamsGroupCurrentMemberAssignment]: 'currentAssignment',
 }
 
 function noteWrite(g: ModernGroupState<unknown, unknown, unknown>, r: KnownRecord, at: RecordAt): void {
-  if (r.type === RT.ConsumerGroupMetadata || r.type === RT.ShareGroupMetadata || r.type === RT.StreamsGroupMetadata) g.epochAt = r.value === null ? undefined : at
-  else if (r.type === RT.ConsumerGroupTargetAssignmentMetadata || r.type === RT.ShareGroupTargetAssignmentMetadata || r.type === RT.StreamsGroupTargetAssignmentMetadata) g.targetAssignmentAt = r.value === null ? undefined : at
+  if (r.type === RT.ConsumerGroupMetadata || r.type === RT.ShareGroupMetadata || r.type === RT.StreamsGroupMetadata)
+    g.epochAt = r.value === null ? undefined : at
+  else if (
+    r.type === RT.ConsumerGroupTargetAssignmentMetadata ||
+    r.type === RT.ShareGroupTargetAssignmentMetadata ||
+    r.type === RT.StreamsGroupTargetAssignmentMetadata
+  )
+    g.targetAssignmentAt = r.value === null ? undefined : at
   const kind = MEMBER_RECORD[r.type]
   if (!kind) return
   const id = r.key.MemberId as string
@@ -128,7 +151,14 @@ function share(s: GroupState): ShareGroupState {
 }
 
 function streams(s: GroupState): StreamsGroupState {
-  return (s.streams ??= {...modern(), topology: null, validatedTopologyEpoch: -1, lastAssignmentConfigs: null, storedDescriptionTopologyEpoch: -1, failedDescriptionTopologyEpoch: -1})
+  return (s.streams ??= {
+    ...modern(),
+    topology: null,
+    validatedTopologyEpoch: -1,
+    lastAssignmentConfigs: null,
+    storedDescriptionTopologyEpoch: -1,
+    failedDescriptionTopologyEpoch: -1,
+  })
 }
 
 function put<K, T>(map: Map<K, T>, key: K, value: unknown): void {
@@ -149,7 +179,13 @@ function applyAssignmentMetadata(g: AssignmentState<unknown, unknown>, v: V.Targ
 /** A section is gone once nothing of it is left (the coordinator deletes the group then). */
 function prune(s: GroupState): void {
   const empty = (g: ModernGroupState<unknown, unknown, unknown> | null) =>
-    g !== null && g.epoch === undefined && g.members.size === 0 && g.targetAssignment.size === 0 && g.currentAssignment.size === 0 && g.targetAssignmentEpoch === undefined && g.memberWrites.size === 0
+    g !== null &&
+    g.epoch === undefined &&
+    g.members.size === 0 &&
+    g.targetAssignment.size === 0 &&
+    g.currentAssignment.size === 0 &&
+    g.targetAssignmentEpoch === undefined &&
+    g.memberWrites.size === 0
   if (empty(s.consumer) && s.consumer!.regexes.size === 0 && s.consumer!.partitionMetadata === null) s.consumer = null
   if (empty(s.share) && s.share!.statePartitionMetadata === null && s.share!.partitionMetadata === null) s.share = null
   if (empty(s.streams) && s.streams!.topology === null) s.streams = null
@@ -179,14 +215,30 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
         s.classic = {value: v}
       }
       break
-    case RT.ConsumerGroupMetadata: applyMetadata(consumer(s), v); break
-    case RT.ConsumerGroupPartitionMetadata: consumer(s).partitionMetadata = v; break
-    case RT.ConsumerGroupMemberMetadata: put(consumer(s).members, memberId, v); break
-    case RT.ConsumerGroupTargetAssignmentMetadata: applyAssignmentMetadata(consumer(s), v); break
-    case RT.ConsumerGroupTargetAssignmentMember: put(consumer(s).targetAssignment, memberId, v); break
-    case RT.ConsumerGroupCurrentMemberAssignment: put(consumer(s).currentAssignment, memberId, v); break
-    case RT.ShareGroupPartitionMetadata: share(s).partitionMetadata = v; break
-    case RT.ShareGroupMemberMetadata: put(share(s).members, memberId, v); break
+    case RT.ConsumerGroupMetadata:
+      applyMetadata(consumer(s), v)
+      break
+    case RT.ConsumerGroupPartitionMetadata:
+      consumer(s).partitionMetadata = v
+      break
+    case RT.ConsumerGroupMemberMetadata:
+      put(consumer(s).members, memberId, v)
+      break
+    case RT.ConsumerGroupTargetAssignmentMetadata:
+      applyAssignmentMetadata(consumer(s), v)
+      break
+    case RT.ConsumerGroupTargetAssignmentMember:
+      put(consumer(s).targetAssignment, memberId, v)
+      break
+    case RT.ConsumerGroupCurrentMemberAssignment:
+      put(consumer(s).currentAssignment, memberId, v)
+      break
+    case RT.ShareGroupPartitionMetadata:
+      share(s).partitionMetadata = v
+      break
+    case RT.ShareGroupMemberMetadata:
+      put(share(s).members, memberId, v)
+      break
     case RT.ShareGroupMetadata: {
       // A 4.0 record (decoded with the old layout) has no hash.
       const g = share(s)
@@ -194,16 +246,27 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
       g.metadataHash = (r.value?.MetadataHash as bigint | undefined) ?? 0n
       break
     }
-    case RT.ShareGroupTargetAssignmentMetadata: applyAssignmentMetadata(share(s), v); break
-    case RT.ShareGroupTargetAssignmentMember: put(share(s).targetAssignment, memberId, v); break
-    case RT.ShareGroupCurrentMemberAssignment: put(share(s).currentAssignment, memberId, v); break
+    case RT.ShareGroupTargetAssignmentMetadata:
+      applyAssignmentMetadata(share(s), v)
+      break
+    case RT.ShareGroupTargetAssignmentMember:
+      put(share(s).targetAssignment, memberId, v)
+      break
+    case RT.ShareGroupCurrentMemberAssignment:
+      put(share(s).currentAssignment, memberId, v)
+      break
     case RT.ShareGroupStatePartitionMetadata: {
       const val = r.value as V.ShareGroupStatePartitionMetadataValue | null
       // 4.0 layout lacks InitializingTopics.
       share(s).statePartitionMetadata = val && {...val, InitializingTopics: val.InitializingTopics ?? []}
       break
     }
-    case RT.ConsumerGroupRegularExpression: put(consumer(s).regexes, r.key.RegularExpression as string, r.value === null ? null : {...(r.value as unknown as V.RegularExpressionValue), offset: logOffset})
+    case RT.ConsumerGroupRegularExpression:
+      put(
+        consumer(s).regexes,
+        r.key.RegularExpression as string,
+        r.value === null ? null : {...(r.value as unknown as V.RegularExpressionValue), offset: logOffset},
+      )
       break
     case RT.StreamsGroupMetadata: {
       const g = streams(s)
@@ -215,13 +278,25 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
       g.failedDescriptionTopologyEpoch = val?.FailedDescriptionTopologyEpoch ?? -1
       break
     }
-    case RT.StreamsGroupPartitionMetadata: return false // never released; brokers skip it
-    case RT.StreamsGroupMemberMetadata: put(streams(s).members, memberId, v); break
-    case RT.StreamsGroupTargetAssignmentMetadata: applyAssignmentMetadata(streams(s), v); break
-    case RT.StreamsGroupTargetAssignmentMember: put(streams(s).targetAssignment, memberId, v); break
-    case RT.StreamsGroupCurrentMemberAssignment: put(streams(s).currentAssignment, memberId, v); break
-    case RT.StreamsGroupTopology: streams(s).topology = v; break
-    default: return false
+    case RT.StreamsGroupPartitionMetadata:
+      return false // never released; brokers skip it
+    case RT.StreamsGroupMemberMetadata:
+      put(streams(s).members, memberId, v)
+      break
+    case RT.StreamsGroupTargetAssignmentMetadata:
+      applyAssignmentMetadata(streams(s), v)
+      break
+    case RT.StreamsGroupTargetAssignmentMember:
+      put(streams(s).targetAssignment, memberId, v)
+      break
+    case RT.StreamsGroupCurrentMemberAssignment:
+      put(streams(s).currentAssignment, memberId, v)
+      break
+    case RT.StreamsGroupTopology:
+      streams(s).topology = v
+      break
+    default:
+      return false
   }
   const section = r.group === 'consumer' ? s.consumer : r.group === 'share' ? s.share : r.group === 'streams' ? s.streams : null
   if (section) noteWrite(section, r, at)
@@ -231,7 +306,13 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
 
 function copyModern<G extends ModernGroupState<unknown, unknown, unknown>>(g: G | null): G | null {
   if (!g) return null
-  const out = {...g, members: new Map(g.members), targetAssignment: new Map(g.targetAssignment), currentAssignment: new Map(g.currentAssignment), memberWrites: new Map(g.memberWrites)}
+  const out = {
+    ...g,
+    members: new Map(g.members),
+    targetAssignment: new Map(g.targetAssignment),
+    currentAssignment: new Map(g.currentAssignment),
+    memberWrites: new Map(g.memberWrites),
+  }
   if ('regexes' in g) (out as unknown as ConsumerGroupState).regexes = new Map((g as unknown as ConsumerGroupState).regexes)
   return out
 }

@@ -90,15 +90,39 @@ export function diffSubscriptionMetadata(
     const a = after.get(name)
     if (!b && a) {
       if (relevant && !relevant.subscribedBefore.has(name)) continue
-      out.push({kind: 'topic-absent', topic: name, then: 'absent', now: a.topicId, description: `topic ${name} did not exist then (created since, id ${a.topicId}, ${partitions(a.numPartitions)})`})
+      out.push({
+        kind: 'topic-absent',
+        topic: name,
+        then: 'absent',
+        now: a.topicId,
+        description: `topic ${name} did not exist then (created since, id ${a.topicId}, ${partitions(a.numPartitions)})`,
+      })
     } else if (b && !a) {
       if (relevant && !relevant.subscribedAfter.has(name)) continue
-      out.push({kind: 'topic-deleted', topic: name, then: b.topicId, now: 'absent', description: `topic ${name} existed then with id ${b.topicId} (${partitions(b.numPartitions)}): it was deleted since`})
+      out.push({
+        kind: 'topic-deleted',
+        topic: name,
+        then: b.topicId,
+        now: 'absent',
+        description: `topic ${name} existed then with id ${b.topicId} (${partitions(b.numPartitions)}): it was deleted since`,
+      })
     } else if (b && a) {
       if (b.topicId !== a.topicId) {
-        out.push({kind: 'topic-id', topic: name, then: b.topicId, now: a.topicId, description: `topic ${name} had id ${b.topicId} then: it was deleted and recreated (id ${a.topicId} now)`})
+        out.push({
+          kind: 'topic-id',
+          topic: name,
+          then: b.topicId,
+          now: a.topicId,
+          description: `topic ${name} had id ${b.topicId} then: it was deleted and recreated (id ${a.topicId} now)`,
+        })
       } else if (b.numPartitions !== a.numPartitions) {
-        out.push({kind: 'partition-count', topic: name, then: String(b.numPartitions), now: String(a.numPartitions), description: `topic ${name} had ${partitions(b.numPartitions)} then (${a.numPartitions} now)`})
+        out.push({
+          kind: 'partition-count',
+          topic: name,
+          then: String(b.numPartitions),
+          now: String(a.numPartitions),
+          description: `topic ${name} had ${partitions(b.numPartitions)} then (${a.numPartitions} now)`,
+        })
       }
     }
   }

@@ -19,7 +19,10 @@ export interface ConsumerGroupMemberMetadataValue {
   readonly SubscribedTopicRegex: string | null
   readonly RebalanceTimeoutMs: number
   readonly ServerAssignor: string | null
-  readonly ClassicMemberMetadata: {readonly SessionTimeoutMs: number; readonly SupportedProtocols: readonly {readonly Name: string; readonly Metadata: Uint8Array}[]} | null
+  readonly ClassicMemberMetadata: {
+    readonly SessionTimeoutMs: number
+    readonly SupportedProtocols: readonly {readonly Name: string; readonly Metadata: Uint8Array}[]
+  } | null
 }
 
 export interface ShareGroupMemberMetadataValue {
@@ -149,7 +152,11 @@ export interface Subtopology {
   readonly StateChangelogTopics: readonly StreamsTopicInfo[]
   readonly RepartitionSinkTopics: readonly string[]
   readonly RepartitionSourceTopics: readonly StreamsTopicInfo[]
-  readonly CopartitionGroups: readonly {readonly SourceTopics: readonly number[]; readonly SourceTopicRegex: readonly number[]; readonly RepartitionSourceTopics: readonly number[]}[]
+  readonly CopartitionGroups: readonly {
+    readonly SourceTopics: readonly number[]
+    readonly SourceTopicRegex: readonly number[]
+    readonly RepartitionSourceTopics: readonly number[]
+  }[]
 }
 
 export interface StreamsGroupTopologyValue {

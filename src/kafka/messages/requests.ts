@@ -9,113 +9,214 @@ import type {FieldSpec, MessageSpec} from '../../core/records/spec.js'
 const GroupIds: FieldSpec = {name: 'GroupIds', type: '[]string', versions: '0+'}
 const IncludeAuthorizedOperations: FieldSpec = {name: 'IncludeAuthorizedOperations', type: 'bool', versions: '0+'}
 
-export const ApiVersionsRequest: MessageSpec = {name: 'ApiVersionsRequest', validVersions: '3', flexibleVersions: '3+', fields: [
-  {name: 'ClientSoftwareName', type: 'string', versions: '3+'},
-  {name: 'ClientSoftwareVersion', type: 'string', versions: '3+'},
-]}
+export const ApiVersionsRequest: MessageSpec = {
+  name: 'ApiVersionsRequest',
+  validVersions: '3',
+  flexibleVersions: '3+',
+  fields: [
+    {name: 'ClientSoftwareName', type: 'string', versions: '3+'},
+    {name: 'ClientSoftwareVersion', type: 'string', versions: '3+'},
+  ],
+}
 
-export const MetadataRequest: MessageSpec = {name: 'MetadataRequest', validVersions: '12', flexibleVersions: '9+', fields: [
-  {name: 'Topics', type: '[]MetadataRequestTopic', versions: '0+', nullableVersions: '1+', fields: [
-    {name: 'TopicId', type: 'uuid', versions: '10+'},
-    {name: 'Name', type: 'string', versions: '0+', nullableVersions: '10+'},
-  ]},
-  {name: 'AllowAutoTopicCreation', type: 'bool', versions: '4+', default: true},
-  {name: 'IncludeTopicAuthorizedOperations', type: 'bool', versions: '8+'},
-]}
+export const MetadataRequest: MessageSpec = {
+  name: 'MetadataRequest',
+  validVersions: '12',
+  flexibleVersions: '9+',
+  fields: [
+    {
+      name: 'Topics',
+      type: '[]MetadataRequestTopic',
+      versions: '0+',
+      nullableVersions: '1+',
+      fields: [
+        {name: 'TopicId', type: 'uuid', versions: '10+'},
+        {name: 'Name', type: 'string', versions: '0+', nullableVersions: '10+'},
+      ],
+    },
+    {name: 'AllowAutoTopicCreation', type: 'bool', versions: '4+', default: true},
+    {name: 'IncludeTopicAuthorizedOperations', type: 'bool', versions: '8+'},
+  ],
+}
 
-export const DescribeTopicPartitionsRequest: MessageSpec = {name: 'DescribeTopicPartitionsRequest', validVersions: '0', flexibleVersions: '0+', fields: [
-  {name: 'Topics', type: '[]TopicRequest', versions: '0+', fields: [{name: 'Name', type: 'string', versions: '0+'}]},
-  {name: 'ResponsePartitionLimit', type: 'int32', versions: '0+', default: 2000},
-  {name: 'Cursor', type: 'Cursor', versions: '0+', nullableVersions: '0+', default: 'null', fields: [
-    {name: 'TopicName', type: 'string', versions: '0+'},
-    {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-  ]},
-]}
+export const DescribeTopicPartitionsRequest: MessageSpec = {
+  name: 'DescribeTopicPartitionsRequest',
+  validVersions: '0',
+  flexibleVersions: '0+',
+  fields: [
+    {name: 'Topics', type: '[]TopicRequest', versions: '0+', fields: [{name: 'Name', type: 'string', versions: '0+'}]},
+    {name: 'ResponsePartitionLimit', type: 'int32', versions: '0+', default: 2000},
+    {
+      name: 'Cursor',
+      type: 'Cursor',
+      versions: '0+',
+      nullableVersions: '0+',
+      default: 'null',
+      fields: [
+        {name: 'TopicName', type: 'string', versions: '0+'},
+        {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+      ],
+    },
+  ],
+}
 
-export const DescribeClusterRequest: MessageSpec = {name: 'DescribeClusterRequest', validVersions: '0-2', flexibleVersions: '0+', fields: [
-  {name: 'IncludeClusterAuthorizedOperations', type: 'bool', versions: '0+'},
-  {name: 'EndpointType', type: 'int8', versions: '1+', default: 1},
-  {name: 'IncludeFencedBrokers', type: 'bool', versions: '2+'},
-]}
+export const DescribeClusterRequest: MessageSpec = {
+  name: 'DescribeClusterRequest',
+  validVersions: '0-2',
+  flexibleVersions: '0+',
+  fields: [
+    {name: 'IncludeClusterAuthorizedOperations', type: 'bool', versions: '0+'},
+    {name: 'EndpointType', type: 'int8', versions: '1+', default: 1},
+    {name: 'IncludeFencedBrokers', type: 'bool', versions: '2+'},
+  ],
+}
 
-export const ListPartitionReassignmentsRequest: MessageSpec = {name: 'ListPartitionReassignmentsRequest', validVersions: '0', flexibleVersions: '0+', fields: [
-  {name: 'TimeoutMs', type: 'int32', versions: '0+', default: 60000},
-  {name: 'Topics', type: '[]ListPartitionReassignmentsTopics', versions: '0+', nullableVersions: '0+', default: 'null', fields: [
-    {name: 'Name', type: 'string', versions: '0+'},
-    {name: 'PartitionIndexes', type: '[]int32', versions: '0+'},
-  ]},
-]}
+export const ListPartitionReassignmentsRequest: MessageSpec = {
+  name: 'ListPartitionReassignmentsRequest',
+  validVersions: '0',
+  flexibleVersions: '0+',
+  fields: [
+    {name: 'TimeoutMs', type: 'int32', versions: '0+', default: 60000},
+    {
+      name: 'Topics',
+      type: '[]ListPartitionReassignmentsTopics',
+      versions: '0+',
+      nullableVersions: '0+',
+      default: 'null',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {name: 'PartitionIndexes', type: '[]int32', versions: '0+'},
+      ],
+    },
+  ],
+}
 
-export const FindCoordinatorRequest: MessageSpec = {name: 'FindCoordinatorRequest', validVersions: '4-6', flexibleVersions: '3+', fields: [
-  {name: 'KeyType', type: 'int8', versions: '1+'},
-  {name: 'CoordinatorKeys', type: '[]string', versions: '4+'},
-]}
+export const FindCoordinatorRequest: MessageSpec = {
+  name: 'FindCoordinatorRequest',
+  validVersions: '4-6',
+  flexibleVersions: '3+',
+  fields: [
+    {name: 'KeyType', type: 'int8', versions: '1+'},
+    {name: 'CoordinatorKeys', type: '[]string', versions: '4+'},
+  ],
+}
 
-export const ListGroupsRequest: MessageSpec = {name: 'ListGroupsRequest', validVersions: '5', flexibleVersions: '3+', fields: [
-  {name: 'StatesFilter', type: '[]string', versions: '4+'},
-  {name: 'TypesFilter', type: '[]string', versions: '5+'},
-]}
+export const ListGroupsRequest: MessageSpec = {
+  name: 'ListGroupsRequest',
+  validVersions: '5',
+  flexibleVersions: '3+',
+  fields: [
+    {name: 'StatesFilter', type: '[]string', versions: '4+'},
+    {name: 'TypesFilter', type: '[]string', versions: '5+'},
+  ],
+}
 
-export const ConsumerGroupDescribeRequest: MessageSpec = {name: 'ConsumerGroupDescribeRequest', validVersions: '0-1', flexibleVersions: '0+', fields: [
-  GroupIds,
-  IncludeAuthorizedOperations,
-]}
+export const ConsumerGroupDescribeRequest: MessageSpec = {
+  name: 'ConsumerGroupDescribeRequest',
+  validVersions: '0-1',
+  flexibleVersions: '0+',
+  fields: [GroupIds, IncludeAuthorizedOperations],
+}
 
-export const ShareGroupDescribeRequest: MessageSpec = {name: 'ShareGroupDescribeRequest', validVersions: '1', flexibleVersions: '0+', fields: [
-  GroupIds,
-  IncludeAuthorizedOperations,
-]}
+export const ShareGroupDescribeRequest: MessageSpec = {
+  name: 'ShareGroupDescribeRequest',
+  validVersions: '1',
+  flexibleVersions: '0+',
+  fields: [GroupIds, IncludeAuthorizedOperations],
+}
 
-export const StreamsGroupDescribeRequest: MessageSpec = {name: 'StreamsGroupDescribeRequest', validVersions: '0-1', flexibleVersions: '0+', fields: [
-  GroupIds,
-  IncludeAuthorizedOperations,
-  {name: 'IncludeTopologyDescription', type: 'bool', versions: '1+'},
-]}
+export const StreamsGroupDescribeRequest: MessageSpec = {
+  name: 'StreamsGroupDescribeRequest',
+  validVersions: '0-1',
+  flexibleVersions: '0+',
+  fields: [GroupIds, IncludeAuthorizedOperations, {name: 'IncludeTopologyDescription', type: 'bool', versions: '1+'}],
+}
 
-export const ListOffsetsRequest: MessageSpec = {name: 'ListOffsetsRequest', validVersions: '7', flexibleVersions: '6+', fields: [
-  {name: 'ReplicaId', type: 'int32', versions: '0+'},
-  {name: 'IsolationLevel', type: 'int8', versions: '2+'},
-  {name: 'Topics', type: '[]ListOffsetsTopic', versions: '0+', fields: [
-    {name: 'Name', type: 'string', versions: '0+'},
-    {name: 'Partitions', type: '[]ListOffsetsPartition', versions: '0+', fields: [
-      {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-      {name: 'CurrentLeaderEpoch', type: 'int32', versions: '4+', default: -1},
-      {name: 'Timestamp', type: 'int64', versions: '0+'},
-    ]},
-  ]},
-]}
+export const ListOffsetsRequest: MessageSpec = {
+  name: 'ListOffsetsRequest',
+  validVersions: '7',
+  flexibleVersions: '6+',
+  fields: [
+    {name: 'ReplicaId', type: 'int32', versions: '0+'},
+    {name: 'IsolationLevel', type: 'int8', versions: '2+'},
+    {
+      name: 'Topics',
+      type: '[]ListOffsetsTopic',
+      versions: '0+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {
+          name: 'Partitions',
+          type: '[]ListOffsetsPartition',
+          versions: '0+',
+          fields: [
+            {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+            {name: 'CurrentLeaderEpoch', type: 'int32', versions: '4+', default: -1},
+            {name: 'Timestamp', type: 'int64', versions: '0+'},
+          ],
+        },
+      ],
+    },
+  ],
+}
 
-export const FetchRequest: MessageSpec = {name: 'FetchRequest', validVersions: '12', flexibleVersions: '12+', fields: [
-  {name: 'ReplicaId', type: 'int32', versions: '0-14', default: -1},
-  {name: 'MaxWaitMs', type: 'int32', versions: '0+'},
-  {name: 'MinBytes', type: 'int32', versions: '0+'},
-  {name: 'MaxBytes', type: 'int32', versions: '3+', default: 0x7fffffff},
-  {name: 'IsolationLevel', type: 'int8', versions: '4+'},
-  {name: 'SessionId', type: 'int32', versions: '7+'},
-  {name: 'SessionEpoch', type: 'int32', versions: '7+', default: -1},
-  {name: 'Topics', type: '[]FetchTopic', versions: '0+', fields: [
-    {name: 'Topic', type: 'string', versions: '0-12'},
-    {name: 'Partitions', type: '[]FetchPartition', versions: '0+', fields: [
-      {name: 'Partition', type: 'int32', versions: '0+'},
-      {name: 'CurrentLeaderEpoch', type: 'int32', versions: '9+', default: -1},
-      {name: 'FetchOffset', type: 'int64', versions: '0+'},
-      {name: 'LastFetchedEpoch', type: 'int32', versions: '12+', default: -1},
-      {name: 'LogStartOffset', type: 'int64', versions: '5+', default: -1},
-      {name: 'PartitionMaxBytes', type: 'int32', versions: '0+'},
-    ]},
-  ]},
-  {name: 'ForgottenTopicsData', type: '[]ForgottenTopic', versions: '7+', fields: [
-    {name: 'Topic', type: 'string', versions: '7-12'},
-    {name: 'Partitions', type: '[]int32', versions: '7+'},
-  ]},
-  {name: 'RackId', type: 'string', versions: '11+', default: ''},
-]}
+export const FetchRequest: MessageSpec = {
+  name: 'FetchRequest',
+  validVersions: '12',
+  flexibleVersions: '12+',
+  fields: [
+    {name: 'ReplicaId', type: 'int32', versions: '0-14', default: -1},
+    {name: 'MaxWaitMs', type: 'int32', versions: '0+'},
+    {name: 'MinBytes', type: 'int32', versions: '0+'},
+    {name: 'MaxBytes', type: 'int32', versions: '3+', default: 0x7fffffff},
+    {name: 'IsolationLevel', type: 'int8', versions: '4+'},
+    {name: 'SessionId', type: 'int32', versions: '7+'},
+    {name: 'SessionEpoch', type: 'int32', versions: '7+', default: -1},
+    {
+      name: 'Topics',
+      type: '[]FetchTopic',
+      versions: '0+',
+      fields: [
+        {name: 'Topic', type: 'string', versions: '0-12'},
+        {
+          name: 'Partitions',
+          type: '[]FetchPartition',
+          versions: '0+',
+          fields: [
+            {name: 'Partition', type: 'int32', versions: '0+'},
+            {name: 'CurrentLeaderEpoch', type: 'int32', versions: '9+', default: -1},
+            {name: 'FetchOffset', type: 'int64', versions: '0+'},
+            {name: 'LastFetchedEpoch', type: 'int32', versions: '12+', default: -1},
+            {name: 'LogStartOffset', type: 'int64', versions: '5+', default: -1},
+            {name: 'PartitionMaxBytes', type: 'int32', versions: '0+'},
+          ],
+        },
+      ],
+    },
+    {
+      name: 'ForgottenTopicsData',
+      type: '[]ForgottenTopic',
+      versions: '7+',
+      fields: [
+        {name: 'Topic', type: 'string', versions: '7-12'},
+        {name: 'Partitions', type: '[]int32', versions: '7+'},
+      ],
+    },
+    {name: 'RackId', type: 'string', versions: '11+', default: ''},
+  ],
+}
 
 // SASL (authentication of a connection, before any other request; they change nothing in the cluster)
-export const SaslHandshakeRequest: MessageSpec = {name: 'SaslHandshakeRequest', validVersions: '1', flexibleVersions: 'none', fields: [
-  {name: 'Mechanism', type: 'string', versions: '0+'},
-]}
+export const SaslHandshakeRequest: MessageSpec = {
+  name: 'SaslHandshakeRequest',
+  validVersions: '1',
+  flexibleVersions: 'none',
+  fields: [{name: 'Mechanism', type: 'string', versions: '0+'}],
+}
 
-export const SaslAuthenticateRequest: MessageSpec = {name: 'SaslAuthenticateRequest', validVersions: '2', flexibleVersions: '2+', fields: [
-  {name: 'AuthBytes', type: 'bytes', versions: '0+'},
-]}
+export const SaslAuthenticateRequest: MessageSpec = {
+  name: 'SaslAuthenticateRequest',
+  validVersions: '2',
+  flexibleVersions: '2+',
+  fields: [{name: 'AuthBytes', type: 'bytes', versions: '0+'}],
+}

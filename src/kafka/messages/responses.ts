@@ -11,15 +11,25 @@ const ErrorCode: FieldSpec = {name: 'ErrorCode', type: 'int16', versions: '0+'}
 const ErrorMessage: FieldSpec = {name: 'ErrorMessage', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'}
 const AuthorizedOperations: FieldSpec = {name: 'AuthorizedOperations', type: 'int32', versions: '0+', default: -2147483648}
 
-export const ApiVersionsResponse: MessageSpec = {name: 'ApiVersionsResponse', validVersions: '3', flexibleVersions: '3+', fields: [
-  ErrorCode,
-  {name: 'ApiKeys', type: '[]ApiVersion', versions: '0+', fields: [
-    {name: 'ApiKey', type: 'int16', versions: '0+'},
-    {name: 'MinVersion', type: 'int16', versions: '0+'},
-    {name: 'MaxVersion', type: 'int16', versions: '0+'},
-  ]},
-  {name: 'ThrottleTimeMs', type: 'int32', versions: '1+'},
-]}
+export const ApiVersionsResponse: MessageSpec = {
+  name: 'ApiVersionsResponse',
+  validVersions: '3',
+  flexibleVersions: '3+',
+  fields: [
+    ErrorCode,
+    {
+      name: 'ApiKeys',
+      type: '[]ApiVersion',
+      versions: '0+',
+      fields: [
+        {name: 'ApiKey', type: 'int16', versions: '0+'},
+        {name: 'MinVersion', type: 'int16', versions: '0+'},
+        {name: 'MaxVersion', type: 'int16', versions: '0+'},
+      ],
+    },
+    {name: 'ThrottleTimeMs', type: 'int32', versions: '1+'},
+  ],
+}
 
 /** Metadata v12 and DescribeTopicPartitions v0 list partitions alike; the latter adds the ELR lists. */
 function partitionFields(elr: boolean): FieldSpec[] {
@@ -46,97 +56,168 @@ function topicFields(elr: boolean): FieldSpec[] {
     {name: 'Name', type: 'string', versions: '0+', nullableVersions: '0+'},
     {name: 'TopicId', type: 'uuid', versions: '0+'},
     {name: 'IsInternal', type: 'bool', versions: '0+'},
-    {name: 'Partitions', type: `[]${elr ? 'DescribeTopicPartitionsResponsePartition' : 'MetadataResponsePartition'}`, versions: '0+', fields: partitionFields(elr)},
+    {
+      name: 'Partitions',
+      type: `[]${elr ? 'DescribeTopicPartitionsResponsePartition' : 'MetadataResponsePartition'}`,
+      versions: '0+',
+      fields: partitionFields(elr),
+    },
     {name: 'TopicAuthorizedOperations', type: 'int32', versions: '0+', default: -2147483648},
   ]
 }
 
-export const MetadataResponse: MessageSpec = {name: 'MetadataResponse', validVersions: '12', flexibleVersions: '9+', fields: [
-  ThrottleTimeMs,
-  {name: 'Brokers', type: '[]MetadataResponseBroker', versions: '0+', fields: [
-    {name: 'NodeId', type: 'int32', versions: '0+'},
-    {name: 'Host', type: 'string', versions: '0+'},
-    {name: 'Port', type: 'int32', versions: '0+'},
-    {name: 'Rack', type: 'string', versions: '1+', nullableVersions: '1+', default: 'null'},
-  ]},
-  {name: 'ClusterId', type: 'string', versions: '2+', nullableVersions: '2+', default: 'null'},
-  {name: 'ControllerId', type: 'int32', versions: '1+', default: -1},
-  {name: 'Topics', type: '[]MetadataResponseTopic', versions: '0+', fields: topicFields(false)},
-]}
+export const MetadataResponse: MessageSpec = {
+  name: 'MetadataResponse',
+  validVersions: '12',
+  flexibleVersions: '9+',
+  fields: [
+    ThrottleTimeMs,
+    {
+      name: 'Brokers',
+      type: '[]MetadataResponseBroker',
+      versions: '0+',
+      fields: [
+        {name: 'NodeId', type: 'int32', versions: '0+'},
+        {name: 'Host', type: 'string', versions: '0+'},
+        {name: 'Port', type: 'int32', versions: '0+'},
+        {name: 'Rack', type: 'string', versions: '1+', nullableVersions: '1+', default: 'null'},
+      ],
+    },
+    {name: 'ClusterId', type: 'string', versions: '2+', nullableVersions: '2+', default: 'null'},
+    {name: 'ControllerId', type: 'int32', versions: '1+', default: -1},
+    {name: 'Topics', type: '[]MetadataResponseTopic', versions: '0+', fields: topicFields(false)},
+  ],
+}
 
-const Cursor: FieldSpec = {name: 'NextCursor', type: 'Cursor', versions: '0+', nullableVersions: '0+', default: 'null', fields: [
-  {name: 'TopicName', type: 'string', versions: '0+'},
-  {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-]}
+const Cursor: FieldSpec = {
+  name: 'NextCursor',
+  type: 'Cursor',
+  versions: '0+',
+  nullableVersions: '0+',
+  default: 'null',
+  fields: [
+    {name: 'TopicName', type: 'string', versions: '0+'},
+    {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+  ],
+}
 
-export const DescribeTopicPartitionsResponse: MessageSpec = {name: 'DescribeTopicPartitionsResponse', validVersions: '0', flexibleVersions: '0+', fields: [
-  ThrottleTimeMs,
-  {name: 'Topics', type: '[]DescribeTopicPartitionsResponseTopic', versions: '0+', fields: topicFields(true)},
-  Cursor,
-]}
+export const DescribeTopicPartitionsResponse: MessageSpec = {
+  name: 'DescribeTopicPartitionsResponse',
+  validVersions: '0',
+  flexibleVersions: '0+',
+  fields: [ThrottleTimeMs, {name: 'Topics', type: '[]DescribeTopicPartitionsResponseTopic', versions: '0+', fields: topicFields(true)}, Cursor],
+}
 
-export const DescribeClusterResponse: MessageSpec = {name: 'DescribeClusterResponse', validVersions: '0-2', flexibleVersions: '0+', fields: [
-  ThrottleTimeMs,
-  ErrorCode,
-  ErrorMessage,
-  {name: 'EndpointType', type: 'int8', versions: '1+', default: 1},
-  {name: 'ClusterId', type: 'string', versions: '0+'},
-  {name: 'ControllerId', type: 'int32', versions: '0+', default: -1},
-  {name: 'Brokers', type: '[]DescribeClusterBroker', versions: '0+', fields: [
-    {name: 'BrokerId', type: 'int32', versions: '0+'},
-    {name: 'Host', type: 'string', versions: '0+'},
-    {name: 'Port', type: 'int32', versions: '0+'},
-    {name: 'Rack', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-    {name: 'IsFenced', type: 'bool', versions: '2+'},
-  ]},
-  {name: 'ClusterAuthorizedOperations', type: 'int32', versions: '0+', default: -2147483648},
-]}
+export const DescribeClusterResponse: MessageSpec = {
+  name: 'DescribeClusterResponse',
+  validVersions: '0-2',
+  flexibleVersions: '0+',
+  fields: [
+    ThrottleTimeMs,
+    ErrorCode,
+    ErrorMessage,
+    {name: 'EndpointType', type: 'int8', versions: '1+', default: 1},
+    {name: 'ClusterId', type: 'string', versions: '0+'},
+    {name: 'ControllerId', type: 'int32', versions: '0+', default: -1},
+    {
+      name: 'Brokers',
+      type: '[]DescribeClusterBroker',
+      versions: '0+',
+      fields: [
+        {name: 'BrokerId', type: 'int32', versions: '0+'},
+        {name: 'Host', type: 'string', versions: '0+'},
+        {name: 'Port', type: 'int32', versions: '0+'},
+        {name: 'Rack', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+        {name: 'IsFenced', type: 'bool', versions: '2+'},
+      ],
+    },
+    {name: 'ClusterAuthorizedOperations', type: 'int32', versions: '0+', default: -2147483648},
+  ],
+}
 
-export const ListPartitionReassignmentsResponse: MessageSpec = {name: 'ListPartitionReassignmentsResponse', validVersions: '0', flexibleVersions: '0+', fields: [
-  ThrottleTimeMs,
-  ErrorCode,
-  ErrorMessage,
-  {name: 'Topics', type: '[]OngoingTopicReassignment', versions: '0+', fields: [
-    {name: 'Name', type: 'string', versions: '0+'},
-    {name: 'Partitions', type: '[]OngoingPartitionReassignment', versions: '0+', fields: [
-      {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-      {name: 'Replicas', type: '[]int32', versions: '0+'},
-      {name: 'AddingReplicas', type: '[]int32', versions: '0+'},
-      {name: 'RemovingReplicas', type: '[]int32', versions: '0+'},
-    ]},
-  ]},
-]}
+export const ListPartitionReassignmentsResponse: MessageSpec = {
+  name: 'ListPartitionReassignmentsResponse',
+  validVersions: '0',
+  flexibleVersions: '0+',
+  fields: [
+    ThrottleTimeMs,
+    ErrorCode,
+    ErrorMessage,
+    {
+      name: 'Topics',
+      type: '[]OngoingTopicReassignment',
+      versions: '0+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {
+          name: 'Partitions',
+          type: '[]OngoingPartitionReassignment',
+          versions: '0+',
+          fields: [
+            {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+            {name: 'Replicas', type: '[]int32', versions: '0+'},
+            {name: 'AddingReplicas', type: '[]int32', versions: '0+'},
+            {name: 'RemovingReplicas', type: '[]int32', versions: '0+'},
+          ],
+        },
+      ],
+    },
+  ],
+}
 
-export const FindCoordinatorResponse: MessageSpec = {name: 'FindCoordinatorResponse', validVersions: '4-6', flexibleVersions: '3+', fields: [
-  ThrottleTimeMs,
-  {name: 'Coordinators', type: '[]Coordinator', versions: '4+', fields: [
-    {name: 'Key', type: 'string', versions: '4+'},
-    {name: 'NodeId', type: 'int32', versions: '4+'},
-    {name: 'Host', type: 'string', versions: '4+'},
-    {name: 'Port', type: 'int32', versions: '4+'},
-    {name: 'ErrorCode', type: 'int16', versions: '4+'},
-    {name: 'ErrorMessage', type: 'string', versions: '4+', nullableVersions: '4+'},
-  ]},
-]}
+export const FindCoordinatorResponse: MessageSpec = {
+  name: 'FindCoordinatorResponse',
+  validVersions: '4-6',
+  flexibleVersions: '3+',
+  fields: [
+    ThrottleTimeMs,
+    {
+      name: 'Coordinators',
+      type: '[]Coordinator',
+      versions: '4+',
+      fields: [
+        {name: 'Key', type: 'string', versions: '4+'},
+        {name: 'NodeId', type: 'int32', versions: '4+'},
+        {name: 'Host', type: 'string', versions: '4+'},
+        {name: 'Port', type: 'int32', versions: '4+'},
+        {name: 'ErrorCode', type: 'int16', versions: '4+'},
+        {name: 'ErrorMessage', type: 'string', versions: '4+', nullableVersions: '4+'},
+      ],
+    },
+  ],
+}
 
-export const ListGroupsResponse: MessageSpec = {name: 'ListGroupsResponse', validVersions: '5', flexibleVersions: '3+', fields: [
-  ThrottleTimeMs,
-  ErrorCode,
-  {name: 'Groups', type: '[]ListedGroup', versions: '0+', fields: [
-    {name: 'GroupId', type: 'string', versions: '0+'},
-    {name: 'ProtocolType', type: 'string', versions: '0+'},
-    {name: 'GroupState', type: 'string', versions: '4+'},
-    {name: 'GroupType', type: 'string', versions: '5+'},
-  ]},
-]}
+export const ListGroupsResponse: MessageSpec = {
+  name: 'ListGroupsResponse',
+  validVersions: '5',
+  flexibleVersions: '3+',
+  fields: [
+    ThrottleTimeMs,
+    ErrorCode,
+    {
+      name: 'Groups',
+      type: '[]ListedGroup',
+      versions: '0+',
+      fields: [
+        {name: 'GroupId', type: 'string', versions: '0+'},
+        {name: 'ProtocolType', type: 'string', versions: '0+'},
+        {name: 'GroupState', type: 'string', versions: '4+'},
+        {name: 'GroupType', type: 'string', versions: '5+'},
+      ],
+    },
+  ],
+}
 
 // ---------------------------------------------------------------- group describes
 
-const TopicPartitions: StructSpec = {name: 'TopicPartitions', fields: [
-  {name: 'TopicId', type: 'uuid', versions: '0+'},
-  {name: 'TopicName', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-]}
+const TopicPartitions: StructSpec = {
+  name: 'TopicPartitions',
+  fields: [
+    {name: 'TopicId', type: 'uuid', versions: '0+'},
+    {name: 'TopicName', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+  ],
+}
 
 const Assignment: StructSpec = {name: 'Assignment', fields: [{name: 'TopicPartitions', type: '[]TopicPartitions', versions: '0+'}]}
 
@@ -151,86 +232,136 @@ const GroupHeader: FieldSpec[] = [
   {name: 'AssignorName', type: 'string', versions: '0+'},
 ]
 
-export const ConsumerGroupDescribeResponse: MessageSpec = {name: 'ConsumerGroupDescribeResponse', validVersions: '0-1', flexibleVersions: '0+', commonStructs: [TopicPartitions, Assignment], fields: [
-  ThrottleTimeMs,
-  {name: 'Groups', type: '[]DescribedGroup', versions: '0+', fields: [
-    ...GroupHeader,
-    {name: 'Members', type: '[]Member', versions: '0+', fields: [
-      {name: 'MemberId', type: 'string', versions: '0+'},
-      {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-      {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-      {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'ClientId', type: 'string', versions: '0+'},
-      {name: 'ClientHost', type: 'string', versions: '0+'},
-      {name: 'SubscribedTopicNames', type: '[]string', versions: '0+'},
-      {name: 'SubscribedTopicRegex', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-      {name: 'Assignment', type: 'Assignment', versions: '0+'},
-      {name: 'TargetAssignment', type: 'Assignment', versions: '0+'},
-      // KIP-1099: 1 = consumer protocol, 0 = classic protocol member of a consumer group; -1 before v1.
-      {name: 'MemberType', type: 'int8', versions: '1+', default: -1},
-    ]},
-    AuthorizedOperations,
-  ]},
-]}
+export const ConsumerGroupDescribeResponse: MessageSpec = {
+  name: 'ConsumerGroupDescribeResponse',
+  validVersions: '0-1',
+  flexibleVersions: '0+',
+  commonStructs: [TopicPartitions, Assignment],
+  fields: [
+    ThrottleTimeMs,
+    {
+      name: 'Groups',
+      type: '[]DescribedGroup',
+      versions: '0+',
+      fields: [
+        ...GroupHeader,
+        {
+          name: 'Members',
+          type: '[]Member',
+          versions: '0+',
+          fields: [
+            {name: 'MemberId', type: 'string', versions: '0+'},
+            {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+            {name: 'ClientId', type: 'string', versions: '0+'},
+            {name: 'ClientHost', type: 'string', versions: '0+'},
+            {name: 'SubscribedTopicNames', type: '[]string', versions: '0+'},
+            {name: 'SubscribedTopicRegex', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'Assignment', type: 'Assignment', versions: '0+'},
+            {name: 'TargetAssignment', type: 'Assignment', versions: '0+'},
+            // KIP-1099: 1 = consumer protocol, 0 = classic protocol member of a consumer group; -1 before v1.
+            {name: 'MemberType', type: 'int8', versions: '1+', default: -1},
+          ],
+        },
+        AuthorizedOperations,
+      ],
+    },
+  ],
+}
 
-export const ShareGroupDescribeResponse: MessageSpec = {name: 'ShareGroupDescribeResponse', validVersions: '1', flexibleVersions: '0+', commonStructs: [TopicPartitions, Assignment], fields: [
-  ThrottleTimeMs,
-  {name: 'Groups', type: '[]DescribedGroup', versions: '0+', fields: [
-    ...GroupHeader,
-    {name: 'Members', type: '[]Member', versions: '0+', fields: [
-      {name: 'MemberId', type: 'string', versions: '0+'},
-      {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-      {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-      {name: 'ClientId', type: 'string', versions: '0+'},
-      {name: 'ClientHost', type: 'string', versions: '0+'},
-      {name: 'SubscribedTopicNames', type: '[]string', versions: '0+'},
-      {name: 'Assignment', type: 'Assignment', versions: '0+'},
-    ]},
-    AuthorizedOperations,
-  ]},
-]}
+export const ShareGroupDescribeResponse: MessageSpec = {
+  name: 'ShareGroupDescribeResponse',
+  validVersions: '1',
+  flexibleVersions: '0+',
+  commonStructs: [TopicPartitions, Assignment],
+  fields: [
+    ThrottleTimeMs,
+    {
+      name: 'Groups',
+      type: '[]DescribedGroup',
+      versions: '0+',
+      fields: [
+        ...GroupHeader,
+        {
+          name: 'Members',
+          type: '[]Member',
+          versions: '0+',
+          fields: [
+            {name: 'MemberId', type: 'string', versions: '0+'},
+            {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+            {name: 'ClientId', type: 'string', versions: '0+'},
+            {name: 'ClientHost', type: 'string', versions: '0+'},
+            {name: 'SubscribedTopicNames', type: '[]string', versions: '0+'},
+            {name: 'Assignment', type: 'Assignment', versions: '0+'},
+          ],
+        },
+        AuthorizedOperations,
+      ],
+    },
+  ],
+}
 
-const KeyValue: StructSpec = {name: 'KeyValue', fields: [
-  {name: 'Key', type: 'string', versions: '0+'},
-  {name: 'Value', type: 'string', versions: '0+'},
-]}
+const KeyValue: StructSpec = {
+  name: 'KeyValue',
+  fields: [
+    {name: 'Key', type: 'string', versions: '0+'},
+    {name: 'Value', type: 'string', versions: '0+'},
+  ],
+}
 
-const TopicInfo: StructSpec = {name: 'TopicInfo', fields: [
-  {name: 'Name', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: 'int32', versions: '0+'},
-  {name: 'ReplicationFactor', type: 'int16', versions: '0+'},
-  {name: 'TopicConfigs', type: '[]KeyValue', versions: '0+'},
-]}
+const TopicInfo: StructSpec = {
+  name: 'TopicInfo',
+  fields: [
+    {name: 'Name', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: 'int32', versions: '0+'},
+    {name: 'ReplicationFactor', type: 'int16', versions: '0+'},
+    {name: 'TopicConfigs', type: '[]KeyValue', versions: '0+'},
+  ],
+}
 
-const TaskIds: StructSpec = {name: 'TaskIds', fields: [
-  {name: 'SubtopologyId', type: 'string', versions: '0+'},
-  {name: 'Partitions', type: '[]int32', versions: '0+'},
-]}
+const TaskIds: StructSpec = {
+  name: 'TaskIds',
+  fields: [
+    {name: 'SubtopologyId', type: 'string', versions: '0+'},
+    {name: 'Partitions', type: '[]int32', versions: '0+'},
+  ],
+}
 
-const TaskOffset: StructSpec = {name: 'TaskOffset', fields: [
-  {name: 'SubtopologyId', type: 'string', versions: '0+'},
-  {name: 'Partition', type: 'int32', versions: '0+'},
-  {name: 'Offset', type: 'int64', versions: '0+'},
-]}
+const TaskOffset: StructSpec = {
+  name: 'TaskOffset',
+  fields: [
+    {name: 'SubtopologyId', type: 'string', versions: '0+'},
+    {name: 'Partition', type: 'int32', versions: '0+'},
+    {name: 'Offset', type: 'int64', versions: '0+'},
+  ],
+}
 
-const StreamsAssignment: StructSpec = {name: 'Assignment', fields: [
-  {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
-  {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
-  {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
-]}
+const StreamsAssignment: StructSpec = {
+  name: 'Assignment',
+  fields: [
+    {name: 'ActiveTasks', type: '[]TaskIds', versions: '0+'},
+    {name: 'StandbyTasks', type: '[]TaskIds', versions: '0+'},
+    {name: 'WarmupTasks', type: '[]TaskIds', versions: '0+'},
+  ],
+}
 
 /**
  * A node of the v1 TopologyDescription. We ask for no description (IncludeTopologyDescription false) and drop it if a
  * broker sends one; names as in Kafka 4.4.0's StreamsGroupDescribeResponse.json (the schema check compares them).
  */
-const TopologyDescriptionNode: StructSpec = {name: 'TopologyDescriptionNode', fields: [
-  {name: 'Name', type: 'string', versions: '0+'},
-  {name: 'NodeType', type: 'int8', versions: '0+'},
-  {name: 'SourceTopics', type: '[]string', versions: '0+'},
-  {name: 'SinkTopic', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-  {name: 'Stores', type: '[]string', versions: '0+'},
-  {name: 'Successors', type: '[]string', versions: '0+'},
-]}
+const TopologyDescriptionNode: StructSpec = {
+  name: 'TopologyDescriptionNode',
+  fields: [
+    {name: 'Name', type: 'string', versions: '0+'},
+    {name: 'NodeType', type: 'int8', versions: '0+'},
+    {name: 'SourceTopics', type: '[]string', versions: '0+'},
+    {name: 'SinkTopic', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+    {name: 'Stores', type: '[]string', versions: '0+'},
+    {name: 'Successors', type: '[]string', versions: '0+'},
+  ],
+}
 
 export const StreamsGroupDescribeResponse: MessageSpec = {
   name: 'StreamsGroupDescribeResponse',
@@ -239,106 +370,191 @@ export const StreamsGroupDescribeResponse: MessageSpec = {
   commonStructs: [KeyValue, TopicInfo, TaskIds, TaskOffset, StreamsAssignment, TopologyDescriptionNode],
   fields: [
     ThrottleTimeMs,
-    {name: 'Groups', type: '[]DescribedGroup', versions: '0+', fields: [
-      ErrorCode,
-      ErrorMessage,
-      {name: 'GroupId', type: 'string', versions: '0+'},
-      {name: 'GroupState', type: 'string', versions: '0+'},
-      {name: 'GroupEpoch', type: 'int32', versions: '0+'},
-      {name: 'AssignmentEpoch', type: 'int32', versions: '0+'},
-      {name: 'Topology', type: 'Topology', versions: '0+', nullableVersions: '0+', default: 'null', fields: [
-        {name: 'Epoch', type: 'int32', versions: '0+'},
-        {name: 'Subtopologies', type: '[]Subtopology', versions: '0+', nullableVersions: '0+', fields: [
-          {name: 'SubtopologyId', type: 'string', versions: '0+'},
-          {name: 'SourceTopics', type: '[]string', versions: '0+'},
-          {name: 'RepartitionSinkTopics', type: '[]string', versions: '0+'},
-          {name: 'StateChangelogTopics', type: '[]TopicInfo', versions: '0+'},
-          {name: 'RepartitionSourceTopics', type: '[]TopicInfo', versions: '0+'},
-        ]},
-      ]},
-      {name: 'Members', type: '[]Member', versions: '0+', fields: [
-        {name: 'MemberId', type: 'string', versions: '0+'},
-        {name: 'MemberEpoch', type: 'int32', versions: '0+'},
-        {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-        {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
-        {name: 'ClientId', type: 'string', versions: '0+'},
-        {name: 'ClientHost', type: 'string', versions: '0+'},
-        {name: 'TopologyEpoch', type: 'int32', versions: '0+'},
-        {name: 'ProcessId', type: 'string', versions: '0+'},
-        {name: 'UserEndpoint', type: 'Endpoint', versions: '0+', nullableVersions: '0+', default: 'null', fields: [
-          {name: 'Host', type: 'string', versions: '0+'},
-          {name: 'Port', type: 'uint16', versions: '0+'},
-        ]},
-        {name: 'ClientTags', type: '[]KeyValue', versions: '0+'},
-        {name: 'TaskOffsets', type: '[]TaskOffset', versions: '0+'},
-        {name: 'TaskEndOffsets', type: '[]TaskOffset', versions: '0+'},
-        {name: 'Assignment', type: 'Assignment', versions: '0+'},
-        {name: 'TargetAssignment', type: 'Assignment', versions: '0+'},
-        {name: 'IsClassic', type: 'bool', versions: '0+'},
-      ]},
-      AuthorizedOperations,
-      {name: 'TopologyDescription', type: 'TopologyDescription', versions: '1+', nullableVersions: '1+', default: 'null', fields: [
-        {name: 'Subtopologies', type: '[]SubtopologyDescription', versions: '1+', fields: [
-          {name: 'SubtopologyId', type: 'string', versions: '1+'},
-          {name: 'Nodes', type: '[]TopologyDescriptionNode', versions: '1+'},
-        ]},
-        {name: 'GlobalStores', type: '[]GlobalStore', versions: '1+', fields: [
-          {name: 'Source', type: 'TopologyDescriptionNode', versions: '1+'},
-          {name: 'Processor', type: 'TopologyDescriptionNode', versions: '1+'},
-        ]},
-      ]},
-      {name: 'TopologyDescriptionStatus', type: 'int8', versions: '1+'},
-      {name: 'AssignorName', type: 'string', versions: '1+', nullableVersions: '1+', default: 'null'},
-    ]},
+    {
+      name: 'Groups',
+      type: '[]DescribedGroup',
+      versions: '0+',
+      fields: [
+        ErrorCode,
+        ErrorMessage,
+        {name: 'GroupId', type: 'string', versions: '0+'},
+        {name: 'GroupState', type: 'string', versions: '0+'},
+        {name: 'GroupEpoch', type: 'int32', versions: '0+'},
+        {name: 'AssignmentEpoch', type: 'int32', versions: '0+'},
+        {
+          name: 'Topology',
+          type: 'Topology',
+          versions: '0+',
+          nullableVersions: '0+',
+          default: 'null',
+          fields: [
+            {name: 'Epoch', type: 'int32', versions: '0+'},
+            {
+              name: 'Subtopologies',
+              type: '[]Subtopology',
+              versions: '0+',
+              nullableVersions: '0+',
+              fields: [
+                {name: 'SubtopologyId', type: 'string', versions: '0+'},
+                {name: 'SourceTopics', type: '[]string', versions: '0+'},
+                {name: 'RepartitionSinkTopics', type: '[]string', versions: '0+'},
+                {name: 'StateChangelogTopics', type: '[]TopicInfo', versions: '0+'},
+                {name: 'RepartitionSourceTopics', type: '[]TopicInfo', versions: '0+'},
+              ],
+            },
+          ],
+        },
+        {
+          name: 'Members',
+          type: '[]Member',
+          versions: '0+',
+          fields: [
+            {name: 'MemberId', type: 'string', versions: '0+'},
+            {name: 'MemberEpoch', type: 'int32', versions: '0+'},
+            {name: 'InstanceId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'RackId', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null'},
+            {name: 'ClientId', type: 'string', versions: '0+'},
+            {name: 'ClientHost', type: 'string', versions: '0+'},
+            {name: 'TopologyEpoch', type: 'int32', versions: '0+'},
+            {name: 'ProcessId', type: 'string', versions: '0+'},
+            {
+              name: 'UserEndpoint',
+              type: 'Endpoint',
+              versions: '0+',
+              nullableVersions: '0+',
+              default: 'null',
+              fields: [
+                {name: 'Host', type: 'string', versions: '0+'},
+                {name: 'Port', type: 'uint16', versions: '0+'},
+              ],
+            },
+            {name: 'ClientTags', type: '[]KeyValue', versions: '0+'},
+            {name: 'TaskOffsets', type: '[]TaskOffset', versions: '0+'},
+            {name: 'TaskEndOffsets', type: '[]TaskOffset', versions: '0+'},
+            {name: 'Assignment', type: 'Assignment', versions: '0+'},
+            {name: 'TargetAssignment', type: 'Assignment', versions: '0+'},
+            {name: 'IsClassic', type: 'bool', versions: '0+'},
+          ],
+        },
+        AuthorizedOperations,
+        {
+          name: 'TopologyDescription',
+          type: 'TopologyDescription',
+          versions: '1+',
+          nullableVersions: '1+',
+          default: 'null',
+          fields: [
+            {
+              name: 'Subtopologies',
+              type: '[]SubtopologyDescription',
+              versions: '1+',
+              fields: [
+                {name: 'SubtopologyId', type: 'string', versions: '1+'},
+                {name: 'Nodes', type: '[]TopologyDescriptionNode', versions: '1+'},
+              ],
+            },
+            {
+              name: 'GlobalStores',
+              type: '[]GlobalStore',
+              versions: '1+',
+              fields: [
+                {name: 'Source', type: 'TopologyDescriptionNode', versions: '1+'},
+                {name: 'Processor', type: 'TopologyDescriptionNode', versions: '1+'},
+              ],
+            },
+          ],
+        },
+        {name: 'TopologyDescriptionStatus', type: 'int8', versions: '1+'},
+        {name: 'AssignorName', type: 'string', versions: '1+', nullableVersions: '1+', default: 'null'},
+      ],
+    },
   ],
 }
 
 // ---------------------------------------------------------------- partition reads
 
-export const ListOffsetsResponse: MessageSpec = {name: 'ListOffsetsResponse', validVersions: '7', flexibleVersions: '6+', fields: [
-  ThrottleTimeMs,
-  {name: 'Topics', type: '[]ListOffsetsTopicResponse', versions: '0+', fields: [
-    {name: 'Name', type: 'string', versions: '0+'},
-    {name: 'Partitions', type: '[]ListOffsetsPartitionResponse', versions: '0+', fields: [
-      {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-      ErrorCode,
-      {name: 'Timestamp', type: 'int64', versions: '1+', default: -1},
-      {name: 'Offset', type: 'int64', versions: '1+', default: -1},
-      {name: 'LeaderEpoch', type: 'int32', versions: '4+', default: -1},
-    ]},
-  ]},
-]}
+export const ListOffsetsResponse: MessageSpec = {
+  name: 'ListOffsetsResponse',
+  validVersions: '7',
+  flexibleVersions: '6+',
+  fields: [
+    ThrottleTimeMs,
+    {
+      name: 'Topics',
+      type: '[]ListOffsetsTopicResponse',
+      versions: '0+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '0+'},
+        {
+          name: 'Partitions',
+          type: '[]ListOffsetsPartitionResponse',
+          versions: '0+',
+          fields: [
+            {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+            ErrorCode,
+            {name: 'Timestamp', type: 'int64', versions: '1+', default: -1},
+            {name: 'Offset', type: 'int64', versions: '1+', default: -1},
+            {name: 'LeaderEpoch', type: 'int32', versions: '4+', default: -1},
+          ],
+        },
+      ],
+    },
+  ],
+}
 
-export const FetchResponse: MessageSpec = {name: 'FetchResponse', validVersions: '12', flexibleVersions: '12+', fields: [
-  ThrottleTimeMs,
-  {name: 'ErrorCode', type: 'int16', versions: '7+'},
-  {name: 'SessionId', type: 'int32', versions: '7+'},
-  {name: 'Responses', type: '[]FetchableTopicResponse', versions: '0+', fields: [
-    {name: 'Topic', type: 'string', versions: '0-12'},
-    {name: 'Partitions', type: '[]PartitionData', versions: '0+', fields: [
-      {name: 'PartitionIndex', type: 'int32', versions: '0+'},
-      ErrorCode,
-      {name: 'HighWatermark', type: 'int64', versions: '0+'},
-      {name: 'LastStableOffset', type: 'int64', versions: '4+', default: -1},
-      {name: 'LogStartOffset', type: 'int64', versions: '5+', default: -1},
-      {name: 'AbortedTransactions', type: '[]AbortedTransaction', versions: '4+', nullableVersions: '4+', fields: [
-        {name: 'ProducerId', type: 'int64', versions: '4+'},
-        {name: 'FirstOffset', type: 'int64', versions: '4+'},
-      ]},
-      {name: 'PreferredReadReplica', type: 'int32', versions: '11+', default: -1},
-      {name: 'Records', type: 'records', versions: '0+', nullableVersions: '0+'},
-    ]},
-  ]},
-]}
+export const FetchResponse: MessageSpec = {
+  name: 'FetchResponse',
+  validVersions: '12',
+  flexibleVersions: '12+',
+  fields: [
+    ThrottleTimeMs,
+    {name: 'ErrorCode', type: 'int16', versions: '7+'},
+    {name: 'SessionId', type: 'int32', versions: '7+'},
+    {
+      name: 'Responses',
+      type: '[]FetchableTopicResponse',
+      versions: '0+',
+      fields: [
+        {name: 'Topic', type: 'string', versions: '0-12'},
+        {
+          name: 'Partitions',
+          type: '[]PartitionData',
+          versions: '0+',
+          fields: [
+            {name: 'PartitionIndex', type: 'int32', versions: '0+'},
+            ErrorCode,
+            {name: 'HighWatermark', type: 'int64', versions: '0+'},
+            {name: 'LastStableOffset', type: 'int64', versions: '4+', default: -1},
+            {name: 'LogStartOffset', type: 'int64', versions: '5+', default: -1},
+            {
+              name: 'AbortedTransactions',
+              type: '[]AbortedTransaction',
+              versions: '4+',
+              nullableVersions: '4+',
+              fields: [
+                {name: 'ProducerId', type: 'int64', versions: '4+'},
+                {name: 'FirstOffset', type: 'int64', versions: '4+'},
+              ],
+            },
+            {name: 'PreferredReadReplica', type: 'int32', versions: '11+', default: -1},
+            {name: 'Records', type: 'records', versions: '0+', nullableVersions: '0+'},
+          ],
+        },
+      ],
+    },
+  ],
+}
 
-export const SaslHandshakeResponse: MessageSpec = {name: 'SaslHandshakeResponse', validVersions: '1', flexibleVersions: 'none', fields: [
-  ErrorCode,
-  {name: 'Mechanisms', type: '[]string', versions: '0+'},
-]}
+export const SaslHandshakeResponse: MessageSpec = {
+  name: 'SaslHandshakeResponse',
+  validVersions: '1',
+  flexibleVersions: 'none',
+  fields: [ErrorCode, {name: 'Mechanisms', type: '[]string', versions: '0+'}],
+}
 
-export const SaslAuthenticateResponse: MessageSpec = {name: 'SaslAuthenticateResponse', validVersions: '2', flexibleVersions: '2+', fields: [
-  ErrorCode,
-  ErrorMessage,
-  {name: 'AuthBytes', type: 'bytes', versions: '0+'},
-  {name: 'SessionLifetimeMs', type: 'int64', versions: '1+'},
-]}
+export const SaslAuthenticateResponse: MessageSpec = {
+  name: 'SaslAuthenticateResponse',
+  validVersions: '2',
+  flexibleVersions: '2+',
+  fields: [ErrorCode, ErrorMessage, {name: 'AuthBytes', type: 'bytes', versions: '0+'}, {name: 'SessionLifetimeMs', type: 'int64', versions: '1+'}],
+}

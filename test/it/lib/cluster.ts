@@ -76,8 +76,7 @@ export async function clusterSh(env: ClusterEnv, ...args: string[]): Promise<str
 }
 
 export const killBroker = (env: ClusterEnv, id: number) => clusterSh(env, 'kill-broker', String(id))
-export const startBroker = (env: ClusterEnv, id: number, rack?: string) =>
-  clusterSh(env, 'start-broker', String(id), ...(rack ? ['--rack', rack] : []))
+export const startBroker = (env: ClusterEnv, id: number, rack?: string) => clusterSh(env, 'start-broker', String(id), ...(rack ? ['--rack', rack] : []))
 
 /** Kafka semver compare: versionAtLeast('4.1.2', '4.2') === false. */
 export function versionAtLeast(version: string, min: string): boolean {
@@ -89,11 +88,7 @@ export function versionAtLeast(version: string, min: string): boolean {
   return true
 }
 
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  {timeoutMs = 60_000, intervalMs = 500} = {},
-): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, {timeoutMs = 60_000, intervalMs = 500} = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let lastError: unknown
   for (;;) {

@@ -21,17 +21,25 @@ export class Driver {
   private chain: Promise<unknown> = Promise.resolve()
   private exited = false
 
-  private constructor(readonly env: ClusterEnv, name: string) {
+  private constructor(
+    readonly env: ClusterEnv,
+    name: string,
+  ) {
     const logDir = join(env.runDir, 'drivers')
     mkdirSync(logDir, {recursive: true})
     this.proc = spawn(
       'java',
       [
-        '-Xms64m', '-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',
+        '-Xms64m',
+        '-Xmx512m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
         `-Dlog4j2.configurationFile=${join(env.itDir, 'config', 'tools-log4j2.properties')}`,
         `-Dkafka.it.run.dir=${env.runDir}`,
-        '-cp', `${env.driverClasses}:${env.libs}/*`,
-        'ItDriver', env.bootstrap,
+        '-cp',
+        `${env.driverClasses}:${env.libs}/*`,
+        'ItDriver',
+        env.bootstrap,
       ],
       {stdio: ['pipe', 'pipe', 'pipe']},
     )

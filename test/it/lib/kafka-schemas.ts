@@ -24,12 +24,19 @@ export function jarMessages(libs: string, prefix: string, dir: string): Map<stri
   const jar = readdirSync(libs).find(f => f.startsWith(prefix) && f.endsWith('.jar') && !f.includes('-test') && !f.includes('-sources'))
   if (!jar) throw new Error(`no ${prefix}*.jar in ${libs} (run kafka-it/cluster.sh libs)`)
   const path = join(libs, jar)
-  const names = execFileSync('unzip', ['-Z1', path], {encoding: 'utf8', maxBuffer: 64 << 20}).split('\n').filter(n => n.startsWith(`${dir}/`) && n.endsWith('.json'))
+  const names = execFileSync('unzip', ['-Z1', path], {encoding: 'utf8', maxBuffer: 64 << 20})
+    .split('\n')
+    .filter(n => n.startsWith(`${dir}/`) && n.endsWith('.json'))
   const out = new Map<string, KafkaJson>()
   for (const n of names) {
     const text = execFileSync('unzip', ['-p', path, n], {encoding: 'utf8', maxBuffer: 16 << 20})
     // Kafka's message JSON has // comment lines (license, notes)
-    const json = JSON.parse(text.split('\n').filter(l => !/^\s*\/\//.test(l)).join('\n')) as KafkaJson
+    const json = JSON.parse(
+      text
+        .split('\n')
+        .filter(l => !/^\s*\/\//.test(l))
+        .join('\n'),
+    ) as KafkaJson
     out.set(json.name, json)
   }
   return out
@@ -52,7 +59,7 @@ function layoutAt(fields: readonly FieldSpec[], structs: ReadonlyMap<string, rea
     const tagged = f.taggedVersions !== undefined && inRange(parseVersions(f.taggedVersions), v)
     const base = f.type.startsWith('[]') ? f.type.slice(2) : f.type
     const prim = PRIMITIVES.has(base)
-    const sub = prim ? undefined : f.fields ?? structs.get(base)
+    const sub = prim ? undefined : (f.fields ?? structs.get(base))
     out.push({
       name: f.name,
       // struct names are ours to choose where Kafka inlines them: compare shapes, not names
@@ -118,14 +125,16 @@ export function compareMessage(ours: MessageSpec, theirs: KafkaJson, kafkaVersio
   const mine = parseVersions(ours.validVersions)
   const kafka = parseVersions(theirs.validVersions)
   const versions: number[] = []
-  for (let v = Math.max(mine.min, kafka.min); v <= Math.min(mine.max === Infinity ? 64 : mine.max, kafka.max === Infinity ? 64 : kafka.max); v++) versions.push(v)
+  for (let v = Math.max(mine.min, kafka.min); v <= Math.min(mine.max === Infinity ? 64 : mine.max, kafka.max === Infinity ? 64 : kafka.max); v++)
+    versions.push(v)
   const later = (f: FieldSpec) => f.since !== undefined && compareReleases(f.since, kafkaVersion) > 0
   const problems: string[] = []
   for (const v of versions) {
     const flexMine = inRange(parseVersions(ours.flexibleVersions), v)
     const flexKafka = inRange(parseVersions(theirs.flexibleVersions), v)
     if (flexMine !== flexKafka) problems.push(`v${v}: flexible ${flexMine} (tool) vs ${flexKafka} (Kafka)`)
-    const strip = (fields: readonly FieldSpec[]): FieldSpec[] => fields.filter(f => !(later(f) && f.taggedVersions !== undefined)).map(f => (f.fields ? {...f, fields: strip(f.fields)} : f))
+    const strip = (fields: readonly FieldSpec[]): FieldSpec[] =>
+      fields.filter(f => !(later(f) && f.taggedVersions !== undefined)).map(f => (f.fields ? {...f, fields: strip(f.fields)} : f))
     const structs = new Map([...structsOf(ours)].map(([k, fs]) => [k, strip(fs)]))
     const a = layoutAt(strip(ours.fields), structs, v)
     const b = layoutAt(theirs.fields, structsOf(theirs), v)

@@ -18,14 +18,29 @@ import type {ClusterEnv} from './cluster.js'
 const run = promisify(execFile)
 
 export const RECORD_TYPES: Readonly<Record<number, string>> = {
-  0: 'LegacyOffsetCommit', 1: 'OffsetCommit', 2: 'GroupMetadata', 3: 'ConsumerGroupMetadata',
-  4: 'ConsumerGroupPartitionMetadata', 5: 'ConsumerGroupMemberMetadata', 6: 'ConsumerGroupTargetAssignmentMetadata',
-  7: 'ConsumerGroupTargetAssignmentMember', 8: 'ConsumerGroupCurrentMemberAssignment', 9: 'ShareGroupPartitionMetadata',
-  10: 'ShareGroupMemberMetadata', 11: 'ShareGroupMetadata', 12: 'ShareGroupTargetAssignmentMetadata',
-  13: 'ShareGroupTargetAssignmentMember', 14: 'ShareGroupCurrentMemberAssignment', 15: 'ShareGroupStatePartitionMetadata',
-  16: 'ConsumerGroupRegularExpression', 17: 'StreamsGroupMetadata', 19: 'StreamsGroupMemberMetadata',
-  20: 'StreamsGroupTargetAssignmentMetadata', 21: 'StreamsGroupTargetAssignmentMember',
-  22: 'StreamsGroupCurrentMemberAssignment', 23: 'StreamsGroupTopology',
+  0: 'LegacyOffsetCommit',
+  1: 'OffsetCommit',
+  2: 'GroupMetadata',
+  3: 'ConsumerGroupMetadata',
+  4: 'ConsumerGroupPartitionMetadata',
+  5: 'ConsumerGroupMemberMetadata',
+  6: 'ConsumerGroupTargetAssignmentMetadata',
+  7: 'ConsumerGroupTargetAssignmentMember',
+  8: 'ConsumerGroupCurrentMemberAssignment',
+  9: 'ShareGroupPartitionMetadata',
+  10: 'ShareGroupMemberMetadata',
+  11: 'ShareGroupMetadata',
+  12: 'ShareGroupTargetAssignmentMetadata',
+  13: 'ShareGroupTargetAssignmentMember',
+  14: 'ShareGroupCurrentMemberAssignment',
+  15: 'ShareGroupStatePartitionMetadata',
+  16: 'ConsumerGroupRegularExpression',
+  17: 'StreamsGroupMetadata',
+  19: 'StreamsGroupMemberMetadata',
+  20: 'StreamsGroupTargetAssignmentMetadata',
+  21: 'StreamsGroupTargetAssignmentMember',
+  22: 'StreamsGroupCurrentMemberAssignment',
+  23: 'StreamsGroupTopology',
 }
 
 export type GroupKind = 'consumer' | 'share' | 'streams'
@@ -116,15 +131,25 @@ export function parseDumpLogSegments(text: string): OffsetsRecord[] {
 /** Runs Kafka's DumpLogSegments --offsets-decoder over all segments of one partition directory. */
 export async function dumpOffsetsPartition(env: ClusterEnv, brokerId: number, partition: number): Promise<OffsetsRecord[]> {
   const dir = join(env.brokerLogDir(brokerId), `__consumer_offsets-${partition}`)
-  const segments = readdirSync(dir).filter(f => f.endsWith('.log')).sort().map(f => join(dir, f))
+  const segments = readdirSync(dir)
+    .filter(f => f.endsWith('.log'))
+    .sort()
+    .map(f => join(dir, f))
   if (segments.length === 0) return []
   const {stdout} = await run(
     'java',
     [
-      '-Xms32m', '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1',
+      '-Xms32m',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
       `-Dlog4j2.configurationFile=${join(env.itDir, 'config', 'tools-log4j2.properties')}`,
-      '-cp', `${env.libs}/*`,
-      env.dumpLogSegmentsClass, '--offsets-decoder', '--files', segments.join(','),
+      '-cp',
+      `${env.libs}/*`,
+      env.dumpLogSegmentsClass,
+      '--offsets-decoder',
+      '--files',
+      segments.join(','),
     ],
     {maxBuffer: 256 << 20, timeout: 120_000},
   )
@@ -143,7 +168,10 @@ export async function dumpOffsetsPartitionInDriver(
 ): Promise<OffsetsRecord[]> {
   if (process.env.KAFKA_IT_DUMP === 'process') return dumpOffsetsPartition(env, brokerId, partition)
   const dir = join(env.brokerLogDir(brokerId), `__consumer_offsets-${partition}`)
-  const segments = readdirSync(dir).filter(f => f.endsWith('.log')).sort().map(f => join(dir, f))
+  const segments = readdirSync(dir)
+    .filter(f => f.endsWith('.log'))
+    .sort()
+    .map(f => join(dir, f))
   if (segments.length === 0) return []
   const out = join(env.runDir, 'dumps', `dump-${process.pid}-${dumpSeq++}.txt`)
   mkdirSync(join(env.runDir, 'dumps'), {recursive: true})

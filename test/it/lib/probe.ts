@@ -10,8 +10,13 @@ import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/met
 import {type ClusterEnv, clusterSh, killBroker, readClusterEnv, sleep, startBroker, waitFor} from './cluster.js'
 import {Driver} from './driver.js'
 import {
-  dumpOffsetsPartitionInDriver, type GroupKind, type GroupMetadataRecord, groupRecords, metadataRecords,
-  offsetsPartitionFor, type OffsetsRecord,
+  dumpOffsetsPartitionInDriver,
+  type GroupKind,
+  type GroupMetadataRecord,
+  groupRecords,
+  metadataRecords,
+  offsetsPartitionFor,
+  type OffsetsRecord,
 } from './offsets-log.js'
 
 export function itEnv(): ClusterEnv {
@@ -21,7 +26,10 @@ export function itEnv(): ClusterEnv {
 export class Probe {
   private dumps = 0
 
-  constructor(readonly env: ClusterEnv, readonly driver: Driver) {}
+  constructor(
+    readonly env: ClusterEnv,
+    readonly driver: Driver,
+  ) {}
 
   static async start(name: string): Promise<Probe> {
     const env = itEnv()
@@ -67,17 +75,15 @@ export class Probe {
   }
 
   /** Waits until the latest stored metadata record satisfies pred. */
-  waitStored(
-    groupId: string,
-    kind: GroupKind,
-    what: string,
-    pred: (r: GroupMetadataRecord) => boolean,
-    timeoutMs = 90_000,
-  ): Promise<GroupMetadataRecord> {
-    return waitFor(`${kind} group ${groupId}: ${what}`, async () => {
-      const r = await this.latest(groupId, kind)
-      return r && pred(r) ? r : undefined
-    }, {timeoutMs, intervalMs: 700})
+  waitStored(groupId: string, kind: GroupKind, what: string, pred: (r: GroupMetadataRecord) => boolean, timeoutMs = 90_000): Promise<GroupMetadataRecord> {
+    return waitFor(
+      `${kind} group ${groupId}: ${what}`,
+      async () => {
+        const r = await this.latest(groupId, kind)
+        return r && pred(r) ? r : undefined
+      },
+      {timeoutMs, intervalMs: 700},
+    )
   }
 
   /** Waits until the stored epoch and hash did not change for quietMs (several heartbeats). */

@@ -70,7 +70,14 @@ describe('auditGroup', () => {
     const h = hashOf(cluster(), ['orders'])
     settledGroup(log, 'g', ['orders'], h)
     // m2 joins and is to get partition 0, which m1 (still at epoch 1) has not revoked
-    log.write([consumer.member('g', 'm2', {names: ['orders']}), consumer.metadata('g', 2, h), consumer.target('g', 'm1', []), consumer.target('g', 'm2', [[T1, [0]]]), consumer.targetMetadata('g', 2), consumer.current('g', 'm2', 2)])
+    log.write([
+      consumer.member('g', 'm2', {names: ['orders']}),
+      consumer.metadata('g', 2, h),
+      consumer.target('g', 'm1', []),
+      consumer.target('g', 'm2', [[T1, [0]]]),
+      consumer.targetMetadata('g', 2),
+      consumer.current('g', 'm2', 2),
+    ])
     const a = audit(log, 'g', cluster(), 60_000)
     const m1 = a.stuckMembers.find(m => m.memberId === 'm1')!
     expect(m1).toMatchObject({blocking: ['m2'], waitingOn: []})
@@ -80,7 +87,13 @@ describe('auditGroup', () => {
     const log = new Log()
     const h = hashOf(cluster(), ['orders'])
     settledGroup(log, 'g', ['orders'], h)
-    log.write([consumer.member('g', 'm2', {names: ['orders']}), consumer.metadata('g', 2, h), consumer.target('g', 'm2', []), consumer.targetMetadata('g', 2), consumer.current('g', 'm2', 2)])
+    log.write([
+      consumer.member('g', 'm2', {names: ['orders']}),
+      consumer.metadata('g', 2, h),
+      consumer.target('g', 'm2', []),
+      consumer.targetMetadata('g', 2),
+      consumer.current('g', 'm2', 2),
+    ])
     // m1 stays at epoch 1 while the target is at 2
     const stuck = audit(log, 'g', cluster(), 60_000)
     expect(stuck.membersReconciling).toBe(1)
@@ -98,8 +111,20 @@ describe('auditGroup', () => {
     // m1 reconciles from about an hour before NOW in each group; only the rebalance timeouts differ
     const group = (g: string, timeoutMs: number | undefined) => {
       const log = new Log()
-      log.write([consumer.member(g, 'm1', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])])
-      log.write([consumer.member(g, 'm2', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}), consumer.metadata(g, 2, h), consumer.target(g, 'm2', []), consumer.targetMetadata(g, 2), consumer.current(g, 'm2', 2)])
+      log.write([
+        consumer.member(g, 'm1', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}),
+        consumer.metadata(g, 1, h),
+        consumer.target(g, 'm1', [[T1, [0]]]),
+        consumer.targetMetadata(g, 1),
+        consumer.current(g, 'm1', 1, [[T1, [0]]]),
+      ])
+      log.write([
+        consumer.member(g, 'm2', {names: ['orders'], rebalanceTimeoutMs: timeoutMs}),
+        consumer.metadata(g, 2, h),
+        consumer.target(g, 'm2', []),
+        consumer.targetMetadata(g, 2),
+        consumer.current(g, 'm2', 2),
+      ])
       return replayGroup(g, log.records)
     }
     const ctx = auditContext(cluster(), NOW)
@@ -113,7 +138,11 @@ describe('auditGroup', () => {
     // the flag: one threshold for every group
     const flagged = auditContext(cluster(), NOW, 24 * 3_600_000)
     expect(auditGroup('fast', group('fast', 60_000), flagged).stuckMembers).toEqual([])
-    expect(auditGroup('slow', group('slow', 4 * 3_600_000), auditContext(cluster(), NOW, 60_000)).stuckAfter).toEqual({ms: 60_000, source: 'flag', smallestRebalanceTimeoutMs: 4 * 3_600_000})
+    expect(auditGroup('slow', group('slow', 4 * 3_600_000), auditContext(cluster(), NOW, 60_000)).stuckAfter).toEqual({
+      ms: 60_000,
+      source: 'flag',
+      smallestRebalanceTimeoutMs: 4 * 3_600_000,
+    })
     // no member declared a timeout (-1, the schema default): 5m
     expect(auditGroup('fast', group('fast', -1), ctx).stuckAfter).toEqual({ms: 5 * 60_000, source: 'default', smallestRebalanceTimeoutMs: null})
   })
@@ -140,7 +169,13 @@ describe('auditGroup', () => {
   it("an empty group's drift is reported but is no finding", () => {
     const log = new Log()
     settledGroup(log, 'g', ['orders'], hashOf(cluster(3), ['orders']))
-    log.write([consumer.memberTombstone('g', 'm1'), consumer.targetTombstone('g', 'm1'), consumer.currentTombstone('g', 'm1'), consumer.metadata('g', 2, hashOf(cluster(3), ['orders'])), consumer.targetMetadata('g', 2)])
+    log.write([
+      consumer.memberTombstone('g', 'm1'),
+      consumer.targetTombstone('g', 'm1'),
+      consumer.currentTombstone('g', 'm1'),
+      consumer.metadata('g', 2, hashOf(cluster(3), ['orders'])),
+      consumer.targetMetadata('g', 2),
+    ])
     const a = audit(log, 'g', cluster(6))
     expect(a.members).toBe(0)
     expect(a.verdict.code).toBe('EMPTY_GROUP')
@@ -202,7 +237,14 @@ describe('filters and policy', () => {
     const ctx = auditContext(cluster(), NOW)
     const rows = [auditGroup('ok', replayGroup('ok', a.records), ctx), auditGroup('drifted', replayGroup('drifted', b.records), ctx)]
     const s = summarize(rows, {partitions: 5, recordsScanned: 10, decodeErrors: 0, durationMs: 12}, ['drift'], 'cid', NOW)
-    expect(s).toMatchObject({groups: 2, byType: {consumer: 2}, byVerdict: {IN_SYNC: 1, REBALANCE_PENDING: 1}, groupsWithFindings: 1, exitCode: 3, clusterId: 'cid'})
+    expect(s).toMatchObject({
+      groups: 2,
+      byType: {consumer: 2},
+      byVerdict: {IN_SYNC: 1, REBALANCE_PENDING: 1},
+      groupsWithFindings: 1,
+      exitCode: 3,
+      clusterId: 'cid',
+    })
     expect(s.findings.drift).toBe(1)
     expect(summarize(rows, {partitions: 5, recordsScanned: 10, decodeErrors: 0, durationMs: 12}, [], 'cid', NOW).exitCode).toBe(0)
   })

@@ -33,11 +33,14 @@ describe('audit command: usage errors exit 2', () => {
     expect(r.exitCode).toBe(1)
   })
 
-  it('--prometheus after a failed run: the file holds the failure (up 0, exit code 1, this run\'s time), the cluster id of the file it replaced', async () => {
+  it("--prometheus after a failed run: the file holds the failure (up 0, exit code 1, this run's time), the cluster id of the file it replaced", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-prom-'))
     const prom = join(dir, 'rd.prom')
     // the file of an earlier good run
-    writeFileSync(prom, '# TYPE rebalance_doctor_up gauge\nrebalance_doctor_up{cluster_id="K-1"} 1\nrebalance_doctor_audit_exit_code{cluster_id="K-1"} 0\nrebalance_doctor_audit_last_run_timestamp_seconds{cluster_id="K-1"} 1\n')
+    writeFileSync(
+      prom,
+      '# TYPE rebalance_doctor_up gauge\nrebalance_doctor_up{cluster_id="K-1"} 1\nrebalance_doctor_audit_exit_code{cluster_id="K-1"} 0\nrebalance_doctor_audit_last_run_timestamp_seconds{cluster_id="K-1"} 1\n',
+    )
     const before = Date.now() / 1000
     const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', prom])
     expect(r.exitCode).toBe(1)

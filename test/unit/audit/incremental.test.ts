@@ -37,7 +37,16 @@ function partition(all: LogBatch[]) {
       const from = o.fromOffset !== undefined && o.fromOffset > p.logStart ? o.fromOffset : p.logStart
       for (const b of p.log) if (b.lastOffset >= from && b.baseOffset >= p.logStart) o.onBatch(b)
       const end = p.log.length ? p.log.at(-1)!.lastOffset + 1n : 0n
-      return {topic: '__consumer_offsets', partition: 0, leader: 1, logStartOffset: p.logStart, endOffset: end, batches: [], abortedTransactions: [], fetches: 1}
+      return {
+        topic: '__consumer_offsets',
+        partition: 0,
+        leader: 1,
+        logStartOffset: p.logStart,
+        endOffset: end,
+        batches: [],
+        abortedTransactions: [],
+        fetches: 1,
+      }
     },
   }
   return {p, client: client as unknown as KafkaClient}
@@ -138,7 +147,15 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     }
 
     // the log start moved past the checkpoint (retention): read from the new start, in full
-    p.log.push(...batches(generate(6, 2, 5), 6).map(b => ({...b, baseOffset: b.baseOffset + 1_000_000n, lastOffset: b.lastOffset + 1_000_000n, records: b.records.map(r => ({...r, offset: r.offset + 1_000_000n})), partitionLeaderEpoch: 0})))
+    p.log.push(
+      ...batches(generate(6, 2, 5), 6).map(b => ({
+        ...b,
+        baseOffset: b.baseOffset + 1_000_000n,
+        lastOffset: b.lastOffset + 1_000_000n,
+        records: b.records.map(r => ({...r, offset: r.offset + 1_000_000n})),
+        partitionLeaderEpoch: 0,
+      })),
+    )
     p.logStart = p.log.at(-2)!.baseOffset
     const moved = await audit(client, dir, now)
     expect(moved.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/log start moved past|diverged/)}])
@@ -150,11 +167,19 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     dirs.push(dir)
     // generated groups (mostly drifting or reconciling) and settled ones, in sync with the live metadata
     const live = cluster(3, 2)
-    const settled = ['orders', 'payments', 'orders,payments'].flatMap(t => Array.from({length: 4}, (_, i) => {
-      const g = `settled-${t}-${i}`
-      const topics = t.split(',')
-      return [consumer.member(g, 'm1', {names: topics}), consumer.metadata(g, 1, hashOf(live, topics)), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])].map(r => encodeRecord(r))
-    }))
+    const settled = ['orders', 'payments', 'orders,payments'].flatMap(t =>
+      Array.from({length: 4}, (_, i) => {
+        const g = `settled-${t}-${i}`
+        const topics = t.split(',')
+        return [
+          consumer.member(g, 'm1', {names: topics}),
+          consumer.metadata(g, 1, hashOf(live, topics)),
+          consumer.target(g, 'm1', [[T1, [0]]]),
+          consumer.targetMetadata(g, 1),
+          consumer.current(g, 'm1', 1, [[T1, [0]]]),
+        ].map(r => encodeRecord(r))
+      }),
+    )
     const all = batches([...settled, ...generate(7, 40, 60)], 7)
     const t0 = Number(all.at(-1)!.records.at(-1)!.timestamp)
     const {p, client} = partition(all)
@@ -164,7 +189,9 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
       let rebuilt = 0
       let groups = 0
       const scan = await scanOffsets(client, {
-        checkpoints: withCheckpoint ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)} : undefined,
+        checkpoints: withCheckpoint
+          ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)}
+          : undefined,
         onPartition: (_p, scanned) => {
           for (const g of scanned) {
             const summary = g.summary.bind(g)
@@ -177,11 +204,24 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
       const rows = pass.rows()
       // every output of the rows (rows read back from the checkpoint are written from their text, or parsed): the
       // --json document as written, --ndjson, Prometheus, the table, the history's groups
-      const summary = pass.summary({partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0}, [...FINDING_KINDS], 'test-cluster-id', now, false)
+      const summary = pass.summary(
+        {partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0},
+        [...FINDING_KINDS],
+        'test-cluster-id',
+        now,
+        false,
+      )
       const doc = auditDocument(summary, rows)
       const written = piecesText(jsonPieces(doc))
       expect(written).toBe(JSON.stringify(doc))
-      const json = [written, ndjsonLines(summary, rows), prometheusText(summary, rows), renderAuditTable(rows, {all: true}), JSON.stringify([...historyGroups(rows)]), pass.deleted].join('\n')
+      const json = [
+        written,
+        ndjsonLines(summary, rows),
+        prometheusText(summary, rows),
+        renderAuditTable(rows, {all: true}),
+        JSON.stringify([...historyGroups(rows)]),
+        pass.deleted,
+      ].join('\n')
       stored = rows.filter(r => r instanceof StoredRow).length
       // rows whose entry is not kept: they read more than the group's state and its topics' hash
       const uncached = rows.filter(r => r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0).length
@@ -205,7 +245,13 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
       ['fewer partitions', cluster(2, 2), t0 + 60_000, undefined, []],
       ['another rack', cluster(3, 2, 'rack-z'), t0 + 60_000, undefined, []],
       ['back to the first metadata', live, t0 + 60_000, undefined, []],
-      ['a reassignment on orders', live, t0 + 60_000, undefined, [{topic: 'orders', partition: 0, replicas: [1, 2, 3], addingReplicas: [3], removingReplicas: [1]}]],
+      [
+        'a reassignment on orders',
+        live,
+        t0 + 60_000,
+        undefined,
+        [{topic: 'orders', partition: 0, replicas: [1, 2, 3], addingReplicas: [3], removingReplicas: [1]}],
+      ],
       ['ten days later', live, t0 + 10 * 86_400_000, undefined, []],
       ['--stuck-after 1s', live, t0 + 60_000, 1000, []],
       ['the same again', live, t0 + 60_000, undefined, []],
@@ -225,11 +271,24 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
     const statesBefore = readFileSync(states, 'utf8')
     const end = p.log.at(-1)!.lastOffset + 1n
-    const more = batches([
-      [consumer.member('settled-orders-0', 'm2', {names: ['orders']}), consumer.metadata('settled-orders-0', 2, hashOf(live, ['orders']))].map(r => encodeRecord(r)),
-      [consumer.memberTombstone('settled-payments-1', 'm1'), consumer.metadata('settled-payments-1', 2, hashOf(live, ['payments']))].map(r => encodeRecord(r)),
-      [consumer.member('brand-new', 'm1', {names: ['orders']}), consumer.metadata('brand-new', 1, hashOf(live, ['orders']))].map(r => encodeRecord(r)),
-    ], 9).map(b => ({...b, baseOffset: b.baseOffset + end, lastOffset: b.lastOffset + end, records: b.records.map(r => ({...r, offset: r.offset + end})), partitionLeaderEpoch: 0}))
+    const more = batches(
+      [
+        [consumer.member('settled-orders-0', 'm2', {names: ['orders']}), consumer.metadata('settled-orders-0', 2, hashOf(live, ['orders']))].map(r =>
+          encodeRecord(r),
+        ),
+        [consumer.memberTombstone('settled-payments-1', 'm1'), consumer.metadata('settled-payments-1', 2, hashOf(live, ['payments']))].map(r =>
+          encodeRecord(r),
+        ),
+        [consumer.member('brand-new', 'm1', {names: ['orders']}), consumer.metadata('brand-new', 1, hashOf(live, ['orders']))].map(r => encodeRecord(r)),
+      ],
+      9,
+    ).map(b => ({
+      ...b,
+      baseOffset: b.baseOffset + end,
+      lastOffset: b.lastOffset + end,
+      records: b.records.map(r => ({...r, offset: r.offset + end})),
+      partitionLeaderEpoch: 0,
+    }))
     p.log.push(...more)
     const changed = await run(true, live, t0 + 60_000)
     expect(changed.json).toBe((await run(false, live, t0 + 60_000)).json)

@@ -12,7 +12,11 @@ const NOW = 1_700_000_000_000 + 3_600_000
 function rows(): GroupAudit[] {
   const ctx = auditContext(cluster(5), NOW)
   const out: GroupAudit[] = []
-  for (const [g, md, topics] of [['ok', cluster(5), ['orders']], ['drifted', cluster(3), ['orders']], ['miss "q"\\x', cluster(5), ['orders', 'nope']]] as const) {
+  for (const [g, md, topics] of [
+    ['ok', cluster(5), ['orders']],
+    ['drifted', cluster(3), ['orders']],
+    ['miss "q"\\x', cluster(5), ['orders', 'nope']],
+  ] as const) {
     const log = new Log()
     settledGroup(log, g, [...topics], hashOf(md, [...topics]))
     out.push(auditGroup(g, replayGroup(g, log.records), ctx))
@@ -33,11 +37,21 @@ describe('audit outputs', () => {
     const d = doc.groups.find((g: GroupAudit) => g.group === 'drifted')
     expect(d.storedMetadataHash).toMatch(/^-?\d+$/)
     expect(BigInt(d.storedMetadataHash)).toBe(hashOf(cluster(3), ['orders']))
-    expect(d.drift[0]).toEqual({kind: 'partition-count', topic: 'orders', broker: null, then: '3', now: '5', description: expect.stringContaining('orders had 3 partitions')})
+    expect(d.drift[0]).toEqual({
+      kind: 'partition-count',
+      topic: 'orders',
+      broker: null,
+      then: '3',
+      now: '5',
+      description: expect.stringContaining('orders had 3 partitions'),
+    })
   })
 
   it('NDJSON: one object per group per line, then the summary', () => {
-    const lines = ndjsonLines(summary, rs, ['fenced brokers']).trimEnd().split('\n').map(l => JSON.parse(l))
+    const lines = ndjsonLines(summary, rs, ['fenced brokers'])
+      .trimEnd()
+      .split('\n')
+      .map(l => JSON.parse(l))
     expect(lines).toHaveLength(4)
     const group = {name: 'rebalance-doctor/audit-group', version: 1}
     expect(lines.slice(0, 3).map(l => [l.schema, l.group, l.clusterId])).toEqual([
@@ -64,11 +78,31 @@ describe('audit outputs', () => {
 
   it('table with --metadata-log: the exact changes replace the inferred drift; a log that cannot say keeps it and says why', () => {
     const drifted = rs.find(r => r.group === 'drifted')!
-    const exact: GroupAudit = {...drifted, driftFromLog: {source: 'metadata-log', exact: true, message: 'x', changes: [{offset: '42', kind: 'partitions-added', timestamp: NOW, time: new Date(NOW).toISOString(), topic: 'orders', description: 'topic orders partitions 3 → 5'} as never]}}
+    const exact: GroupAudit = {
+      ...drifted,
+      driftFromLog: {
+        source: 'metadata-log',
+        exact: true,
+        message: 'x',
+        changes: [
+          {
+            offset: '42',
+            kind: 'partitions-added',
+            timestamp: NOW,
+            time: new Date(NOW).toISOString(),
+            topic: 'orders',
+            description: 'topic orders partitions 3 → 5',
+          } as never,
+        ],
+      },
+    }
     const t = renderAuditTable([exact], {}, {...PLAIN, width: 400})
     expect(t).toContain(`drift (exact, from the metadata log): topic orders partitions 3 → 5 (${new Date(NOW).toISOString()})`)
     expect(t).not.toContain('consistent with')
-    const notExact: GroupAudit = {...drifted, driftFromLog: {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata'}}
+    const notExact: GroupAudit = {
+      ...drifted,
+      driftFromLog: {source: 'metadata-log', exact: false, message: 'the metadata log does not reach the live metadata'},
+    }
     const u = renderAuditTable([notExact], {}, {...PLAIN, width: 400})
     expect(u).toContain('drift, consistent with: topic orders had 3 partitions')
     expect(u).toContain('metadata log: the metadata log does not reach the live metadata')
@@ -112,7 +146,10 @@ describe('audit outputs', () => {
 
   it('Prometheus failure file: up 0, exit code, time of the run, error code; no per-group series', () => {
     const text = prometheusFailureText({clusterId: 'c"1', startedAt: NOW, durationMs: 1500, exitCode: 1, errorCode: 'CONNECTION_REFUSED'})
-    const samples = text.trimEnd().split('\n').filter(l => !l.startsWith('#'))
+    const samples = text
+      .trimEnd()
+      .split('\n')
+      .filter(l => !l.startsWith('#'))
     expect(samples).toEqual([
       'rebalance_doctor_up{cluster_id="c\\"1"} 0',
       'rebalance_doctor_audit_error{cluster_id="c\\"1",code="CONNECTION_REFUSED"} 1',

@@ -1,6 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext} from '../../../src/core/audit/audit.js'
-import {AuditPass, EXIT_HISTORY_FAILED, exitWithHistory, exitWithPrometheus, historyFailed, historyGroups, type HistoryStatus} from '../../../src/core/audit/pass.js'
+import {
+  AuditPass,
+  EXIT_HISTORY_FAILED,
+  exitWithHistory,
+  exitWithPrometheus,
+  historyFailed,
+  historyGroups,
+  type HistoryStatus,
+} from '../../../src/core/audit/pass.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {classic, consumer, Log, share} from '../replay/log.js'
 import {cluster, hashOf, settledGroup} from './fixtures.js'
@@ -16,7 +24,12 @@ function groups() {
   log.write([share.member('s1', 'm1', ['payments']), share.metadata('s1', 1, hashOf(cluster(5), ['payments']))])
   log.write([classic.group('k1', 1, ['a'])])
   settledGroup(log, 'gone', ['orders'], 1n)
-  log.write([consumer.memberTombstone('gone', 'm1'), consumer.targetTombstone('gone', 'm1'), consumer.currentTombstone('gone', 'm1'), consumer.metadataTombstone('gone')])
+  log.write([
+    consumer.memberTombstone('gone', 'm1'),
+    consumer.targetTombstone('gone', 'm1'),
+    consumer.currentTombstone('gone', 'm1'),
+    consumer.metadataTombstone('gone'),
+  ])
   const replay = (g: string) => replayGroup(g, log.records)
   return {replay, summaries: ['c2', 'c1', 's1', 'k1', 'gone'].map(g => [g, replay(g)] as [string, ReturnType<typeof replay>])}
 }
@@ -33,7 +46,15 @@ describe('AuditPass', () => {
     expect(pass.rows().map(r => r.group)).toEqual(['c1', 'c2', 'k1', 's1'])
     expect(pass.deleted).toBe(1)
     const s = pass.summary(STATS, ['drift'], 'cid', NOW, false)
-    expect(s).toMatchObject({groups: 4, deletedGroupsSkipped: 1, byType: {consumer: 2, share: 1, classic: 1}, findings: {drift: 1}, exitCode: 3, clusterId: 'cid', partitions: 2})
+    expect(s).toMatchObject({
+      groups: 4,
+      deletedGroupsSkipped: 1,
+      byType: {consumer: 2, share: 1, classic: 1},
+      findings: {drift: 1},
+      exitCode: 3,
+      clusterId: 'cid',
+      partitions: 2,
+    })
   })
 
   it('--type keeps only those types; a filter that matches nothing is exit 4, no filter is exit 0', () => {
@@ -55,13 +76,20 @@ describe('AuditPass', () => {
     const {replay} = groups()
     const pass = new AuditPass(ctx(), new Set(['consumer'] as const))
     const empty = {...replay('c1'), timeline: []}
-    pass.addPartition([], [['c1', replay('c1')], ['c2', empty], ['s1', replay('s1')]])
+    pass.addPartition(
+      [],
+      [
+        ['c1', replay('c1')],
+        ['c2', empty],
+        ['s1', replay('s1')],
+      ],
+    )
     expect(pass.bumps.map(b => b.group)).toEqual(['c1'])
     expect(pass.audited).toBe(0)
   })
 })
 
-describe('the run\'s exit code and what the history records', () => {
+describe("the run's exit code and what the history records", () => {
   const recorded: HistoryStatus = {recorded: true, dir: '/h', file: '/h/f'}
   const failed: HistoryStatus = {recorded: false, dir: '/h', error: 'EACCES'}
   const off: HistoryStatus = {recorded: false, disabled: true}

@@ -25,7 +25,10 @@ function row(): GroupAudit {
 
 describe('--prometheus-label', () => {
   it('NAME=VALUE pairs in order; a value may hold = and any character', () => {
-    expect(parsePrometheusLabels(['cluster=prod', 'env=a=b "c"\n'])).toEqual([['cluster', 'prod'], ['env', 'a=b "c"\n']])
+    expect(parsePrometheusLabels(['cluster=prod', 'env=a=b "c"\n'])).toEqual([
+      ['cluster', 'prod'],
+      ['env', 'a=b "c"\n'],
+    ])
     expect(parsePrometheusLabels([])).toEqual([])
   })
 
@@ -47,7 +50,13 @@ describe('--prometheus-label', () => {
   it('every series carries cluster_id, then the labels, escaped; no file label once the cluster id is known', () => {
     const r = row()
     const summary = summarize([r], {partitions: 1, recordsScanned: 5, decodeErrors: 0, durationMs: 10}, ['drift'], 'cid', NOW)
-    const text = prometheusText(summary, [r], {labels: [['cluster', 'prod'], ['note', 'a"b\\c\nd']], fileName: 'rd.prom'})
+    const text = prometheusText(summary, [r], {
+      labels: [
+        ['cluster', 'prod'],
+        ['note', 'a"b\\c\nd'],
+      ],
+      fileName: 'rd.prom',
+    })
     const samples = parseExposition(text)
     expect(samples.length).toBeGreaterThan(10)
     for (const s of samples) {
@@ -63,7 +72,11 @@ describe('--prometheus-label', () => {
     const summary = summarize([r], {partitions: 1, recordsScanned: 5, decodeErrors: 0, durationMs: 10}, ['drift'], 'cid', NOW)
     const s = parseExposition(prometheusText(summary, [r])).find(x => x.name === 'rebalance_doctor_group_epoch_timestamp_seconds')
     expect(r.lastEpochTime).not.toBeNull()
-    expect(s).toEqual({name: 'rebalance_doctor_group_epoch_timestamp_seconds', labels: {cluster_id: 'cid', group: 'orders', type: 'consumer'}, value: Date.parse(r.lastEpochTime!) / 1000})
+    expect(s).toEqual({
+      name: 'rebalance_doctor_group_epoch_timestamp_seconds',
+      labels: {cluster_id: 'cid', group: 'orders', type: 'consumer'},
+      value: Date.parse(r.lastEpochTime!) / 1000,
+    })
   })
 
   it('no cluster id known: the file name is a label, so two such files never hold the same series', () => {
@@ -93,7 +106,20 @@ describe('audit --prometheus-label through the command', () => {
   it('the labels are on every series of a failed run; a bad label is a usage error (exit 2, in the file too)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-prom-'))
     const prom = join(dir, 'rd.prom')
-    const r = await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', prom, '--prometheus-label', 'cluster=prod', '--prometheus-label', 'dc=eu-1'])
+    const r = await run([
+      'audit',
+      '-b',
+      '127.0.0.1:1',
+      '--timeout',
+      '1s',
+      '--no-record',
+      '--prometheus',
+      prom,
+      '--prometheus-label',
+      'cluster=prod',
+      '--prometheus-label',
+      'dc=eu-1',
+    ])
     expect(r.exitCode, r.error?.message).toBe(1)
     for (const s of parseExposition(readFileSync(prom, 'utf8'))) expect(s.labels).toMatchObject({cluster_id: '', cluster: 'prod', dc: 'eu-1', file: 'rd.prom'})
     const bad = await run(['audit', '-b', '127.0.0.1:1', '--no-record', '--prometheus', prom, '--prometheus-label', 'type=x'])

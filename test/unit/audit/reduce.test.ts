@@ -19,7 +19,12 @@ function fullReplay(bs: readonly LogBatch[], keep: number): Map<string, ReplayRe
   const replay = new PartitionReplay()
   for (const b of bs) {
     for (const rec of b.records) {
-      const lr: LoggedRecord = {offset: rec.offset, timestamp: Number(rec.timestamp), batchBaseOffset: b.baseOffset, record: decodeRecord(rec.key, rec.value, rec.offset)}
+      const lr: LoggedRecord = {
+        offset: rec.offset,
+        timestamp: Number(rec.timestamp),
+        batchBaseOffset: b.baseOffset,
+        record: decodeRecord(rec.key, rec.value, rec.offset),
+      }
       replay.push(lr)
     }
   }

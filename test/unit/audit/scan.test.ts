@@ -13,14 +13,28 @@ function batch(records: RecordToEncode[], txn: {producerId?: bigint; control?: b
     const e = encodeRecord(r)
     return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
   })
-  return {baseOffset: base, lastOffset: offset - 1n, producerId: txn.producerId ?? -1n, isTransactional: txn.producerId !== undefined, isControl: false, records: rs} as unknown as LogBatch
+  return {
+    baseOffset: base,
+    lastOffset: offset - 1n,
+    producerId: txn.producerId ?? -1n,
+    isTransactional: txn.producerId !== undefined,
+    isControl: false,
+    records: rs,
+  } as unknown as LogBatch
 }
 
 describe('PartitionScan', () => {
   it('reduces every group of the partition, skips offset commits undecoded, and keeps the last bumps', () => {
     const scan = new PartitionScan({keepEpochs: 3})
     for (let e = 1; e <= 50; e++) {
-      scan.onBatch(batch([consumer.member('a', 'm1', {names: ['t']}), consumer.metadata('a', e, BigInt(e)), consumer.targetMetadata('a', e), consumer.current('a', 'm1', e)]))
+      scan.onBatch(
+        batch([
+          consumer.member('a', 'm1', {names: ['t']}),
+          consumer.metadata('a', e, BigInt(e)),
+          consumer.targetMetadata('a', e),
+          consumer.current('a', 'm1', e),
+        ]),
+      )
       scan.onBatch(batch([consumer.offsetCommit('a', 't', 0, BigInt(e)), consumer.offsetCommit('b', 't', 0, BigInt(e))]))
       if (e % 10 === 0) scan.onBatch(batch([consumer.member('b', 'x', {names: ['t']}), consumer.metadata('b', e / 10, 7n)]))
     }
@@ -58,7 +72,11 @@ describe('PartitionScan over batches whose offset commits the reader stepped ove
     const {batches, generate} = await import('./generated.js')
     for (let seed = 1; seed <= 6; seed++) {
       const whole = batches(generate(seed, 8, 50), seed)
-      const filtered = whole.map(b => ({...b, records: b.records.filter(r => r.key === null || auditKeyFilter(r.key, 0, r.key.length)), recordCount: b.records.length}))
+      const filtered = whole.map(b => ({
+        ...b,
+        records: b.records.filter(r => r.key === null || auditKeyFilter(r.key, 0, r.key.length)),
+        recordCount: b.records.length,
+      }))
       expect(filtered.some((b, i) => b.records.length < whole[i].records.length)).toBe(true)
       const a = new PartitionScan()
       const b = new PartitionScan()

@@ -30,14 +30,31 @@ describe('audit --watch stream', () => {
     expect(r.stderr.match(/^watching 2 groups of cluster test-cluster-id every 300ms: /gm)).toHaveLength(1)
     const stuck = r.stdout.split('\n').filter(l => l.includes(' stuck: '))
     expect(stuck).toHaveLength(1)
-    expect(stuck[0]).toMatch(new RegExp(`^\\S+Z ${LONG.stuck} \\(consumer\\) member ${LONG.memberA} \\(client ${LONG.clientA} on /10.0.0.1\\) stuck: UNREVOKED_PARTITIONS since \\S+ \\(longer than \\d+ s\\), blocks ${LONG.memberB}$`))
+    expect(stuck[0]).toMatch(
+      new RegExp(
+        `^\\S+Z ${LONG.stuck} \\(consumer\\) member ${LONG.memberA} \\(client ${LONG.clientA} on /10.0.0.1\\) stuck: UNREVOKED_PARTITIONS since \\S+ \\(longer than \\d+ s\\), blocks ${LONG.memberB}$`,
+      ),
+    )
   }, 30_000)
 
   it('--ndjson: a rebalance-doctor/stuck-member document', async () => {
     const r = await watch('--ndjson')
-    const docs = r.stdout.split('\n').filter(Boolean).map(l => JSON.parse(l))
+    const docs = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map(l => JSON.parse(l))
     const stuck = docs.filter(d => d.schema.name === 'rebalance-doctor/stuck-member')
     expect(stuck).toHaveLength(1)
-    expect(stuck[0]).toMatchObject({schema: {name: 'rebalance-doctor/stuck-member', version: 1}, clusterId: 'test-cluster-id', group: LONG.stuck, type: 'consumer', memberId: LONG.memberA, clientId: LONG.clientA, state: 'UNREVOKED_PARTITIONS', blocking: [LONG.memberB], warnings: []})
+    expect(stuck[0]).toMatchObject({
+      schema: {name: 'rebalance-doctor/stuck-member', version: 1},
+      clusterId: 'test-cluster-id',
+      group: LONG.stuck,
+      type: 'consumer',
+      memberId: LONG.memberA,
+      clientId: LONG.clientA,
+      state: 'UNREVOKED_PARTITIONS',
+      blocking: [LONG.memberB],
+      warnings: [],
+    })
   }, 30_000)
 })

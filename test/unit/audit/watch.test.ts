@@ -33,11 +33,20 @@ function batch(records: RecordToEncode[]): Batch {
     const e = encodeRecord(r)
     return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
   })
-  return {baseOffset: base, lastOffset: offset - 1n, producerId: -1n, isTransactional: false, isControl: false, partitionLeaderEpoch: 0, records: rs} as unknown as Batch
+  return {
+    baseOffset: base,
+    lastOffset: offset - 1n,
+    producerId: -1n,
+    isTransactional: false,
+    isControl: false,
+    partitionLeaderEpoch: 0,
+    records: rs,
+  } as unknown as Batch
 }
 
 /** A member joins group g: a member record, then the epoch bump and the assignment, in one write. */
-const join = (g: string, member: string, epoch: number) => batch([consumer.member(g, member, {names: ['t']}), consumer.metadata(g, epoch, 0n), consumer.targetMetadata(g, epoch), consumer.current(g, member, epoch)])
+const join = (g: string, member: string, epoch: number) =>
+  batch([consumer.member(g, member, {names: ['t']}), consumer.metadata(g, epoch, 0n), consumer.targetMetadata(g, epoch), consumer.current(g, member, epoch)])
 
 /** One __consumer_offsets partition served like a broker (fromOffset, log start, end offset); `fail` makes reads throw. */
 function partition() {
@@ -167,12 +176,29 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
     const logs = [[] as Batch[], [] as Batch[]]
     let failOn: number | undefined
     const client = {
-      topics: async () => [{name: '__consumer_offsets', partitions: [{partition: 0, replicas: [1]}, {partition: 1, replicas: [1]}]}],
+      topics: async () => [
+        {
+          name: '__consumer_offsets',
+          partitions: [
+            {partition: 0, replicas: [1]},
+            {partition: 1, replicas: [1]},
+          ],
+        },
+      ],
       readPartition: async (o: {partition: number; fromOffset?: bigint; onBatch: (b: Batch) => void}) => {
         if (o.partition === failOn) throw new Error('coordinator moved')
         const log = logs[o.partition]
         for (const b of log) if (b.lastOffset >= (o.fromOffset ?? 0n)) o.onBatch(b)
-        return {topic: '__consumer_offsets', partition: o.partition, leader: 1, logStartOffset: 0n, endOffset: log.length ? log.at(-1)!.lastOffset + 1n : 0n, batches: [], abortedTransactions: [], fetches: 1}
+        return {
+          topic: '__consumer_offsets',
+          partition: o.partition,
+          leader: 1,
+          logStartOffset: 0n,
+          endOffset: log.length ? log.at(-1)!.lastOffset + 1n : 0n,
+          batches: [],
+          abortedTransactions: [],
+          fetches: 1,
+        }
       },
     } as unknown as KafkaClient
     const store = memoryCheckpointStore()
@@ -204,7 +230,21 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
   })
 
   it('the bump line and document', () => {
-    const e: BumpEvent = {clusterId: 'c1', group: 'g\u001b[2J', type: 'consumer', epoch: 3, previousEpoch: 2, timestamp: 0, time: '1970-01-01T00:00:00.000Z', offset: '12', metadataHash: '0', previousMetadataHash: '0', rules: '4.1+', assignmentEpoch: 3, causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never]}
+    const e: BumpEvent = {
+      clusterId: 'c1',
+      group: 'g\u001b[2J',
+      type: 'consumer',
+      epoch: 3,
+      previousEpoch: 2,
+      timestamp: 0,
+      time: '1970-01-01T00:00:00.000Z',
+      offset: '12',
+      metadataHash: '0',
+      previousMetadataHash: '0',
+      rules: '4.1+',
+      assignmentEpoch: 3,
+      causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never],
+    }
     expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g\\x1b[2J (consumer) epoch 2 → 3: member m3 joined')
     const doc = bumpDocument(e)
     expect(Object.keys(doc)[0]).toBe('schema')
@@ -227,7 +267,10 @@ describe('watchLoop', () => {
     const errors: string[] = []
     const ran: number[] = []
     const n = await watchLoop({
-      intervalMs: 1000, stop: stop.signal, now: clock.now, sleep: clock.sleep,
+      intervalMs: 1000,
+      stop: stop.signal,
+      now: clock.now,
+      sleep: clock.sleep,
       onError: (e, i) => errors.push(`${i}: ${(e as Error).message}`),
       cycle: async i => {
         ran.push(i)
@@ -247,7 +290,9 @@ describe('watchLoop', () => {
     const stop = new AbortController()
     const writes: string[] = []
     const n = await watchLoop({
-      intervalMs: 10, stop: stop.signal, onError: e => {
+      intervalMs: 10,
+      stop: stop.signal,
+      onError: e => {
         throw e
       },
       cycle: async i => {
@@ -273,7 +318,11 @@ describe('watchLoop', () => {
   it('stopOnSignals: SIGTERM or SIGINT stops; a second signal exits at once; dispose removes the handlers', () => {
     const handlers = new Map<string, (s: string) => void>()
     const exits: number[] = []
-    const proc = {on: (s: string, h: (s: string) => void) => handlers.set(s, h), off: (s: string) => handlers.delete(s), exit: (c: number) => void exits.push(c)}
+    const proc = {
+      on: (s: string, h: (s: string) => void) => handlers.set(s, h),
+      off: (s: string) => handlers.delete(s),
+      exit: (c: number) => void exits.push(c),
+    }
     const seen: string[] = []
     const {controller, dispose} = stopOnSignals(s => seen.push(s), proc as never)
     expect([...handlers.keys()].sort()).toEqual(['SIGINT', 'SIGTERM'])
@@ -300,7 +349,10 @@ describe('runWatch: a watch whose output is gone stops (`audit --watch --ndjson 
     let cycles = 0
     try {
       await runWatch({
-        interval: '10ms', intervalMs: 10, unit: 'cycle', out,
+        interval: '10ms',
+        intervalMs: 10,
+        unit: 'cycle',
+        out,
         cycle: async n => {
           cycles = n
           if (n === 2) await exited

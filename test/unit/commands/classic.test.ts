@@ -18,14 +18,45 @@ const G = 'billing-legacy'
 
 function classicCluster(): FakeCluster {
   const fake = new FakeCluster(cluster())
-  const subscription = encodeEmbeddedMessage(ConsumerProtocolSubscription, {Topics: ['orders'], UserData: null, OwnedPartitions: [], GenerationId: -1, RackId: null}, 3)
+  const subscription = encodeEmbeddedMessage(
+    ConsumerProtocolSubscription,
+    {Topics: ['orders'], UserData: null, OwnedPartitions: [], GenerationId: -1, RackId: null},
+    3,
+  )
   const assignment = encodeEmbeddedMessage(ConsumerProtocolAssignment, {AssignedPartitions: [{Topic: 'orders', Partitions: [0, 1, 2]}], UserData: null}, 3)
-  fake.write(G, [{type: 2, version: 3, key: {group: G}, value: {
-    protocolType: 'consumer', generation: 3, protocol: 'range', leader: 'console-consumer-1', currentStateTimestamp: BigInt(fake.time),
-    members: [{memberId: 'console-consumer-1', groupInstanceId: null, clientId: 'console-consumer', clientHost: '/127.0.0.1', rebalanceTimeout: 300_000, sessionTimeout: 45_000, subscription, assignment}],
-  }}])
+  fake.write(G, [
+    {
+      type: 2,
+      version: 3,
+      key: {group: G},
+      value: {
+        protocolType: 'consumer',
+        generation: 3,
+        protocol: 'range',
+        leader: 'console-consumer-1',
+        currentStateTimestamp: BigInt(fake.time),
+        members: [
+          {
+            memberId: 'console-consumer-1',
+            groupInstanceId: null,
+            clientId: 'console-consumer',
+            clientHost: '/127.0.0.1',
+            rebalanceTimeout: 300_000,
+            sessionTimeout: 45_000,
+            subscription,
+            assignment,
+          },
+        ],
+      },
+    },
+  ])
   fake.write(G, [consumer.offsetCommit(G, 'orders', 0, 10n), consumer.offsetCommit(G, 'orders', 1, 4n), consumer.offsetCommit(G, 'orders', 2, 0n)], 1000)
-  for (const [p, end] of [[0, 12n], [1, 4n], [2, 7n]] as const) fake.logEnd.set(`orders:${p}`, end)
+  for (const [p, end] of [
+    [0, 12n],
+    [1, 4n],
+    [2, 7n],
+  ] as const)
+    fake.logEnd.set(`orders:${p}`, end)
   return fake
 }
 
@@ -38,10 +69,25 @@ describe('a classic group through a fake cluster', () => {
     const doc = JSON.parse(r.stdout)
     expect(doc.type).toBe('classic')
     expect(doc.members).toHaveLength(1)
-    expect(doc.members[0]).toMatchObject({memberId: 'console-consumer-1', clientId: 'console-consumer', clientHost: '/127.0.0.1', subscribedTopicNames: ['orders']})
+    expect(doc.members[0]).toMatchObject({
+      memberId: 'console-consumer-1',
+      clientId: 'console-consumer',
+      clientHost: '/127.0.0.1',
+      subscribedTopicNames: ['orders'],
+    })
     expect(doc.members[0].partitions.assigned).toEqual([{topic: 'orders', topicId: T1, partitions: [0, 1, 2]}])
-    expect(doc.offsets.partitions.map((p: {partition: number; committedOffset: string; logEndOffset: string; lag: string; memberId: string}) => [p.partition, p.committedOffset, p.logEndOffset, p.lag, p.memberId])).toEqual([
-      [0, '10', '12', '2', 'console-consumer-1'], [1, '4', '4', '0', 'console-consumer-1'], [2, '0', '7', '7', 'console-consumer-1'],
+    expect(
+      doc.offsets.partitions.map((p: {partition: number; committedOffset: string; logEndOffset: string; lag: string; memberId: string}) => [
+        p.partition,
+        p.committedOffset,
+        p.logEndOffset,
+        p.lag,
+        p.memberId,
+      ]),
+    ).toEqual([
+      [0, '10', '12', '2', 'console-consumer-1'],
+      [1, '4', '4', '0', 'console-consumer-1'],
+      [2, '0', '7', '7', 'console-consumer-1'],
     ])
     expect(doc.offsets.totalLag).toBe('9')
   })

@@ -12,7 +12,8 @@ import {describe, expect, it} from 'vitest'
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 // (a cache dir of its own: nothing a run writes lands in the user's)
 const env = {...process.env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'rd-cache-')), OCLIF_COLUMNS: '200'}
-const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), ...args], {encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe']})
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), ...args], {encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe']})
 
 describe('operator conventions', () => {
   it('`help group explain`, `--help` and `-h` print the same usage', () => {
@@ -34,7 +35,7 @@ describe('operator conventions', () => {
     expect(t.stderr).toContain('help topic-hash')
   })
 
-  it('completion: one command (`completion SHELL`); oclif\'s `autocomplete` is not offered beside it', () => {
+  it("completion: one command (`completion SHELL`); oclif's `autocomplete` is not offered beside it", () => {
     const r = cli('completion', 'bash')
     expect(r.status).toBe(0)
     expect(r.stdout).toContain('completion-values')

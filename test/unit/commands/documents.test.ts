@@ -11,7 +11,8 @@ import {SCHEMAS, toDocument} from '../../../src/core/documents.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
 
 const COMMANDS = join(ROOT, 'src', 'commands')
-const files = (dir: string): string[] => readdirSync(dir, {withFileTypes: true}).flatMap(e => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+const files = (dir: string): string[] =>
+  readdirSync(dir, {withFileTypes: true}).flatMap(e => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
 
 class Warns extends BaseCommand<typeof Warns> {
   static override schema = {name: 'rebalance-doctor/test', version: 7}
@@ -76,7 +77,11 @@ describe('JSON documents', () => {
   it('this.warn under --json lands in warnings, after the result, in order', async () => {
     const doc = JSON.parse(await stdoutOf(Warns, ['--json']))
     expect(Object.keys(doc)).toEqual(['schema', 'value', 'warnings'])
-    expect(doc).toEqual({schema: {name: 'rebalance-doctor/test', version: 7}, value: 1, warnings: ['racks of fenced brokers may be missing', {code: 'HISTORY_NOT_WRITTEN', message: 'disk full'}]})
+    expect(doc).toEqual({
+      schema: {name: 'rebalance-doctor/test', version: 7},
+      value: 1,
+      warnings: ['racks of fenced brokers may be missing', {code: 'HISTORY_NOT_WRITTEN', message: 'disk full'}],
+    })
   })
 
   it('an error document keeps the warnings given before the failure', async () => {

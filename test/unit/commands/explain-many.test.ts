@@ -13,7 +13,11 @@ import {type FakeCluster, onePartitionCluster} from '../../lib/fake-cluster.js'
 import {setClusterFactory} from '../../../src/kafka/session.js'
 
 function live() {
-  return parseMetadataDocument({clusterId: 'cid', brokers: [{id: 1, rack: 'a'}], topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}]})
+  return parseMetadataDocument({
+    clusterId: 'cid',
+    brokers: [{id: 1, rack: 'a'}],
+    topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
+  })
 }
 const settled = (g: string) => [
   consumer.member(g, 'm1', {names: ['orders']}),
@@ -88,10 +92,16 @@ describe('group explain for several groups', () => {
   it('--all --ndjson: one group-explain document per line, every group', async () => {
     const r = await explain(['--all', '--ndjson'])
     expect(r.exitCode).toBe(0)
-    const lines = stdout.join('').trimEnd().split('\n').map(l => JSON.parse(l))
+    const lines = stdout
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map(l => JSON.parse(l))
     expect(lines.map(l => [l.schema.name, l.group])).toEqual([
-      ['rebalance-doctor/group-explain', 'odd*id'], ['rebalance-doctor/group-explain', 'orders-1'],
-      ['rebalance-doctor/group-explain', 'orders-2'], ['rebalance-doctor/group-explain', 'payments'],
+      ['rebalance-doctor/group-explain', 'odd*id'],
+      ['rebalance-doctor/group-explain', 'orders-1'],
+      ['rebalance-doctor/group-explain', 'orders-2'],
+      ['rebalance-doctor/group-explain', 'payments'],
     ])
     expect(Object.keys(lines[0]).at(-1)).toBe('warnings')
   })

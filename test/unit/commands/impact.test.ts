@@ -7,10 +7,25 @@ import {describe, expect, it} from 'vitest'
 import {ROOT, run, tempFile} from '../helpers.js'
 
 const SEGMENTS = [0, 3, 4].map(p => join(ROOT, `test/unit/records/fixtures/kafka-4.4.0/__consumer_offsets-${p}.segment`))
-const topic = (name: string, id: string) => ({name, topicId: id, partitions: [{partition: 0, replicas: [1, 2]}, {partition: 1, replicas: [2, 3]}]})
+const topic = (name: string, id: string) => ({
+  name,
+  topicId: id,
+  partitions: [
+    {partition: 0, replicas: [1, 2]},
+    {partition: 1, replicas: [2, 3]},
+  ],
+})
 const md = tempFile('md.json', {
-  brokers: [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-a'}, {id: 3, rack: 'rack-b'}],
-  topics: [topic('rdamx367dop-orders', 'AAAAAAAAAAAAAAAAAAAAAQ'), topic('rdamx367dop-payments', 'AAAAAAAAAAAAAAAAAAAAAg'), topic('rdamx368yrt-orders', 'AAAAAAAAAAAAAAAAAAAAAw')],
+  brokers: [
+    {id: 1, rack: 'rack-a'},
+    {id: 2, rack: 'rack-a'},
+    {id: 3, rack: 'rack-b'},
+  ],
+  topics: [
+    topic('rdamx367dop-orders', 'AAAAAAAAAAAAAAAAAAAAAQ'),
+    topic('rdamx367dop-payments', 'AAAAAAAAAAAAAAAAAAAAAg'),
+    topic('rdamx368yrt-orders', 'AAAAAAAAAAAAAAAAAAAAAw'),
+  ],
 })
 // each segment is its own partition directory for the source (files of one directory are one partition)
 const args = (...more: string[]) => ['impact', '--metadata-file', md, ...SEGMENTS.flatMap(s => ['--offsets-segment', s]), ...more]
@@ -22,7 +37,12 @@ describe('impact command (offline)', () => {
     const out = JSON.parse(stdout)
     expect(Object.keys(out)[0]).toBe('schema')
     expect(Object.keys(out).at(-1)).toBe('warnings')
-    expect(out).toMatchObject({schema: {name: 'rebalance-doctor/impact', version: 1}, warnings: [], changes: ['delete topic rdamx367dop-payments'], phases: [{phase: 'topics', transient: false, topics: ['rdamx367dop-payments']}]})
+    expect(out).toMatchObject({
+      schema: {name: 'rebalance-doctor/impact', version: 1},
+      warnings: [],
+      changes: ['delete topic rdamx367dop-payments'],
+      phases: [{phase: 'topics', transient: false, topics: ['rdamx367dop-payments']}],
+    })
     expect(out.summary.groups).toBeGreaterThan(0)
     for (const g of out.groups) {
       expect(g.touchedTopics).toEqual(['rdamx367dop-payments'])
@@ -50,7 +70,15 @@ describe('impact command (offline)', () => {
     const unknown = await run(args('--delete-topic', 'nope'))
     expect(unknown.exitCode).toBe(2)
     expect(unknown.error?.message).toContain('the cluster has no topic nope')
-    const file = await run(['impact', '--reassignment', tempFile('r.json', '{"version":1,"partitions":[{"topic":"t"}]}'), '--metadata-file', md, '--offsets-segment', SEGMENTS[0]])
+    const file = await run([
+      'impact',
+      '--reassignment',
+      tempFile('r.json', '{"version":1,"partitions":[{"topic":"t"}]}'),
+      '--metadata-file',
+      md,
+      '--offsets-segment',
+      SEGMENTS[0],
+    ])
     expect(file.exitCode).toBe(2)
     expect(file.error?.message).toContain('$.partitions[0].partition')
   })

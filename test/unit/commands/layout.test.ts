@@ -20,8 +20,16 @@ const L = LONG
 const COMMANDS: Array<{name: string; args: string[]; ids: string[]}> = [
   {name: 'audit', args: ['audit', '-b', 'fake:9092', '--no-record'], ids: [L.drifting, L.stuck, L.memberA, L.memberB, L.clientA]},
   {name: 'group list', args: ['group', 'list', '-b', 'fake:9092'], ids: [L.drifting, L.stuck, L.classic]},
-  {name: 'group explain (a member left)', args: ['group', 'explain', L.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-layout'], ids: [L.drifting, L.memberA, L.clientA, L.memberC, L.clientC]},
-  {name: 'group explain (a member stuck)', args: ['group', 'explain', L.stuck, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-layout'], ids: [L.stuck, L.memberA, L.memberB, L.clientA, L.clientB]},
+  {
+    name: 'group explain (a member left)',
+    args: ['group', 'explain', L.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-layout'],
+    ids: [L.drifting, L.memberA, L.clientA, L.memberC, L.clientC],
+  },
+  {
+    name: 'group explain (a member stuck)',
+    args: ['group', 'explain', L.stuck, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-layout'],
+    ids: [L.stuck, L.memberA, L.memberB, L.clientA, L.clientB],
+  },
 ]
 
 const env = (extra: Record<string, string>) => {
@@ -44,14 +52,21 @@ function output(cmd: string, args: string[], e: NodeJS.ProcessEnv): Promise<stri
 const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
 /** Stdout of the CLI in a pty `columns` wide (stderr, the spinner's, dropped); colours and \r removed. */
 const inPty = (args: string[], columns: number) =>
-  output('script', ['-qec', `stty cols ${columns} rows 200; exec ${[TSX, CLI, ...args].map(quote).join(' ')} 2>/dev/null`, '/dev/null'], env({TERM: 'xterm'})).then(visible)
+  output(
+    'script',
+    ['-qec', `stty cols ${columns} rows 200; exec ${[TSX, CLI, ...args].map(quote).join(' ')} 2>/dev/null`, '/dev/null'],
+    env({TERM: 'xterm'}),
+  ).then(visible)
 const throughPipe = (args: string[], columns?: number) => output(TSX, [CLI, ...args], env(columns ? {COLUMNS: String(columns)} : {}))
 
 // eslint-disable-next-line no-control-regex
 const visible = (text: string) => text.replace(/\r/g, '').replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')
 /** Words as printed: between spaces and table borders; numbers (durations differ between runs) and ids shortened with … left out. */
 const words = (text: string) =>
-  text.split(/[\s│┌┐└┘├┤┬┴┼─|]+/).map(w => w.replace(/^[([,;:]+|[)\],;:.]+$/g, '')).filter(w => w && !/^[\d.,:]+$/.test(w) && !w.includes('…') && !/^(-\[|RECORD|\]-*)$/.test(w))
+  text
+    .split(/[\s│┌┐└┘├┤┬┴┼─|]+/)
+    .map(w => w.replace(/^[([,;:]+|[)\],;:.]+$/g, ''))
+    .filter(w => w && !/^[\d.,:]+$/.test(w) && !w.includes('…') && !/^(-\[|RECORD|\]-*)$/.test(w))
 /** Words only the fitted layouts print. */
 const LAYOUT_WORDS = new Set('members no longer in the group in full'.split(' '))
 
@@ -59,7 +74,11 @@ function check(text: string, columns: number, ids: string[], natural: Set<string
   const lines = text.split('\n')
   expect(lines.length, what).toBeGreaterThan(3)
   for (const l of lines) expect([...l].length, `${what}: ${l}`).toBeLessThanOrEqual(columns)
-  for (const id of ids) expect(lines.some(l => l.includes(id)), `${what}: ${id} whole`).toBe(true)
+  for (const id of ids)
+    expect(
+      lines.some(l => l.includes(id)),
+      `${what}: ${id} whole`,
+    ).toBe(true)
   for (const w of words(text)) if (!LAYOUT_WORDS.has(w)) expect(natural.has(w), `${what}: "${w}" is not a word of the unfitted output`).toBe(true)
 }
 
@@ -71,8 +90,8 @@ describe('layout at 80, 120 and 200 columns: a pty and a pipe with COLUMNS', () 
       expect(Math.max(...natural.split('\n').map(l => [...l].length)), natural).toBeGreaterThan(c.name === 'group list' ? 120 : 200)
       const naturalWords = new Set(words(natural))
       check(await throughPipe(c.args, 80), 80, c.ids, naturalWords, `${c.name}, COLUMNS=80 through a pipe`)
-      if (hasScript) for (const columns of [80, 120, 200]) check(await inPty(c.args, columns), columns, c.ids, naturalWords, `${c.name} in a ${columns}-column pty`)
+      if (hasScript)
+        for (const columns of [80, 120, 200]) check(await inPty(c.args, columns), columns, c.ids, naturalWords, `${c.name} in a ${columns}-column pty`)
     }, 120_000)
   }
-
 })

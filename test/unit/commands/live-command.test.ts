@@ -13,13 +13,20 @@ import {ROOT} from '../helpers.js'
 const CONNECTION = ['bootstrap-server', 'command-config', 'timeout', 'profile']
 
 function commandFiles(dir = join(ROOT, 'src', 'commands')): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap(e => (e.isDirectory() ? commandFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+  return readdirSync(dir, {withFileTypes: true}).flatMap(e =>
+    e.isDirectory() ? commandFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
 }
 
 describe('live commands', () => {
   it('every command with the connection flags is a LiveCommand, and none opens the cluster or a spinner itself', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, {flags: Record<string, {helpGroup?: string}>}>}
-    const live = Object.entries(manifest.commands).filter(([, c]) => 'bootstrap-server' in c.flags).map(([id]) => id).sort()
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+      commands: Record<string, {flags: Record<string, {helpGroup?: string}>}>
+    }
+    const live = Object.entries(manifest.commands)
+      .filter(([, c]) => 'bootstrap-server' in c.flags)
+      .map(([id]) => id)
+      .sort()
     expect(live).toEqual(['audit', 'cluster:snapshot', 'group:explain', 'group:list', 'group:records', 'impact', 'topic-hash:bytes', 'topic-hash:compute'])
     for (const id of live) for (const f of CONNECTION) expect(manifest.commands[id].flags[f]?.helpGroup, `${id} --${f}`).toBe('CONNECTION')
     for (const file of commandFiles()) {
@@ -71,7 +78,7 @@ describe('LiveCommand.withCluster', () => {
     expect(stderr.mock.calls.map(c => String(c[0])).join('')).not.toMatch(/probing|half way/)
   })
 
-  it('closes the cluster when the work fails, and the failure is the command\'s', async () => {
+  it("closes the cluster when the work fails, and the failure is the command's", async () => {
     const {closed} = fake()
     Probe.work = async () => {
       throw new Error('boom')

@@ -20,10 +20,22 @@ const live = (...args: string[]) => [...args, '-b', 'fake:9092', ...(['audit', '
 /** A consumer group settled at epoch 2 (a member joined, then a second bump when another joined). */
 function settled(fake: FakeCluster, g: string, o: {pending?: boolean} = {}): void {
   const h = hashOf(fake.md, ['orders'])
-  fake.write(g, [consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]])])
+  fake.write(g, [
+    consumer.member(g, 'm1', {names: ['orders']}),
+    consumer.metadata(g, 1, h),
+    consumer.target(g, 'm1', [[T1, [0, 1, 2]]]),
+    consumer.targetMetadata(g, 1),
+    consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]]),
+  ])
   fake.write(g, [consumer.member(g, 'm2', {names: ['orders']}), consumer.metadata(g, 2, h)], 60_000)
   if (o.pending) return // the target assignment of epoch 2 is not written: assignment pending
-  fake.write(g, [consumer.target(g, 'm1', [[T1, [0, 1]]]), consumer.target(g, 'm2', [[T1, [2]]]), consumer.targetMetadata(g, 2), consumer.current(g, 'm1', 2, [[T1, [0, 1]]]), consumer.current(g, 'm2', 2, [[T1, [2]]])])
+  fake.write(g, [
+    consumer.target(g, 'm1', [[T1, [0, 1]]]),
+    consumer.target(g, 'm2', [[T1, [2]]]),
+    consumer.targetMetadata(g, 2),
+    consumer.current(g, 'm1', 2, [[T1, [0, 1]]]),
+    consumer.current(g, 'm2', 2, [[T1, [2]]]),
+  ])
 }
 
 /** A cluster holding group `g` settled (or pending). */
@@ -145,7 +157,14 @@ describe('group list through a fake cluster', () => {
     const doc = documentOf(r.stdout)
     expect(doc.schema).toEqual({name: 'rebalance-doctor/group-list', version: 1})
     expect(doc.groups.map((g: {group: string}) => g.group).sort()).toEqual(['legacy', 'orders-1', 'orders-2'])
-    expect(doc.groups.find((g: {group: string}) => g.group === 'orders-1')).toMatchObject({type: 'consumer', state: 'Stable', groupEpoch: 3, assignmentEpoch: 3, members: 2, coordinator: 1})
+    expect(doc.groups.find((g: {group: string}) => g.group === 'orders-1')).toMatchObject({
+      type: 'consumer',
+      state: 'Stable',
+      groupEpoch: 3,
+      assignmentEpoch: 3,
+      members: 2,
+      coordinator: 1,
+    })
     expect(doc.groups.find((g: {group: string}) => g.group === 'legacy')).toMatchObject({type: 'classic', groupEpoch: null, members: null})
   })
 

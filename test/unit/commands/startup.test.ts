@@ -11,7 +11,9 @@ const requireAsOclif = createRequire(join(OCLIF_LIB, 'config', 'config.js'))
 
 /** Every .js file of @oclif/core's lib, as text. */
 function oclifSources(dir = OCLIF_LIB): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap(e => (e.isDirectory() ? oclifSources(join(dir, e.name)) : e.name.endsWith('.js') ? [readFileSync(join(dir, e.name), 'utf8')] : []))
+  return readdirSync(dir, {withFileTypes: true}).flatMap(e =>
+    e.isDirectory() ? oclifSources(join(dir, e.name)) : e.name.endsWith('.js') ? [readFileSync(join(dir, e.name), 'utf8')] : [],
+  )
 }
 
 describe('start-up: oclif dependencies loaded on first use', () => {
@@ -51,7 +53,11 @@ describe('start-up: oclif dependencies loaded on first use', () => {
       const text = new Errors.CLIError('x '.repeat(60)).render()
       console.log(JSON.stringify({before, after: loaded(), lines: text.split('\\n').length}))
     `
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: ROOT, encoding: 'utf8', env: {...process.env, NODE_OPTIONS: '', OCLIF_COLUMNS: '40'}})
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: {...process.env, NODE_OPTIONS: '', OCLIF_COLUMNS: '40'},
+    })
     expect(r.stderr).toBe('')
     const got = JSON.parse(r.stdout)
     expect(got.before).toBe(0)
@@ -64,7 +70,12 @@ describe('start-up: the plugins only where they can serve', () => {
   const entry = 'file:///x/bin/run.js'
 
   it("one of the package's own commands: its root and package.json without the plugins", () => {
-    for (const argv of [['audit', '--json'], ['group', 'explain', 'g'], ['topic-hash', 'compute', 't'], ['completion', 'bash']]) {
+    for (const argv of [
+      ['audit', '--json'],
+      ['group', 'explain', 'g'],
+      ['topic-hash', 'compute', 't'],
+      ['completion', 'bash'],
+    ]) {
       const o = launchOptions(ROOT, argv, entry)
       expect(o, argv.join(' ')).toMatchObject({root: ROOT, pjson: {name: 'rebalance-doctor', oclif: {commands: './dist/commands'}}})
       expect((o as unknown as {pjson: {oclif: object}}).pjson.oclif).not.toHaveProperty('plugins')
@@ -73,7 +84,10 @@ describe('start-up: the plugins only where they can serve', () => {
 
   it('through bin/run.js: oclif loads no plugin for one of our commands, and the help plugin for help', () => {
     const pluginLines = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), ...args], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: '', DEBUG: 'oclif*'}})
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), ...args], {
+        encoding: 'utf8',
+        env: {...process.env, NODE_OPTIONS: '', DEBUG: 'oclif*'},
+      })
       expect(r.status, r.stderr).toBe(0)
       return r.stderr.split('\n').filter(l => l.includes('@oclif/plugin-')).length
     }
@@ -82,7 +96,22 @@ describe('start-up: the plugins only where they can serve', () => {
   }, 30_000)
 
   it('help, version, topics, unknown commands, completion values and odd words: the entry (plugins loaded)', () => {
-    for (const argv of [[], ['--help'], ['help', 'audit'], ['audit', '--help'], ['audit', '-h'], ['--version'], ['group'], ['grop'], ['group', 'explian'], ['autocomplete', 'bash'], ['completion-values', '--', 'gr'], ['../base-command'], ['Audit'], ['-b', 'x']]) {
+    for (const argv of [
+      [],
+      ['--help'],
+      ['help', 'audit'],
+      ['audit', '--help'],
+      ['audit', '-h'],
+      ['--version'],
+      ['group'],
+      ['grop'],
+      ['group', 'explian'],
+      ['autocomplete', 'bash'],
+      ['completion-values', '--', 'gr'],
+      ['../base-command'],
+      ['Audit'],
+      ['-b', 'x'],
+    ]) {
       expect(launchOptions(ROOT, argv, entry), argv.join(' ')).toBe(entry)
     }
   })

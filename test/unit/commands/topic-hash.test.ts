@@ -34,12 +34,64 @@ describe('topic-hash compute (metadata file)', () => {
   const bad: Array<[string, string | object, RegExp]> = [
     ['malformed JSON', '{\n"brokers": [}', /not valid JSON: Unexpected token/],
     ['a wrong field type', {brokers: [{id: '1', rack: 'a'}], topics: []}, /\$\.brokers\[0\]\.id: expected a broker id/],
-    ['duplicate broker ids', {brokers: [{id: 1, rack: 'a'}, {id: 1, rack: 'b'}], topics: []}, /\$\.brokers\[1\]\.id: duplicate broker id 1/],
-    ['duplicate topic names', {brokers: [], topics: [WORKED.topics[0], {...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0OEA'}]}, /\$\.topics\[1\]\.name: duplicate topic name "orders"/],
-    ['a topic id that is not 16 bytes', {brokers: [], topics: [{...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0O'}]}, /\$\.topics\[0\]\.topicId: "AAECAwQFBgcICQoLDA0O" expected 22 base64url/],
-    ['a dashed hex topic id', {brokers: [], topics: [{...WORKED.topics[0], topicId: '00010203-0405-0607-0809-0a0b0c0d0e0f'}]}, /looks like a dashed hex UUID.*"AAECAwQFBgcICQoLDA0ODw"/],
-    ['partition ids not 0..n-1', {brokers: [], topics: [{...WORKED.topics[0], partitions: [{partition: 0, replicas: [1]}, {partition: 2, replicas: [1]}]}]}, /partitions\[1\]\.partition: partition id 2 is out of range: the topic lists 2 partitions, ids 0\.\.1/],
-    ['a duplicate partition id', {brokers: [], topics: [{...WORKED.topics[0], partitions: [{partition: 0, replicas: [1]}, {partition: 0, replicas: [2]}]}]}, /partitions\[1\]\.partition: duplicate partition id 0/],
+    [
+      'duplicate broker ids',
+      {
+        brokers: [
+          {id: 1, rack: 'a'},
+          {id: 1, rack: 'b'},
+        ],
+        topics: [],
+      },
+      /\$\.brokers\[1\]\.id: duplicate broker id 1/,
+    ],
+    [
+      'duplicate topic names',
+      {brokers: [], topics: [WORKED.topics[0], {...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0OEA'}]},
+      /\$\.topics\[1\]\.name: duplicate topic name "orders"/,
+    ],
+    [
+      'a topic id that is not 16 bytes',
+      {brokers: [], topics: [{...WORKED.topics[0], topicId: 'AAECAwQFBgcICQoLDA0O'}]},
+      /\$\.topics\[0\]\.topicId: "AAECAwQFBgcICQoLDA0O" expected 22 base64url/,
+    ],
+    [
+      'a dashed hex topic id',
+      {brokers: [], topics: [{...WORKED.topics[0], topicId: '00010203-0405-0607-0809-0a0b0c0d0e0f'}]},
+      /looks like a dashed hex UUID.*"AAECAwQFBgcICQoLDA0ODw"/,
+    ],
+    [
+      'partition ids not 0..n-1',
+      {
+        brokers: [],
+        topics: [
+          {
+            ...WORKED.topics[0],
+            partitions: [
+              {partition: 0, replicas: [1]},
+              {partition: 2, replicas: [1]},
+            ],
+          },
+        ],
+      },
+      /partitions\[1\]\.partition: partition id 2 is out of range: the topic lists 2 partitions, ids 0\.\.1/,
+    ],
+    [
+      'a duplicate partition id',
+      {
+        brokers: [],
+        topics: [
+          {
+            ...WORKED.topics[0],
+            partitions: [
+              {partition: 0, replicas: [1]},
+              {partition: 0, replicas: [2]},
+            ],
+          },
+        ],
+      },
+      /partitions\[1\]\.partition: duplicate partition id 0/,
+    ],
     ['not an object', [1, 2], /\$: expected an object with "brokers" and "topics"/],
   ]
   for (const [what, content, message] of bad) {

@@ -8,14 +8,21 @@ const hasScript = spawnSync('script', ['--version'], {encoding: 'utf8'}).status 
 if (!hasScript) console.warn('`script` (util-linux) not found: skipping the pty usage-error test')
 
 describe('usage errors on a terminal', () => {
-  it.skipIf(!hasScript)('a flag conflict names both flags, with no raw or escaped colour codes in its text', () => {
-    const bin = join(ROOT, 'bin/run.js')
-    const r = spawnSync('script', ['-qec', `node ${bin} group explain g --last 1 --watch 10s -b 127.0.0.1:1`, '/dev/null'], {encoding: 'utf8', env: {...process.env, FORCE_COLOR: '1', TERM: 'xterm'}})
-    const line = r.stdout.split(/\r?\n/).find(l => l.includes('cannot also be provided'))
-    expect(line, r.stdout).toBeDefined()
-    expect(line).toMatch(/--last=1 cannot also be provided when using --watch$/)
-    expect(line).not.toContain('\\x1b')
-    // the only escape sequences left are oclif's own prefix marker colour, before the message
-    expect(line!.slice(line!.indexOf('--last'))).not.toMatch(/\u001b/)
-  }, 30_000)
+  it.skipIf(!hasScript)(
+    'a flag conflict names both flags, with no raw or escaped colour codes in its text',
+    () => {
+      const bin = join(ROOT, 'bin/run.js')
+      const r = spawnSync('script', ['-qec', `node ${bin} group explain g --last 1 --watch 10s -b 127.0.0.1:1`, '/dev/null'], {
+        encoding: 'utf8',
+        env: {...process.env, FORCE_COLOR: '1', TERM: 'xterm'},
+      })
+      const line = r.stdout.split(/\r?\n/).find(l => l.includes('cannot also be provided'))
+      expect(line, r.stdout).toBeDefined()
+      expect(line).toMatch(/--last=1 cannot also be provided when using --watch$/)
+      expect(line).not.toContain('\\x1b')
+      // the only escape sequences left are oclif's own prefix marker colour, before the message
+      expect(line!.slice(line!.indexOf('--last'))).not.toMatch(/\u001b/)
+    },
+    30_000,
+  )
 })

@@ -12,7 +12,11 @@ import {FINDING_KINDS} from '../../../src/core/audit/audit.js'
 import {GROUP_TYPES} from '../../../src/core/group-filter.js'
 import {completionScript} from '../../../src/render/completion-scripts.js'
 
-const conn = [{name: 'bootstrap-server', char: 'b', takesValue: true, helpValue: 'HOST:PORT'}, {name: 'command-config', takesValue: true, helpValue: 'FILE'}, {name: 'debug', takesValue: false}]
+const conn = [
+  {name: 'bootstrap-server', char: 'b', takesValue: true, helpValue: 'HOST:PORT'},
+  {name: 'command-config', takesValue: true, helpValue: 'FILE'},
+  {name: 'debug', takesValue: false},
+]
 const commands: CompletionCommand[] = [
   {words: ['group', 'explain'], flags: [...conn, {name: 'since', takesValue: true}], args: ['group'], variadic: false},
   {words: ['group', 'list'], flags: [...conn, {name: 'group', takesValue: true, helpValue: 'PATTERN'}], args: [], variadic: false},
@@ -51,7 +55,17 @@ describe('complete: what may follow the words typed', () => {
   })
 
   it('comma lists: --fail-on KINDS and --type TYPES offer the element being typed, after those given', () => {
-    const cmds: CompletionCommand[] = [{words: ['audit'], flags: [{name: 'fail-on', takesValue: true, helpValue: 'KINDS'}, {name: 'type', takesValue: true, helpValue: 'TYPES'}], args: [], variadic: false}]
+    const cmds: CompletionCommand[] = [
+      {
+        words: ['audit'],
+        flags: [
+          {name: 'fail-on', takesValue: true, helpValue: 'KINDS'},
+          {name: 'type', takesValue: true, helpValue: 'TYPES'},
+        ],
+        args: [],
+        variadic: false,
+      },
+    ]
     expect(complete(cmds, ['audit', '--fail-on', ''])).toEqual({kind: 'values', values: ['all', 'none', ...FINDING_KINDS]})
     expect(complete(cmds, ['audit', '--fail-on', 'drift,st'])).toEqual({kind: 'values', values: ['drift,stuck']})
     // all and none stand alone; a kind given is not offered again
@@ -64,7 +78,12 @@ describe('complete: what may follow the words typed', () => {
   it('live names: prefix-filtered, sorted, bounded, only names a shell takes as one word', () => {
     const c = {kind: 'dynamic', what: 'groups', prefix: '', typed: 'o'} as const
     expect(liveCandidates(['orders', 'payments', 'o b', 'o\x1b[2J', "o'x", 'o$(rm)', 'orders', 'o.k-1_2'], c)).toEqual(['o.k-1_2', 'orders'])
-    expect(liveCandidates(Array.from({length: MAX_LIVE_NAMES + 50}, (_, i) => `o${i}`), c)).toHaveLength(MAX_LIVE_NAMES)
+    expect(
+      liveCandidates(
+        Array.from({length: MAX_LIVE_NAMES + 50}, (_, i) => `o${i}`),
+        c,
+      ),
+    ).toHaveLength(MAX_LIVE_NAMES)
     expect(liveCandidates(['orders'], {...c, prefix: '--group='})).toEqual(['--group=orders'])
   })
 
@@ -78,7 +97,11 @@ describe('complete: what may follow the words typed', () => {
     expect(complete(commands, ['group', 'explain', '-r'])).toEqual({kind: 'values', values: []})
     // after "--" or in --group=…, a name is a name
     expect(liveCandidates(live, complete(commands, ['group', 'explain', '--', '']) as never)).toEqual(['--prometheus=x.prom', '-rf', 'orders'])
-    expect(liveCandidates(live, complete(commands, ['group', 'list', '--group=']) as never)).toEqual(['--group=--prometheus=x.prom', '--group=-rf', '--group=orders'])
+    expect(liveCandidates(live, complete(commands, ['group', 'list', '--group=']) as never)).toEqual([
+      '--group=--prometheus=x.prom',
+      '--group=-rf',
+      '--group=orders',
+    ])
   })
 })
 
@@ -108,9 +131,18 @@ COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 _rebalance_doctor
 printf 'reply:%s\\n' "\${COMPREPLY[@]}"
 `
-  const r = spawnSync('bash', ['-c', program], {encoding: 'utf8', env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`, KAFKA_BOOTSTRAP_SERVERS: '', XDG_CACHE_HOME: dir}})
+  const r = spawnSync('bash', ['-c', program], {
+    encoding: 'utf8',
+    env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`, KAFKA_BOOTSTRAP_SERVERS: '', XDG_CACHE_HOME: dir},
+  })
   expect(r.stdout).toContain('complete -o nosort -F _rebalance_doctor rebalance-doctor')
-  return {replies: r.stdout.split('\n').filter(l => l.startsWith('reply:') && l !== 'reply:').map(l => l.slice(6)), stderr: r.stderr}
+  return {
+    replies: r.stdout
+      .split('\n')
+      .filter(l => l.startsWith('reply:') && l !== 'reply:')
+      .map(l => l.slice(6)),
+    stderr: r.stderr,
+  }
 }
 
 describe('the generated scripts', () => {

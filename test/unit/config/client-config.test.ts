@@ -49,7 +49,10 @@ describe('bootstrap servers', () => {
   it('--bootstrap-server wins over bootstrap.servers in the file, which is used otherwise', () => {
     expect(settings('bootstrap.servers=f:1').bootstrap).toEqual([{host: 'k1', port: 9092}])
     const s = resolveConnectionSettings({commandConfig: 'c', env: {}, readFile: () => 'bootstrap.servers=f:1,g:2'})
-    expect(s.bootstrap).toEqual([{host: 'f', port: 1}, {host: 'g', port: 2}])
+    expect(s.bootstrap).toEqual([
+      {host: 'f', port: 1},
+      {host: 'g', port: 2},
+    ])
   })
   it('no bootstrap at all is an InputError naming the flag and the variable', () => {
     const e = inputError(() => resolveConnectionSettings({env: {}}))
@@ -129,7 +132,10 @@ describe('security settings', () => {
   it.each([
     ['security.protocol=SASL_SSL', 'GSSAPI'],
     ['security.protocol=SASL_SSL\nsasl.mechanism=GSSAPI', 'GSSAPI'],
-    ['security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;', 'Kerberos'],
+    [
+      'security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;',
+      'Kerberos',
+    ],
     ['sasl.kerberos.service.name=kafka', 'GSSAPI'],
     ['security.protocol=SASL_SSL\nsasl.mechanism=AWS_MSK_IAM', 'not supported'],
     ['security.protocol=TLS', 'not one of'],
@@ -163,7 +169,9 @@ describe('security settings', () => {
     const base = 'security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n'
     expect(settings(base, {env: {REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN: 'tok '}}).sasl?.token?.reveal()).toBe('tok')
     expect(settings(`${base}sasl.oauthbearer.token.endpoint.url=file:///t/token`, {files: {'/t/token': 'ey.file\n'}}).sasl?.token?.reveal()).toBe('ey.file')
-    const u = settings(`${base}sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="admin";`)
+    const u = settings(
+      `${base}sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="admin";`,
+    )
     const [h, p, sig] = u.sasl!.token!.reveal().split('.')
     expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({alg: 'none'})
     expect(JSON.parse(Buffer.from(p, 'base64url').toString()).sub).toBe('admin')
@@ -190,7 +198,9 @@ describe('security settings', () => {
     }
     expect(describeSettings(s)).toContain('sasl.username=alice')
     // A jaas syntax error quotes no value.
-    const e = inputError(() => settings(`security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=${PLAIN} required username="u" password="s3cr3t-pw`))
+    const e = inputError(() =>
+      settings(`security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=${PLAIN} required username="u" password="s3cr3t-pw`),
+    )
     expect(e.message).not.toContain('s3cr3t-pw')
   })
 })
@@ -202,9 +212,12 @@ describe('parseJaasConfig', () => {
     expect(j.flag).toBe('required')
     expect(Object.fromEntries(j.options)).toEqual({username: 'alice', password: 'p"w;x', tokenauth: 'true'})
   })
-  it.each([`${SCRAM} required username="a"`, `${SCRAM} username="a";`, `${SCRAM} required username;`, `${SCRAM} required; other required;`])('rejects %j', t => {
-    inputError(() => parseJaasConfig(t))
-  })
+  it.each([`${SCRAM} required username="a"`, `${SCRAM} username="a";`, `${SCRAM} required username;`, `${SCRAM} required; other required;`])(
+    'rejects %j',
+    t => {
+      inputError(() => parseJaasConfig(t))
+    },
+  )
 })
 
 describe('a --command-config file with a secret that others can read (issue 27, 18)', () => {
@@ -221,7 +234,11 @@ describe('a --command-config file with a secret that others can read (issue 27, 
   }
 
   it('warns, as ssh and kcl do, naming the file, its mode and the key, never the secret', async () => {
-    for (const [mode, who] of [[0o644, 'its group and all users'], [0o604, 'all users'], [0o640, 'its group']] as const) {
+    for (const [mode, who] of [
+      [0o644, 'its group and all users'],
+      [0o604, 'all users'],
+      [0o640, 'its group'],
+    ] as const) {
       const f = await file(mode)
       const s = resolveConnectionSettings({commandConfig: f, env: {}})
       expect(s.warnings).toEqual([`${f} holds sasl.jaas.config and is readable by ${who} (mode 0${mode.toString(8)}): restrict it with chmod 600 ${f}`])

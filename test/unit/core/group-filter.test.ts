@@ -13,12 +13,16 @@ describe('group patterns run in linear time (issue 27.2)', () => {
       const r = groupMatcher('/^([a-z]+-?)+$/')('abcdefghijklmnopqrstuvwxyz1234!')
       const g = groupMatcher('*a*a*a*b')('a'.repeat(20000))
       console.log(JSON.stringify([r, g]))`
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL'})
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+    })
     expect(child.signal, child.stderr).toBeNull()
     expect(child.stdout.trim()).toBe('[false,false]')
   })
 
-  it('/regex/ is RE2 syntax (the broker\'s): look-around and back-references are refused, \\Q..\\E and \\pL work', () => {
+  it("/regex/ is RE2 syntax (the broker's): look-around and back-references are refused, \\Q..\\E and \\pL work", () => {
     expect(() => groupMatcher('/(?=a)b/')).toThrow(/unsupported Perl syntax/)
     expect(() => groupMatcher('/(a)\\1/')).toThrow(/invalid escape/)
     expect(() => groupMatcher('/a/g')).toThrow(/flag "g"/)

@@ -12,15 +12,26 @@ afterEach(() => setClusterFactory(undefined))
 
 const md = parseMetadataDocument({
   clusterId: 'c',
-  brokers: [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-a'}, {id: 3, rack: 'rack-b', fenced: true}],
+  brokers: [
+    {id: 1, rack: 'rack-a'},
+    {id: 2, rack: 'rack-a'},
+    {id: 3, rack: 'rack-b', fenced: true},
+  ],
   topics: [
-    {name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1, 3]}, {partition: 1, replicas: [4, 2]}]},
+    {
+      name: 'orders',
+      topicId: T1,
+      partitions: [
+        {partition: 0, replicas: [1, 3]},
+        {partition: 1, replicas: [4, 2]},
+      ],
+    },
     {name: 'payments', topicId: T2, partitions: [{partition: 0, replicas: [3]}]},
   ],
 })
 
 describe('broker health', () => {
-  it('up, fenced with the group\'s topics on it, unregistered replicas', () => {
+  it("up, fenced with the group's topics on it, unregistered replicas", () => {
     const h = brokerHealth(md, ['orders'])
     expect(h).toEqual({up: [1, 2], fenced: [{id: 3, rack: 'rack-b', topics: ['orders']}], unregistered: [{id: 4, topics: ['orders']}]})
     expect(brokerHealthText(h)).toBe('brokers: 1, 2 up; 3 FENCED (down, rack rack-b; replicas of orders); 4 NOT REGISTERED (replicas of orders)')

@@ -16,7 +16,11 @@ import {observeTopics} from '../../../src/history/store.js'
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'
 type Broker = {id: number; rack: string | null}
-const BROKERS: Broker[] = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-a'}, {id: 3, rack: 'rack-b'}]
+const BROKERS: Broker[] = [
+  {id: 1, rack: 'rack-a'},
+  {id: 2, rack: 'rack-a'},
+  {id: 3, rack: 'rack-b'},
+]
 const layout = (name: string, topicId: string, replicas: number[][]) => ({name, topicId, partitions: replicas.map((r, p) => ({partition: p, replicas: r}))})
 const md = (topics: ReturnType<typeof layout>[], brokers: Broker[] = BROKERS): ClusterMetadata => parseMetadataDocument({brokers, topics})
 const hash = (m: ClusterMetadata, names: string[]) => new TopicHasher(m).groupHash(names)
@@ -42,10 +46,26 @@ describe('a reassignment and a rack change that hash alike', () => {
   it('the search finds both, and the broker hypothesis is checked against the equivalent placement', () => {
     const r = searchHypotheses({target: hash(before, ['orders']), topics: ['orders'], metadata: live})
     expect(r.matches.map(m => m.kind)).toEqual(['broker-rack'])
-    expect(r.alternatives).toEqual([expect.objectContaining({kind: 'replica-placement', topic: 'orders', partitions: [0], replicasThen: [{partition: 0, replicas: [2, 1]}]})])
+    expect(r.alternatives).toEqual([
+      expect.objectContaining({kind: 'replica-placement', topic: 'orders', partitions: [0], replicasThen: [{partition: 0, replicas: [2, 1]}]}),
+    ])
     // when no broker change fits (broker 3 also holds partition 1, unchanged), the single-replica move is found directly
-    const then2 = md([layout('orders', T1, [[1, 2], [3, 1]])])
-    const r2 = searchHypotheses({target: hash(then2, ['orders']), topics: ['orders'], metadata: md([layout('orders', T1, [[2, 3], [3, 1]])])})
+    const then2 = md([
+      layout('orders', T1, [
+        [1, 2],
+        [3, 1],
+      ]),
+    ])
+    const r2 = searchHypotheses({
+      target: hash(then2, ['orders']),
+      topics: ['orders'],
+      metadata: md([
+        layout('orders', T1, [
+          [2, 3],
+          [3, 1],
+        ]),
+      ]),
+    })
     expect(r2.matches).toEqual([expect.objectContaining({kind: 'replica-placement', topic: 'orders', partitions: [0]})])
   })
 
@@ -63,14 +83,38 @@ describe('a reassignment and a rack change that hash alike', () => {
   })
 
   it('a broker change over many partitions: the equivalent placement of that topic is an alternative', () => {
-    const then = md([layout('orders', T1, [[1, 3], [3, 2], [1, 2]])], [BROKERS[0], BROKERS[1], {id: 3, rack: 'rack-a'}])
-    const now = md([layout('orders', T1, [[1, 3], [3, 2], [1, 2]])])
+    const then = md(
+      [
+        layout('orders', T1, [
+          [1, 3],
+          [3, 2],
+          [1, 2],
+        ]),
+      ],
+      [BROKERS[0], BROKERS[1], {id: 3, rack: 'rack-a'}],
+    )
+    const now = md([
+      layout('orders', T1, [
+        [1, 3],
+        [3, 2],
+        [1, 2],
+      ]),
+    ])
     const r = searchHypotheses({target: hash(then, ['orders']), topics: ['orders'], metadata: now})
     expect(r.matches.map(m => m.kind)).toEqual(['broker-rack'])
     expect(r.alternatives).toEqual([expect.objectContaining({kind: 'replica-placement', topic: 'orders', partitions: [0, 1]})])
     // the placement it names reproduces the hash too
-    const placed = md([layout('orders', T1, [[1, 2], [2, 1], [1, 2]])])
-    expect(r.alternatives[0].replicasThen!.map(x => x.replicas.map(b => placed.brokers.find(y => y.id === b)!.rack))).toEqual([['rack-a', 'rack-a'], ['rack-a', 'rack-a']])
+    const placed = md([
+      layout('orders', T1, [
+        [1, 2],
+        [2, 1],
+        [1, 2],
+      ]),
+    ])
+    expect(r.alternatives[0].replicasThen!.map(x => x.replicas.map(b => placed.brokers.find(y => y.id === b)!.rack))).toEqual([
+      ['rack-a', 'rack-a'],
+      ['rack-a', 'rack-a'],
+    ])
   })
 
   it('with history: exact, naming the racks', () => {
@@ -78,7 +122,16 @@ describe('a reassignment and a rack change that hash alike', () => {
     bump(log, 2, hash(live, ['orders']))
     const replay = replayGroup(G, log.records)
     const r = explainGroup(G, replay, {live, now: log.time + 1000})
-    const at = (m: ClusterMetadata, t: number) => ({v: 1, clusterId: 'cid', deletedTopics: [], at: new Date(t).toISOString(), full: true, brokers: m.brokers.map(b => ({id: b.id, rack: b.rack})), topics: Object.fromEntries(observeTopics(m)), groups: {}})
+    const at = (m: ClusterMetadata, t: number) => ({
+      v: 1,
+      clusterId: 'cid',
+      deletedTopics: [],
+      at: new Date(t).toISOString(),
+      full: true,
+      brokers: m.brokers.map(b => ({id: b.id, rack: b.rack})),
+      topics: Object.fromEntries(observeTopics(m)),
+      groups: {},
+    })
     const view = historyView([at(before, log.time - 60_000), at(live, log.time + 500)] as never)
     expect(historyRacks(view)).toEqual(['rack-a', 'rack-b'])
     expect(annotateFromHistory(r, replay, view)).toBe(1)
@@ -93,7 +146,10 @@ describe('more kinds of change', () => {
   it('a deleted subscribed topic is evident from the ids in the records', () => {
     const both = md([layout('orders', OLD, [[1, 2]]), layout('payments', T2, [[2, 3]])])
     const live = md([layout('payments', T2, [[2, 3]])])
-    const log = created(['orders', 'payments'], hash(both, ['orders', 'payments']), [[OLD, [0]], [T2, [0]]])
+    const log = created(['orders', 'payments'], hash(both, ['orders', 'payments']), [
+      [OLD, [0]],
+      [T2, [0]],
+    ])
     bump(log, 2, hash(live, ['orders', 'payments']), [[T2, [0]]])
     const r = explain(log, live)
     const cause = metadataCause(r, 2)
@@ -106,7 +162,10 @@ describe('more kinds of change', () => {
   it('not evident when the gone topic was not assigned before the bump (a dead id from elsewhere in the records)', () => {
     // 'ghost' never existed; OLD was assigned long before, then dropped; the bump itself is unexplained
     const live = md([layout('payments', T2, [[2, 3]])])
-    const log = created(['ghost', 'payments'], hash(md([layout('payments', T2, [[1, 2]])]), ['ghost', 'payments']), [[OLD, [0]], [T2, [0]]])
+    const log = created(['ghost', 'payments'], hash(md([layout('payments', T2, [[1, 2]])]), ['ghost', 'payments']), [
+      [OLD, [0]],
+      [T2, [0]],
+    ])
     bump(log, 2, 12345n, [[T2, [0]]]) // a hash no single change reproduces
     bump(log, 3, hash(live, ['ghost', 'payments']), [[T2, [0]]])
     const cause = metadataCause(explain(log, live), 3)
@@ -116,8 +175,22 @@ describe('more kinds of change', () => {
 
   it('a hidden broker change and a partition change in one bump: both named (a pair)', () => {
     // broker 3 unregistered while the coordinator's cache hid it, then partitions added
-    const then = md([layout('orders', T1, [[1, 3], [3, 2]])])
-    const live = md([layout('orders', T1, [[1, 3], [3, 2], [1, 2]])], BROKERS.slice(0, 2))
+    const then = md([
+      layout('orders', T1, [
+        [1, 3],
+        [3, 2],
+      ]),
+    ])
+    const live = md(
+      [
+        layout('orders', T1, [
+          [1, 3],
+          [3, 2],
+          [1, 2],
+        ]),
+      ],
+      BROKERS.slice(0, 2),
+    )
     const log = created(['orders'], hash(then, ['orders']))
     bump(log, 2, hash(live, ['orders']))
     // rack-b is on no broker today: its name comes from another source (history, a member's rack)
@@ -149,7 +222,11 @@ describe('more kinds of change', () => {
     bump(log, 3, hash(live, ['orders']))
     const r = explain(log, live)
     const c3 = metadataCause(r, 3)
-    expect((c3.details.changes as {kind: string; replicasThen?: {replicas: number[]}[]}[]).some(m => m.kind === 'replica-placement' && m.replicasThen![0].replicas.length === 3)).toBe(true)
+    expect(
+      (c3.details.changes as {kind: string; replicasThen?: {replicas: number[]}[]}[]).some(
+        m => m.kind === 'replica-placement' && m.replicasThen![0].replicas.length === 3,
+      ),
+    ).toBe(true)
     expect(c3.message).toContain('a reassignment in flight then (its wider replica list)')
   })
 })
@@ -164,7 +241,10 @@ describe('reassignments in flight', () => {
     bump(log, 2, hash(live, ['orders']))
     const r = explain(log, live, {reassignments: inFlight})
     const f = r.findings.find(x => x.code === 'REASSIGNMENT_IN_FLIGHT')!
-    expect(f.details).toMatchObject({topics: [{topic: 'orders', partitions: [{partition: 0, addingReplicas: [3], removingReplicas: [1]}], bumpOnCompletion: true}], expectedFurtherBumps: 1})
+    expect(f.details).toMatchObject({
+      topics: [{topic: 'orders', partitions: [{partition: 0, addingReplicas: [3], removingReplicas: [1]}], bumpOnCompletion: true}],
+      expectedFurtherBumps: 1,
+    })
     expect(f.message).toContain('Expect one more bump when it completes')
     const cause = metadataCause(r, 2)
     expect((cause.details.changes as {kind: string}[]).map(m => m.kind)).toContain('reassignment-started')

@@ -12,9 +12,15 @@ import {classic, consumer as c, Log, share as s, streams as st, T1, T2} from '..
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'
 type Broker = {id: number; rack: string | null}
-const BROKERS: Broker[] = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-a'}, {id: 3, rack: 'rack-b'}]
+const BROKERS: Broker[] = [
+  {id: 1, rack: 'rack-a'},
+  {id: 2, rack: 'rack-a'},
+  {id: 3, rack: 'rack-b'},
+]
 const topic = (name: string, topicId: string, n: number) => ({
-  name, topicId, partitions: Array.from({length: n}, (_, p) => ({partition: p, replicas: [1 + (p % 3), 1 + ((p + 1) % 3)]})),
+  name,
+  topicId,
+  partitions: Array.from({length: n}, (_, p) => ({partition: p, replicas: [1 + (p % 3), 1 + ((p + 1) % 3)]})),
 })
 const md = (topics: ReturnType<typeof topic>[], brokers: Broker[] = BROKERS): ClusterMetadata => parseMetadataDocument({brokers, topics})
 const hash = (m: ClusterMetadata, names: string[]) => new TopicHasher(m).groupHash(names)
@@ -25,13 +31,23 @@ const B1 = topic('b', T2, 1)
 const LIVE = md([A4, B1])
 
 const explain = (log: Log, live: ClusterMetadata | null = LIVE, options: {now?: number; stuckAfterMs?: number} = {}): ExplainReport =>
-  explainGroup(G, replayGroup(G, log.records), {live: live ?? undefined, now: options.now ?? log.time + 1000, ...(options.stuckAfterMs === undefined ? {} : {stuckAfterMs: options.stuckAfterMs})})
+  explainGroup(G, replayGroup(G, log.records), {
+    live: live ?? undefined,
+    now: options.now ?? log.time + 1000,
+    ...(options.stuckAfterMs === undefined ? {} : {stuckAfterMs: options.stuckAfterMs}),
+  })
 
 /** One member m1 on `names`, stored hash `h`, assignment and member at `epoch`. */
 function created(names: string[], h: bigint, epoch = 1, o: {rack?: string; tps?: [string, number[]][]} = {}): Log {
   const log = new Log()
   const tps = o.tps ?? [[T1, [0, 1]]]
-  log.write([c.member(G, 'm1', {names, rack: o.rack}), c.metadata(G, epoch, h), c.target(G, 'm1', tps), c.targetMetadata(G, epoch), c.current(G, 'm1', epoch, tps)])
+  log.write([
+    c.member(G, 'm1', {names, rack: o.rack}),
+    c.metadata(G, epoch, h),
+    c.target(G, 'm1', tps),
+    c.targetMetadata(G, epoch),
+    c.current(G, 'm1', epoch, tps),
+  ])
   return log
 }
 
@@ -41,7 +57,8 @@ function metadataBump(log: Log, epoch: number, h: bigint, tps: [string, number[]
   log.write([c.current(G, 'm1', epoch, tps)])
 }
 
-const changesOf = (r: ExplainReport, epoch: number) => r.timeline.find(e => e.epoch === epoch)!.causes.find(x => x.kind === 'metadata-hash-changed')!.details.changes
+const changesOf = (r: ExplainReport, epoch: number) =>
+  r.timeline.find(e => e.epoch === epoch)!.causes.find(x => x.kind === 'metadata-hash-changed')!.details.changes
 
 describe('explainGroup: verdicts', () => {
   it('IN_SYNC: stored = live hash, assignment and members caught up; causes name the client id', () => {
@@ -63,7 +80,9 @@ describe('explainGroup: verdicts', () => {
     expect(r.verdict.code).toBe('REBALANCE_PENDING')
     expect(r.verdict.pending).toBe(true)
     expect(r.verdict.message).toContain('topic a had 2 partitions then (4 now)')
-    expect(r.findings.find(f => f.code === 'REBALANCE_PENDING')!.details.changes).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
+    expect(r.findings.find(f => f.code === 'REBALANCE_PENDING')!.details.changes).toEqual([
+      expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'}),
+    ])
   })
 
   it('STALE_COORDINATOR_CACHE: a broker rack change (old rack known from a member) is not seen until a topic change or a reload', () => {
@@ -72,13 +91,17 @@ describe('explainGroup: verdicts', () => {
     expect(r.verdict.code).toBe('STALE_COORDINATOR_CACHE')
     expect(r.verdict.pending).toBe(false)
     expect(r.verdict.message).toContain('broker 3 had rack rack-c then (rack rack-b now)')
-    expect(r.verdict.message).toContain("__consumer_offsets partition")
+    expect(r.verdict.message).toContain('__consumer_offsets partition')
     // without the rack's name nothing reproduces the stored hash
     expect(explain(created(['a'], hash(then, ['a'])), md([A4])).verdict.code).toBe('HASH_DIFFERS')
   })
 
   it('STALE_COORDINATOR_CACHE: a broker unregistered while still a replica', () => {
-    const brokers = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-b'}, {id: 3, rack: 'rack-b'}]
+    const brokers = [
+      {id: 1, rack: 'rack-a'},
+      {id: 2, rack: 'rack-b'},
+      {id: 3, rack: 'rack-b'},
+    ]
     const r = explain(created(['a'], hash(md([A4], brokers), ['a'])), md([A4], brokers.slice(0, 2)))
     expect(r.verdict.code).toBe('STALE_COORDINATOR_CACHE')
     expect(r.findings.find(f => f.code === 'STALE_COORDINATOR_CACHE')!.details.changes).toEqual([
@@ -109,7 +132,14 @@ describe('explainGroup: verdicts', () => {
 
   it('RECONCILING: a member behind the target assignment, stuck after the threshold', () => {
     const log = created(['a'], hash(LIVE, ['a']))
-    log.write([c.member(G, 'm2', {names: ['a']}), c.metadata(G, 2, hash(LIVE, ['a'])), c.target(G, 'm1', [[T1, [0]]]), c.target(G, 'm2', [[T1, [1]]]), c.targetMetadata(G, 2), c.current(G, 'm2', 2, [[T1, [1]]])])
+    log.write([
+      c.member(G, 'm2', {names: ['a']}),
+      c.metadata(G, 2, hash(LIVE, ['a'])),
+      c.target(G, 'm1', [[T1, [0]]]),
+      c.target(G, 'm2', [[T1, [1]]]),
+      c.targetMetadata(G, 2),
+      c.current(G, 'm2', 2, [[T1, [1]]]),
+    ])
     const bumpAt = log.time
     const soon = explain(log, LIVE, {now: bumpAt + 1000})
     expect(soon.verdict).toMatchObject({code: 'RECONCILING', pending: true})
@@ -120,20 +150,39 @@ describe('explainGroup: verdicts', () => {
     expect(f.details).toMatchObject({memberId: 'm1', stuck: false})
     expect(f.message).toMatch(/^member m1 \(client client-m1\) is reconciling/)
     const late = explain(log, LIVE, {now: bumpAt + 10 * 60_000, stuckAfterMs: 5 * 60_000})
-    expect(late.findings.find(x => x.code === 'MEMBER_RECONCILING')!).toMatchObject({details: {stuck: true}, message: expect.stringContaining('is stuck reconciling')})
+    expect(late.findings.find(x => x.code === 'MEMBER_RECONCILING')!).toMatchObject({
+      details: {stuck: true},
+      message: expect.stringContaining('is stuck reconciling'),
+    })
   })
 
   it('RECONCILING: a member at the target epoch waiting for partitions is reconciling since it entered that state', () => {
     const log = created(['a'], hash(LIVE, ['a']))
-    log.write([c.member(G, 'm2', {names: ['a']}), c.metadata(G, 2, hash(LIVE, ['a'])), c.target(G, 'm1', [[T1, [0]]]), c.target(G, 'm2', [[T1, [1]]]), c.targetMetadata(G, 2)])
+    log.write([
+      c.member(G, 'm2', {names: ['a']}),
+      c.metadata(G, 2, hash(LIVE, ['a'])),
+      c.target(G, 'm1', [[T1, [0]]]),
+      c.target(G, 'm2', [[T1, [1]]]),
+      c.targetMetadata(G, 2),
+    ])
     const bumpAt = log.time
     const waiting = c.current(G, 'm2', 2, [])
     log.write([{...waiting, value: {...(waiting.value as object), State: 2}}]) // UNRELEASED_PARTITIONS
     const enteredAt = log.time
     const r = explain(log, LIVE, {now: enteredAt + 10 * 60_000})
     expect(r.members.find(m => m.memberId === 'm1')).toMatchObject({reconciling: true, reconcilingSince: new Date(bumpAt).toISOString()})
-    expect(r.members.find(m => m.memberId === 'm2')).toMatchObject({memberEpoch: 2, state: 'UNRELEASED_PARTITIONS', reconciling: true, reconcilingSince: new Date(enteredAt).toISOString()})
-    expect(r.findings.filter(x => x.code === 'MEMBER_RECONCILING').map(f => [(f.details as {memberId: string}).memberId, (f.details as {stuck: boolean}).stuck])).toEqual([['m1', true], ['m2', true]])
+    expect(r.members.find(m => m.memberId === 'm2')).toMatchObject({
+      memberEpoch: 2,
+      state: 'UNRELEASED_PARTITIONS',
+      reconciling: true,
+      reconcilingSince: new Date(enteredAt).toISOString(),
+    })
+    expect(
+      r.findings.filter(x => x.code === 'MEMBER_RECONCILING').map(f => [(f.details as {memberId: string}).memberId, (f.details as {stuck: boolean}).stuck]),
+    ).toEqual([
+      ['m1', true],
+      ['m2', true],
+    ])
   })
 
   it('MISSING_TOPICS: subscribed topics that do not exist, and who subscribes to them', () => {
@@ -150,7 +199,9 @@ describe('explainGroup: verdicts', () => {
     const r = explain(log)
     expect(r.verdict).toMatchObject({code: 'EMPTY_GROUP', pending: false})
     expect(r.members).toEqual([])
-    expect(r.timeline[1].causes).toEqual([expect.objectContaining({kind: 'member-left', details: expect.objectContaining({memberId: 'm1', clientId: 'client-m1'})})])
+    expect(r.timeline[1].causes).toEqual([
+      expect.objectContaining({kind: 'member-left', details: expect.objectContaining({memberId: 'm1', clientId: 'client-m1'})}),
+    ])
     // 4.1 writes no target assignment when the last member goes: nothing is pending in an empty group
     const log41 = created(['a'], hash(LIVE, ['a']))
     log41.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.metadata(G, 2, 0n)])
@@ -200,7 +251,13 @@ describe('explainGroup: verdicts', () => {
   it('share and streams groups get a verdict from their own hash', () => {
     const live = md([A4])
     const sh = new Log()
-    sh.write([s.member(G, 'm1', ['a']), s.metadata(G, 1, hash(live, ['a'])), s.target(G, 'm1', [[T1, [0, 1, 2, 3]]]), s.targetMetadata(G, 1), s.current(G, 'm1', 1, [[T1, [0, 1, 2, 3]]])])
+    sh.write([
+      s.member(G, 'm1', ['a']),
+      s.metadata(G, 1, hash(live, ['a'])),
+      s.target(G, 'm1', [[T1, [0, 1, 2, 3]]]),
+      s.targetMetadata(G, 1),
+      s.current(G, 'm1', 1, [[T1, [0, 1, 2, 3]]]),
+    ])
     const rs = explain(sh, live)
     expect(rs).toMatchObject({type: 'share', verdict: {code: 'IN_SYNC'}})
     expect(rs.timeline[0].causes.map(x => x.kind)).toEqual(['group-created', 'member-joined'])
@@ -222,7 +279,9 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     const r = explain(log)
     expect(r.verdict.code).toBe('IN_SYNC')
     expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
-    expect(r.timeline[1].causes[0].message).toBe('metadata changed, consistent with: topic a had 2 partitions then (4 now) (inferred from the stored hashes; no other change tried reproduces them)')
+    expect(r.timeline[1].causes[0].message).toBe(
+      'metadata changed, consistent with: topic a had 2 partitions then (4 now) (inferred from the stored hashes; no other change tried reproduces them)',
+    )
     expect(r.timeline[1].causes[0]).toMatchObject({confidence: 'inferred-unique', alternatives: []})
     expect(r.timeline[0].causes.map(x => x.confidence)).toEqual(['exact', 'exact'])
   })
@@ -245,9 +304,17 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
   })
 
   it('topic deleted (one bump), then re-created (another): the old id, then the new one', () => {
-    const log = created(['a', 'b'], hash(md([topic('a', OLD, 4), B1]), ['a', 'b']), 1, {tps: [[OLD, [0, 1, 2, 3]], [T2, [0]]]})
+    const log = created(['a', 'b'], hash(md([topic('a', OLD, 4), B1]), ['a', 'b']), 1, {
+      tps: [
+        [OLD, [0, 1, 2, 3]],
+        [T2, [0]],
+      ],
+    })
     metadataBump(log, 2, hash(md([B1]), ['a', 'b']), [[T2, [0]]])
-    metadataBump(log, 3, hash(LIVE, ['a', 'b']), [[T1, [0, 1, 2, 3]], [T2, [0]]])
+    metadataBump(log, 3, hash(LIVE, ['a', 'b']), [
+      [T1, [0, 1, 2, 3]],
+      [T2, [0]],
+    ])
     const r = explain(log)
     expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'topic-deleted', topic: 'a', then: OLD, now: 'absent'})])
     expect(changesOf(r, 3)).toEqual([expect.objectContaining({kind: 'topic-absent', topic: 'a', now: T1})])
@@ -270,12 +337,18 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     metadataBump(log3, 2, hash(md([A4]), ['a']))
     const r3 = explain(log3, md([A4]))
     expect(changesOf(r3, 2)).toEqual([])
-    expect(r3.timeline[1].causes[0].message).toMatch(/no single topic or broker change, nor a pair of them, reproduces the previous hash.*record history with `audit`.*--metadata-log/)
+    expect(r3.timeline[1].causes[0].message).toMatch(
+      /no single topic or broker change, nor a pair of them, reproduces the previous hash.*record history with `audit`.*--metadata-log/,
+    )
     expect(r3.timeline[1].causes[0]).toMatchObject({confidence: 'unexplained', details: {nextStep: expect.stringContaining('audit')}})
   })
 
   it('broker unregistered, then the walk goes on through an earlier change', () => {
-    const brokers = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-b'}, {id: 3, rack: 'rack-b'}]
+    const brokers = [
+      {id: 1, rack: 'rack-a'},
+      {id: 2, rack: 'rack-b'},
+      {id: 3, rack: 'rack-b'},
+    ]
     const log = created(['a'], hash(md([A2], brokers), ['a']))
     metadataBump(log, 2, hash(md([A4], brokers), ['a']))
     metadataBump(log, 3, hash(md([A4], brokers.slice(0, 2)), ['a']))
@@ -286,7 +359,11 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
   })
 
   it('matches that hash alike (no rack, or not registered) do not stop the walk', () => {
-    const brokers = [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-b'}, {id: 3, rack: 'rack-b'}]
+    const brokers = [
+      {id: 1, rack: 'rack-a'},
+      {id: 2, rack: 'rack-b'},
+      {id: 3, rack: 'rack-b'},
+    ]
     const log = created(['a'], hash(md([A2], brokers), ['a']))
     metadataBump(log, 2, hash(md([A4], brokers), ['a']))
     metadataBump(log, 3, hash(md([A4], brokers.slice(0, 2)), ['a']))
@@ -294,7 +371,12 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     const live = md([A4], [...brokers.slice(0, 2), {id: 3, rack: 'rack-a'}])
     const r = explain(log, live)
     expect(r.verdict.code).toBe('STALE_COORDINATOR_CACHE')
-    expect(r.findings.find(f => f.code === 'STALE_COORDINATOR_CACHE')!.details.changes.map((h: {kind: string}) => h.kind).sort()).toEqual(['broker-rack', 'broker-unregistered'])
+    expect(
+      r.findings
+        .find(f => f.code === 'STALE_COORDINATOR_CACHE')!
+        .details.changes.map((h: {kind: string}) => h.kind)
+        .sort(),
+    ).toEqual(['broker-rack', 'broker-unregistered'])
     expect(changesOf(r, 3)).toEqual([expect.objectContaining({kind: 'broker-registered', broker: 3, then: 'registered, rack rack-b'})])
     expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
   })

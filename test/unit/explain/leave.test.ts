@@ -8,7 +8,16 @@ import {consumer, Log, T1} from '../replay/log.js'
 const G = 'g'
 
 function joined(log: Log, m: string, epoch: number, o: {instanceId?: string; rebalanceTimeoutMs?: number} = {}, gap = 1000) {
-  log.write([consumer.member(G, m, {names: ['orders'], ...o}), consumer.metadata(G, epoch), consumer.targetMetadata(G, epoch), consumer.target(G, m, [[T1, [0]]]), consumer.current(G, m, epoch, [[T1, [0]]])], {gap})
+  log.write(
+    [
+      consumer.member(G, m, {names: ['orders'], ...o}),
+      consumer.metadata(G, epoch),
+      consumer.targetMetadata(G, epoch),
+      consumer.target(G, m, [[T1, [0]]]),
+      consumer.current(G, m, epoch, [[T1, [0]]]),
+    ],
+    {gap},
+  )
 }
 function left(log: Log, m: string, epoch: number, gap: number) {
   log.write([consumer.currentTombstone(G, m), consumer.targetTombstone(G, m), consumer.memberTombstone(G, m), consumer.metadata(G, epoch)], {gap})
@@ -25,12 +34,28 @@ describe('why a member left, from the records', () => {
     const revoking = consumer.current(G, 'a', 1, [])
     ;(revoking.value as {State: number}).State = 1
     ;(revoking.value as {PartitionsPendingRevocation: unknown}).PartitionsPendingRevocation = [{TopicId: T1, Partitions: [0], AssignmentEpochs: null}]
-    log.write([consumer.member(G, 'b', {names: ['orders']}), consumer.metadata(G, 2), consumer.targetMetadata(G, 2), consumer.target(G, 'a', []), consumer.target(G, 'b', [[T1, [0]]]), revoking, consumer.current(G, 'b', 2, [])])
+    log.write([
+      consumer.member(G, 'b', {names: ['orders']}),
+      consumer.metadata(G, 2),
+      consumer.targetMetadata(G, 2),
+      consumer.target(G, 'a', []),
+      consumer.target(G, 'b', [[T1, [0]]]),
+      revoking,
+      consumer.current(G, 'b', 2, []),
+    ])
     left(log, 'a', 3, 300_000)
     const [c] = leaves(log)
-    expect(c.details.leave).toMatchObject({kind: 'rebalance-timeout', likely: true, lastState: 'UNREVOKED_PARTITIONS', msInLastState: 300_000, rebalanceTimeoutMs: 300_000})
+    expect(c.details.leave).toMatchObject({
+      kind: 'rebalance-timeout',
+      likely: true,
+      lastState: 'UNREVOKED_PARTITIONS',
+      msInLastState: 300_000,
+      rebalanceTimeoutMs: 300_000,
+    })
     expect(c.message).toBe('member a (client client-a) left: likely rebalance timeout: revocation took 300 s (rebalance timeout 300 s)')
-    expect(renderExplain(explainGroup(G, replayGroup(G, log.records), {now: log.time}))).toContain('member left: a (client client-a); likely rebalance timeout: revocation took 300 s')
+    expect(renderExplain(explainGroup(G, replayGroup(G, log.records), {now: log.time}))).toContain(
+      'member left: a (client client-a); likely rebalance timeout: revocation took 300 s',
+    )
   })
 
   it('a static member restarted: the same instance id came back with a new member id', () => {
@@ -40,7 +65,7 @@ describe('why a member left, from the records', () => {
     joined(log, 's2', 3, {instanceId: 'pod-0'}, 20_000)
     const [c] = leaves(log)
     expect(c.details.leave).toMatchObject({kind: 'static-restart', likely: true, rejoined: {memberId: 's2', epoch: 3, afterMs: 20_000}})
-    expect(c.message).toContain('likely a static member\'s restart: instance pod-0 came back as member s2 20 s later (epoch 3)')
+    expect(c.message).toContain("likely a static member's restart: instance pod-0 came back as member s2 20 s later (epoch 3)")
   })
 
   it('a fenced member that rejoined with the same member id', () => {

@@ -6,20 +6,29 @@ import {OFFSET_ROWS, offsetsText} from '../../../src/render/explain.js'
 import {consumer, Log, share, T1, T2} from '../replay/log.js'
 
 const G = 'g'
-const live = parseMetadataDocument({
-  brokers: [{id: 1, rack: null}],
-  topics: [
-    {name: 'orders', topicId: T1, partitions: [0, 1, 2].map(partition => ({partition, replicas: [1]}))},
-    {name: 'payments', topicId: T2, partitions: [{partition: 0, replicas: [1]}]},
-  ],
-}, 'test')
+const live = parseMetadataDocument(
+  {
+    brokers: [{id: 1, rack: null}],
+    topics: [
+      {name: 'orders', topicId: T1, partitions: [0, 1, 2].map(partition => ({partition, replicas: [1]}))},
+      {name: 'payments', topicId: T2, partitions: [{partition: 0, replicas: [1]}]},
+    ],
+  },
+  'test',
+)
 
-const ends = (e: Record<string, bigint | null>) => new Map<string, LogEnd>(Object.entries(e).map(([k, v]) => [k, {offset: v, error: v === null ? 'LEADER_NOT_AVAILABLE' : null}]))
+const ends = (e: Record<string, bigint | null>) =>
+  new Map<string, LogEnd>(Object.entries(e).map(([k, v]) => [k, {offset: v, error: v === null ? 'LEADER_NOT_AVAILABLE' : null}]))
 
 describe('offsets per partition, as kafka-consumer-groups --describe lists them', () => {
   const log = new Log()
-  log.write([consumer.member(G, 'a', {names: ['orders', 'payments']}), consumer.metadata(G, 1), consumer.targetMetadata(G, 1),
-    consumer.target(G, 'a', [[T1, [0, 1]]]), consumer.current(G, 'a', 1, [[T1, [1, 0]]])])
+  log.write([
+    consumer.member(G, 'a', {names: ['orders', 'payments']}),
+    consumer.metadata(G, 1),
+    consumer.targetMetadata(G, 1),
+    consumer.target(G, 'a', [[T1, [0, 1]]]),
+    consumer.current(G, 'a', 1, [[T1, [1, 0]]]),
+  ])
   log.write([consumer.offsetCommit(G, 'orders', 0, 5n), consumer.offsetCommit(G, 'payments', 0, 7n)])
   // a later commit replaces the earlier one; a tombstone deletes a commit
   log.write([consumer.offsetCommit(G, 'orders', 0, 9n), consumer.offsetCommit(G, 'orders', 2, 3n)])
@@ -27,12 +36,49 @@ describe('offsets per partition, as kafka-consumer-groups --describe lists them'
   const state = replayGroup(G, log.records).state
 
   it('assigned partitions with their member, then committed partitions no member has; the latest commit; lag = log end − committed', () => {
-    expect(offsetPartitionsOf(state, live)).toEqual([{topic: 'orders', partition: 0}, {topic: 'orders', partition: 1}, {topic: 'payments', partition: 0}])
+    expect(offsetPartitionsOf(state, live)).toEqual([
+      {topic: 'orders', partition: 0},
+      {topic: 'orders', partition: 1},
+      {topic: 'payments', partition: 0},
+    ])
     const o = groupOffsets(state, live, ends({'orders:0': 12n, 'orders:1': 4n, 'payments:0': null}))!
     expect(o.partitions).toEqual([
-      {topic: 'orders', topicId: T1, partition: 0, committedOffset: '9', logEndOffset: '12', lag: '3', memberId: 'a', clientId: 'client-a', host: '/10.0.0.1', logEndError: null},
-      {topic: 'orders', topicId: T1, partition: 1, committedOffset: null, logEndOffset: '4', lag: null, memberId: 'a', clientId: 'client-a', host: '/10.0.0.1', logEndError: null},
-      {topic: 'payments', topicId: T2, partition: 0, committedOffset: '7', logEndOffset: null, lag: null, memberId: null, clientId: null, host: null, logEndError: 'LEADER_NOT_AVAILABLE'},
+      {
+        topic: 'orders',
+        topicId: T1,
+        partition: 0,
+        committedOffset: '9',
+        logEndOffset: '12',
+        lag: '3',
+        memberId: 'a',
+        clientId: 'client-a',
+        host: '/10.0.0.1',
+        logEndError: null,
+      },
+      {
+        topic: 'orders',
+        topicId: T1,
+        partition: 1,
+        committedOffset: null,
+        logEndOffset: '4',
+        lag: null,
+        memberId: 'a',
+        clientId: 'client-a',
+        host: '/10.0.0.1',
+        logEndError: null,
+      },
+      {
+        topic: 'payments',
+        topicId: T2,
+        partition: 0,
+        committedOffset: '7',
+        logEndOffset: null,
+        lag: null,
+        memberId: null,
+        clientId: null,
+        host: null,
+        logEndError: 'LEADER_NOT_AVAILABLE',
+      },
     ])
     expect(o.totalLag).toBe('3')
     expect(o.uncommitted).toBe(1)

@@ -8,7 +8,13 @@ const G = 'g'
 /** Two members, b reconciling (no assignment yet) for `reconcilingMs`; rebalance timeouts as given. */
 function group(timeouts: [number, number], reconcilingMs: number) {
   const log = new Log()
-  log.write([consumer.member(G, 'a', {names: ['orders'], rebalanceTimeoutMs: timeouts[0]}), consumer.metadata(G, 1), consumer.targetMetadata(G, 1), consumer.target(G, 'a', [[T1, [0]]]), consumer.current(G, 'a', 1, [[T1, [0]]])])
+  log.write([
+    consumer.member(G, 'a', {names: ['orders'], rebalanceTimeoutMs: timeouts[0]}),
+    consumer.metadata(G, 1),
+    consumer.targetMetadata(G, 1),
+    consumer.target(G, 'a', [[T1, [0]]]),
+    consumer.current(G, 'a', 1, [[T1, [0]]]),
+  ])
   log.write([consumer.member(G, 'b', {names: ['orders'], rebalanceTimeoutMs: timeouts[1]}), consumer.metadata(G, 2)])
   return {replay: replayGroup(G, log.records), now: log.time + reconcilingMs}
 }
@@ -29,7 +35,7 @@ describe('--stuck-after defaults below the rebalance timeout the members declare
     expect(stuck(r)).not.toContain(true)
   })
 
-  it('today\'s default (5 minutes) when no member declared one', () => {
+  it("today's default (5 minutes) when no member declared one", () => {
     const {replay, now} = group([0, 0], 90_000)
     const r = explainGroup(G, replay, {now})
     expect(r.stuckAfter).toEqual({ms: DEFAULT_STUCK_AFTER_MS, source: 'default', smallestRebalanceTimeoutMs: null})

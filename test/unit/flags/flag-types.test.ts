@@ -1,7 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import {withoutFlagParseWrapper} from '../../../src/base-command.js'
 import {
-  durationFlag, groupPatternFlag, groupTypesFlag, logPointFlag, parseWatchInterval, retentionFlag, timeSpecFlag, watchIntervalFlag,
+  durationFlag,
+  groupPatternFlag,
+  groupTypesFlag,
+  logPointFlag,
+  parseWatchInterval,
+  retentionFlag,
+  timeSpecFlag,
+  watchIntervalFlag,
 } from '../../../src/flag-types.js'
 import {run} from '../helpers.js'
 
@@ -56,9 +63,13 @@ describe('time spec flags', () => {
   })
   it('anything else is a usage error that shows what is accepted', async () => {
     for (const bad of ['yesterday', '-2h', '2026-13-45', '']) {
-      await expect(parse(timeSpecFlag, bad, 'until')).rejects.toEqual(expect.objectContaining({
-        exitCode: 2, message: `--until "${bad}" is neither an ISO-8601 time nor a duration`, hint: expect.stringContaining('2026-11-30T10:00:00Z'),
-      }))
+      await expect(parse(timeSpecFlag, bad, 'until')).rejects.toEqual(
+        expect.objectContaining({
+          exitCode: 2,
+          message: `--until "${bad}" is neither an ISO-8601 time nor a duration`,
+          hint: expect.stringContaining('2026-11-30T10:00:00Z'),
+        }),
+      )
     }
   })
   it('--at: digits are a log offset, anything else a time', async () => {
@@ -75,7 +86,9 @@ describe('--history-retention', () => {
     expect(await parse(retentionFlag, '30d')).toBe(2_592_000_000)
     expect(await parse(retentionFlag, '12w')).toBe(12 * 604_800_000)
     for (const bad of ['0d', '30m', '1.5d', '-1d', '30']) {
-      await expect(parse(retentionFlag, bad)).rejects.toEqual(usage('BAD_RETENTION', new RegExp(`^--history-retention "${bad.replace('.', '\\.')}": use a positive duration`)))
+      await expect(parse(retentionFlag, bad)).rejects.toEqual(
+        usage('BAD_RETENTION', new RegExp(`^--history-retention "${bad.replace('.', '\\.')}": use a positive duration`)),
+      )
     }
   })
 })
@@ -89,18 +102,23 @@ describe('group pattern and type flags', () => {
     expect(['Payments', 'repay'].map(rx.accept)).toEqual([true, false])
   })
   it('a broken regular expression is a usage error with what to give', async () => {
-    await expect(parse(groupPatternFlag, '/[/')).rejects.toEqual(expect.objectContaining({
-      exitCode: 2, code: 'BAD_GROUP_PATTERN', message: expect.stringContaining('/[/'), hint: 'Give a glob over the whole group id (orders-*) or /regex/flags.',
-    }))
+    await expect(parse(groupPatternFlag, '/[/')).rejects.toEqual(
+      expect.objectContaining({
+        exitCode: 2,
+        code: 'BAD_GROUP_PATTERN',
+        message: expect.stringContaining('/[/'),
+        hint: 'Give a glob over the whole group id (orders-*) or /regex/flags.',
+      }),
+    )
   })
   it('types: a comma list of the four', async () => {
-    expect([...await parse(groupTypesFlag, 'share, consumer')]).toEqual(['share', 'consumer'])
+    expect([...(await parse(groupTypesFlag, 'share, consumer'))]).toEqual(['share', 'consumer'])
     await expect(parse(groupTypesFlag, 'consumer,nope')).rejects.toEqual(usage('BAD_GROUP_TYPE', /"nope"/))
     await expect(parse(groupTypesFlag, ',')).rejects.toEqual(usage('BAD_GROUP_TYPE', /empty value/))
   })
 })
 
-describe('through a command: exit 2, the flag type\'s own message', () => {
+describe("through a command: exit 2, the flag type's own message", () => {
   it('oclif\'s "Parsing --x" wrapper is dropped', () => {
     expect(withoutFlagParseWrapper('Parsing --since \n\t--since "x" is bad\nSee more help with --help')).toBe('--since "x" is bad')
     expect(withoutFlagParseWrapper('something else')).toBe('something else')

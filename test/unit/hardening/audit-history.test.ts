@@ -19,7 +19,11 @@ import {setClusterFactory} from '../../../src/kafka/session.js'
 
 const CID = 'test-cluster-id'
 function live() {
-  return parseMetadataDocument({clusterId: CID, brokers: [{id: 1, rack: 'a'}], topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}]})
+  return parseMetadataDocument({
+    clusterId: CID,
+    brokers: [{id: 1, rack: 'a'}],
+    topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
+  })
 }
 let storedHash = 0n
 function fakeClient() {
@@ -89,7 +93,11 @@ describe('audit output when history cannot be written', () => {
   it('--ndjson and --prometheus: written, with the history metric', async () => {
     const prom = join(tmp(), 'rd.prom')
     const r = await audit(['--ndjson', '--prometheus', prom, '--history-dir', unwritableHistory()])
-    const lines = stdout.join('').trim().split('\n').map(l => JSON.parse(l))
+    const lines = stdout
+      .join('')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l))
     expect(lines.at(-1).history.recorded).toBe(false)
     const text = readFileSync(prom, 'utf8')
     expect(text).toMatch(/^rebalance_doctor_history_write_failed\{cluster_id="test-cluster-id"\} 1$/m)
@@ -133,9 +141,12 @@ describe('atomic writers on a full disk', () => {
     nodeFileOps.writeSync = realWrite
   })
   const fullDisk = () => {
-    nodeFileOps.writeSync = (fd, buf, off = 0, len = buf.length - off, pos) => (len > 8 ? fs.writeSync(fd, buf, off, 8, pos) : (() => {
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
-    })())
+    nodeFileOps.writeSync = (fd, buf, off = 0, len = buf.length - off, pos) =>
+      len > 8
+        ? fs.writeSync(fd, buf, off, 8, pos)
+        : (() => {
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+          })()
   }
 
   it('--prometheus: the old file stays whole, no temp file, the stdout output is still written', async () => {
@@ -159,7 +170,10 @@ describe('atomic writers on a full disk', () => {
     writeFileSync(out, '{"old": true}\n')
     fullDisk()
     const {default: Snapshot} = await import('../../../src/commands/cluster/snapshot.js')
-    const err = await Snapshot.run(['-b', 'h:1', '--output', out], ROOT).then(() => undefined, (e: Error) => e)
+    const err = await Snapshot.run(['-b', 'h:1', '--output', out], ROOT).then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(err?.message).toMatch(/could not write .*cluster\.json: no space left on the device \(ENOSPC\)/)
     expect(readFileSync(out, 'utf8')).toBe('{"old": true}\n')
     expect(readdirSync(dir)).toEqual(['cluster.json'])
@@ -171,16 +185,32 @@ describe('audit --incremental where no checkpoint can be written (a cron user wi
     const {FakeCluster} = await import('../../lib/fake-cluster.js')
     setClusterFactory(async () => {
       const fake = new FakeCluster(live(), {offsetsPartitions: 5})
-      fake.write('g1', [consumer.member('g1', 'm1', {names: ['orders']}), consumer.metadata('g1', 1, storedHash), consumer.target('g1', 'm1', [[T1, [0]]]), consumer.targetMetadata('g1', 1), consumer.current('g1', 'm1', 1, [[T1, [0]]])])
+      fake.write('g1', [
+        consumer.member('g1', 'm1', {names: ['orders']}),
+        consumer.metadata('g1', 1, storedHash),
+        consumer.target('g1', 'm1', [[T1, [0]]]),
+        consumer.targetMetadata('g1', 1),
+        consumer.current('g1', 'm1', 1, [[T1, [0]]]),
+      ])
       return fake
     })
     const r = await audit(['--incremental', '--history-dir', unwritableHistory()])
     expect(r.error).toBeUndefined()
     // one entry per warning (oclif wraps a warning at 80 columns off a terminal in tests: "\n ›   " joins its pieces)
-    const lines = stderr.join('').replaceAll('\n ›   ', '').split(/Warning: /).map(l => l.trim()).filter(l => l !== '')
+    const lines = stderr
+      .join('')
+      .replaceAll('\n ›   ', '')
+      .split(/Warning: /)
+      .map(l => l.trim())
+      .filter(l => l !== '')
     // the checkpoints (under the history directory) failed for the cause the history did: one warning says both
-    expect(lines.filter(l => /checkpoint|history/.test(l)), lines.join('\n')).toHaveLength(1)
-    expect(lines.find(l => /history/.test(l))).toMatch(/the audit history could not be written to .*: a part of the path is not a directory \(ENOTDIR\), nor the --incremental checkpoints \(the next run reads every partition in full\)\. .*Try this: --history-dir DIR \(or \$REBALANCE_DOCTOR_HISTORY_DIR\)/)
+    expect(
+      lines.filter(l => /checkpoint|history/.test(l)),
+      lines.join('\n'),
+    ).toHaveLength(1)
+    expect(lines.find(l => /history/.test(l))).toMatch(
+      /the audit history could not be written to .*: a part of the path is not a directory \(ENOTDIR\), nor the --incremental checkpoints \(the next run reads every partition in full\)\. .*Try this: --history-dir DIR \(or \$REBALANCE_DOCTOR_HISTORY_DIR\)/,
+    )
     expect(r.exitCode).toBe(5)
   })
 })

@@ -12,7 +12,10 @@ function topicFile(partitions: number): string {
   const file = tempFile('big.json', '')
   const parts: string[] = []
   for (let i = 0; i < partitions; i++) parts.push(`{"partition":${i},"replicas":[1,2,3]}`)
-  writeFileSync(file, `{"brokers":[{"id":1,"rack":"a"},{"id":2,"rack":"b"},{"id":3,"rack":"c"}],"topics":[{"name":"big","topicId":"AAECAwQFBgcICQoLDA0ODw","partitions":[${parts.join(',')}]}]}`)
+  writeFileSync(
+    file,
+    `{"brokers":[{"id":1,"rack":"a"},{"id":2,"rack":"b"},{"id":3,"rack":"c"}],"topics":[{"name":"big","topicId":"AAECAwQFBgcICQoLDA0ODw","partitions":[${parts.join(',')}]}]}`,
+  )
   return file
 }
 
@@ -30,7 +33,11 @@ describe('topic-hash bytes bound', () => {
     const huge = topicFile(1_000_000)
     const r = cli(['topic-hash', 'bytes', 'big', '-f', huge, '--json'], {heapMb: 1024})
     expect(r.status).toBe(2)
-    expect(JSON.parse(r.stdout)).toEqual({schema: {name: 'rebalance-doctor/error', version: 1}, error: {code: 'TOO_MANY_BYTES_TO_SHOW', message: expect.stringContaining('1000000 partitions'), hint: expect.any(String), exitCode: 2}, warnings: []})
+    expect(JSON.parse(r.stdout)).toEqual({
+      schema: {name: 'rebalance-doctor/error', version: 1},
+      error: {code: 'TOO_MANY_BYTES_TO_SHOW', message: expect.stringContaining('1000000 partitions'), hint: expect.any(String), exitCode: 2},
+      warnings: [],
+    })
   })
 
   it('a topic just over the bound is refused, a smaller one shown', () => {

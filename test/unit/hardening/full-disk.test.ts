@@ -37,10 +37,20 @@ function fullDisk(room: number, opts: {shortOnly?: boolean} = {}): FileOps {
 
 /** A disk that writes at most `chunk` bytes per call (legitimate short writes). */
 function choppy(chunk: number): FileOps {
-  return {...nodeFileOps, writeSync: (fd: number, buf: Uint8Array, offset = 0, length = buf.length - offset, position?: number | null) => fs.writeSync(fd, buf, offset, Math.min(chunk, length), position)}
+  return {
+    ...nodeFileOps,
+    writeSync: (fd: number, buf: Uint8Array, offset = 0, length = buf.length - offset, position?: number | null) =>
+      fs.writeSync(fd, buf, offset, Math.min(chunk, length), position),
+  }
 }
 
-const record = (root: string, at: number, ops?: FileOps) => recordHistory({dir: root, retentionMs: 30 * DAY, now: at, ...(ops ? {fileOps: ops} : {})}, 'cid', cluster(3 + Math.floor((at - T0) / 60_000) % 5), new Map())
+const record = (root: string, at: number, ops?: FileOps) =>
+  recordHistory(
+    {dir: root, retentionMs: 30 * DAY, now: at, ...(ops ? {fileOps: ops} : {})},
+    'cid',
+    cluster(3 + (Math.floor((at - T0) / 60_000) % 5)),
+    new Map(),
+  )
 const segment = (root: string) => join(clusterDir(root, 'cid'), 'history-2026-11-01.ndjson')
 
 describe('atomic file writer', () => {

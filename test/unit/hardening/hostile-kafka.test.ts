@@ -31,7 +31,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const t0 = Date.now()
   return new Promise((resolve, reject) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
-    const p = spawn(process.execPath, ['--max-old-space-size=1024', join(ROOT, 'bin', 'run.js'), ...args], {env: {...clean, NODE_OPTIONS: '', REBALANCE_DOCTOR_HISTORY_DIR: join(dir, 'history'), ...env}})
+    const p = spawn(process.execPath, ['--max-old-space-size=1024', join(ROOT, 'bin', 'run.js'), ...args], {
+      env: {...clean, NODE_OPTIONS: '', REBALANCE_DOCTOR_HISTORY_DIR: join(dir, 'history'), ...env},
+    })
     let stdout = ''
     let stderr = ''
     const kill = setTimeout(() => p.kill('SIGKILL'), TIMEOUT_MS + SLACK_MS + 30_000)
@@ -63,7 +65,11 @@ const at = (p: ProtocolProbe) => brokers.get(p)!.address
 const live = (p: ProtocolProbe, ...args: string[]) => [...args, '-b', at(p), '--timeout', String(TIMEOUT_MS)]
 /** For a read that must complete: a --timeout that a loaded machine's start-up cannot use up. */
 const patient = (p: ProtocolProbe, ...args: string[]) => [...args, '-b', at(p), '--timeout', '20000']
-const errorLine = (r: Run) => r.stderr.split('\n').find(l => /Error: /.test(l))?.trim() ?? ''
+const errorLine = (r: Run) =>
+  r.stderr
+    .split('\n')
+    .find(l => /Error: /.test(l))
+    ?.trim() ?? ''
 
 /** Exit 1, one line naming the broker, no stack trace, within --timeout and slack. */
 function expectNamedFailure(r: Run, probe: ProtocolProbe, code: RegExp): void {
@@ -77,7 +83,10 @@ function expectNamedFailure(r: Run, probe: ProtocolProbe, code: RegExp): void {
 }
 
 describe('a Fetch that never advances (issue 27, item 1)', () => {
-  for (const cmd of [['group', 'records', 'g1'], ['audit', '--no-record']]) {
+  for (const cmd of [
+    ['group', 'records', 'g1'],
+    ['audit', '--no-record'],
+  ]) {
     it(`${cmd[0]}: fails within --timeout naming the partition and broker, instead of fetching for ever`, async () => {
       const r = await cli(live('fetch-never-advances', ...cmd))
       expectNamedFailure(r, 'fetch-never-advances', /^(INCOMPLETE_READ|TIMEOUT)$/)

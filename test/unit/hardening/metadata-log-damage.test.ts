@@ -25,10 +25,31 @@ const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
 const T = Date.parse('2026-11-30T14:00:00Z')
 const reg = (id: number, rack: string) =>
-  encodeMetadataRecord(0, {BrokerId: id, IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', BrokerEpoch: BigInt(id), EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}], Features: [], Rack: rack, Fenced: false, InControlledShutdown: false, LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg']})
+  encodeMetadataRecord(0, {
+    BrokerId: id,
+    IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
+    BrokerEpoch: BigInt(id),
+    EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}],
+    Features: [],
+    Rack: rack,
+    Fenced: false,
+    InControlledShutdown: false,
+    LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg'],
+  })
 const topic = (name: string, id: string) => encodeMetadataRecord(2, {Name: name, TopicId: id})
 const part = (id: string, p: number, replicas: number[]) =>
-  encodeMetadataRecord(3, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas, RemovingReplicas: [], AddingReplicas: [], Leader: replicas[0], LeaderEpoch: 0, PartitionEpoch: 0, Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA')})
+  encodeMetadataRecord(3, {
+    PartitionId: p,
+    TopicId: id,
+    Replicas: replicas,
+    Isr: replicas,
+    RemovingReplicas: [],
+    AddingReplicas: [],
+    Leader: replicas[0],
+    LeaderEpoch: 0,
+    PartitionEpoch: 0,
+    Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA'),
+  })
 const change = (id: string, p: number, replicas: number[]) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas})
 
 /**
@@ -87,7 +108,9 @@ describe('metadata log damage ends exact history at its offset', () => {
     expect(doc.warnings[0]).toMatch(/^metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt/)
     const text = await run(['cluster:history', '--metadata-log', dir])
     expect(text.stdout.split('\n')[0]).toMatch(/exact history from offset 0 \(.*\) to 8 \(/)
-    expect(text.stdout.split('\n')[1]).toMatch(/^DAMAGED at offset 9: .*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt: .*Exact history ends at offset 8; nothing after it was read\.$/)
+    expect(text.stdout.split('\n')[1]).toMatch(
+      /^DAMAGED at offset 9: .*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt: .*Exact history ends at offset 8; nothing after it was read\.$/,
+    )
     expect(text.stdout).not.toContain('rack-X')
   })
 
@@ -104,7 +127,9 @@ describe('metadata log damage ends exact history at its offset', () => {
     expect(descriptions(r)).toEqual(['0', '1', '2'])
     const hash = await run(['topic-hash:compute', 'orders', '--metadata-log', dir])
     expect(hash.exitCode).toBe(2)
-    expect(hash.error?.message).toMatch(/^the metadata log is damaged at offset 3 \(.*00000000000000000000\.log byte \d+: .*\), before its end: its state is exact up to offset 2/)
+    expect(hash.error?.message).toMatch(
+      /^the metadata log is damaged at offset 3 \(.*00000000000000000000\.log byte \d+: .*\), before its end: its state is exact up to offset 2/,
+    )
     expect((hash.error as {code?: string}).code).toBe('METADATA_LOG_CORRUPT')
     expect((await run(['topic-hash:compute', '--metadata-log', dir, '--at', '2', '--json'])).exitCode).toBe(0)
   })
@@ -129,7 +154,9 @@ describe('metadata log damage ends exact history at its offset', () => {
     expect(r.partialTail).toEqual({file: join(dir, '00000000000000000009.log'), byte: seg1[0].length + seg1[1].length, bytes: 40})
     expect(r.replay.lastOffset).toBe(11n)
     const text = await run(['cluster:history', '--metadata-log', dir])
-    expect(text.stdout).toMatch(/\nincomplete last batch: .*00000000000000000009\.log, 40 bytes from byte \d+ \(a file being written when copied, or damage\): not read\./)
+    expect(text.stdout).toMatch(
+      /\nincomplete last batch: .*00000000000000000009\.log, 40 bytes from byte \d+ \(a file being written when copied, or damage\): not read\./,
+    )
     // (oclif wraps warnings at the terminal width)
     expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(/the last 40 bytes \(from byte \d+\) are not a complete batch/)
   })
@@ -140,7 +167,12 @@ describe('metadata log damage ends exact history at its offset', () => {
     const dir = write(seg0, [seg1[2]], '00000000000000000012.log')
     const r = await replayMetadataLog(dir)
     expect(r.replay.lastOffset).toBe(8n)
-    expect(r.damage).toMatchObject({file: join(dir, '00000000000000000012.log'), byte: 0, offset: '9', reason: 'offsets 9 to 11 are missing: this segment starts at 12'})
+    expect(r.damage).toMatchObject({
+      file: join(dir, '00000000000000000012.log'),
+      byte: 0,
+      offset: '9',
+      reason: 'offsets 9 to 11 are missing: this segment starts at 12',
+    })
     const text = await run(['cluster:history', '--metadata-log', dir])
     expect(text.stdout).toContain('DAMAGED at offset 9')
     expect(text.stdout).not.toContain('[1,2] → [2,3]')
@@ -178,7 +210,9 @@ describe('metadata log damage ends exact history at its offset', () => {
     expect(attributeFromLog({...view, damage: null}, bump).exact).toBe(true)
     const late = attributeFromLog(view, bump)
     expect(late).toMatchObject({exact: false})
-    expect(late.message).toMatch(/^the metadata log is damaged at offset 9 \(.* byte 0: record batch at offset 9 is corrupt.*\): exact history ends at 2026-11-30T14:00:02/)
+    expect(late.message).toMatch(
+      /^the metadata log is damaged at offset 9 \(.* byte 0: record batch at offset 9 is corrupt.*\): exact history ends at 2026-11-30T14:00:02/,
+    )
     expect(attributeDrift({...view, damage: null}, ['orders'], group(seq[0]), group(seq[1]), T + 60_000).exact).toBe(true)
     expect(attributeDrift(view, ['orders'], group(seq[0]), group(seq[1]), T + 60_000)).toMatchObject({exact: false})
   })
@@ -218,7 +252,10 @@ describe('a directory that is not a metadata log, and files that are not regular
       writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat(seg0))
       const odd = join(dir, '00000000000000000009.log')
       make(odd)
-      for (const args of [['cluster', 'history', '--metadata-log', dir], ['topic-hash', 'compute', '--metadata-log', dir]]) {
+      for (const args of [
+        ['cluster', 'history', '--metadata-log', dir],
+        ['topic-hash', 'compute', '--metadata-log', dir],
+      ]) {
         const r = cli(args, {timeoutMs: 30_000})
         expect(r.signal, `${what} ${args[0]}: ${r.stderr}`).toBeNull()
         expect(r.status, `${what} ${args[0]}: ${r.stderr}`).toBe(2)
@@ -243,7 +280,13 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   function fakeWithGroup(): FakeCluster {
     const fake = new FakeCluster(cluster())
     const h = hashOf(fake.md, ['orders'])
-    fake.write('g1', [consumer.member('g1', 'm1', {names: ['orders']}), consumer.metadata('g1', 1, h), consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata('g1', 1), consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]])])
+    fake.write('g1', [
+      consumer.member('g1', 'm1', {names: ['orders']}),
+      consumer.metadata('g1', 1, h),
+      consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]),
+      consumer.targetMetadata('g1', 1),
+      consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]]),
+    ])
     return fake
   }
 
@@ -252,7 +295,9 @@ describe('audit and group explain with a damaged metadata log say so, in text an
     const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
     const text = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir]))
     expect(text.exitCode, text.stderr).toBe(0)
-    expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(/metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt.*\): exact history ends at offset 8/)
+    expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(
+      /metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt.*\): exact history ends at offset 8/,
+    )
     const json = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
     const doc = JSON.parse(json.stdout)
     expect(doc.metadataLog).toMatchObject({lastOffset: '8', damage: {offset: '9', byte: 0}})

@@ -21,12 +21,23 @@ const H = '\x1b[2J\x1b]0;pwned\x07\u009b31m\u202eevil\r'
 const GROUP = `g${H}`
 const MEMBER = `m${H}`
 
-
 function live() {
   return parseMetadataDocument({
     clusterId: `cid${H}`,
-    brokers: [{id: 1, rack: `rack${H}`}, {id: 2, rack: 'rack-b'}],
-    topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1, 2]}, {partition: 1, replicas: [2]}]}],
+    brokers: [
+      {id: 1, rack: `rack${H}`},
+      {id: 2, rack: 'rack-b'},
+    ],
+    topics: [
+      {
+        name: 'orders',
+        topicId: T1,
+        partitions: [
+          {partition: 0, replicas: [1, 2]},
+          {partition: 1, replicas: [2]},
+        ],
+      },
+    ],
   })
 }
 
@@ -37,14 +48,18 @@ function fakeClient() {
     ;(r.value as Record<string, unknown>).ClientHost = `/host${H}`
     return r
   }
-  return onePartitionCluster(live(), [
-    member(GROUP, MEMBER, {names: ['orders', `missing${H}`], instanceId: `inst${H}`, rack: `rack${H}`}),
-    consumer.metadata(GROUP, 1, 42n),
-    consumer.target(GROUP, MEMBER, [[T1, [0]]]),
-    consumer.targetMetadata(GROUP, 1),
-    consumer.current(GROUP, MEMBER, 1, [[T1, [0]]]),
-    consumer.metadata(GROUP, 2, 43n),
-  ], 1_700_000_000_000)
+  return onePartitionCluster(
+    live(),
+    [
+      member(GROUP, MEMBER, {names: ['orders', `missing${H}`], instanceId: `inst${H}`, rack: `rack${H}`}),
+      consumer.metadata(GROUP, 1, 42n),
+      consumer.target(GROUP, MEMBER, [[T1, [0]]]),
+      consumer.targetMetadata(GROUP, 1),
+      consumer.current(GROUP, MEMBER, 1, [[T1, [0]]]),
+      consumer.metadata(GROUP, 2, 43n),
+    ],
+    1_700_000_000_000,
+  )
 }
 
 let out: string[] = []
@@ -93,7 +108,10 @@ const cases: Array<[string, string, string[]]> = [
 describe('no raw control character reaches the terminal', () => {
   for (const [name, path, argv] of cases) {
     it(`${name}: text output`, async () => {
-      const {text} = await runCmd(path, argv.filter(a => a !== '--no-color'))
+      const {text} = await runCmd(
+        path,
+        argv.filter(a => a !== '--no-color'),
+      )
       expect(text.length).toBeGreaterThan(0)
       expect(hasUnsafeControl(text), JSON.stringify(text.slice(0, 2000))).toBe(false)
       expect(text).not.toContain('\x1b')
@@ -114,11 +132,27 @@ describe('no raw control character reaches the terminal', () => {
     const doc = JSON.parse(text)
     expect(doc.group).toBe(GROUP)
     expect(doc.members[0].clientId).toBe(`client${H}`)
-    expect(doc.offsets.partitions).toEqual([{topic: 'orders', topicId: T1, partition: 0, committedOffset: null, logEndOffset: '10', lag: null, memberId: MEMBER, clientId: `client${H}`, host: `/host${H}`, logEndError: null}])
+    expect(doc.offsets.partitions).toEqual([
+      {
+        topic: 'orders',
+        topicId: T1,
+        partition: 0,
+        committedOffset: null,
+        logEndOffset: '10',
+        lag: null,
+        memberId: MEMBER,
+        clientId: `client${H}`,
+        host: `/host${H}`,
+        logEndError: null,
+      },
+    ])
   })
 
   it('metadata files: topic names and racks in topic-hash compute and bytes', async () => {
-    const file = tempFile('hostile.json', {brokers: [{id: 1, rack: `rack${H}`}], topics: [{name: `t${H}`, topicId: T1, partitions: [{partition: 0, replicas: [1]}]}]})
+    const file = tempFile('hostile.json', {
+      brokers: [{id: 1, rack: `rack${H}`}],
+      topics: [{name: `t${H}`, topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
+    })
     for (const [path, argv] of [
       ['../../../src/commands/topic-hash/compute.js', ['-f', file]],
       ['../../../src/commands/topic-hash/bytes.js', [`t${H}`, '-f', file]],
@@ -172,10 +206,39 @@ describe('no raw control character reaches the terminal', () => {
     const name = `t${H}\u2028\u0085\u2029`
     const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-log-'))
     const t = Date.parse('2026-11-30T14:00:00Z')
-    writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat([
-      encodeBatch(0n, t, [encodeMetadataRecord(0, {BrokerId: 1, IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', BrokerEpoch: 1n, EndPoints: [], Features: [], Rack: `rack${H}\u2028`, Fenced: false, InControlledShutdown: false, LogDirs: []})]),
-      encodeBatch(1n, t + 1000, [encodeMetadataRecord(2, {Name: name, TopicId: T1}), encodeMetadataRecord(3, {PartitionId: 0, TopicId: T1, Replicas: [1], Isr: [1], RemovingReplicas: [], AddingReplicas: [], Leader: 1, LeaderEpoch: 0, PartitionEpoch: 0, Directories: ['AAAAAAAAAAAAAAAAAAAAAA']})]),
-    ]))
+    writeFileSync(
+      join(dir, '00000000000000000000.log'),
+      Buffer.concat([
+        encodeBatch(0n, t, [
+          encodeMetadataRecord(0, {
+            BrokerId: 1,
+            IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
+            BrokerEpoch: 1n,
+            EndPoints: [],
+            Features: [],
+            Rack: `rack${H}\u2028`,
+            Fenced: false,
+            InControlledShutdown: false,
+            LogDirs: [],
+          }),
+        ]),
+        encodeBatch(1n, t + 1000, [
+          encodeMetadataRecord(2, {Name: name, TopicId: T1}),
+          encodeMetadataRecord(3, {
+            PartitionId: 0,
+            TopicId: T1,
+            Replicas: [1],
+            Isr: [1],
+            RemovingReplicas: [],
+            AddingReplicas: [],
+            Leader: 1,
+            LeaderEpoch: 0,
+            PartitionEpoch: 0,
+            Directories: ['AAAAAAAAAAAAAAAAAAAAAA'],
+          }),
+        ]),
+      ]),
+    )
     const json = (await runCmd('../../../src/commands/cluster/history.js', ['--metadata-log', dir, '--json'])).text
     out = []
     const ndjson = (await runCmd('../../../src/commands/cluster/history.js', ['--metadata-log', dir, '--ndjson'])).text
@@ -184,7 +247,10 @@ describe('no raw control character reaches the terminal', () => {
       for (const c of ['\u009b', '\u202e', '\u2028', '\u0085', '\u2029']) expect(text).not.toContain(c)
     }
     // the same values: only written as escapes
-    const lines = ndjson.trim().split('\n').map(l => JSON.parse(l))
+    const lines = ndjson
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l))
     expect(lines.filter(l => l.topic !== undefined).map(l => l.topic)).toEqual([name])
     expect(lines.slice(0, -1)).toEqual(JSON.parse(json).changes)
   })
@@ -192,14 +258,20 @@ describe('no raw control character reaches the terminal', () => {
   it('group explain: a line break in an id cannot forge a line of the text (issue 27, 13)', async () => {
     const g = 'g\nverdict: STABLE: nothing to see\r\n'
     const m = 'm\nverdict: FORGED'
-    setClusterFactory(async () => onePartitionCluster(live(), [
-      consumer.member(g, m, {names: ['orders'], rack: 'r\nverdict: FORGED'}),
-      consumer.metadata(g, 1, 42n),
-      consumer.target(g, m, [[T1, [0]]]),
-      consumer.targetMetadata(g, 1),
-      consumer.current(g, m, 1, [[T1, [0]]]),
-      consumer.metadata(g, 2, 43n),
-    ], 1_700_000_000_000))
+    setClusterFactory(async () =>
+      onePartitionCluster(
+        live(),
+        [
+          consumer.member(g, m, {names: ['orders'], rack: 'r\nverdict: FORGED'}),
+          consumer.metadata(g, 1, 42n),
+          consumer.target(g, m, [[T1, [0]]]),
+          consumer.targetMetadata(g, 1),
+          consumer.current(g, m, 1, [[T1, [0]]]),
+          consumer.metadata(g, 2, 43n),
+        ],
+        1_700_000_000_000,
+      ),
+    )
     const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'])
     const verdicts = text.split('\n').filter(l => /^\W*verdict:/.test(l))
     expect(verdicts, text).toHaveLength(1)
@@ -211,10 +283,16 @@ describe('no raw control character reaches the terminal', () => {
     const g = 'g\nverdict: STABLE'
     setClusterFactory(async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000))
     const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'])
-    expect(text.split('\n').filter(l => /^\W*verdict:/.test(l)), text).toEqual([])
+    expect(
+      text.split('\n').filter(l => /^\W*verdict:/.test(l)),
+      text,
+    ).toEqual([])
     expect(text).toContain('g\\nverdict: STABLE: __consumer_offsets-0')
     out = []
     const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'])
-    expect(none.text.split('\n').filter(l => /^\W*verdict:/.test(l)), none.text).toEqual([])
+    expect(
+      none.text.split('\n').filter(l => /^\W*verdict:/.test(l)),
+      none.text,
+    ).toEqual([])
   })
 })

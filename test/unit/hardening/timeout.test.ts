@@ -13,7 +13,10 @@ describe('--timeout bound', () => {
     expect(resolveConnectionSettings({bootstrapServer: 'h:1', timeoutMs: 2 ** 31 - 1, env: {}}).timeoutMs).toBe(2 ** 31 - 1)
   })
 
-  for (const [cmd, env] of [[['topic-hash', 'compute'], 'REBALANCE_DOCTOR_TIMEOUT'], [['audit'], 'REBALANCE_DOCTOR_AUDIT_TIMEOUT']] as const) {
+  for (const [cmd, env] of [
+    [['topic-hash', 'compute'], 'REBALANCE_DOCTOR_TIMEOUT'],
+    [['audit'], 'REBALANCE_DOCTOR_AUDIT_TIMEOUT'],
+  ] as const) {
     it(`${cmd.join(' ')} --timeout 2147483648 is a usage error, not an instant timeout`, () => {
       const r = cli([...cmd, '-b', '127.0.0.1:9', '--timeout', '2147483648'])
       expect(r.status).toBe(2)

@@ -12,8 +12,13 @@ import {cluster, hashOf} from '../audit/fixtures.js'
 const DAY = 86_400_000
 const T0 = Date.parse('2026-11-01T10:00:00Z')
 const dir = () => mkdtempSync(join(tmpdir(), 'rd-hist-'))
-const record = (root: string, md: ClusterMetadata, at: number, groups = new Map<string, {type: string; epoch: number; hash: string}>(), retentionMs = 30 * DAY) =>
-  recordHistory({dir: root, retentionMs, now: at}, 'cid', md, groups)
+const record = (
+  root: string,
+  md: ClusterMetadata,
+  at: number,
+  groups = new Map<string, {type: string; epoch: number; hash: string}>(),
+  retentionMs = 30 * DAY,
+) => recordHistory({dir: root, retentionMs, now: at}, 'cid', md, groups)
 const segFile = (root: string, at: number) => join(clusterDir(root, 'cid'), `history-${new Date(at).toISOString().slice(0, 10)}.ndjson`)
 
 describe('history format', () => {
@@ -90,7 +95,13 @@ describe('history store (files)', () => {
     const f = segFile(root, T0)
     const size = statSync(f).size
     // simulate a crash while writing the third line: only part of it reaches the disk
-    appendFileSync(f, encodeLine(makeEntry(new Date(T0 + 90_000).toISOString(), 'cid', {brokers: [], topics: observeTopics(cluster(9)), groups: new Map()}, undefined)).slice(0, 77))
+    appendFileSync(
+      f,
+      encodeLine(makeEntry(new Date(T0 + 90_000).toISOString(), 'cid', {brokers: [], topics: observeTopics(cluster(9)), groups: new Map()}, undefined)).slice(
+        0,
+        77,
+      ),
+    )
     expect(loadHistory(root, 'cid')).toMatchObject({badLines: 1})
     expect(loadHistory(root, 'cid').entries).toHaveLength(2)
     record(root, cluster(5), T0 + 120_000)
@@ -148,10 +159,21 @@ describe('attribution from history', () => {
     record(root, before, T0)
     record(root, after, T0 + 600_000)
     const view = historyView(loadHistory(root, 'cid').entries)
-    const a = attributeBump(view, {topicsBefore: topics, topicsAfter: topics, previousHash: hashOf(before, topics), hash: hashOf(after, topics), timestamp: T0 + 300_000})
+    const a = attributeBump(view, {
+      topicsBefore: topics,
+      topicsAfter: topics,
+      previousHash: hashOf(before, topics),
+      hash: hashOf(after, topics),
+      timestamp: T0 + 300_000,
+    })
     expect(a).toBeDefined()
-    expect(a!.changes.map(c => [c.topic, c.kind, c.before!.partitions, c.after!.partitions])).toEqual([['orders', 'partitions', 3, 5], ['payments', 'partitions', 2, 4]])
-    expect(a!.changes[0].description).toBe(`orders: 3 → 5 partitions, first seen at ${new Date(T0 + 600_000).toISOString()} (last seen before at ${new Date(T0).toISOString()})`)
+    expect(a!.changes.map(c => [c.topic, c.kind, c.before!.partitions, c.after!.partitions])).toEqual([
+      ['orders', 'partitions', 3, 5],
+      ['payments', 'partitions', 2, 4],
+    ])
+    expect(a!.changes[0].description).toBe(
+      `orders: 3 → 5 partitions, first seen at ${new Date(T0 + 600_000).toISOString()} (last seen before at ${new Date(T0).toISOString()})`,
+    )
   })
 
   it('narrows "first seen" to the first moment showing the new value; topic created; broker rack change', () => {
@@ -161,14 +183,26 @@ describe('attribution from history', () => {
     record(root, cluster(3), T0 + 60_000) // payments created
     record(root, cluster(3), T0 + 120_000)
     const view = historyView(loadHistory(root, 'cid').entries)
-    const a = attributeBump(view, {topicsBefore: ['orders', 'payments'], topicsAfter: ['orders', 'payments'], previousHash: hashOf(md0, ['orders', 'payments']), hash: hashOf(cluster(3), ['orders', 'payments']), timestamp: T0 + 30_000})
+    const a = attributeBump(view, {
+      topicsBefore: ['orders', 'payments'],
+      topicsAfter: ['orders', 'payments'],
+      previousHash: hashOf(md0, ['orders', 'payments']),
+      hash: hashOf(cluster(3), ['orders', 'payments']),
+      timestamp: T0 + 30_000,
+    })
     expect(a!.changes.map(c => [c.topic, c.kind, c.firstSeenAfter])).toEqual([['payments', 'created', new Date(T0 + 60_000).toISOString()]])
 
     const root2 = dir()
     record(root2, cluster(3, 2, 'rack-a'), T0)
     record(root2, cluster(3, 2, 'rack-b'), T0 + 60_000)
     const v2 = historyView(loadHistory(root2, 'cid').entries)
-    const b = attributeBump(v2, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: hashOf(cluster(3, 2, 'rack-a'), ['orders']), hash: hashOf(cluster(3, 2, 'rack-b'), ['orders']), timestamp: T0 + 70_000})
+    const b = attributeBump(v2, {
+      topicsBefore: ['orders'],
+      topicsAfter: ['orders'],
+      previousHash: hashOf(cluster(3, 2, 'rack-a'), ['orders']),
+      hash: hashOf(cluster(3, 2, 'rack-b'), ['orders']),
+      timestamp: T0 + 70_000,
+    })
     expect(b!.changes[0]).toMatchObject({topic: 'orders', kind: 'racks'})
     expect(b!.brokers).toEqual([{id: 3, before: 'rack-a', after: 'rack-b'}])
   })
@@ -180,9 +214,25 @@ describe('attribution from history', () => {
     const view = historyView(loadHistory(root, 'cid').entries)
     const topics = ['orders']
     // the bump was 4 → 5, which history never saw
-    expect(attributeBump(view, {topicsBefore: topics, topicsAfter: topics, previousHash: hashOf(cluster(4), topics), hash: hashOf(cluster(5), topics), timestamp: T0 + 30_000})).toBeUndefined()
+    expect(
+      attributeBump(view, {
+        topicsBefore: topics,
+        topicsAfter: topics,
+        previousHash: hashOf(cluster(4), topics),
+        hash: hashOf(cluster(5), topics),
+        timestamp: T0 + 30_000,
+      }),
+    ).toBeUndefined()
     // the old state recorded only after the bump: cannot be the state before it
-    expect(attributeBump(view, {topicsBefore: topics, topicsAfter: topics, previousHash: hashOf(cluster(3), topics), hash: hashOf(cluster(5), topics), timestamp: T0 - 1})).toBeUndefined()
+    expect(
+      attributeBump(view, {
+        topicsBefore: topics,
+        topicsAfter: topics,
+        previousHash: hashOf(cluster(3), topics),
+        hash: hashOf(cluster(5), topics),
+        timestamp: T0 - 1,
+      }),
+    ).toBeUndefined()
     expect(attributeBump(historyView([]), {topicsBefore: topics, topicsAfter: topics, previousHash: 1n, hash: 2n, timestamp: T0})).toBeUndefined()
   })
 

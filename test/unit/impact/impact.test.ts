@@ -1,7 +1,15 @@
 /** `impact` prediction: expected hashes come from our hasher over the expected metadata, never hard-coded. */
 import {describe, expect, it} from 'vitest'
 import {computeGroupHash, TopicHasher} from '../../../src/core/hash.js'
-import {parseAddPartitions, parseBrokerRack, parseCreateTopic, parseReassignmentJson, type PlannedChange, predictImpact, re2jMatches} from '../../../src/core/impact/index.js'
+import {
+  parseAddPartitions,
+  parseBrokerRack,
+  parseCreateTopic,
+  parseReassignmentJson,
+  type PlannedChange,
+  predictImpact,
+  re2jMatches,
+} from '../../../src/core/impact/index.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {replayGroup, type ReplayResult} from '../../../src/core/replay/index.js'
 import {cluster, hashOf, settledGroup} from '../audit/fixtures.js'
@@ -15,7 +23,13 @@ function groups(specs: Array<[string, 'names' | 'regex' | 'share' | 'streams' | 
     const log = new Log()
     const h = hashOf(md, topics)
     if (kind === 'names') settledGroup(log, g, topics, h)
-    else if (kind === 'regex') log.write([consumer.member(g, 'm1', {regex}), consumer.regex(g, regex!, topics), consumer.metadata(g, 3, h), consumer.current(g, 'm1', 3, [[T1, [0, 1]]])])
+    else if (kind === 'regex')
+      log.write([
+        consumer.member(g, 'm1', {regex}),
+        consumer.regex(g, regex!, topics),
+        consumer.metadata(g, 3, h),
+        consumer.current(g, 'm1', 3, [[T1, [0, 1]]]),
+      ])
     else if (kind === 'share') log.write([share.member(g, 'm1', topics), share.metadata(g, 2, h), share.current(g, 'm1', 2, [[T1, [0]]])])
     else if (kind === 'streams') log.write([streams.topology(g, 0, topics), streams.member(g, 'm1', 0), streams.metadata(g, 2, h)])
     else log.write([consumer.metadata(g, 4, h)]) // no members
@@ -24,16 +38,28 @@ function groups(specs: Array<[string, 'names' | 'regex' | 'share' | 'streams' | 
 }
 
 const withTopic = (m: ClusterMetadata, name: string, partitions: number[][]): ClusterMetadata => ({
-  ...m, topics: m.topics.map(t => (t.name === name ? {...t, partitions: partitions.map((replicas, partition) => ({partition, replicas}))} : t)),
+  ...m,
+  topics: m.topics.map(t => (t.name === name ? {...t, partitions: partitions.map((replicas, partition) => ({partition, replicas}))} : t)),
 })
 const groupHash = (m: ClusterMetadata, topics: string[]) => new TopicHasher(m).groupHash(topics).toString()
-const G = groups([['orders-g', 'names', ['orders']], ['pay-g', 'names', ['payments']], ['both-g', 'names', ['orders', 'payments']], ['share-g', 'share', ['orders']], ['streams-g', 'streams', ['orders']]])
+const G = groups([
+  ['orders-g', 'names', ['orders']],
+  ['pay-g', 'names', ['payments']],
+  ['both-g', 'names', ['orders', 'payments']],
+  ['share-g', 'share', ['orders']],
+  ['streams-g', 'streams', ['orders']],
+])
 const find = (r: ReturnType<typeof predictImpact>, g: string) => r.groups.find(x => x.group === g)
 
 describe('impact', () => {
   it('partitions added with their placement: one bump per group on the topic, with the new hash; other groups untouched', () => {
     const r = predictImpact(md, G, [parseAddPartitions('orders=4/1:2,2:3,3:1,2:1')])
-    const after = withTopic(md, 'orders', [[1, 2], [2, 3], [3, 1], [2, 1]])
+    const after = withTopic(md, 'orders', [
+      [1, 2],
+      [2, 3],
+      [3, 1],
+      [2, 1],
+    ])
     expect(r.groups.map(g => g.group)).toEqual(['both-g', 'orders-g', 'share-g', 'streams-g'])
     for (const g of r.groups) {
       const topics = g.group === 'both-g' ? ['orders', 'payments'] : ['orders']
@@ -68,26 +94,72 @@ describe('impact', () => {
     expect(g.bumps).toEqual({min: 1, max: 2})
     expect(g.decides).toContain('heartbeat')
     expect(g.steps.map(s => [s.phase, s.bump, s.metadataHash])).toEqual([
-      ['reassignment-start', 'if-seen', groupHash(withTopic(md, 'orders', [[3, 2, 1], [2, 3], [3, 1]]), ['orders'])],
-      ['reassignment-complete', 'yes', groupHash(withTopic(md, 'orders', [[3, 2], [2, 3], [3, 1]]), ['orders'])],
+      [
+        'reassignment-start',
+        'if-seen',
+        groupHash(
+          withTopic(md, 'orders', [
+            [3, 2, 1],
+            [2, 3],
+            [3, 1],
+          ]),
+          ['orders'],
+        ),
+      ],
+      [
+        'reassignment-complete',
+        'yes',
+        groupHash(
+          withTopic(md, 'orders', [
+            [3, 2],
+            [2, 3],
+            [3, 1],
+          ]),
+          ['orders'],
+        ),
+      ],
     ])
     expect(r.summary.possible).toBe(0)
   })
 
   it('several partitions moving: they complete one by one, so up to one more bump each; the transient hash is not one state', () => {
     // p0 [1,2] → [3,2] and p1 [2,3] → [1,3]: both change racks when they complete
-    const r = predictImpact(md, G, [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[3,2]},{"topic":"orders","partition":1,"replicas":[1,3]}]}')])
+    const r = predictImpact(md, G, [
+      parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[3,2]},{"topic":"orders","partition":1,"replicas":[1,3]}]}'),
+    ])
     const g = find(r, 'orders-g')!
     expect(g.bumps).toEqual({min: 1, max: 3})
-    expect(g.steps[0]).toMatchObject({phase: 'reassignment-start', metadataHash: null, allCopyingHash: groupHash(withTopic(md, 'orders', [[3, 2, 1], [1, 3, 2], [3, 1]]), ['orders'])})
+    expect(g.steps[0]).toMatchObject({
+      phase: 'reassignment-start',
+      metadataHash: null,
+      allCopyingHash: groupHash(
+        withTopic(md, 'orders', [
+          [3, 2, 1],
+          [1, 3, 2],
+          [3, 1],
+        ]),
+        ['orders'],
+      ),
+    })
     expect(g.steps[0].hashUnknown).toContain('one by one')
-    expect(g.steps[1].metadataHash).toBe(groupHash(withTopic(md, 'orders', [[3, 2], [1, 3], [3, 1]]), ['orders']))
+    expect(g.steps[1].metadataHash).toBe(
+      groupHash(
+        withTopic(md, 'orders', [
+          [3, 2],
+          [1, 3],
+          [3, 1],
+        ]),
+        ['orders'],
+      ),
+    )
     expect(g.decides).toContain('one by one')
   })
 
   it('reassignment whose final racks equal the old ones: zero or two bumps', () => {
     // p1 [2,3] (a,b) → [1,3] (a,b): during [1,3,2] (a,a,b)
-    const r = predictImpact(md, G, [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":1,"replicas":[1,3],"log_dirs":["any","any"]}]}')])
+    const r = predictImpact(md, G, [
+      parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":1,"replicas":[1,3],"log_dirs":["any","any"]}]}'),
+    ])
     const g = find(r, 'orders-g')!
     expect(g.bumps).toEqual({min: 0, max: 2})
     expect(g.steps.at(-1)!.metadataHash).toBe(g.storedMetadataHash)
@@ -112,7 +184,7 @@ describe('impact', () => {
     expect(both2.steps.at(-1)!.metadataHash).toBe(groupHash(moved, ['orders', 'payments']))
   })
 
-  it('shutdown: recomputed, no bump (a fenced broker\'s rack counts); unregistration: hidden until a coordinator move', () => {
+  it("shutdown: recomputed, no bump (a fenced broker's rack counts); unregistration: hidden until a coordinator move", () => {
     const down = predictImpact(md, G, [{kind: 'shutdown-broker', broker: 3}])
     expect(down.groups.every(g => g.bumps.max === 0 && g.steps.every(s => s.bump === 'no'))).toBe(true)
     expect(down.summary.rebalancing).toBe(0)
@@ -120,7 +192,9 @@ describe('impact', () => {
     const text = renderImpact(down)
     expect(text).toMatch(/^ {2}broker-shutdown: \d+ topic\(s\) changed; no group bumps \(hashes recomputed at the shutdown/m)
     expect(text).not.toMatch(/groups? bumps? at the shutdown/)
-    expect(renderImpact(predictImpact(md, G, [parseBrokerRack('3=rack-c')]))).toMatch(/^ {2}broker-restart: \d+ topic\(s\) changed; \d+ groups? bumps? at the broker restart/m)
+    expect(renderImpact(predictImpact(md, G, [parseBrokerRack('3=rack-c')]))).toMatch(
+      /^ {2}broker-restart: \d+ topic\(s\) changed; \d+ groups? bumps? at the broker restart/m,
+    )
     const gone = predictImpact(md, G, [{kind: 'unregister-broker', broker: 3, decommission: true}])
     const without = {...md, brokers: md.brokers.filter(b => b.id !== 3)}
     // shut down first: broker 3 left the ISRs then (stays the ELR of RF-1 payments p0): the unregistration changes no topic
@@ -132,12 +206,24 @@ describe('impact', () => {
     // a running broker unregistered leaves the ISRs it shares (orders, RF 2) at once; RF-1 payments p0 stays hidden
     const live = predictImpact(md, G, [{kind: 'unregister-broker', broker: 3, decommission: false}])
     expect(find(live, 'orders-g')).toMatchObject({bumps: {min: 1, max: 1}, deferredBumps: 0})
-    expect(find(live, 'orders-g')!.steps.find(s => s.bump === 'yes')).toMatchObject({phase: 'unregistration', deferred: false, metadataHash: groupHash(without, ['orders'])})
+    expect(find(live, 'orders-g')!.steps.find(s => s.bump === 'yes')).toMatchObject({
+      phase: 'unregistration',
+      deferred: false,
+      metadataHash: groupHash(without, ['orders']),
+    })
     expect(find(live, 'pay-g')).toMatchObject({bumps: {min: 0, max: 0}, deferredBumps: 1})
     // both topics: orders recomputed at the unregistration, payments still cached (with rack b); then the rest
     const both = find(live, 'both-g')!
-    const mixed = computeGroupHash(new Map([['orders', new TopicHasher(without).topicHash('orders')], ['payments', new TopicHasher(md).topicHash('payments')]]))
-    expect(both.steps.filter(s => s.bump !== 'no').map(s => [s.phase, s.metadataHash])).toEqual([['unregistration', mixed.toString()], ['coordinator-move', groupHash(without, ['orders', 'payments'])]])
+    const mixed = computeGroupHash(
+      new Map([
+        ['orders', new TopicHasher(without).topicHash('orders')],
+        ['payments', new TopicHasher(md).topicHash('payments')],
+      ]),
+    )
+    expect(both.steps.filter(s => s.bump !== 'no').map(s => [s.phase, s.metadataHash])).toEqual([
+      ['unregistration', mixed.toString()],
+      ['coordinator-move', groupHash(without, ['orders', 'payments'])],
+    ])
     expect(both).toMatchObject({bumps: {min: 1, max: 1}, deferredBumps: 1})
     // already fenced: as after the shutdown
     const fenced = {...md, brokers: md.brokers.map(b => (b.id === 3 ? {...b, fenced: true} : b))}
@@ -146,7 +232,12 @@ describe('impact', () => {
   })
 
   it('create-topic: groups subscribed while it is missing, and broker-side regexes that match it, in RE2/J syntax', () => {
-    const gs = groups([['wait-g', 'names', ['orders', 'fresh-1']], ['re-g', 'regex', ['orders'], 'orders|fresh-.*'], ['ci-g', 'regex', ['orders'], '(?i)FRESH-.*'], ['no-g', 'regex', ['orders'], 'orders']])
+    const gs = groups([
+      ['wait-g', 'names', ['orders', 'fresh-1']],
+      ['re-g', 'regex', ['orders'], 'orders|fresh-.*'],
+      ['ci-g', 'regex', ['orders'], '(?i)FRESH-.*'],
+      ['no-g', 'regex', ['orders'], 'orders'],
+    ])
     const r = predictImpact(md, gs, [parseCreateTopic('fresh-1:3:2')])
     expect(r.groups.map(g => g.group)).toEqual(['ci-g', 're-g', 'wait-g'])
     for (const g of r.groups) expect(g.steps).toEqual([expect.objectContaining({bump: 'yes', metadataHash: null})])

@@ -30,15 +30,27 @@ describe('readReassignmentFile', () => {
     const f = file('')
     fs.truncateSync(f, 400 * 1024 * 1024)
     const rss0 = process.memoryUsage().rss
-    await expect(readReassignmentFile(f)).rejects.toMatchObject({code: 'BAD_REASSIGNMENT', message: `--reassignment ${f} is larger than ${256 * 1024 * 1024} bytes`})
+    await expect(readReassignmentFile(f)).rejects.toMatchObject({
+      code: 'BAD_REASSIGNMENT',
+      message: `--reassignment ${f} is larger than ${256 * 1024 * 1024} bytes`,
+    })
     expect(process.memoryUsage().rss - rss0).toBeLessThan(100 * 1024 * 1024)
     // the bound is the metadata files' one
     process.env.REBALANCE_DOCTOR_MAX_METADATA_BYTES = '10'
-    await expect(readReassignmentFile(file(JSON.stringify(PLAN)))).rejects.toMatchObject({code: 'BAD_REASSIGNMENT', message: expect.stringMatching(/is larger than 10 bytes/)})
+    await expect(readReassignmentFile(file(JSON.stringify(PLAN)))).rejects.toMatchObject({
+      code: 'BAD_REASSIGNMENT',
+      message: expect.stringMatching(/is larger than 10 bytes/),
+    })
   })
 
   it('bad UTF-8 names the byte offset; a missing file names the file', async () => {
-    await expect(readReassignmentFile(file(Buffer.from([0x7b, 0xff, 0x7d])))).rejects.toMatchObject({code: 'BAD_REASSIGNMENT', message: expect.stringMatching(/not valid UTF-8 at byte offset 1/)})
-    await expect(readReassignmentFile('/nonexistent/plan.json')).rejects.toMatchObject({code: 'BAD_REASSIGNMENT', message: expect.stringMatching(/cannot read --reassignment \/nonexistent\/plan.json/)})
+    await expect(readReassignmentFile(file(Buffer.from([0x7b, 0xff, 0x7d])))).rejects.toMatchObject({
+      code: 'BAD_REASSIGNMENT',
+      message: expect.stringMatching(/not valid UTF-8 at byte offset 1/),
+    })
+    await expect(readReassignmentFile('/nonexistent/plan.json')).rejects.toMatchObject({
+      code: 'BAD_REASSIGNMENT',
+      message: expect.stringMatching(/cannot read --reassignment \/nonexistent\/plan.json/),
+    })
   })
 })

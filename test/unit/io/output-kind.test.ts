@@ -64,23 +64,32 @@ describe('output kind', () => {
   })
 
   it("an output's descriptor decides: a file's stream gets joined buffers, a FIFO's gathered parts; the file holds the document", () => {
-    const doc = {groups: Array.from({length: 300}, (_, i) => ({jsonText: () => JSON.stringify({group: `g-${i}`}), jsonBytes: () => Buffer.from(JSON.stringify({group: `g-${i}`}))})), n: 1}
+    const doc = {
+      groups: Array.from({length: 300}, (_, i) => ({
+        jsonText: () => JSON.stringify({group: `g-${i}`}),
+        jsonBytes: () => Buffer.from(JSON.stringify({group: `g-${i}`})),
+      })),
+      n: 1,
+    }
     const want = JSON.stringify({groups: Array.from({length: 300}, (_, i) => ({group: `g-${i}`})), n: 1})
     const file = join(dir, 'doc.json')
     const fd = openSync(file, 'w')
     const toFile: Buffer[][] = []
-    const fileOut = Object.assign(new Writable({
-      write(chunk: Buffer, _enc, done) {
-        toFile.push([chunk])
-        writeSync(fd, chunk)
-        done()
-      },
-      writev(chunks, done) {
-        toFile.push(chunks.map(c => c.chunk as Buffer))
-        for (const c of chunks) writeSync(fd, c.chunk as Buffer)
-        done()
-      },
-    }), {fd})
+    const fileOut = Object.assign(
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          toFile.push([chunk])
+          writeSync(fd, chunk)
+          done()
+        },
+        writev(chunks, done) {
+          toFile.push(chunks.map(c => c.chunk as Buffer))
+          for (const c of chunks) writeSync(fd, c.chunk as Buffer)
+          done()
+        },
+      }),
+      {fd},
+    )
     writeInChunks(jsonPieces(doc), partsWriter(fileOut), s => s, 512)
     closeSync(fd)
     expect(readFileSync(file, 'utf8')).toBe(want)

@@ -23,7 +23,9 @@ describe('record-batch CRC-32C', () => {
     const {parseRecordBatches, CorruptBatchError} = await import('../../../src/kafka/record-batch.js')
     const {loadDecompressor} = await import('../../../src/kafka/codecs.js')
     const decompress = await loadDecompressor(1 << 20)
-    const pool = seeds(3).filter(s => s.bytes.length < 400).slice(0, 12)
+    const pool = seeds(3)
+      .filter(s => s.bytes.length < 400)
+      .slice(0, 12)
     expect(pool.length).toBe(12)
     let flips = 0
     for (const s of pool) {

@@ -68,7 +68,10 @@ function bytes(rand: () => number, max: number): Buffer | null {
 function record(i: number, rand: () => number, valueSize?: number): Buffer {
   const key = bytes(rand, 24)
   const value = valueSize === undefined ? bytes(rand, 64) : Buffer.alloc(valueSize)
-  const headers = Array.from({length: rand() < 0.7 ? 0 : 1 + Math.floor(rand() * 3)}, () => [Buffer.from(`h${Math.floor(rand() * 9)}`), bytes(rand, 8)] as const)
+  const headers = Array.from(
+    {length: rand() < 0.7 ? 0 : 1 + Math.floor(rand() * 3)},
+    () => [Buffer.from(`h${Math.floor(rand() * 9)}`), bytes(rand, 8)] as const,
+  )
   const b = (xs: number[]) => Buffer.from(xs)
   const body = Buffer.concat([
     b([0, ...zz(Math.floor(rand() * 1000)), ...zz(i), ...zz(key ? key.length : -1)]),
@@ -113,13 +116,27 @@ export function seeds(seed: number): Seed[] {
     for (const [, bits, compress] of CODECS) {
       const count = 1 + Math.floor(rand() * 12)
       const attributes = bits | (rand() < 0.2 ? 0x10 : 0) | (rand() < 0.05 ? 0x20 : 0)
-      out.push(batch(BigInt(n * 100), attributes, Array.from({length: count}, (_, i) => record(i, rand)), compress))
+      out.push(
+        batch(
+          BigInt(n * 100),
+          attributes,
+          Array.from({length: count}, (_, i) => record(i, rand)),
+          compress,
+        ),
+      )
     }
   }
   // Bombs: one record whose value is 4× the bound of zeros, and many small records over the bound in total.
   for (const [, bits, compress] of CODECS.filter(c => c[2])) {
     out.push(batch(5000n, bits, [record(0, rand, FUZZ_LIMIT * 4)], compress))
-    out.push(batch(6000n, bits, Array.from({length: 20_000}, (_, i) => record(i, () => 0.05, 32)), compress))
+    out.push(
+      batch(
+        6000n,
+        bits,
+        Array.from({length: 20_000}, (_, i) => record(i, () => 0.05, 32)),
+        compress,
+      ),
+    )
   }
   // Two batches back to back.
   for (let n = 0; n + 1 < out.length && n < 40; n += 2) out.push({bytes: Buffer.concat([out[n].bytes, out[n + 1].bytes]), bodyStart: out[n].bodyStart})
@@ -194,13 +211,19 @@ export async function fuzzBatches(cases: number, seed = 1): Promise<BatchFuzzSta
       for (const b of batches) if (b.records.length > 0 && typeof b.records[0].offset !== 'bigint') throw new Error('record without an offset')
       stats.parsed++
     } catch (error) {
-      if (error instanceof ProtocolDecodeError && /^record batch at offset|response truncated|negative length|varint too long|varlong too long|has magic|unknown compression/.test(error.message)) {
+      if (
+        error instanceof ProtocolDecodeError &&
+        /^record batch at offset|response truncated|negative length|varint too long|varlong too long|has magic|unknown compression/.test(error.message)
+      ) {
         if (error.name === 'DecompressionLimitError') stats.limitErrors++
         else if (error instanceof CorruptBatchError) stats.crcErrors++
         else stats.decodeErrors++
       } else {
         stats.crashes++
-        if (stats.firstCrashes.length < 5) stats.firstCrashes.push(`case ${i} (seed ${seed}): ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; input ${input.subarray(0, 200).toString('hex')}`)
+        if (stats.firstCrashes.length < 5)
+          stats.firstCrashes.push(
+            `case ${i} (seed ${seed}): ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}; input ${input.subarray(0, 200).toString('hex')}`,
+          )
       }
     }
     stats.cases++

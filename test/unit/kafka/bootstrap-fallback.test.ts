@@ -52,9 +52,11 @@ function apiVersionsResponse(correlationId: number): Buffer {
 
 /** A "broker" that answers every ApiVersions request it is sent. */
 function broker(): Promise<number> {
-  return listen(s => onRequestFrames(s, frame => {
-    if (frame.readInt16BE(0) === 18) s.write(apiVersionsResponse(frame.readInt32BE(4)))
-  }))
+  return listen(s =>
+    onRequestFrames(s, frame => {
+      if (frame.readInt16BE(0) === 18) s.write(apiVersionsResponse(frame.readInt32BE(4)))
+    }),
+  )
 }
 
 const settings = (ports: number[]) => resolveConnectionSettings({bootstrapServer: ports.map(p => `127.0.0.1:${p}`).join(','), timeoutMs: 10_000, env: {}})
@@ -88,7 +90,10 @@ describe('bootstrap fallback', () => {
 
   it('every bootstrap server dead: one error that says so for all of them', async () => {
     const ports = [await deadPort(), await deadPort()]
-    const error = await KafkaClient.open(settings(ports)).then(() => undefined, (e: Error & {code?: string; exitCode?: number}) => e)
+    const error = await KafkaClient.open(settings(ports)).then(
+      () => undefined,
+      (e: Error & {code?: string; exitCode?: number}) => e,
+    )
     expect(error).toBeDefined()
     expect(error!.exitCode).toBe(1)
     expect(error!.message).toMatch(/and 1 more bootstrap server alike/)

@@ -37,13 +37,19 @@ describe('real broker batches of the four codecs read as Kafka reads them (issue
       want.map(({records, ...b}) => b),
     )
     const records = batches.flatMap(b => b.records)
-    expect(records.map(r => ({offset: String(r.offset), keySize: size(r.key), valueSize: size(r.value), key: Buffer.from(r.key!).toString(), payload: Buffer.from(r.value!).toString()}))).toEqual(
-      want.flatMap(b => b.records),
-    )
+    expect(
+      records.map(r => ({
+        offset: String(r.offset),
+        keySize: size(r.key),
+        valueSize: size(r.value),
+        key: Buffer.from(r.key!).toString(),
+        payload: Buffer.from(r.value!).toString(),
+      })),
+    ).toEqual(want.flatMap(b => b.records))
     expect(records).toHaveLength(30)
   })
 
-  it('zstd: the coordinator\'s own __consumer_offsets batches (offsets.topic.compression.codec=4)', async () => {
+  it("zstd: the coordinator's own __consumer_offsets batches (offsets.topic.compression.codec=4)", async () => {
     const want = dumped('consumer-offsets-4-zstd.dump.txt')
     expect(new Set(want.map(b => b.codec))).toEqual(new Set(['zstd']))
     const {batches} = parseRecordBatches(file('consumer-offsets-4-zstd.log'), await loadDecompressor())

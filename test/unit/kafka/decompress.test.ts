@@ -59,7 +59,7 @@ describe('zstd on every Node line (issue 27.20: Node 20 has no zlib zstd)', () =
     expect(decompress('zstd', zstdFrame(Array.from({length: 8}, (): [number, number] => [7, 128 << 10])))).toHaveLength(LIMIT)
   })
 
-  it('a window over zstd\'s default decoder limit is refused before the decoder allocates it', async () => {
+  it("a window over zstd's default decoder limit is refused before the decoder allocates it", async () => {
     const decompress = await loadDecompressor(LIMIT)
     expect(ZSTD_MAX_WINDOW).toBe(2 ** 27)
     expect(() => zstdCheckFrames(zstdFrame([[1, 4]], 0x88))).not.toThrow() // 2^27: accepted (checked only: decoding allocates it)
@@ -134,7 +134,10 @@ describe('bounded batch decompression', () => {
       s[s.length - 1 - (i % 50)] ^= 0x55
       const l = Buffer.from(lz4)
       l[20 + (i % 300)] ^= 0xff
-      for (const [codec, b] of [['snappy', s], ['lz4', l]] as const) {
+      for (const [codec, b] of [
+        ['snappy', s],
+        ['lz4', l],
+      ] as const) {
         try {
           decompress(codec, b)
         } catch {}

@@ -85,6 +85,7 @@ describe('frame guard', () => {
   it('reads its headroom from the environment, and refuses nonsense there', () => {
     expect(maxResponseBytes({})).toBe(DEFAULT_MAX_RESPONSE_BYTES)
     expect(maxResponseBytes({REBALANCE_DOCTOR_MAX_RESPONSE_BYTES: '1048576'})).toBe(1 << 20)
-    for (const bad of ['abc', '-1', '12', '1e12', '2147483648']) expect(() => maxResponseBytes({REBALANCE_DOCTOR_MAX_RESPONSE_BYTES: bad})).toThrow(/REBALANCE_DOCTOR_MAX_RESPONSE_BYTES must be/)
+    for (const bad of ['abc', '-1', '12', '1e12', '2147483648'])
+      expect(() => maxResponseBytes({REBALANCE_DOCTOR_MAX_RESPONSE_BYTES: bad})).toThrow(/REBALANCE_DOCTOR_MAX_RESPONSE_BYTES must be/)
   })
 })

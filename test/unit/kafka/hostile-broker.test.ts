@@ -108,13 +108,21 @@ afterAll(async () => {
   for (const b of brokers.values()) await b.stop()
   if (process.env.HOSTILE_REPORT) {
     console.log('| probe | command | exit | time (s) | peak RSS (MB) | message |\n|---|---|---|---|---|---|')
-    for (const r of results) console.log(`| ${r.probe} | ${r.command} | ${r.run.code} | ${(r.run.ms / 1000).toFixed(1)} | ${Math.round(r.run.rssKb / 1024)} | ${errorOf(r.run.stderr)} |`)
+    for (const r of results)
+      console.log(
+        `| ${r.probe} | ${r.command} | ${r.run.code} | ${(r.run.ms / 1000).toFixed(1)} | ${Math.round(r.run.rssKb / 1024)} | ${errorOf(r.run.stderr)} |`,
+      )
   }
   rmSync(dir, {recursive: true, force: true})
 })
 
 function errorOf(stderr: string): string {
-  return stderr.split('\n').find(l => /^\s*(› )?\s*Error: /.test(l))?.trim() ?? ''
+  return (
+    stderr
+      .split('\n')
+      .find(l => /^\s*(› )?\s*Error: /.test(l))
+      ?.trim() ?? ''
+  )
 }
 
 /** Runs with at most `n` children at once. */
@@ -133,37 +141,47 @@ async function pool<T>(tasks: Array<() => Promise<T>>, n: number): Promise<T[]> 
 }
 
 describe('hostile brokers × live commands', () => {
-  it('every command against every probe: exit code, one-line message naming the broker, time, memory', async () => {
-    const cases = PROBES.flatMap(probe =>
-      Object.entries(COMMANDS)
-        .filter(([command]) => FULL || command === 'topic-hash compute' || SUBSET_PROBES.includes(probe))
-        .map(([command, args]) => ({probe, command, args})),
-    )
-    await pool(
-      cases.map(c => async () => {
-        const b = brokers.get(c.probe)!
-        const extra = c.probe === 'plaintext-to-tls-client' ? ['--command-config', join(dir, 'ssl.properties')] : []
-        const run = await runCli([...c.args, '-b', b.address, '--timeout', String(TIMEOUT_MS), ...extra], {REBALANCE_DOCTOR_HISTORY_DIR: join(dir, 'history')})
-        results.push({probe: c.probe, command: c.command, run})
-      }),
-      2,
-    )
-    const failures: string[] = []
-    // Start-up time varies a lot on a shared box: the waiting probes are held to --timeout plus twice the median
-    // of the immediate failures (every other probe) of the same run.
-    const immediate = results.filter(r => !WAITING.includes(r.probe)).map(r => r.run.ms).sort((a, b) => a - b)
-    const startup = 2 * immediate[Math.floor(immediate.length / 2)]
-    for (const {probe, command, run} of results) {
-      const what = `${command} vs ${probe}`
-      const message = errorOf(run.stderr)
-      const code = /Code:\s*(\S+)/.exec(run.stderr)?.[1] ?? ''
-      if (run.code !== 1) failures.push(`${what}: exit ${run.code}`)
-      if (!message.includes(brokers.get(probe)!.address)) failures.push(`${what}: message does not name the broker: ${message || run.stderr.slice(0, 300)}`)
-      if (/^\s+at /m.test(run.stderr)) failures.push(`${what}: stack trace in stderr`)
-      if (!EXPECTED_CODE[probe].test(code)) failures.push(`${what}: code ${code}, message ${message}`)
-      if (run.ms > TIMEOUT_MS + startup + SLACK_MS) failures.push(`${what}: took ${Math.round(run.ms)} ms (limit ${TIMEOUT_MS} + ${Math.round(startup)} + ${SLACK_MS} ms)`)
-      if (!(run.rssKb > 0 && run.rssKb < MAX_RSS_KB)) failures.push(`${what}: peak RSS ${run.rssKb} kB`)
-    }
-    expect(failures).toEqual([])
-  }, TEST_MS)
+  it(
+    'every command against every probe: exit code, one-line message naming the broker, time, memory',
+    async () => {
+      const cases = PROBES.flatMap(probe =>
+        Object.entries(COMMANDS)
+          .filter(([command]) => FULL || command === 'topic-hash compute' || SUBSET_PROBES.includes(probe))
+          .map(([command, args]) => ({probe, command, args})),
+      )
+      await pool(
+        cases.map(c => async () => {
+          const b = brokers.get(c.probe)!
+          const extra = c.probe === 'plaintext-to-tls-client' ? ['--command-config', join(dir, 'ssl.properties')] : []
+          const run = await runCli([...c.args, '-b', b.address, '--timeout', String(TIMEOUT_MS), ...extra], {
+            REBALANCE_DOCTOR_HISTORY_DIR: join(dir, 'history'),
+          })
+          results.push({probe: c.probe, command: c.command, run})
+        }),
+        2,
+      )
+      const failures: string[] = []
+      // Start-up time varies a lot on a shared box: the waiting probes are held to --timeout plus twice the median
+      // of the immediate failures (every other probe) of the same run.
+      const immediate = results
+        .filter(r => !WAITING.includes(r.probe))
+        .map(r => r.run.ms)
+        .sort((a, b) => a - b)
+      const startup = 2 * immediate[Math.floor(immediate.length / 2)]
+      for (const {probe, command, run} of results) {
+        const what = `${command} vs ${probe}`
+        const message = errorOf(run.stderr)
+        const code = /Code:\s*(\S+)/.exec(run.stderr)?.[1] ?? ''
+        if (run.code !== 1) failures.push(`${what}: exit ${run.code}`)
+        if (!message.includes(brokers.get(probe)!.address)) failures.push(`${what}: message does not name the broker: ${message || run.stderr.slice(0, 300)}`)
+        if (/^\s+at /m.test(run.stderr)) failures.push(`${what}: stack trace in stderr`)
+        if (!EXPECTED_CODE[probe].test(code)) failures.push(`${what}: code ${code}, message ${message}`)
+        if (run.ms > TIMEOUT_MS + startup + SLACK_MS)
+          failures.push(`${what}: took ${Math.round(run.ms)} ms (limit ${TIMEOUT_MS} + ${Math.round(startup)} + ${SLACK_MS} ms)`)
+        if (!(run.rssKb > 0 && run.rssKb < MAX_RSS_KB)) failures.push(`${what}: peak RSS ${run.rssKb} kB`)
+      }
+      expect(failures).toEqual([])
+    },
+    TEST_MS,
+  )
 })

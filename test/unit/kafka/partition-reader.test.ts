@@ -99,7 +99,13 @@ class Fake implements PartitionTransport {
     return {errorCode: code, offset: ts === -2n ? this.logStart : this.end}
   }
 
-  async fetch(leader: LeaderNode, _t: string, _p: number, offset: bigint, maxBytes: number): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}> {
+  async fetch(
+    leader: LeaderNode,
+    _t: string,
+    _p: number,
+    offset: bigint,
+    maxBytes: number,
+  ): Promise<{errorCode: number; throttleTimeMs?: number; partition: FetchPartitionResponse | undefined}> {
     const call = this.calls.fetch++
     // A reader that never stops fetching fails the test instead of hanging it.
     if (call > 10_000) throw new Error(`runaway: ${call} fetches`)
@@ -283,7 +289,9 @@ describe('partition reader', () => {
     const fake = new Fake({timeoutMs: 30_000, onMetadata: (_c, f) => f.refusing.add(1)})
     const error = (await read(fake).catch((e: RdError) => e)) as RdError
     expect(error.code).toBe('TIMEOUT')
-    expect(error.message).toMatch(/^timed out after 30000 ms waiting for a leader of __consumer_offsets-3 \(\d+ attempts\): broker 1 \(b1:9092\): connection refused by b1:9092/)
+    expect(error.message).toMatch(
+      /^timed out after 30000 ms waiting for a leader of __consumer_offsets-3 \(\d+ attempts\): broker 1 \(b1:9092\): connection refused by b1:9092/,
+    )
     expect(fake.now).toBeLessThanOrEqual(30_000)
     // 100, 200, … 1600, then 2000 ms each: about 20 attempts in 30 s, not a storm
     expect(fake.calls.listOffsets / 2).toBeLessThan(25)
@@ -307,14 +315,20 @@ describe('partition reader', () => {
     expect(error.message).toBe(`Fetch of ${TOPIC}-3 failed: error 29`)
   })
 
-  it('a batch whose CRC-32C does not match (a byte changed on the way or on the broker\'s disk): refused, naming the broker and partition', async () => {
+  it("a batch whose CRC-32C does not match (a byte changed on the way or on the broker's disk): refused, naming the broker and partition", async () => {
     const fake = new Fake({leader: 2})
     fake.log[1] = Buffer.from(fake.log[1])
     fake.log[1][fake.log[1].length - 3] ^= 0x04 // in a record, after the CRC
     const delivered: bigint[] = []
-    const error = (await read(fake).then(x => delivered.push(...x.delivered)).catch((e: RdError) => e)) as RdError
+    const error = (await read(fake)
+      .then(x => delivered.push(...x.delivered))
+      .catch((e: RdError) => e)) as RdError
     expect(error).toBeInstanceOf(RuntimeError)
-    expect(error.message).toMatch(new RegExp(`^broker 2 sent a corrupt record batch of ${TOPIC}-3: record batch at offset 5 is corrupt: stored CRC-32C 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$`))
+    expect(error.message).toMatch(
+      new RegExp(
+        `^broker 2 sent a corrupt record batch of ${TOPIC}-3: record batch at offset 5 is corrupt: stored CRC-32C 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$`,
+      ),
+    )
     expect(error.hint).toMatch(/kafka-dump-log/)
   })
 })

@@ -45,7 +45,15 @@ const requests: Record<string, () => Buffer> = {
   stDescribe0: () => P.encodeGroupDescribe(['s'], 0, P.API.StreamsGroupDescribe),
   stDescribe1: () => P.encodeGroupDescribe(['s'], 1, P.API.StreamsGroupDescribe),
   listOffsets: () => P.encodeListOffsetsV7('__consumer_offsets', 3, P.EARLIEST_TIMESTAMP, 1),
-  listOffsetsMany: () => P.encodeListOffsetsV7Many(new Map([['a', [0, 2]], ['b', [1]]]), P.LATEST_TIMESTAMP, 0),
+  listOffsetsMany: () =>
+    P.encodeListOffsetsV7Many(
+      new Map([
+        ['a', [0, 2]],
+        ['b', [1]],
+      ]),
+      P.LATEST_TIMESTAMP,
+      0,
+    ),
   fetch: () => P.encodeFetchV12('__consumer_offsets', 3, 123456789012n, 1048576, 1),
   fetchWait: () => P.encodeFetchV12('t', 0, 0n, 500, 0, 250),
 }

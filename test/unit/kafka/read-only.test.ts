@@ -9,10 +9,21 @@ import {MetadataRequest} from '../../../src/kafka/messages/requests.js'
 import {API, decodeBody, encodeMetadataV12} from '../../../src/kafka/protocol.js'
 
 const READ_ONLY = new Map([
-  [1, 'Fetch'], [2, 'ListOffsets'], [3, 'Metadata'], [10, 'FindCoordinator'], [16, 'ListGroups'], [46, 'ListPartitionReassignments'], [18, 'ApiVersions'],
-  [60, 'DescribeCluster'], [69, 'ConsumerGroupDescribe'], [75, 'DescribeTopicPartitions'], [77, 'ShareGroupDescribe'], [89, 'StreamsGroupDescribe'],
+  [1, 'Fetch'],
+  [2, 'ListOffsets'],
+  [3, 'Metadata'],
+  [10, 'FindCoordinator'],
+  [16, 'ListGroups'],
+  [46, 'ListPartitionReassignments'],
+  [18, 'ApiVersions'],
+  [60, 'DescribeCluster'],
+  [69, 'ConsumerGroupDescribe'],
+  [75, 'DescribeTopicPartitions'],
+  [77, 'ShareGroupDescribe'],
+  [89, 'StreamsGroupDescribe'],
   // authentication of our own connection (SASL): changes nothing in the cluster
-  [17, 'SaslHandshake'], [36, 'SaslAuthenticate'],
+  [17, 'SaslHandshake'],
+  [36, 'SaslAuthenticate'],
 ])
 
 describe('the Kafka adapter is read-only', () => {
@@ -21,7 +32,9 @@ describe('the Kafka adapter is read-only', () => {
   })
 
   it('sends only API.* keys, and never through the library clients (Admin, Consumer, Producer)', () => {
-    const senders = ['client.ts', 'connection.ts', 'metadata.ts', 'groups.ts', 'sasl.ts'].map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8')).join('\n')
+    const senders = ['client.ts', 'connection.ts', 'metadata.ts', 'groups.ts', 'sasl.ts']
+      .map(f => readFileSync(new URL(`../../../src/kafka/${f}`, import.meta.url), 'utf8'))
+      .join('\n')
     const sends = [...senders.matchAll(/\.send\([^,]+,\s*([^,]+),/g)]
     expect(sends.length).toBeGreaterThanOrEqual(10)
     for (const m of sends) expect(m[1].trim()).toMatch(/^(P\.API\.\w+|apiKey)$/)

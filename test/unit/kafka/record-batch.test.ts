@@ -65,12 +65,36 @@ describe('parseRecordBatches', () => {
   it('reads plain, gzip, transactional and control batches; drops a trailing partial batch', () => {
     const k = Buffer.from([0, 3, 1, 2])
     const bytes = Buffer.concat([
-      batch({base: 10n, attributes: 0, records: [
-        {offsetDelta: 0, tsDelta: 0, key: k, value: Buffer.from('v0'), headers: [['h', Buffer.from('x')], ['n', null]]},
-        {offsetDelta: 1, tsDelta: 5, key: k, value: null},
-      ]}),
-      batch({base: 12n, attributes: 1 | 0x10, producerId: 42n, records: [{offsetDelta: 0, tsDelta: 1, key: k, value: Buffer.from('z'.repeat(100))}], compress: b => gzipSync(b)}),
-      batch({base: 13n, attributes: 0x10 | 0x20, producerId: 42n, records: [{offsetDelta: 0, tsDelta: 2, key: Buffer.from([0, 0, 0, 0]), value: Buffer.from([0, 0, 0, 0, 0, 0])}]}),
+      batch({
+        base: 10n,
+        attributes: 0,
+        records: [
+          {
+            offsetDelta: 0,
+            tsDelta: 0,
+            key: k,
+            value: Buffer.from('v0'),
+            headers: [
+              ['h', Buffer.from('x')],
+              ['n', null],
+            ],
+          },
+          {offsetDelta: 1, tsDelta: 5, key: k, value: null},
+        ],
+      }),
+      batch({
+        base: 12n,
+        attributes: 1 | 0x10,
+        producerId: 42n,
+        records: [{offsetDelta: 0, tsDelta: 1, key: k, value: Buffer.from('z'.repeat(100))}],
+        compress: b => gzipSync(b),
+      }),
+      batch({
+        base: 13n,
+        attributes: 0x10 | 0x20,
+        producerId: 42n,
+        records: [{offsetDelta: 0, tsDelta: 2, key: Buffer.from([0, 0, 0, 0]), value: Buffer.from([0, 0, 0, 0, 0, 0])}],
+      }),
     ])
     const partial = batch({base: 14n, attributes: 0, records: [{offsetDelta: 0, tsDelta: 0, key: null, value: Buffer.from('cut')}]})
     const {batches, nextOffset} = parseRecordBatches(Buffer.concat([bytes, partial.subarray(0, 30)]), decompress)
@@ -87,7 +111,10 @@ describe('parseRecordBatches', () => {
       [11n, 1_700_000_000_005n, null],
     ])
     expect(first.records[0].key).toEqual(Buffer.from(k))
-    expect(first.records[0].headers).toEqual([{key: 'h', value: Buffer.from('x')}, {key: 'n', value: null}])
+    expect(first.records[0].headers).toEqual([
+      {key: 'h', value: Buffer.from('x')},
+      {key: 'n', value: null},
+    ])
     expect(Buffer.from(batches[1].records[0].value!).toString()).toBe('z'.repeat(100))
   })
 
@@ -109,15 +136,32 @@ describe('parseRecordBatches with a key filter', () => {
     const a = Buffer.from([0, 3, 0, 1, 0x61])
     const b = Buffer.from([0, 1, 0, 1, 0x62])
     const bytes = Buffer.concat([
-      batch({base: 0n, attributes: 0, records: [
-        {offsetDelta: 0, tsDelta: 0, key: b, value: Buffer.from('b0'), headers: [['h', Buffer.from('x')]]},
-        {offsetDelta: 1, tsDelta: 300_000, key: a, value: Buffer.from('a1')},
-        {offsetDelta: 2, tsDelta: 7, key: null, value: Buffer.from('n2')},
-        {offsetDelta: 3, tsDelta: 9, key: b, value: null},
-        {offsetDelta: 4, tsDelta: 5_000_000, key: a, value: null},
-      ]}),
-      batch({base: 5n, attributes: 1, records: [{offsetDelta: 0, tsDelta: 1, key: b, value: Buffer.from('z'.repeat(100))}, {offsetDelta: 1, tsDelta: 1, key: a, value: Buffer.from('a6')}], compress: x => gzipSync(x)}),
-      batch({base: 7n, attributes: 0x10 | 0x20, producerId: 42n, records: [{offsetDelta: 0, tsDelta: 2, key: Buffer.from([0, 0, 0, 0]), value: Buffer.from([0, 0, 0, 0, 0, 0])}]}),
+      batch({
+        base: 0n,
+        attributes: 0,
+        records: [
+          {offsetDelta: 0, tsDelta: 0, key: b, value: Buffer.from('b0'), headers: [['h', Buffer.from('x')]]},
+          {offsetDelta: 1, tsDelta: 300_000, key: a, value: Buffer.from('a1')},
+          {offsetDelta: 2, tsDelta: 7, key: null, value: Buffer.from('n2')},
+          {offsetDelta: 3, tsDelta: 9, key: b, value: null},
+          {offsetDelta: 4, tsDelta: 5_000_000, key: a, value: null},
+        ],
+      }),
+      batch({
+        base: 5n,
+        attributes: 1,
+        records: [
+          {offsetDelta: 0, tsDelta: 1, key: b, value: Buffer.from('z'.repeat(100))},
+          {offsetDelta: 1, tsDelta: 1, key: a, value: Buffer.from('a6')},
+        ],
+        compress: x => gzipSync(x),
+      }),
+      batch({
+        base: 7n,
+        attributes: 0x10 | 0x20,
+        producerId: 42n,
+        records: [{offsetDelta: 0, tsDelta: 2, key: Buffer.from([0, 0, 0, 0]), value: Buffer.from([0, 0, 0, 0, 0, 0])}],
+      }),
     ])
     const keepA = (buf: Uint8Array, start: number, length: number) => length === a.length && Buffer.compare(buf.subarray(start, start + length), a) === 0
     const all = parseRecordBatches(bytes, decompress)

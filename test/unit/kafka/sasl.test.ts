@@ -31,7 +31,8 @@ describe('SASL bodies equal @platformatic/kafka 1.35 (the code they replace)', (
   it('SaslHandshake v1 request and response', async () => {
     const hs = await lib('./apis/security/sasl-handshake-v1.js')
     const {Reader} = await lib('./protocol/reader.js')
-    for (const m of ['PLAIN', 'SCRAM-SHA-512', 'OAUTHBEARER']) expect(P.encodeSaslHandshakeV1(m).toString('hex')).toBe(bytesOf(hs.createRequest(m)).toString('hex'))
+    for (const m of ['PLAIN', 'SCRAM-SHA-512', 'OAUTHBEARER'])
+      expect(P.encodeSaslHandshakeV1(m).toString('hex')).toBe(bytesOf(hs.createRequest(m)).toString('hex'))
     const response = P.encodeBody(Res.SaslHandshakeResponse, 1, {ErrorCode: 0, Mechanisms: ['SCRAM-SHA-256', 'PLAIN']})
     expect(hs.parseResponse(0, 17, 1, Reader.from(response))).toEqual({errorCode: 0, mechanisms: ['SCRAM-SHA-256', 'PLAIN']})
     expect(P.decodeSaslHandshakeV1(response)).toEqual({errorCode: 0, mechanisms: ['SCRAM-SHA-256', 'PLAIN']})
@@ -43,15 +44,32 @@ describe('SASL bodies equal @platformatic/kafka 1.35 (the code they replace)', (
     for (const b of [Buffer.alloc(0), Buffer.from('\0alice\0pw'), Buffer.alloc(300, 7)]) {
       expect(P.encodeSaslAuthenticateV2(b).toString('hex')).toBe(bytesOf(au.createRequest(b)).toString('hex'))
     }
-    const response = P.encodeBody(Res.SaslAuthenticateResponse, 2, {ErrorCode: 0, ErrorMessage: null, AuthBytes: Buffer.from('r=abc,s=c2FsdA==,i=4096'), SessionLifetimeMs: 3_600_000n})
+    const response = P.encodeBody(Res.SaslAuthenticateResponse, 2, {
+      ErrorCode: 0,
+      ErrorMessage: null,
+      AuthBytes: Buffer.from('r=abc,s=c2FsdA==,i=4096'),
+      SessionLifetimeMs: 3_600_000n,
+    })
     const theirs = au.parseResponse(0, 36, 2, Reader.from(response))
     const ours = P.decodeSaslAuthenticateV2(response)
-    expect({...ours, authBytes: ours.authBytes.toString()}).toEqual({errorCode: theirs.errorCode, errorMessage: theirs.errorMessage, authBytes: Buffer.from(theirs.authBytes).toString()})
+    expect({...ours, authBytes: ours.authBytes.toString()}).toEqual({
+      errorCode: theirs.errorCode,
+      errorMessage: theirs.errorMessage,
+      authBytes: Buffer.from(theirs.authBytes).toString(),
+    })
     expect(Buffer.from(P.decodeBody(Req.SaslAuthenticateRequest, 2, P.encodeSaslAuthenticateV2(Buffer.from('x'))).AuthBytes as Uint8Array).toString()).toBe('x')
   })
 })
 
-const settings = (sasl: ConnectionSettings['sasl']): ConnectionSettings => ({bootstrap: [{host: '127.0.0.1', port: 1}], securityProtocol: 'SASL_PLAINTEXT', clientId: 'rd-test', timeoutMs: 5000, sasl, ignoredKeys: []}) as ConnectionSettings
+const settings = (sasl: ConnectionSettings['sasl']): ConnectionSettings =>
+  ({
+    bootstrap: [{host: '127.0.0.1', port: 1}],
+    securityProtocol: 'SASL_PLAINTEXT',
+    clientId: 'rd-test',
+    timeoutMs: 5000,
+    sasl,
+    ignoredKeys: [],
+  }) as ConnectionSettings
 const ctx = (sasl: ConnectionSettings['sasl']) => ({host: '127.0.0.1', port: 9093, settings: settings(sasl)})
 
 describe('SCRAM', () => {
@@ -75,13 +93,19 @@ describe('SCRAM', () => {
 
   it('refuses a server signature that does not match, a nonce that does not extend ours, iteration counts out of bounds', async () => {
     const fails = async (answers: string[], message: RegExp) => {
-      const e = await scram(replay(answers).step, 'sha256', 'user', 'pencil', c, nonce).then(() => undefined, error => error)
+      const e = await scram(replay(answers).step, 'sha256', 'user', 'pencil', c, nonce).then(
+        () => undefined,
+        error => error,
+      )
       expect(e).toBeInstanceOf(RdError)
       expect((e as RdError).code).toBe('SASL_AUTH_FAILED')
       expect((e as Error).message).toMatch(message)
       expect((e as Error).message).not.toContain('pencil')
     }
-    await fails([serverFirst, 'v=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='], /^SASL authentication failed for user "user" \(SCRAM-SHA-256\) at 127\.0\.0\.1:9093: the broker's SCRAM server signature does not match/)
+    await fails(
+      [serverFirst, 'v=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='],
+      /^SASL authentication failed for user "user" \(SCRAM-SHA-256\) at 127\.0\.0\.1:9093: the broker's SCRAM server signature does not match/,
+    )
     await fails([serverFirst.replace('r=rOpr', 'r=XOpr')], /nonce does not extend ours/)
     await fails([serverFirst.replace('i=4096', 'i=100')], /iteration count 100 is below 4096/)
     await fails([serverFirst.replace('i=4096', 'i=99999999')], /iteration count 99999999 is above 16384/)
@@ -130,7 +154,8 @@ async function authenticateAt(port: number, sasl: ConnectionSettings['sasl']): P
 }
 
 const handshakeOk = () => P.encodeBody(Res.SaslHandshakeResponse, 1, {ErrorCode: 0, Mechanisms: ['PLAIN', 'OAUTHBEARER']})
-const authResponse = (code: number, message: string | null, bytes = '') => P.encodeBody(Res.SaslAuthenticateResponse, 2, {ErrorCode: code, ErrorMessage: message, AuthBytes: Buffer.from(bytes), SessionLifetimeMs: 0n})
+const authResponse = (code: number, message: string | null, bytes = '') =>
+  P.encodeBody(Res.SaslAuthenticateResponse, 2, {ErrorCode: code, ErrorMessage: message, AuthBytes: Buffer.from(bytes), SessionLifetimeMs: 0n})
 
 describe('SASL over a fake broker', () => {
   it('PLAIN: handshake names the mechanism, then NUL user NUL password', async () => {
@@ -149,7 +174,10 @@ describe('SASL over a fake broker', () => {
 
   it('PLAIN refused: one line naming user, mechanism and broker, with the broker text, not the password', async () => {
     const port = await fakeBroker(k => (k === P.API.SaslHandshake ? handshakeOk() : authResponse(58, 'Authentication failed: Invalid username or password')))
-    const e = await authenticateAt(port, {mechanism: 'PLAIN', username: 'carol', password: new Secret('s3cret')}).then(() => undefined, x => x as RdError)
+    const e = await authenticateAt(port, {mechanism: 'PLAIN', username: 'carol', password: new Secret('s3cret')}).then(
+      () => undefined,
+      x => x as RdError,
+    )
     expect(e?.code).toBe('SASL_AUTH_FAILED')
     expect(e?.message).toBe('SASL authentication failed for user "carol" (PLAIN) at 127.0.0.1:9093: Authentication failed: Invalid username or password')
     expect(e?.message).not.toContain('s3cret')
@@ -157,7 +185,10 @@ describe('SASL over a fake broker', () => {
 
   it('a mechanism the listener does not enable: named, with what it offers', async () => {
     const port = await fakeBroker(() => P.encodeBody(Res.SaslHandshakeResponse, 1, {ErrorCode: 33, Mechanisms: ['SCRAM-SHA-512']}))
-    const e = await authenticateAt(port, {mechanism: 'PLAIN', username: 'carol', password: new Secret('s3cret')}).then(() => undefined, x => x as RdError)
+    const e = await authenticateAt(port, {mechanism: 'PLAIN', username: 'carol', password: new Secret('s3cret')}).then(
+      () => undefined,
+      x => x as RdError,
+    )
     expect(e?.code).toBe('SASL_MECHANISM')
     expect(e?.message).toBe('127.0.0.1:9093 does not accept SASL mechanism PLAIN (it offers SCRAM-SHA-512)')
   })
@@ -174,7 +205,10 @@ describe('SASL over a fake broker', () => {
     await authenticateAt(port, sasl)
     expect(seen).toEqual(['n,,\x01auth=Bearer eyJ.tok.\x01\x01'])
     refuse = true
-    const e = await authenticateAt(port, sasl).then(() => undefined, x => x as RdError)
+    const e = await authenticateAt(port, sasl).then(
+      () => undefined,
+      x => x as RdError,
+    )
     expect(e?.message).toBe('SASL authentication failed (OAUTHBEARER) at 127.0.0.1:9093: token refused (status "invalid_token")')
     expect(e?.message).not.toContain('eyJ')
   })
@@ -191,12 +225,14 @@ describe('framing', () => {
         for (let at = 0; at + 4 <= got.length && at + 4 + got.readInt32BE(at) <= got.length; at += 4 + got.readInt32BE(at)) ids.push(got.readInt32BE(at + 8))
         if (ids.length < 3) return
         // response header v1 with one tagged field (tag 5, 2 bytes) before each body
-        const frames = Buffer.concat(ids.map((id, i) => {
-          const head = Buffer.alloc(8)
-          head.writeInt32BE(4 + 5 + bodies[i].length, 0)
-          head.writeInt32BE(id, 4)
-          return Buffer.concat([head, Buffer.from([1, 5, 2, 0xaa, 0xbb]), bodies[i]])
-        }))
+        const frames = Buffer.concat(
+          ids.map((id, i) => {
+            const head = Buffer.alloc(8)
+            head.writeInt32BE(4 + 5 + bodies[i].length, 0)
+            head.writeInt32BE(id, 4)
+            return Buffer.concat([head, Buffer.from([1, 5, 2, 0xaa, 0xbb]), bodies[i]])
+          }),
+        )
         // the first 30 bytes one at a time, then the rest at once
         for (let i = 0; i < 30; i++) {
           s.write(frames.subarray(i, i + 1))

@@ -18,7 +18,15 @@ const ID = Uint8Array.from({length: 16}, (_, i) => i)
 
 describe('ByteReader (record-batch primitives)', () => {
   it('round-trips the primitives', () => {
-    const b = new ByteWriter().int8(-2).int16(-300).int32(-70_000).int64(-(2n ** 62n)).uvarint(300).uvarint(2 ** 31).compactString('é').toBuffer()
+    const b = new ByteWriter()
+      .int8(-2)
+      .int16(-300)
+      .int32(-70_000)
+      .int64(-(2n ** 62n))
+      .uvarint(300)
+      .uvarint(2 ** 31)
+      .compactString('é')
+      .toBuffer()
     const r = new ByteReader(b)
     expect([r.int8(), r.int16(), r.int32(), r.int64(), r.uvarint(), r.uvarint()]).toEqual([-2, -300, -70_000, -(2n ** 62n), 300, 2 ** 31])
     expect(r.raw(r.uvarint() - 1).toString('utf8')).toBe('é')
@@ -44,10 +52,16 @@ describe('response decoders with tagged fields present', () => {
     w.int16(60).int16(0).int16(2)
     tags(w, [[9, Buffer.from('future')]])
     w.int32(0)
-    tags(w, [[0, Buffer.from([0x02, 0x0e, ...Buffer.from('kraft.version'), 0, 0, 0, 1, 0])], [1, Buffer.alloc(8)]])
+    tags(w, [
+      [0, Buffer.from([0x02, 0x0e, ...Buffer.from('kraft.version'), 0, 0, 0, 1, 0])],
+      [1, Buffer.alloc(8)],
+    ])
     const {errorCode, apis} = P.decodeApiVersionsV3(w.toBuffer())
     expect(errorCode).toBe(0)
-    expect([...apis]).toEqual([[3, {min: 0, max: 13}], [60, {min: 0, max: 2}]])
+    expect([...apis]).toEqual([
+      [3, {min: 0, max: 13}],
+      [60, {min: 0, max: 2}],
+    ])
   })
 
   it('DescribeCluster v2: fenced flag, racks, and unknown tags per broker', () => {
@@ -57,8 +71,14 @@ describe('response decoders with tagged fields present', () => {
     w.int32(3).compactString('h3').int32(9092).compactNullableString(null).bool(true).tags()
     w.int32(-2147483648).tags()
     expect(P.decodeDescribeCluster(w.toBuffer(), 2)).toEqual({
-      errorCode: 0, errorMessage: null, clusterId: 'cid', controllerId: 100,
-      brokers: [{id: 1, host: 'h1', port: 9092, rack: 'rack-a', fenced: false}, {id: 3, host: 'h3', port: 9092, rack: null, fenced: true}],
+      errorCode: 0,
+      errorMessage: null,
+      clusterId: 'cid',
+      controllerId: 100,
+      brokers: [
+        {id: 1, host: 'h1', port: 9092, rack: 'rack-a', fenced: false},
+        {id: 3, host: 'h3', port: 9092, rack: null, fenced: true},
+      ],
     })
   })
 
@@ -74,7 +94,10 @@ describe('response decoders with tagged fields present', () => {
     w.compactString('m1').compactNullableString('inst').compactNullableString('rack-a').int32(5).compactString('c1').compactString('/1.2.3.4')
     w.compactArray(['t1', 't2'], (w, s) => w.compactString(s)).compactNullableString('t.*')
     const assignment = (w: ByteWriter) => {
-      w.uvarint(2).uuid(ID).compactString('t1').compactArray([0, 1], (w, p) => w.int32(p))
+      w.uvarint(2)
+        .uuid(ID)
+        .compactString('t1')
+        .compactArray([0, 1], (w, p) => w.int32(p))
       tags(w, [[1, Buffer.from('zz')]])
       tags(w, [[5, Buffer.from([1, 2, 3])]])
     }
@@ -84,12 +107,30 @@ describe('response decoders with tagged fields present', () => {
     tags(w, [[2, Buffer.from('member-tag')]])
     w.int32(-2147483648)
     tags(w, [[0, Buffer.from('group-tag')]])
-    w.int16(69).compactNullableString('Group g2 not found.').compactString('g2').compactString('Dead').int32(-1).int32(-1).compactString('').uvarint(1).int32(0).tags()
+    w.int16(69)
+      .compactNullableString('Group g2 not found.')
+      .compactString('g2')
+      .compactString('Dead')
+      .int32(-1)
+      .int32(-1)
+      .compactString('')
+      .uvarint(1)
+      .int32(0)
+      .tags()
     w.tags()
     const [g, missing] = P.decodeConsumerGroupDescribe(w.toBuffer(), 1)
     expect(g).toMatchObject({groupId: 'g', state: 'Stable', groupEpoch: 5, assignmentEpoch: 5, assignorName: 'uniform'})
     expect(g.members).toHaveLength(1)
-    expect(g.members[0]).toMatchObject({memberId: 'm1', instanceId: 'inst', rackId: 'rack-a', memberEpoch: 5, clientHost: '/1.2.3.4', subscribedTopicNames: ['t1', 't2'], subscribedTopicRegex: 't.*', memberType: 1})
+    expect(g.members[0]).toMatchObject({
+      memberId: 'm1',
+      instanceId: 'inst',
+      rackId: 'rack-a',
+      memberEpoch: 5,
+      clientHost: '/1.2.3.4',
+      subscribedTopicNames: ['t1', 't2'],
+      subscribedTopicRegex: 't.*',
+      memberType: 1,
+    })
     expect(g.members[0].assignment).toEqual([{topicId: ID, topicName: 't1', partitions: [0, 1]}])
     expect(g.members[0].targetAssignment).toEqual(g.members[0].assignment)
     expect(missing).toMatchObject({groupId: 'g2', errorCode: 69, errorMessage: 'Group g2 not found.', members: []})
@@ -99,7 +140,13 @@ describe('response decoders with tagged fields present', () => {
     const w = new ByteWriter().int32(0).uvarint(2)
     w.int16(0).compactNullableString(null).compactString('g').compactString('Stable').int32(1).int32(1).compactString('uniform').uvarint(2)
     w.compactString('m').compactNullableString(null).compactNullableString(null).int32(1).compactString('c').compactString('h')
-    w.compactArray(['t'], (w, s) => w.compactString(s)).compactString('').uvarint(1).tags().uvarint(1).tags().tags()
+    w.compactArray(['t'], (w, s) => w.compactString(s))
+      .compactString('')
+      .uvarint(1)
+      .tags()
+      .uvarint(1)
+      .tags()
+      .tags()
     w.int32(0).tags().tags()
     expect(P.decodeConsumerGroupDescribe(w.toBuffer(), 0)[0].members[0]).toMatchObject({subscribedTopicRegex: null, memberType: -1})
   })
@@ -107,7 +154,16 @@ describe('response decoders with tagged fields present', () => {
   it('DescribeTopicPartitions v0: pages with a next cursor, nullable ELR arrays', () => {
     const w = new ByteWriter().int32(0).uvarint(2)
     w.int16(0).compactString('t').uuid(ID).bool(false).uvarint(2)
-    w.int16(0).int32(0).int32(1).int32(0).compactArray([1, 2], (w, x) => w.int32(x)).compactArray([1], (w, x) => w.int32(x)).uvarint(0).compactArray([], () => {}).compactArray([], () => {}).tags()
+    w.int16(0)
+      .int32(0)
+      .int32(1)
+      .int32(0)
+      .compactArray([1, 2], (w, x) => w.int32(x))
+      .compactArray([1], (w, x) => w.int32(x))
+      .uvarint(0)
+      .compactArray([], () => {})
+      .compactArray([], () => {})
+      .tags()
     w.int32(-2147483648).tags()
     w.int8(1).compactString('t').int32(1).tags()
     w.tags()
@@ -125,7 +181,18 @@ describe('response decoders with tagged fields present', () => {
 
 describe('ListOffsets v7 for many partitions', () => {
   it('one request lists every topic and partition with the timestamp; the answer is read per partition', () => {
-    const req = P.decodeBody(ListOffsetsRequest, 7, P.encodeListOffsetsV7Many(new Map([['a', [0, 2]], ['b', [1]]]), P.LATEST_TIMESTAMP, 0))
+    const req = P.decodeBody(
+      ListOffsetsRequest,
+      7,
+      P.encodeListOffsetsV7Many(
+        new Map([
+          ['a', [0, 2]],
+          ['b', [1]],
+        ]),
+        P.LATEST_TIMESTAMP,
+        0,
+      ),
+    )
     expect([req.ReplicaId, req.IsolationLevel]).toEqual([-1, 0])
     const asked = (req.Topics as Array<{Name: string; Partitions: Array<{PartitionIndex: number; CurrentLeaderEpoch: number; Timestamp: bigint}>}>).flatMap(t =>
       t.Partitions.map(p => `${t.Name}-${p.PartitionIndex}@${p.Timestamp} epoch ${p.CurrentLeaderEpoch}`),
@@ -133,8 +200,23 @@ describe('ListOffsets v7 for many partitions', () => {
     expect(asked).toEqual(['a-0@-1 epoch -1', 'a-2@-1 epoch -1', 'b-1@-1 epoch -1'])
     const res = new ByteWriter()
       .int32(0)
-      .compactArray([['a', [[0, 0, 12n], [2, 6, -1n]]], ['b', [[1, 0, 9007199254740993n]]]] as Array<[string, Array<[number, number, bigint]>]>, (w, [t, ps]) =>
-        w.compactString(t).compactArray(ps, (w, [p, e, o]) => w.int32(p).int16(e).int64(-1n).int64(o).int32(0).tags()).tags())
+      .compactArray(
+        [
+          [
+            'a',
+            [
+              [0, 0, 12n],
+              [2, 6, -1n],
+            ],
+          ],
+          ['b', [[1, 0, 9007199254740993n]]],
+        ] as Array<[string, Array<[number, number, bigint]>]>,
+        (w, [t, ps]) =>
+          w
+            .compactString(t)
+            .compactArray(ps, (w, [p, e, o]) => w.int32(p).int16(e).int64(-1n).int64(o).int32(0).tags())
+            .tags(),
+      )
       .tags()
       .toBuffer()
     expect(P.decodeListOffsetsV7Many(res)).toEqual([

@@ -4,10 +4,19 @@ import {CommittedFilter} from '../../../src/core/log/committed.js'
 
 const rec = (offset: number) => ({offset: BigInt(offset), timestamp: 0n, key: new Uint8Array([0, 1]), value: new Uint8Array([offset])})
 const data = (offset: number, producerId = -1, transactional = false): LogBatch => ({
-  baseOffset: BigInt(offset), lastOffset: BigInt(offset), producerId: BigInt(producerId), isTransactional: transactional, isControl: false, records: [rec(offset)],
+  baseOffset: BigInt(offset),
+  lastOffset: BigInt(offset),
+  producerId: BigInt(producerId),
+  isTransactional: transactional,
+  isControl: false,
+  records: [rec(offset)],
 })
 const marker = (offset: number, producerId: number, type: 'abort' | 'commit'): LogBatch => ({
-  baseOffset: BigInt(offset), lastOffset: BigInt(offset), producerId: BigInt(producerId), isTransactional: true, isControl: true,
+  baseOffset: BigInt(offset),
+  lastOffset: BigInt(offset),
+  producerId: BigInt(producerId),
+  isTransactional: true,
+  isControl: true,
   records: [{offset: BigInt(offset), timestamp: 0n, key: new Uint8Array([0, 0, 0, type === 'abort' ? 0 : 1]), value: new Uint8Array([0, 0, 0, 0, 0, 0])}],
 })
 const offsets = (batches: LogBatch[], aborted: Array<[number, number]>) => {
@@ -24,15 +33,25 @@ describe('CommittedFilter (read_committed)', () => {
 
   it('handles one producer aborting several times, with a commit in between', () => {
     const log = [
-      data(0, 5, true), marker(1, 5, 'abort'),
-      data(2, 5, true), marker(3, 5, 'commit'),
-      data(4, 5, true), data(5, 5, true), marker(6, 5, 'abort'),
-      data(7, 5, true), marker(8, 5, 'commit'),
+      data(0, 5, true),
+      marker(1, 5, 'abort'),
+      data(2, 5, true),
+      marker(3, 5, 'commit'),
+      data(4, 5, true),
+      data(5, 5, true),
+      marker(6, 5, 'abort'),
+      data(7, 5, true),
+      marker(8, 5, 'commit'),
     ]
-    expect(offsets(log, [[5, 0], [5, 4]])).toEqual([2, 7])
+    expect(
+      offsets(log, [
+        [5, 0],
+        [5, 4],
+      ]),
+    ).toEqual([2, 7])
   })
 
-  it('interleaved producers: only the aborted producer\'s batches go', () => {
+  it("interleaved producers: only the aborted producer's batches go", () => {
     const log = [data(0, 1, true), data(1, 2, true), data(2, 1, true), marker(3, 2, 'commit'), marker(4, 1, 'abort')]
     expect(offsets(log, [[1, 0]])).toEqual([1])
   })

@@ -17,10 +17,35 @@ import {run} from '../helpers.js'
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
 const reg = (id: number, rack: string | null, epoch: bigint, version?: number) =>
-  encodeMetadataRecord(0, {BrokerId: id, IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', BrokerEpoch: epoch, EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}], Features: [], Rack: rack, Fenced: true, InControlledShutdown: false, LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg']}, version)
+  encodeMetadataRecord(
+    0,
+    {
+      BrokerId: id,
+      IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
+      BrokerEpoch: epoch,
+      EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}],
+      Features: [],
+      Rack: rack,
+      Fenced: true,
+      InControlledShutdown: false,
+      LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg'],
+    },
+    version,
+  )
 const topic = (name: string, id: string) => encodeMetadataRecord(2, {Name: name, TopicId: id})
 const part = (id: string, p: number, replicas: number[]) =>
-  encodeMetadataRecord(3, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas, RemovingReplicas: [], AddingReplicas: [], Leader: replicas[0], LeaderEpoch: 0, PartitionEpoch: 0, Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA')})
+  encodeMetadataRecord(3, {
+    PartitionId: p,
+    TopicId: id,
+    Replicas: replicas,
+    Isr: replicas,
+    RemovingReplicas: [],
+    AddingReplicas: [],
+    Leader: replicas[0],
+    LeaderEpoch: 0,
+    PartitionEpoch: 0,
+    Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA'),
+  })
 const change = (id: string, p: number, fields: Record<string, unknown>) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, ...fields})
 const unfence = (id: number) => encodeMetadataRecord(17, {BrokerId: id, BrokerEpoch: 1n, Fenced: -1})
 const otherType = new Uint8Array([1, 20, 0, 0]) // NoOpRecord v0
@@ -48,8 +73,12 @@ function writeLog(compression?: BatchCompression): {dir: string; t: number} {
   writeFileSync(join(dir, '00000000000000000011.log'), Buffer.concat(seg1))
   return {dir, t}
 }
-function encodeBeginTx() { return new Uint8Array([1, 23, 0, 1, 0, 0]) } // BeginTransactionRecord v0: null Name, no tags
-function encodeAbortTx() { return new Uint8Array([1, 25, 0, 0, 0]) } // AbortTransactionRecord v0: null Reason, no tags
+function encodeBeginTx() {
+  return new Uint8Array([1, 23, 0, 1, 0, 0])
+} // BeginTransactionRecord v0: null Name, no tags
+function encodeAbortTx() {
+  return new Uint8Array([1, 25, 0, 0, 0])
+} // AbortTransactionRecord v0: null Reason, no tags
 
 describe('metadata record codec', () => {
   it('round-trips every schema version and skips other types by name', () => {
@@ -77,20 +106,38 @@ describe('metadata log replay', () => {
     const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders', 'payments'])})
     expect(r.partialTailBytes).toBe(30)
     const md = r.replay.image.toClusterMetadata()
-    expect(md.brokers).toEqual([{id: 1, rack: 'rack-a', fenced: false}, {id: 2, rack: 'rack-a', fenced: false}, {id: 3, rack: 'rack-c', fenced: true}])
-    expect(md.topics.map(x => [x.name, x.partitions.map(p => p.replicas)])).toEqual([['orders', [[2, 3], [2, 3], [3, 1]]]])
+    expect(md.brokers).toEqual([
+      {id: 1, rack: 'rack-a', fenced: false},
+      {id: 2, rack: 'rack-a', fenced: false},
+      {id: 3, rack: 'rack-c', fenced: true},
+    ])
+    expect(md.topics.map(x => [x.name, x.partitions.map(p => p.replicas)])).toEqual([
+      [
+        'orders',
+        [
+          [2, 3],
+          [2, 3],
+          [3, 1],
+        ],
+      ],
+    ])
     expect(r.replay.stats.skippedByType).toMatchObject({NoOpRecord: 1})
     expect(r.replay.stats.abortedTransactionRecords).toBe(1)
     expect(r.replay.stats.controlBatches).toBe(1)
     const lines = r.replay.changes.filter(c => c.movesHash).map(describeChange)
     expect(lines).toEqual([
-      'broker 1 registered with "rack-a"', 'broker 2 registered with "rack-a"', 'broker 3 registered with "rack-b"',
-      `topic orders created (id ${ORDERS}, 0 partitions)`, 'topic orders partitions 0 → 1', 'topic orders partitions 1 → 2',
+      'broker 1 registered with "rack-a"',
+      'broker 2 registered with "rack-a"',
+      'broker 3 registered with "rack-b"',
+      `topic orders created (id ${ORDERS}, 0 partitions)`,
+      'topic orders partitions 0 → 1',
+      'topic orders partitions 1 → 2',
       'topic orders partitions 2 → 3',
       'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
       'orders partition 0 replicas [1,2,3] → [2,3]',
       'broker 3 "rack-b" → "rack-c" (re-registered)',
-      `topic payments created (id ${PAYMENTS}, 0 partitions)`, 'topic payments partitions 0 → 1',
+      `topic payments created (id ${PAYMENTS}, 0 partitions)`,
+      'topic payments partitions 0 → 1',
       `topic payments deleted (id ${PAYMENTS}, had 1 partition)`,
     ])
     const seq = r.replay.hashes.get('orders')!
@@ -107,11 +154,28 @@ describe('metadata log replay', () => {
     const {dir, t} = writeLog()
     const {rmSync} = await import('node:fs')
     rmSync(join(dir, '00000000000000000000.log'))
-    const header = [new Uint8Array([0, 0, 0, 3]), (() => { const b = Buffer.alloc(11); b.writeBigInt64BE(BigInt(t + 2000), 2); return b })()] as [Uint8Array, Uint8Array]
-    writeFileSync(join(dir, '00000000000000000011-0000000001.checkpoint'), Buffer.concat([
-      encodeBatch(0n, t + 2600, [header], true),
-      encodeBatch(1n, t + 2600, [reg(1, 'rack-a', 10n), reg(2, 'rack-a', 11n), reg(3, 'rack-b', 12n), topic('orders', ORDERS), part(ORDERS, 0, [1, 2]), part(ORDERS, 1, [2, 3])]),
-    ]))
+    const header = [
+      new Uint8Array([0, 0, 0, 3]),
+      (() => {
+        const b = Buffer.alloc(11)
+        b.writeBigInt64BE(BigInt(t + 2000), 2)
+        return b
+      })(),
+    ] as [Uint8Array, Uint8Array]
+    writeFileSync(
+      join(dir, '00000000000000000011-0000000001.checkpoint'),
+      Buffer.concat([
+        encodeBatch(0n, t + 2600, [header], true),
+        encodeBatch(1n, t + 2600, [
+          reg(1, 'rack-a', 10n),
+          reg(2, 'rack-a', 11n),
+          reg(3, 'rack-b', 12n),
+          topic('orders', ORDERS),
+          part(ORDERS, 0, [1, 2]),
+          part(ORDERS, 1, [2, 3]),
+        ]),
+      ]),
+    )
     const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
     expect(r.snapshot?.endOffset).toBe(11n)
     expect(r.historyStart).toEqual({offset: '11', timestamp: t + 2000})
@@ -124,9 +188,11 @@ describe('metadata log replay', () => {
     const {dir, t} = writeLog()
     const h = JSON.parse((await run(['cluster:history', '--metadata-log', dir, '--topic', 'orders', '--json'])).stdout)
     expect(h.changes.map((c: {description: string}) => c.description)).toEqual([
-      `topic orders created (id ${ORDERS}, 2 partitions)`, 'topic orders partitions 2 → 3',
+      `topic orders created (id ${ORDERS}, 2 partitions)`,
+      'topic orders partitions 2 → 3',
       'orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])',
-      'orders partition 0 replicas [1,2,3] → [2,3]', 'broker 3 "rack-b" → "rack-c" (re-registered)',
+      'orders partition 0 replicas [1,2,3] → [2,3]',
+      'broker 3 "rack-b" → "rack-c" (re-registered)',
     ])
     expect(h.changes[0]).toMatchObject({offset: '9', time: new Date(t + 2000).toISOString(), kind: 'topic-created', movesHash: true})
     expect(h.source).toMatchObject({snapshot: null, historyStart: {offset: '0'}, lastOffset: '20'})
@@ -163,39 +229,65 @@ describe('metadata log replay', () => {
     const p = r.replay.hashes.get('payments')!
     const g = (pairs: Array<[string, bigint]>) => computeGroupHash(new Map(pairs))
     // the reassignment's first step: partition 0 gets [1,2,3]
-    const a = attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: g([['orders', o[1].hash]]), hash: g([['orders', o[2].hash]]), timestamp: t + 4500})
+    const a = attributeFromLog(view, {
+      topicsBefore: ['orders'],
+      topicsAfter: ['orders'],
+      previousHash: g([['orders', o[1].hash]]),
+      hash: g([['orders', o[2].hash]]),
+      timestamp: t + 4500,
+    })
     expect(a.exact).toBe(true)
     expect(a.changes!.map(c => c.description)).toEqual(['orders partition 0 replicas [1,2] → [1,2,3] (reassignment in progress: adding [3], removing [1])'])
     // payments created at t+7000; the coordinator still held orders' hash from before broker 3's re-registration
-    const b = attributeFromLog(view, {topicsBefore: ['orders', 'payments'], topicsAfter: ['orders', 'payments'], previousHash: g([['orders', o[3].hash]]), hash: g([['orders', o[3].hash], ['payments', p[0].hash]]), timestamp: t + 7500})
+    const b = attributeFromLog(view, {
+      topicsBefore: ['orders', 'payments'],
+      topicsAfter: ['orders', 'payments'],
+      previousHash: g([['orders', o[3].hash]]),
+      hash: g([
+        ['orders', o[3].hash],
+        ['payments', p[0].hash],
+      ]),
+      timestamp: t + 7500,
+    })
     expect(b.exact).toBe(true)
     expect(b.after).toMatchObject({orders: {offset: '13'}, payments: {offset: '19'}})
     expect(b.changes!.map(c => c.description)).toEqual([`topic payments created (id ${PAYMENTS}, 1 partition)`])
     // a hash no combination gives, and a bump before the log starts: inferred, said so
-    expect(attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500})).toMatchObject({exact: false})
-    expect(attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t}).message).toMatch(/starts at .* after this bump/)
+    expect(
+      attributeFromLog(view, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: g([['orders', o[2].hash]]), timestamp: t + 4500}),
+    ).toMatchObject({exact: false})
+    expect(
+      attributeFromLog({...view, historyStart: t + 1_000_000}, {topicsBefore: ['orders'], topicsAfter: ['orders'], previousHash: 1n, hash: 2n, timestamp: t})
+        .message,
+    ).toMatch(/starts at .* after this bump/)
   })
 
   it('a broker back after its unregistration (same rack) gives its replicas their rack again in the tracked hashes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
     const t = Date.parse('2026-12-01T10:00:00Z')
     const unregister = (id: number) => encodeMetadataRecord(1, {BrokerId: id, BrokerEpoch: 12n})
-    writeFileSync(join(dir, '00000000000000000000.log'), Buffer.concat([
-      encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(3, 'rack-b', 12n)]),
-      encodeBatch(2n, t + 1000, [unregister(3)]),
-      encodeBatch(3n, t + 2000, [reg(3, 'rack-b', 30n)]),
-      // created after broker 3 is back: the coordinator hashes it with rack-b for broker 3
-      encodeBatch(4n, t + 3000, [topic('orders', ORDERS), part(ORDERS, 0, [3, 1])]),
-    ]))
+    writeFileSync(
+      join(dir, '00000000000000000000.log'),
+      Buffer.concat([
+        encodeBatch(0n, t, [reg(1, 'rack-a', 10n), reg(3, 'rack-b', 12n)]),
+        encodeBatch(2n, t + 1000, [unregister(3)]),
+        encodeBatch(3n, t + 2000, [reg(3, 'rack-b', 30n)]),
+        // created after broker 3 is back: the coordinator hashes it with rack-b for broker 3
+        encodeBatch(4n, t + 3000, [topic('orders', ORDERS), part(ORDERS, 0, [3, 1])]),
+      ]),
+    )
     const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
-    const fresh = computeTopicHash(r.replay.image.topicMetadata(r.replay.image.topicsByName.get('orders')!), new RackTable(r.replay.image.toClusterMetadata().brokers))
+    const fresh = computeTopicHash(
+      r.replay.image.topicMetadata(r.replay.image.topicsByName.get('orders')!),
+      new RackTable(r.replay.image.toClusterMetadata().brokers),
+    )
     expect(r.replay.hashes.get('orders')!.map(p => p.hash)).toEqual([fresh])
     const back = r.replay.changes.find(c => c.offset === 3n)!
     expect(back).toMatchObject({kind: 'broker-registered', movesHash: true})
     expect(describeChange(back)).toBe('broker 3 registered again with "rack-b" (its rack before its unregistration)')
   })
 
-  it('audit --metadata-log: names what changed since a drifting group\'s stored hash, exactly, or says why not', async () => {
+  it("audit --metadata-log: names what changed since a drifting group's stored hash, exactly, or says why not", async () => {
     const {dir, t} = writeLog()
     const r = await replayMetadataLog(dir, {trackTopics: new Set(['orders'])})
     const view = {hashes: r.replay.hashes, changes: r.replay.changes, historyStart: r.historyStart.timestamp}
@@ -213,8 +305,14 @@ describe('metadata log replay', () => {
     ])
     expect(d.before).toMatchObject({orders: {offset: '11'}})
     // a stored hash no state of the log gives, and a live hash the log does not reach: inferred, said so
-    expect(attributeDrift(view, ['orders'], 1n, live, t + 60_000)).toMatchObject({exact: false, message: expect.stringMatching(/no combination .* reproduces the stored hash \(it starts at /)})
-    expect(attributeDrift(view, ['orders'], g(o[1].hash), 2n, t + 60_000)).toMatchObject({exact: false, message: expect.stringMatching(/does not reach the live metadata/)})
+    expect(attributeDrift(view, ['orders'], 1n, live, t + 60_000)).toMatchObject({
+      exact: false,
+      message: expect.stringMatching(/no combination .* reproduces the stored hash \(it starts at /),
+    })
+    expect(attributeDrift(view, ['orders'], g(o[1].hash), 2n, t + 60_000)).toMatchObject({
+      exact: false,
+      message: expect.stringMatching(/does not reach the live metadata/),
+    })
   })
 
   it('reads batches in every codec Kafka writes to the same image, and refuses a batch that inflates past the bound', async () => {
@@ -232,7 +330,10 @@ describe('metadata log replay', () => {
     }
     // a 1 KB gzip batch that inflates to 100 MB: refused at the bound (64 MiB default), named
     const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-bomb-'))
-    writeFileSync(join(dir, '00000000000000000000.log'), encodeBatch(0n, 0, [reg(1, 'rack-a', 1n)], false, {codec: 1, compress: () => zlib.gzipSync(Buffer.alloc(100 << 20))}))
+    writeFileSync(
+      join(dir, '00000000000000000000.log'),
+      encodeBatch(0n, 0, [reg(1, 'rack-a', 1n)], false, {codec: 1, compress: () => zlib.gzipSync(Buffer.alloc(100 << 20))}),
+    )
     const err = (await replayMetadataLog(dir).catch((e: Error & {code?: string}) => e)) as Error & {code?: string}
     expect(err.code).toBe('METADATA_LOG_COMPRESSION')
     expect(err.message).toMatch(/00000000000000000000\.log: the batch at byte 0: .*gzip data decompresses to more than 67108864 bytes/)
@@ -250,7 +351,14 @@ describe('readBatchFile', () => {
     // ~3 MiB of 1 KiB values in batches of 20: several 1 MiB chunks, each parsed in slices
     const value = (i: number) => new Uint8Array(1024).fill(i % 251)
     const batches: Buffer[] = []
-    for (let b = 0; b < 150; b++) batches.push(encodeBatch(BigInt(b * 20), 1_000 + b, Array.from({length: 20}, (_, i) => value(b * 20 + i))))
+    for (let b = 0; b < 150; b++)
+      batches.push(
+        encodeBatch(
+          BigInt(b * 20),
+          1_000 + b,
+          Array.from({length: 20}, (_, i) => value(b * 20 + i)),
+        ),
+      )
     writeFileSync(join(dir, 'f.log'), Buffer.concat(batches))
     const kept = []
     let chunks = 0

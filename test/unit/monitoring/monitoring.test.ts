@@ -27,19 +27,30 @@ async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
   const fake = new FakeCluster(cluster(3, 2, 'rack-a'))
   const g = 'orders-app'
   const h = hashOf(fake.md, ['orders'])
-  fake.write(g, [consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, h), consumer.target(g, 'm1', [[T1, [0, 1, 2]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]])])
+  fake.write(g, [
+    consumer.member(g, 'm1', {names: ['orders']}),
+    consumer.metadata(g, 1, h),
+    consumer.target(g, 'm1', [[T1, [0, 1, 2]]]),
+    consumer.targetMetadata(g, 1),
+    consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]]),
+  ])
   // broker 3 moved from rack-a to rack-b: a broker change the coordinator's topic-hash cache has not seen (no bump)
   fake.md = cluster(3, 2, 'rack-b')
   const good = join(dir, 'good.prom')
   const r = await withFake(fake, () => run(['audit', '-b', 'fake:9092', '--no-record', '--quiet', '--prometheus', good, '--prometheus-label', 'env=test']))
   expect(r.exitCode, r.stdout + r.stderr).toBe(3)
   const failed = join(dir, 'down.prom')
-  expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', failed, '--prometheus-label', 'env=test'])).exitCode).toBe(1)
+  expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', failed, '--prometheus-label', 'env=test'])).exitCode).toBe(
+    1,
+  )
   return {good: parseExposition(readFileSync(good, 'utf8')), failed: parseExposition(readFileSync(failed, 'utf8'))}
 }
 
 /** A sample as promtool's input series notation: name{k="v",…}. */
-const seriesOf = (s: Sample) => `${s.name}{${Object.entries(s.labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`
+const seriesOf = (s: Sample) =>
+  `${s.name}{${Object.entries(s.labels)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(',')}}`
 
 /** The labels of the alert on `s`: an empty label is no label in Prometheus. */
 const alertLabels = (s: Sample, extra: Record<string, string>) => ({...Object.fromEntries(Object.entries(s.labels).filter(([, v]) => v !== '')), ...extra})
@@ -54,14 +65,21 @@ describe('contrib/monitoring', () => {
   }, 60_000)
 
   it('the runs wrote the series the rules are tested on (a STALE_COORDINATOR_CACHE verdict, up 1 and up 0)', () => {
-    expect(series.good.find(s => s.name === 'rebalance_doctor_group_verdict')?.labels).toMatchObject({group: 'orders-app', verdict: 'STALE_COORDINATOR_CACHE', env: 'test'})
+    expect(series.good.find(s => s.name === 'rebalance_doctor_group_verdict')?.labels).toMatchObject({
+      group: 'orders-app',
+      verdict: 'STALE_COORDINATOR_CACHE',
+      env: 'test',
+    })
     expect(series.good.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(1)
     expect(series.failed.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(0)
   })
 
   it('the dashboard and the rules name only series the tool writes, and every query names one', () => {
     const written = new Set([...series.good, ...series.failed].map(s => s.name))
-    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {panels: Array<{title: string; targets?: Array<{expr: string}>}>; templating: {list: Array<{query?: unknown}>}}
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+      panels: Array<{title: string; targets?: Array<{expr: string}>}>
+      templating: {list: Array<{query?: unknown}>}
+    }
     const exprs = [
       ...dashboard.panels.flatMap(p => (p.targets ?? []).map(t => t.expr)),
       ...dashboard.templating.list.map(v => v.query).filter((q): q is string => typeof q === 'string' && q.includes('(')),
@@ -87,17 +105,27 @@ describe('contrib/monitoring', () => {
     const test = {
       rule_files: [RULES],
       evaluation_interval: '1m',
-      tests: [{
-        interval: '1m',
-        input_series: input,
-        alert_rule_test: [
-          {eval_time: '20m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: []},
-          {eval_time: '40m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: [{exp_labels: alertLabels(verdict, {severity: 'info'}), exp_annotations: annotations('KafkaGroupStaleCoordinatorCache', verdict)}]},
-          {eval_time: '10m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: []},
-          // only the failed run's file: the good one has up 1
-          {eval_time: '20m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: [{exp_labels: alertLabels(down, {severity: 'warning'}), exp_annotations: annotations('RebalanceDoctorAuditDown', down)}]},
-        ],
-      }],
+      tests: [
+        {
+          interval: '1m',
+          input_series: input,
+          alert_rule_test: [
+            {eval_time: '20m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: []},
+            {
+              eval_time: '40m',
+              alertname: 'KafkaGroupStaleCoordinatorCache',
+              exp_alerts: [{exp_labels: alertLabels(verdict, {severity: 'info'}), exp_annotations: annotations('KafkaGroupStaleCoordinatorCache', verdict)}],
+            },
+            {eval_time: '10m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: []},
+            // only the failed run's file: the good one has up 1
+            {
+              eval_time: '20m',
+              alertname: 'RebalanceDoctorAuditDown',
+              exp_alerts: [{exp_labels: alertLabels(down, {severity: 'warning'}), exp_annotations: annotations('RebalanceDoctorAuditDown', down)}],
+            },
+          ],
+        },
+      ],
     }
     const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
     writeFileSync(file, stringify(test))
@@ -112,6 +140,7 @@ function annotations(alert: string, s: Sample): Record<string, string> {
   const text = readFileSync(RULES, 'utf8')
   const block = text.slice(text.indexOf(`alert: ${alert}\n`)).split(/\n\s+- alert: /)[0]
   const out: Record<string, string> = {}
-  for (const m of block.matchAll(/^\s+(summary|description): "(.*)"$/gm)) out[m[1]] = m[2].replace(/\{\{ \$labels\.([a-z_]+) \}\}/g, (_, k: string) => s.labels[k] ?? '')
+  for (const m of block.matchAll(/^\s+(summary|description): "(.*)"$/gm))
+    out[m[1]] = m[2].replace(/\{\{ \$labels\.([a-z_]+) \}\}/g, (_, k: string) => s.labels[k] ?? '')
   return out
 }

@@ -41,14 +41,22 @@ function arbitraryField(f: FieldPlan, rand: () => number, depth: number): unknow
 
 function one(f: FieldPlan, rand: () => number, depth: number, element: boolean): unknown {
   switch (f.kind) {
-    case 'int8': return int(rand, 8)
-    case 'int16': return int(rand, 16)
-    case 'int32': return rand() < 0.3 ? Math.floor(rand() * 100) : int(rand, 32)
-    case 'uint16': return int(rand, 16, false)
-    case 'int64': return rand() < 0.5 ? BigInt(Math.floor(rand() * 1e6)) : BigInt.asIntN(64, (BigInt(int(rand, 32, false)) << 32n) | BigInt(int(rand, 32, false)))
-    case 'bool': return rand() < 0.5
-    case 'uuid': return rand() < 0.1 ? ZERO_UUID : Buffer.from(Array.from({length: 16}, () => int(rand, 8, false))).toString('base64url')
-    case 'string': return WORDS[Math.floor(rand() * WORDS.length)]
+    case 'int8':
+      return int(rand, 8)
+    case 'int16':
+      return int(rand, 16)
+    case 'int32':
+      return rand() < 0.3 ? Math.floor(rand() * 100) : int(rand, 32)
+    case 'uint16':
+      return int(rand, 16, false)
+    case 'int64':
+      return rand() < 0.5 ? BigInt(Math.floor(rand() * 1e6)) : BigInt.asIntN(64, (BigInt(int(rand, 32, false)) << 32n) | BigInt(int(rand, 32, false)))
+    case 'bool':
+      return rand() < 0.5
+    case 'uuid':
+      return rand() < 0.1 ? ZERO_UUID : Buffer.from(Array.from({length: 16}, () => int(rand, 8, false))).toString('base64url')
+    case 'string':
+      return WORDS[Math.floor(rand() * WORDS.length)]
     case 'bytes': {
       if (f.embedded && rand() < 0.8) {
         const spec = f.embedded === 'ConsumerProtocolSubscription' ? ConsumerProtocolSubscription : ConsumerProtocolAssignment
@@ -57,7 +65,8 @@ function one(f: FieldPlan, rand: () => number, depth: number, element: boolean):
       }
       return Uint8Array.from({length: Math.floor(rand() * 6)}, () => int(rand, 8, false))
     }
-    case 'struct': return arbitraryStruct(f.struct!, rand, depth + 1)
+    case 'struct':
+      return arbitraryStruct(f.struct!, rand, depth + 1)
   }
   void element
 }

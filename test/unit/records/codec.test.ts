@@ -1,7 +1,20 @@
 import {describe, expect, it} from 'vitest'
 import {
-  RECORD_TYPE, RECORD_TYPES, GROUP_METADATA_TYPES, RecordDecodeError, decodeRecord, encodeKey, encodeRecord, encodeValue, planFor, parseVersions,
-  ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, decodeEmbeddedMessage, groupIdOfKey,
+  RECORD_TYPE,
+  RECORD_TYPES,
+  GROUP_METADATA_TYPES,
+  RecordDecodeError,
+  decodeRecord,
+  encodeKey,
+  encodeRecord,
+  encodeValue,
+  planFor,
+  parseVersions,
+  ConsumerProtocolAssignment,
+  ConsumerProtocolSubscription,
+  encodeEmbeddedMessage,
+  decodeEmbeddedMessage,
+  groupIdOfKey,
   type KnownRecord,
 } from '../../../src/core/records/index.js'
 import {arbitraryStruct, rng} from './arbitrary.js'
@@ -24,7 +37,7 @@ function decodeError(f: () => unknown): RecordDecodeError {
 
 describe('schema table', () => {
   it('has every record type 0–23 once, in order', () => {
-    expect(RECORD_TYPES.map((r) => r.type)).toEqual(Array.from({length: 24}, (_, i) => i))
+    expect(RECORD_TYPES.map(r => r.type)).toEqual(Array.from({length: 24}, (_, i) => i))
   })
 
   it('RECORD_TYPE names every type of the table by its Kafka name, and only those', () => {
@@ -34,7 +47,7 @@ describe('schema table', () => {
   })
 
   it('marks exactly types 0, 9 and 18 as legacy', () => {
-    expect(RECORD_TYPES.filter((r) => r.legacy).map((r) => r.type)).toEqual([0, 9, 18])
+    expect(RECORD_TYPES.filter(r => r.legacy).map(r => r.type)).toEqual([0, 9, 18])
   })
 
   it('uses Kafka names: <Name>Key / <Name>Value', () => {
@@ -91,7 +104,11 @@ describe('round trips', () => {
 function stripDecoded(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDecoded)
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.endsWith('Decoded')).map(([k, x]) => [k, stripDecoded(x)]))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.endsWith('Decoded'))
+        .map(([k, x]) => [k, stripDecoded(x)]),
+    )
   }
   return v
 }
@@ -143,7 +160,11 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     const v = bytes(`0004 | 000000000000007b | 00000005 | 03 6d64 | 0000019a00000000 | 01 00 10 ${topicId}`)
     const dec = known(decodeRecord(bytes('0001 0001 67 0001 74 00000000'), v))
     expect(dec.value).toEqual({
-      offset: 123n, leaderEpoch: 5, metadata: 'md', commitTimestamp: 0x19a00000000n, expireTimestamp: -1n,
+      offset: 123n,
+      leaderEpoch: 5,
+      metadata: 'md',
+      commitTimestamp: 0x19a00000000n,
+      expireTimestamp: -1n,
       topicId: Buffer.from(topicId, 'hex').toString('base64url'),
     })
     expect(hex(encodeValue(1, dec.value!, 4))).toBe(hex(v))
@@ -156,10 +177,21 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
 
   it('OffsetCommitValue v3 (4.0 writer) and v1 (expireTimestamp)', () => {
     const k = bytes('0001 0001 67 0001 74 00000000')
-    expect(known(decodeRecord(k, bytes('0003 | 0000000000000009 | 00000002 | 0000 | 0000000000000064'))).value)
-      .toEqual({offset: 9n, leaderEpoch: 2, metadata: '', commitTimestamp: 100n, expireTimestamp: -1n, topicId: 'AAAAAAAAAAAAAAAAAAAAAA'})
-    expect(known(decodeRecord(k, bytes('0001 | 0000000000000009 | 0001 78 | 0000000000000064 | 00000000000000c8'))).value)
-      .toMatchObject({offset: 9n, leaderEpoch: -1, metadata: 'x', commitTimestamp: 100n, expireTimestamp: 200n})
+    expect(known(decodeRecord(k, bytes('0003 | 0000000000000009 | 00000002 | 0000 | 0000000000000064'))).value).toEqual({
+      offset: 9n,
+      leaderEpoch: 2,
+      metadata: '',
+      commitTimestamp: 100n,
+      expireTimestamp: -1n,
+      topicId: 'AAAAAAAAAAAAAAAAAAAAAA',
+    })
+    expect(known(decodeRecord(k, bytes('0001 | 0000000000000009 | 0001 78 | 0000000000000064 | 00000000000000c8'))).value).toMatchObject({
+      offset: 9n,
+      leaderEpoch: -1,
+      metadata: 'x',
+      commitTimestamp: 100n,
+      expireTimestamp: 200n,
+    })
   })
 
   it('LegacyOffsetCommit (type 0) decodes and is marked legacy', () => {
@@ -177,19 +209,50 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     const m = (dec.value!.members as Record<string, unknown>[])[0]
     expect(dec.value).toMatchObject({protocolType: 'consumer', generation: 4, protocol: 'range', leader: 'm1', currentStateTimestamp: 0x19a00000000n})
     expect(m).toMatchObject({memberId: 'm1', groupInstanceId: null, clientId: 'c', clientHost: 'h', rebalanceTimeout: 60000, sessionTimeout: 10000})
-    expect(m.subscriptionDecoded).toEqual({ok: true, message: 'ConsumerProtocolSubscription', version: 1, value: {
-      Topics: ['t'], UserData: null, OwnedPartitions: [{Topic: 't', Partitions: [0]}], GenerationId: -1, RackId: null,
-    }})
-    expect(m.assignmentDecoded).toEqual({ok: true, message: 'ConsumerProtocolAssignment', version: 0, value: {
-      AssignedPartitions: [{Topic: 't', Partitions: [0, 1]}], UserData: null,
-    }})
+    expect(m.subscriptionDecoded).toEqual({
+      ok: true,
+      message: 'ConsumerProtocolSubscription',
+      version: 1,
+      value: {
+        Topics: ['t'],
+        UserData: null,
+        OwnedPartitions: [{Topic: 't', Partitions: [0]}],
+        GenerationId: -1,
+        RackId: null,
+      },
+    })
+    expect(m.assignmentDecoded).toEqual({
+      ok: true,
+      message: 'ConsumerProtocolAssignment',
+      version: 0,
+      value: {
+        AssignedPartitions: [{Topic: 't', Partitions: [0, 1]}],
+        UserData: null,
+      },
+    })
     expect(hex(encodeValue(2, dec.value!, 3))).toBe(hex(v))
   })
 
   it('embedded consumer-protocol failures stay on the field, the record still decodes', () => {
-    const value = {protocolType: 'consumer', generation: 1, protocol: 'range', leader: 'm', currentStateTimestamp: -1n,
-      members: [{memberId: 'm', groupInstanceId: null, clientId: 'c', clientHost: 'h', rebalanceTimeout: 1, sessionTimeout: 1,
-        subscription: bytes('0001 0000'), assignment: bytes('00')}]}
+    const value = {
+      protocolType: 'consumer',
+      generation: 1,
+      protocol: 'range',
+      leader: 'm',
+      currentStateTimestamp: -1n,
+      members: [
+        {
+          memberId: 'm',
+          groupInstanceId: null,
+          clientId: 'c',
+          clientHost: 'h',
+          rebalanceTimeout: 1,
+          sessionTimeout: 1,
+          subscription: bytes('0001 0000'),
+          assignment: bytes('00'),
+        },
+      ],
+    }
     const dec = known(decodeRecord(encodeKey(2, {group: 'g'}), encodeValue(2, value, 3)))
     const m = (dec.value!.members as Record<string, unknown>[])[0]
     expect(m.subscriptionDecoded).toMatchObject({ok: false, message: 'ConsumerProtocolSubscription', position: 2})
@@ -197,7 +260,13 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
   })
 
   it('non-consumer classic groups (e.g. connect) keep raw bytes only', () => {
-    const value = {protocolType: 'connect', generation: 1, protocol: 'sessioned', leader: null, members: [{memberId: 'm', clientId: 'c', clientHost: 'h', sessionTimeout: 1, subscription: bytes('0001'), assignment: bytes('')}]}
+    const value = {
+      protocolType: 'connect',
+      generation: 1,
+      protocol: 'sessioned',
+      leader: null,
+      members: [{memberId: 'm', clientId: 'c', clientHost: 'h', sessionTimeout: 1, subscription: bytes('0001'), assignment: bytes('')}],
+    }
     const dec = known(decodeRecord(encodeKey(2, {group: 'g'}), encodeValue(2, value, 3)))
     expect((dec.value!.members as Record<string, unknown>[])[0].subscriptionDecoded).toBeUndefined()
   })
@@ -211,8 +280,17 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
 
   it('ConsumerGroupMemberMetadataValue with tag 0 ClassicMemberMetadata (a classic member in a consumer group)', () => {
     const proto = encodeEmbeddedMessage(ConsumerProtocolSubscription, {Topics: ['t'], UserData: null, OwnedPartitions: [], GenerationId: 3, RackId: 'r1'}, 3)
-    const value = {InstanceId: null, RackId: 'r1', ClientId: 'c', ClientHost: '/10.0.0.1', SubscribedTopicNames: ['t'], SubscribedTopicRegex: null,
-      RebalanceTimeoutMs: 300000, ServerAssignor: null, ClassicMemberMetadata: {SessionTimeoutMs: 45000, SupportedProtocols: [{Name: 'range', Metadata: proto}]}}
+    const value = {
+      InstanceId: null,
+      RackId: 'r1',
+      ClientId: 'c',
+      ClientHost: '/10.0.0.1',
+      SubscribedTopicNames: ['t'],
+      SubscribedTopicRegex: null,
+      RebalanceTimeoutMs: 300000,
+      ServerAssignor: null,
+      ClassicMemberMetadata: {SessionTimeoutMs: 45000, SupportedProtocols: [{Name: 'range', Metadata: proto}]},
+    }
     const enc = encodeValue(5, value)
     // InstanceId null, RackId "r1", ... ServerAssignor null, 1 tag: tag 0, size 0x28, marker 01 (a varint when tagged), SessionTimeoutMs.
     expect(hex(enc)).toMatch(new RegExp(/^000000037231.*0493e0 00 01 00 28 01 0000afc8 02 06 72616e6765/.source.replaceAll(' ', '')))
@@ -237,7 +315,9 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     const tp = (tags: string) => `0000 | 00000001 | 00000000 | 00 | 02 ${'11'.repeat(16)} 02 00000000 ${tags} | 01 | 00`
     expect((known(decodeRecord(k8, bytes(tp('00')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toEqual([])
     expect((known(decodeRecord(k8, bytes(tp('01 00 01 00')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toBeNull()
-    expect((known(decodeRecord(k8, bytes(tp('01 00 05 02 00000003')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toEqual([3])
+    expect((known(decodeRecord(k8, bytes(tp('01 00 05 02 00000003')))).value!.AssignedPartitions as {AssignmentEpochs: unknown}[])[0].AssignmentEpochs).toEqual(
+      [3],
+    )
   })
 
   it('4.0 share records decode with their old layout and say so', () => {
@@ -246,7 +326,10 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
     expect(dec).toMatchObject({layout: '4.0', value: {Epoch: 3}})
     // ShareGroupStatePartitionMetadataValue 4.0: no InitializingTopics.
     const old = encodeValue(15, {InitializedTopics: [{TopicId: 'AAAAAAAAAAAAAAAAAAAAAQ', TopicName: 't', Partitions: [0, 1]}], DeletingTopics: []}, 0, '4.0')
-    expect(known(decodeRecord(encodeKey(15, {GroupId: 's'}), old))).toMatchObject({layout: '4.0', value: {InitializedTopics: [{TopicName: 't', Partitions: [0, 1]}]}})
+    expect(known(decodeRecord(encodeKey(15, {GroupId: 's'}), old))).toMatchObject({
+      layout: '4.0',
+      value: {InitializedTopics: [{TopicName: 't', Partitions: [0, 1]}]},
+    })
     // The 4.1 layout is preferred when it fits.
     const cur = encodeValue(15, {InitializingTopics: [], InitializedTopics: [], DeletingTopics: []})
     expect(known(decodeRecord(encodeKey(15, {GroupId: 's'}), cur)).layout).toBeUndefined()
@@ -254,7 +337,9 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
 
   it('legacy type 9 (4.0 ShareGroupPartitionMetadata) and 18 (never released) decode and are marked', () => {
     for (const type of [9, 18]) {
-      const dec = known(decodeRecord(encodeKey(type, {GroupId: 'g'}), encodeValue(type, {Topics: [{TopicId: 'AAAAAAAAAAAAAAAAAAAAAQ', TopicName: 't', NumPartitions: 3}]})))
+      const dec = known(
+        decodeRecord(encodeKey(type, {GroupId: 'g'}), encodeValue(type, {Topics: [{TopicId: 'AAAAAAAAAAAAAAAAAAAAAQ', TopicName: 't', NumPartitions: 3}]})),
+      )
       expect(dec.legacy).toBeTruthy()
       expect(dec.value).toMatchObject({Topics: [{TopicName: 't', NumPartitions: 3}]})
     }
@@ -263,13 +348,27 @@ describe('known byte vectors (built by hand from the Kafka JSON specs)', () => {
 
 describe('unknown records are results, not errors', () => {
   it('unknown type', () => {
-    expect(decodeRecord(bytes('0063 0001 67'), bytes('0002 ff'), 77n)).toEqual({kind: 'unknown', offset: 77n, type: 99, version: 2, reason: 'unknown-type', groupId: 'g'})
+    expect(decodeRecord(bytes('0063 0001 67'), bytes('0002 ff'), 77n)).toEqual({
+      kind: 'unknown',
+      offset: 77n,
+      type: 99,
+      version: 2,
+      reason: 'unknown-type',
+      groupId: 'g',
+    })
     expect(decodeRecord(bytes('7fff'), null, 1n)).toMatchObject({kind: 'unknown', type: 32767, version: undefined})
   })
 
   it('value version newer than known', () => {
     expect(decodeRecord(bytes('0003 0001 67'), bytes('0001 00000001 00'), 8n)).toEqual({
-      kind: 'unknown', offset: 8n, type: 3, version: 1, reason: 'unknown-version', name: 'ConsumerGroupMetadata', key: {GroupId: 'g'}, groupId: 'g',
+      kind: 'unknown',
+      offset: 8n,
+      type: 3,
+      version: 1,
+      reason: 'unknown-version',
+      name: 'ConsumerGroupMetadata',
+      key: {GroupId: 'g'},
+      groupId: 'g',
     })
     expect(decodeRecord(bytes('0001 0001 67 0001 74 00000000'), bytes('0005 00'), 9n)).toMatchObject({kind: 'unknown', reason: 'unknown-version', version: 5})
   })
@@ -315,7 +414,12 @@ describe('malformed bytes throw RecordDecodeError with offset, position and fiel
 describe('inputs that are Node Buffers (views into a fetch buffer)', () => {
   it('bytes fields are copies, not views of the input', () => {
     const enc = encodeRecord({type: 1, key: {group: 'g', topic: 't', partition: 0}, value: {offset: 1n, metadata: 'x', commitTimestamp: 2n}, version: 3})
-    const m = encodeValue(5, {ClientId: 'c', ClientHost: 'h', SubscribedTopicNames: [], ClassicMemberMetadata: {SessionTimeoutMs: 1, SupportedProtocols: [{Name: 'range', Metadata: bytes('0001000000')}]}})
+    const m = encodeValue(5, {
+      ClientId: 'c',
+      ClientHost: 'h',
+      SubscribedTopicNames: [],
+      ClassicMemberMetadata: {SessionTimeoutMs: 1, SupportedProtocols: [{Name: 'range', Metadata: bytes('0001000000')}]},
+    })
     const fetch = Buffer.concat([Buffer.from('ffff', 'hex'), Buffer.from(m), Buffer.from('ffff', 'hex')])
     const value = fetch.subarray(2, 2 + m.length)
     const r = known(decodeRecord(Buffer.from(encodeKey(5, {GroupId: 'g', MemberId: 'm'})), value))
@@ -329,7 +433,12 @@ describe('inputs that are Node Buffers (views into a fetch buffer)', () => {
 describe('uuid and JSON forms', () => {
   it('uuids decode to the same 22-char string as uuidToString', async () => {
     const {uuidFromHex, uuidToString} = await import('../../../src/core/uuid.js')
-    for (const h of ['00000000000000000000000000000000', 'ffffffffffffffffffffffffffffffff', '0123456789abcdeffedcba9876543210', 'fbfffefdfcfbfaf9f8f7f6f5f4f3f2f1']) {
+    for (const h of [
+      '00000000000000000000000000000000',
+      'ffffffffffffffffffffffffffffffff',
+      '0123456789abcdeffedcba9876543210',
+      'fbfffefdfcfbfaf9f8f7f6f5f4f3f2f1',
+    ]) {
       const dec = known(decodeRecord(encodeKey(7, {GroupId: 'g', MemberId: 'm'}), bytes(`0000 02 ${h} 01 00 00`)))
       expect((dec.value!.TopicPartitions as {TopicId: string}[])[0].TopicId).toBe(uuidToString(uuidFromHex(h)))
     }
@@ -338,8 +447,17 @@ describe('uuid and JSON forms', () => {
   it('toJsonSafe: bigint as decimal strings, bytes as base64, Maps as objects', async () => {
     const {toJsonSafe} = await import('../../../src/core/records/index.js')
     const dec = decodeRecord(bytes('0003 0001 67'), bytes('0000 0000002a 01 00 08 b3cd3890376830ea'), 9n)
-    expect(JSON.parse(JSON.stringify(toJsonSafe(dec)))).toEqual({kind: 'record', offset: '9', type: 3, name: 'ConsumerGroupMetadata', group: 'consumer', groupId: 'g',
-      key: {GroupId: 'g'}, version: 0, value: {Epoch: 42, MetadataHash: '-5490670178638745366'}})
+    expect(JSON.parse(JSON.stringify(toJsonSafe(dec)))).toEqual({
+      kind: 'record',
+      offset: '9',
+      type: 3,
+      name: 'ConsumerGroupMetadata',
+      group: 'consumer',
+      groupId: 'g',
+      key: {GroupId: 'g'},
+      version: 0,
+      value: {Epoch: 42, MetadataHash: '-5490670178638745366'},
+    })
     expect(toJsonSafe({m: new Map([['a', new Uint8Array([1, 2])]]), s: new Set([1n])})).toEqual({m: {a: 'AQI='}, s: ['1']})
   })
 })

@@ -33,21 +33,26 @@ function mutate(b: Uint8Array, rand: () => number): Uint8Array {
   if (out.length === 0) return out
   const mode = Math.floor(rand() * 6)
   switch (mode) {
-    case 0: return out.subarray(0, Math.floor(rand() * out.length)) // truncated
-    case 1: { // 1–4 bit flips
+    case 0:
+      return out.subarray(0, Math.floor(rand() * out.length)) // truncated
+    case 1: {
+      // 1–4 bit flips
       for (let i = 0, n = 1 + Math.floor(rand() * 4); i < n; i++) out[Math.floor(rand() * out.length)] ^= 1 << Math.floor(rand() * 8)
       return out
     }
-    case 2: { // random bytes replaced
+    case 2: {
+      // random bytes replaced
       for (let i = 0, n = 1 + Math.floor(rand() * 3); i < n; i++) out[Math.floor(rand() * out.length)] = Math.floor(rand() * 256)
       return out
     }
-    case 3: { // a huge length/count where lengths live (after the prefix)
+    case 3: {
+      // a huge length/count where lengths live (after the prefix)
       const at = 2 + Math.floor(rand() * Math.max(1, out.length - 2))
       for (let i = at; i < Math.min(out.length, at + 4); i++) out[i] = 0xff
       return out
     }
-    case 4: { // appended garbage
+    case 4: {
+      // appended garbage
       const tail = Uint8Array.from({length: 1 + Math.floor(rand() * 8)}, () => Math.floor(rand() * 256))
       const joined = new Uint8Array(out.length + tail.length)
       joined.set(out)
@@ -86,7 +91,9 @@ export function fuzz(cases: number, seed = 42): FuzzStats {
       }
     } catch (e) {
       if (!(e instanceof RecordDecodeError) || e.offset !== offset || !e.message.includes(`offset ${offset}`)) {
-        throw new Error(`case ${i} (seed ${seed}): ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}; key ${Buffer.from(key).toString('hex')} value ${value && Buffer.from(value).toString('hex')}`)
+        throw new Error(
+          `case ${i} (seed ${seed}): ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}; key ${Buffer.from(key).toString('hex')} value ${value && Buffer.from(value).toString('hex')}`,
+        )
       }
       stats.errors++
     }

@@ -27,7 +27,13 @@ describe('batch CRC-32C on segments Kafka wrote', () => {
         while (pos + 12 + bytes.readInt32BE(pos + 8) < bytes.length) pos += 12 + bytes.readInt32BE(pos + 8)
         const bad = Buffer.from(bytes)
         bad[bad.length - 2] ^= 0x20
-        const error = (() => { try { parseRecordBatches(bad, decompress) } catch (e) { return e } })()
+        const error = (() => {
+          try {
+            parseRecordBatches(bad, decompress)
+          } catch (e) {
+            return e
+          }
+        })()
         expect(error, f).toBeInstanceOf(CorruptBatchError)
         expect((error as CorruptBatchError).position, f).toBe(pos)
       }
@@ -42,10 +48,17 @@ describe('batch CRC-32C on segments Kafka wrote', () => {
     bytes[second + 12 + bytes.readInt32BE(second + 8) - 1] ^= 1
     const copy = tempFile('00000000000000000000.log', '')
     writeFileSync(copy, bytes)
-    const md = tempFile('md.json', {brokers: [{id: 1, rack: null}], topics: [{name: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{partition: 0, replicas: [1]}]}]})
+    const md = tempFile('md.json', {
+      brokers: [{id: 1, rack: null}],
+      topics: [{name: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{partition: 0, replicas: [1]}]}],
+    })
     const r = await run(['impact', '--metadata-file', md, '--offsets-segment', copy, '--delete-topic', 't'])
     expect(r.exitCode).toBe(2)
-    expect(r.error?.message).toMatch(new RegExp(`^${copy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: the batch at byte ${second} is damaged: record batch at offset \\d+ is corrupt: stored CRC-32C`))
+    expect(r.error?.message).toMatch(
+      new RegExp(
+        `^${copy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: the batch at byte ${second} is damaged: record batch at offset \\d+ is corrupt: stored CRC-32C`,
+      ),
+    )
     expect((r.error as {code?: string}).code).toBe('BAD_SEGMENT')
   })
 
@@ -54,7 +67,10 @@ describe('batch CRC-32C on segments Kafka wrote', () => {
     const bytes = readFileSync(seg)
     let last = 0
     while (last + 12 + bytes.readInt32BE(last + 8) < bytes.length) last += 12 + bytes.readInt32BE(last + 8)
-    const md = tempFile('md.json', {brokers: [{id: 1, rack: null}], topics: [{name: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{partition: 0, replicas: [1]}]}]})
+    const md = tempFile('md.json', {
+      brokers: [{id: 1, rack: null}],
+      topics: [{name: 't', topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{partition: 0, replicas: [1]}]}],
+    })
     const longer = Buffer.from(bytes)
     longer.writeInt32BE(longer.readInt32BE(last + 8) + 100, last + 8)
     for (const damaged of [bytes.subarray(0, bytes.length - 7), longer]) {

@@ -30,7 +30,7 @@ function zigzag(b: Uint8Array, p: {i: number}): bigint {
 export function readSegment(file: string): SegmentBatch[] {
   const b = readFileSync(file)
   const out: SegmentBatch[] = []
-  for (let i = 0; i + 61 <= b.length;) {
+  for (let i = 0; i + 61 <= b.length; ) {
     const baseOffset = b.readBigInt64BE(i)
     const end = i + 12 + b.readInt32BE(i + 8)
     if (end > b.length) break // a batch still being written when the file was copied

@@ -81,13 +81,23 @@ describe('tables that fit the terminal', () => {
 
   it('a long table is drawn in blocks that join into the text of one table (tall cells, wide characters, colour)', () => {
     const long = (n: number) => Array.from({length: n}, (_, i) => `member-${i} (client-${i}@/10.0.0.${i}) waits 組`).join('; ')
-    const rows = [['g1', 'consumer', 5, long(8)], ['group-with-a-very-long-id-that-is-cut-somewhere', 'share', 12345, 'short'], ['g3', '', 0, `two\nlines ${long(3)}`], ['', 'x', 1, ''], ['組み合わせ', 'y', 2, 'z']]
+    const rows = [
+      ['g1', 'consumer', 5, long(8)],
+      ['group-with-a-very-long-id-that-is-cut-somewhere', 'share', 12345, 'short'],
+      ['g3', '', 0, `two\nlines ${long(3)}`],
+      ['', 'x', 1, ''],
+      ['組み合わせ', 'y', 2, 'z'],
+    ]
     const paint = (c: number, t: string) => (c === 1 ? `\u001b[31m${t}\u001b[39m` : t)
     for (const width of [0, 60, 120]) {
       for (const options of [{}, {paint}]) {
         const one = renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, ...options})
         expect(one.split('\n').length).toBeGreaterThan(8)
-        for (const blockRows of [1, 2, 5]) expect(renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, ...options, blockRows}), `${width} ${blockRows}`).toBe(one)
+        for (const blockRows of [1, 2, 5])
+          expect(
+            renderTable(['GROUP', 'TYPE', 'N', 'DETAILS'], rows, ['left', 'left', 'right', 'left'], {width, ...options, blockRows}),
+            `${width} ${blockRows}`,
+          ).toBe(one)
       }
     }
   })

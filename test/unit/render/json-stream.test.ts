@@ -15,7 +15,12 @@ describe('a JSON document in pieces', () => {
   it('chunks of about the given size, each mapped, nothing lost', () => {
     const doc = {rows: Array.from({length: 1000}, (_, i) => ({i, pad: 'x'.repeat(50)}))}
     const chunks: string[] = []
-    writeInChunks(jsonPieces(doc), (parts, bytes) => chunks.push(Buffer.concat(parts, bytes).toString()), c => c.toUpperCase(), 4096)
+    writeInChunks(
+      jsonPieces(doc),
+      (parts, bytes) => chunks.push(Buffer.concat(parts, bytes).toString()),
+      c => c.toUpperCase(),
+      4096,
+    )
     expect(chunks.length).toBeGreaterThan(10)
     expect(chunks.slice(0, -1).every(c => c.length >= 4096 && c.length < 4096 + 200)).toBe(true)
     expect(chunks.join('')).toBe(JSON.stringify(doc).toUpperCase())

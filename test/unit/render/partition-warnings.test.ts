@@ -15,7 +15,15 @@ describe('incremental audit warnings: one per cause (issue 27, 21)', () => {
     ])
     // each message names its own temp file; the cause (the errno) is the same
     const errors = Array.from({length: 50}, (_, p) => ({partition: p, error: `EACCES: permission denied, open '/h/.offsets-${p}.json.tmp-1'`, code: 'EACCES'}))
-    const w = checkpointErrorWarnings(errors, '--incremental', '/h', e => (e.code === 'EACCES' ? 'permission denied (EACCES)' : e.error), 'REBALANCE_DOCTOR_HISTORY_DIR')
-    expect(w).toEqual(['--incremental: the checkpoints of partitions 0-49 (50) could not be written in /h (permission denied (EACCES)); the report is complete, the next run reads those partitions in full. Try this: --history-dir DIR (or $REBALANCE_DOCTOR_HISTORY_DIR) naming a writable directory with space'])
+    const w = checkpointErrorWarnings(
+      errors,
+      '--incremental',
+      '/h',
+      e => (e.code === 'EACCES' ? 'permission denied (EACCES)' : e.error),
+      'REBALANCE_DOCTOR_HISTORY_DIR',
+    )
+    expect(w).toEqual([
+      '--incremental: the checkpoints of partitions 0-49 (50) could not be written in /h (permission denied (EACCES)); the report is complete, the next run reads those partitions in full. Try this: --history-dir DIR (or $REBALANCE_DOCTOR_HISTORY_DIR) naming a writable directory with space',
+    ])
   })
 })

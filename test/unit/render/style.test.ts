@@ -50,11 +50,33 @@ describe('times: UTC ISO by default, the local zone with its offset, or relative
   })
 
   it('cluster history and audit use the style too', () => {
-    const text = renderClusterHistory({dir: 'd', lastOffset: '9', lastTime: '2026-11-30T13:36:05.123Z'}, {offset: 0, timestamp: T}, [{time: '2026-11-30T13:36:05.123Z', offset: '5', description: 'x', movesHash: true} as never], {time: 'relative', now: T + 60_000, color: false})
+    const text = renderClusterHistory(
+      {dir: 'd', lastOffset: '9', lastTime: '2026-11-30T13:36:05.123Z'},
+      {offset: 0, timestamp: T},
+      [{time: '2026-11-30T13:36:05.123Z', offset: '5', description: 'x', movesHash: true} as never],
+      {time: 'relative', now: T + 60_000, color: false},
+    )
     expect(text).toContain('(1m ago)')
     expect(text).toMatch(/│ 1m ago │/)
-    const row = {group: 'g', type: 'consumer', verdict: {code: 'RECONCILING', message: '', pending: true}, groupEpoch: 2, assignmentEpoch: 2, inSync: true, members: 1, membersReconciling: 1,
-      findings: [{kind: 'stuck'}], drift: [], assignmentPending: false, stuckMembers: [{memberId: 'm', since: '2026-11-30T13:36:05.123Z', clientId: null, clientHost: null, memberEpoch: 1, state: null, waitingOn: [], blocking: []}], missingTopics: [], unknownRecords: 0, reassignments: []}
+    const row = {
+      group: 'g',
+      type: 'consumer',
+      verdict: {code: 'RECONCILING', message: '', pending: true},
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      inSync: true,
+      members: 1,
+      membersReconciling: 1,
+      findings: [{kind: 'stuck'}],
+      drift: [],
+      assignmentPending: false,
+      stuckMembers: [
+        {memberId: 'm', since: '2026-11-30T13:36:05.123Z', clientId: null, clientHost: null, memberEpoch: 1, state: null, waitingOn: [], blocking: []},
+      ],
+      missingTopics: [],
+      unknownRecords: 0,
+      reassignments: [],
+    }
     expect(renderAuditTable([row as never], {}, {time: 'relative', now: T + 120_000, color: false})).toContain('stuck: m since 2m ago')
   })
 })
@@ -87,24 +109,50 @@ describe('colour: verdicts and findings, on a terminal only', () => {
   })
 
   it('audit colours the verdict column only when asked', () => {
-    const row = {group: 'g', type: 'consumer', verdict: {code: 'REBALANCE_PENDING', message: '', pending: true}, groupEpoch: 2, assignmentEpoch: 2, inSync: false, members: 1, membersReconciling: 0,
-      findings: [{kind: 'pending'}], drift: [], assignmentPending: false, stuckMembers: [], missingTopics: [], unknownRecords: 0, reassignments: []}
+    const row = {
+      group: 'g',
+      type: 'consumer',
+      verdict: {code: 'REBALANCE_PENDING', message: '', pending: true},
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      inSync: false,
+      members: 1,
+      membersReconciling: 0,
+      findings: [{kind: 'pending'}],
+      drift: [],
+      assignmentPending: false,
+      stuckMembers: [],
+      missingTopics: [],
+      unknownRecords: 0,
+      reassignments: [],
+    }
     expect(renderAuditTable([row as never], {}, {time: 'utc', now: 0, color: true})).toContain(`${ESC}31m${ESC}1mREBALANCE_PENDING`)
     expect(renderAuditTable([row as never])).not.toContain('\u001b')
   })
 })
 
 describe('the verdict line says each thing once', () => {
-  const words = (line: string) => line.toLowerCase().replace(/\u001b\[[0-9;]*m/g, '').split(/[^a-z]+/).filter(w => w.length > 3)
+  const words = (line: string) =>
+    line
+      .toLowerCase()
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split(/[^a-z]+/)
+      .filter(w => w.length > 3)
   it.each([
     ['IN_SYNC', 'in sync: the stored metadata hash equals the hash of the live metadata (2 topics); no rebalance pending'],
-    ['REBALANCE_PENDING', 'a rebalance is coming: the live metadata differs from what the stored hash covers, topic orders gained partitions. The coordinator recomputes the hash on the next heartbeat'],
+    [
+      'REBALANCE_PENDING',
+      'a rebalance is coming: the live metadata differs from what the stored hash covers, topic orders gained partitions. The coordinator recomputes the hash on the next heartbeat',
+    ],
     ['EMPTY_GROUP', 'the group has no members; its stored metadata hash matches live metadata, and nothing rebalances until a member joins'],
     ['ASSIGNMENT_PENDING', 'metadata hash in sync, but the target for epoch 5 is not computed yet'],
     ['RECONCILING', 'metadata hash in sync; a rebalance is in progress: 2 member(s) not yet at epoch 5'],
   ])('%s', (code, message) => {
     const line = verdictLine(code, message)
-    const codeWords = code.toLowerCase().split('_').filter(w => w.length > 3)
+    const codeWords = code
+      .toLowerCase()
+      .split('_')
+      .filter(w => w.length > 3)
     const rest = words(line.slice(`verdict: ${code}`.length))
     for (const w of codeWords) expect(rest).not.toContain(w)
     expect(line.startsWith(`verdict: ${code}: `)).toBe(true)
@@ -112,9 +160,20 @@ describe('the verdict line says each thing once', () => {
 })
 
 describe('no verdict line repeats a word twice in a row, nor opens by restating its code', () => {
-  const tokens = (line: string) => line.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  const tokens = (line: string) =>
+    line
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
   const log = () => new Log()
-  const settled = (l: Log, g: string) => l.write([consumer.member(g, 'm1', {names: ['orders']}), consumer.metadata(g, 1, 0n), consumer.target(g, 'm1', [[T1, [0]]]), consumer.targetMetadata(g, 1), consumer.current(g, 'm1', 1, [[T1, [0]]])])
+  const settled = (l: Log, g: string) =>
+    l.write([
+      consumer.member(g, 'm1', {names: ['orders']}),
+      consumer.metadata(g, 1, 0n),
+      consumer.target(g, 'm1', [[T1, [0]]]),
+      consumer.targetMetadata(g, 1),
+      consumer.current(g, 'm1', 1, [[T1, [0]]]),
+    ])
   const cases: Array<[string, Log]> = []
   {
     const l = log()
@@ -149,7 +208,10 @@ describe('no verdict line repeats a word twice in a row, nor opens by restating 
       // the words right after the code are not the code again ("GROUP_DELETED: the consumer group was deleted")
       const codeWords = r.verdict.code.toLowerCase().split('_')
       const after = tokens(line.slice(`verdict: ${r.verdict.code}`.length)).slice(0, 4)
-      expect(codeWords.every(w => after.includes(w)), line).toBe(false)
+      expect(
+        codeWords.every(w => after.includes(w)),
+        line,
+      ).toBe(false)
     }
   })
 
@@ -158,10 +220,14 @@ describe('no verdict line repeats a word twice in a row, nor opens by restating 
     settled(l, 'g')
     l.write([consumer.targetTombstone('g', 'm1'), consumer.memberTombstone('g', 'm1'), consumer.metadataTombstone('g')])
     const r = explainGroup('g', replayGroup('g', l.records), {})
-    expect(verdictLine(r.verdict.code, r.verdict.message)).toMatch(/^verdict: GROUP_DELETED: consumer records tombstoned after epoch 1\. The coordinator deletes/)
+    expect(verdictLine(r.verdict.code, r.verdict.message)).toMatch(
+      /^verdict: GROUP_DELETED: consumer records tombstoned after epoch 1\. The coordinator deletes/,
+    )
     const c = log()
     c.write([classic.group('g', 3, ['c1'])])
     const rc = explainGroup('g', replayGroup('g', c.records), {})
-    expect(verdictLine(rc.verdict.code, rc.verdict.message)).toBe('verdict: CLASSIC_GROUP: generation 3: the protocol keeps no metadata hash; clients rejoin on metadata changes themselves')
+    expect(verdictLine(rc.verdict.code, rc.verdict.message)).toBe(
+      'verdict: CLASSIC_GROUP: generation 3: the protocol keeps no metadata hash; clients rejoin on metadata changes themselves',
+    )
   })
 })

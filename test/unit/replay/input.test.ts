@@ -9,7 +9,10 @@ describe('decodeBatch', () => {
   it('keeps one group, tags the batch base offset, feeds replay', () => {
     const batch = {baseOffset: 10n, records: [rec(10n, c.member('g', 'm', {names: ['a']})), rec(11n, c.metadata('other', 3)), rec(12n, c.metadata('g', 1, 5n))]}
     const records = decodeBatch(batch, {groupId: 'g'})
-    expect(records.map((r) => [r.offset, r.batchBaseOffset, r.timestamp])).toEqual([[10n, 10n, 1700000000000], [12n, 10n, 1700000000000]])
+    expect(records.map(r => [r.offset, r.batchBaseOffset, r.timestamp])).toEqual([
+      [10n, 10n, 1700000000000],
+      [12n, 10n, 1700000000000],
+    ])
     const {timeline} = replayGroup('g', records)
     expect(timeline[0].records).toHaveLength(2)
   })
@@ -26,7 +29,11 @@ describe('decodeBatch', () => {
 describe('groupKeyMatcher', () => {
   it('accepts exactly the keys whose group id is the group (every record type, prefixes, UTF-8), on raw bytes', () => {
     const ids = ['g', 'g2', '', 'g\u00e9', 'ge\u0301', 'ordérs-日本', 'x'.repeat(300)]
-    const keys = ids.flatMap(g => [c.metadata(g, 1), c.member(g, 'm'), c.offsetCommit(g, 't', 0, 1n), classic.group(g, 1, []), share.metadata(g, 1), streams.metadata(g, 1)].map(r => encodeRecord(r).key))
+    const keys = ids.flatMap(g =>
+      [c.metadata(g, 1), c.member(g, 'm'), c.offsetCommit(g, 't', 0, 1n), classic.group(g, 1, []), share.metadata(g, 1), streams.metadata(g, 1)].map(
+        r => encodeRecord(r).key,
+      ),
+    )
     for (const g of ids) {
       const match = groupKeyMatcher(g)
       const mine = keys.filter(k => match(k))

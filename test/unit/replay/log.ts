@@ -18,7 +18,12 @@ export class Log {
     for (const r of records) {
       const enc = encodeRecord(r)
       const offset = this.offset++
-      this.records.push({offset, timestamp: this.time, ...(opts.batch === false ? {} : {batchBaseOffset: base}), record: decodeRecord(enc.key, enc.value, offset)})
+      this.records.push({
+        offset,
+        timestamp: this.time,
+        ...(opts.batch === false ? {} : {batchBaseOffset: base}),
+        record: decodeRecord(enc.key, enc.value, offset),
+      })
     }
     return base
   }
@@ -46,59 +51,159 @@ export interface MemberOpts {
 export const consumer = {
   metadata: (g: string, Epoch: number, MetadataHash = 0n): RecordToEncode => ({type: 3, key: G(g), value: {Epoch, MetadataHash}}),
   metadataTombstone: (g: string): RecordToEncode => ({type: 3, key: G(g), value: null}),
-  partitionMetadata: (g: string, topics: {id: string; name: string; n: number}[]): RecordToEncode =>
-    ({type: 4, key: G(g), value: {Topics: topics.map((t) => ({TopicId: t.id, TopicName: t.name, NumPartitions: t.n, PartitionMetadata: []}))}}),
+  partitionMetadata: (g: string, topics: {id: string; name: string; n: number}[]): RecordToEncode => ({
+    type: 4,
+    key: G(g),
+    value: {Topics: topics.map(t => ({TopicId: t.id, TopicName: t.name, NumPartitions: t.n, PartitionMetadata: []}))},
+  }),
   partitionMetadataTombstone: (g: string): RecordToEncode => ({type: 4, key: G(g), value: null}),
-  member: (g: string, m: string, o: MemberOpts = {}): RecordToEncode => ({type: 5, key: M(g, m), value: {
-    InstanceId: o.instanceId ?? null, RackId: o.rack ?? null, ClientId: `client-${m}`, ClientHost: '/10.0.0.1',
-    SubscribedTopicNames: o.names ?? [], SubscribedTopicRegex: o.regex ?? null, RebalanceTimeoutMs: o.rebalanceTimeoutMs ?? 300000,
-    ServerAssignor: o.assignor ?? null, ClassicMemberMetadata: null,
-  }}),
+  member: (g: string, m: string, o: MemberOpts = {}): RecordToEncode => ({
+    type: 5,
+    key: M(g, m),
+    value: {
+      InstanceId: o.instanceId ?? null,
+      RackId: o.rack ?? null,
+      ClientId: `client-${m}`,
+      ClientHost: '/10.0.0.1',
+      SubscribedTopicNames: o.names ?? [],
+      SubscribedTopicRegex: o.regex ?? null,
+      RebalanceTimeoutMs: o.rebalanceTimeoutMs ?? 300000,
+      ServerAssignor: o.assignor ?? null,
+      ClassicMemberMetadata: null,
+    },
+  }),
   memberTombstone: (g: string, m: string): RecordToEncode => ({type: 5, key: M(g, m), value: null}),
-  targetMetadata: (g: string, AssignmentEpoch: number, AssignmentTimestamp = 0n): RecordToEncode => ({type: 6, key: G(g), value: {AssignmentEpoch, AssignmentTimestamp}}),
-  target: (g: string, m: string, tps: [string, number[]][]): RecordToEncode => ({type: 7, key: M(g, m), value: {TopicPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))}}),
+  targetMetadata: (g: string, AssignmentEpoch: number, AssignmentTimestamp = 0n): RecordToEncode => ({
+    type: 6,
+    key: G(g),
+    value: {AssignmentEpoch, AssignmentTimestamp},
+  }),
+  target: (g: string, m: string, tps: [string, number[]][]): RecordToEncode => ({
+    type: 7,
+    key: M(g, m),
+    value: {TopicPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))},
+  }),
   targetTombstone: (g: string, m: string): RecordToEncode => ({type: 7, key: M(g, m), value: null}),
-  current: (g: string, m: string, MemberEpoch: number, tps: [string, number[]][] = [], PreviousMemberEpoch = MemberEpoch - 1): RecordToEncode => ({type: 8, key: M(g, m), value: {
-    MemberEpoch, PreviousMemberEpoch, State: 0, AssignedPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions, AssignmentEpochs: null})), PartitionsPendingRevocation: [],
-  }}),
+  current: (g: string, m: string, MemberEpoch: number, tps: [string, number[]][] = [], PreviousMemberEpoch = MemberEpoch - 1): RecordToEncode => ({
+    type: 8,
+    key: M(g, m),
+    value: {
+      MemberEpoch,
+      PreviousMemberEpoch,
+      State: 0,
+      AssignedPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions, AssignmentEpochs: null})),
+      PartitionsPendingRevocation: [],
+    },
+  }),
   currentTombstone: (g: string, m: string): RecordToEncode => ({type: 8, key: M(g, m), value: null}),
-  regex: (g: string, RegularExpression: string, Topics: string[], Version = 10n, Timestamp = 1000n): RecordToEncode =>
-    ({type: 16, key: {GroupId: g, RegularExpression}, value: {Topics, Version, Timestamp}}),
+  regex: (g: string, RegularExpression: string, Topics: string[], Version = 10n, Timestamp = 1000n): RecordToEncode => ({
+    type: 16,
+    key: {GroupId: g, RegularExpression},
+    value: {Topics, Version, Timestamp},
+  }),
   regexTombstone: (g: string, RegularExpression: string): RecordToEncode => ({type: 16, key: {GroupId: g, RegularExpression}, value: null}),
-  offsetCommit: (g: string, topic: string, partition: number, offset: bigint): RecordToEncode =>
-    ({type: 1, key: {group: g, topic, partition}, value: {offset, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: T1}, version: 4}),
+  offsetCommit: (g: string, topic: string, partition: number, offset: bigint): RecordToEncode => ({
+    type: 1,
+    key: {group: g, topic, partition},
+    value: {offset, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: T1},
+    version: 4,
+  }),
 }
 
 export const share = {
   metadata: (g: string, Epoch: number, MetadataHash = 0n): RecordToEncode => ({type: 11, key: G(g), value: {Epoch, MetadataHash}}),
-  member: (g: string, m: string, names: string[]): RecordToEncode => ({type: 10, key: M(g, m), value: {RackId: null, ClientId: 'c', ClientHost: 'h', SubscribedTopicNames: names}}),
+  member: (g: string, m: string, names: string[]): RecordToEncode => ({
+    type: 10,
+    key: M(g, m),
+    value: {RackId: null, ClientId: 'c', ClientHost: 'h', SubscribedTopicNames: names},
+  }),
   targetMetadata: (g: string, AssignmentEpoch: number): RecordToEncode => ({type: 12, key: G(g), value: {AssignmentEpoch}}),
-  target: (g: string, m: string, tps: [string, number[]][]): RecordToEncode => ({type: 13, key: M(g, m), value: {TopicPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))}}),
-  current: (g: string, m: string, MemberEpoch: number, tps: [string, number[]][] = []): RecordToEncode =>
-    ({type: 14, key: M(g, m), value: {MemberEpoch, PreviousMemberEpoch: MemberEpoch - 1, State: 0, AssignedPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))}}),
-  state: (g: string, initialized: [string, string, number[]][], initializing: [string, string, number[]][] = []): RecordToEncode => ({type: 15, key: G(g), value: {
-    InitializingTopics: initializing.map(([TopicId, TopicName, Partitions]) => ({TopicId, TopicName, Partitions})),
-    InitializedTopics: initialized.map(([TopicId, TopicName, Partitions]) => ({TopicId, TopicName, Partitions})),
-    DeletingTopics: [],
-  }}),
+  target: (g: string, m: string, tps: [string, number[]][]): RecordToEncode => ({
+    type: 13,
+    key: M(g, m),
+    value: {TopicPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))},
+  }),
+  current: (g: string, m: string, MemberEpoch: number, tps: [string, number[]][] = []): RecordToEncode => ({
+    type: 14,
+    key: M(g, m),
+    value: {MemberEpoch, PreviousMemberEpoch: MemberEpoch - 1, State: 0, AssignedPartitions: tps.map(([TopicId, Partitions]) => ({TopicId, Partitions}))},
+  }),
+  state: (g: string, initialized: [string, string, number[]][], initializing: [string, string, number[]][] = []): RecordToEncode => ({
+    type: 15,
+    key: G(g),
+    value: {
+      InitializingTopics: initializing.map(([TopicId, TopicName, Partitions]) => ({TopicId, TopicName, Partitions})),
+      InitializedTopics: initialized.map(([TopicId, TopicName, Partitions]) => ({TopicId, TopicName, Partitions})),
+      DeletingTopics: [],
+    },
+  }),
 }
 
 export const streams = {
-  metadata: (g: string, Epoch: number, MetadataHash = 0n, more: StructValue = {}): RecordToEncode => ({type: 17, key: G(g), value: {Epoch, MetadataHash, ...more}}),
-  member: (g: string, m: string, TopologyEpoch: number, more: StructValue = {}): RecordToEncode => ({type: 19, key: M(g, m), value: {
-    InstanceId: null, RackId: null, ClientId: 'c', ClientHost: 'h', RebalanceTimeoutMs: 1000, TopologyEpoch, ProcessId: `p-${m}`, UserEndpoint: null, ClientTags: [], ...more,
-  }}),
-  topology: (g: string, Epoch: number, sources: string[], changelogs: string[] = []): RecordToEncode => ({type: 23, key: G(g), value: {Epoch, Subtopologies: [{
-    SubtopologyId: '0', SourceTopics: sources, SourceTopicRegex: [], RepartitionSinkTopics: [], RepartitionSourceTopics: [], CopartitionGroups: [],
-    StateChangelogTopics: changelogs.map((Name) => ({Name, Partitions: 0, ReplicationFactor: 0, TopicConfigs: []})),
-  }]}}),
+  metadata: (g: string, Epoch: number, MetadataHash = 0n, more: StructValue = {}): RecordToEncode => ({
+    type: 17,
+    key: G(g),
+    value: {Epoch, MetadataHash, ...more},
+  }),
+  member: (g: string, m: string, TopologyEpoch: number, more: StructValue = {}): RecordToEncode => ({
+    type: 19,
+    key: M(g, m),
+    value: {
+      InstanceId: null,
+      RackId: null,
+      ClientId: 'c',
+      ClientHost: 'h',
+      RebalanceTimeoutMs: 1000,
+      TopologyEpoch,
+      ProcessId: `p-${m}`,
+      UserEndpoint: null,
+      ClientTags: [],
+      ...more,
+    },
+  }),
+  topology: (g: string, Epoch: number, sources: string[], changelogs: string[] = []): RecordToEncode => ({
+    type: 23,
+    key: G(g),
+    value: {
+      Epoch,
+      Subtopologies: [
+        {
+          SubtopologyId: '0',
+          SourceTopics: sources,
+          SourceTopicRegex: [],
+          RepartitionSinkTopics: [],
+          RepartitionSourceTopics: [],
+          CopartitionGroups: [],
+          StateChangelogTopics: changelogs.map(Name => ({Name, Partitions: 0, ReplicationFactor: 0, TopicConfigs: []})),
+        },
+      ],
+    },
+  }),
   targetMetadata: (g: string, AssignmentEpoch: number): RecordToEncode => ({type: 20, key: G(g), value: {AssignmentEpoch}}),
 }
 
 export const classic = {
-  group: (g: string, generation: number, members: string[], protocol = 'range'): RecordToEncode => ({type: 2, version: 3, key: {group: g}, value: {
-    protocolType: 'consumer', generation, protocol, leader: members[0] ?? null, currentStateTimestamp: 1n,
-    members: members.map((memberId) => ({memberId, groupInstanceId: null, clientId: 'c', clientHost: 'h', rebalanceTimeout: 1, sessionTimeout: 1, subscription: new Uint8Array(), assignment: new Uint8Array()})),
-  }}),
+  group: (g: string, generation: number, members: string[], protocol = 'range'): RecordToEncode => ({
+    type: 2,
+    version: 3,
+    key: {group: g},
+    value: {
+      protocolType: 'consumer',
+      generation,
+      protocol,
+      leader: members[0] ?? null,
+      currentStateTimestamp: 1n,
+      members: members.map(memberId => ({
+        memberId,
+        groupInstanceId: null,
+        clientId: 'c',
+        clientHost: 'h',
+        rebalanceTimeout: 1,
+        sessionTimeout: 1,
+        subscription: new Uint8Array(),
+        assignment: new Uint8Array(),
+      })),
+    },
+  }),
   tombstone: (g: string): RecordToEncode => ({type: 2, key: {group: g}, value: null}),
 }

@@ -22,10 +22,15 @@ describe('replay on random record sequences', () => {
           const spec = RECORD_TYPES[Math.floor(rand() * RECORD_TYPES.length)]
           const {min, max} = parseVersions(spec.value.validVersions)
           const version = min + Math.floor(rand() * (max - min + 1))
-          const key: Record<string, unknown> = {...arbitraryStruct(planFor(spec.key, 0), rand), group: 'g', GroupId: 'g', MemberId: members[Math.floor(rand() * 3)]}
+          const key: Record<string, unknown> = {
+            ...arbitraryStruct(planFor(spec.key, 0), rand),
+            group: 'g',
+            GroupId: 'g',
+            MemberId: members[Math.floor(rand() * 3)],
+          }
           const value = rand() < 0.25 ? null : arbitraryStruct(planFor(spec.value, version), rand)
           if (value && 'Epoch' in value) value.Epoch = Math.floor(rand() * 5)
-          const keyFields = Object.fromEntries(spec.key.fields.map((f) => [f.name, key[f.name]]))
+          const keyFields = Object.fromEntries(spec.key.fields.map(f => [f.name, key[f.name]]))
           const enc = encodeRecord({type: spec.type, key: keyFields, value, version} as RecordToEncode)
           records.push({offset, timestamp: time, batchBaseOffset: rand() < 0.1 ? undefined : base, record: decodeRecord(enc.key, enc.value, offset)})
           offset++

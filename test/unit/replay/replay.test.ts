@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {classifyBump, replayGroup, GroupReplay, groupTypeOf, type EpochChange} from '../../../src/core/replay/index.js'
 import {Log, T1, T2, T3, classic, consumer as c, share as s, streams as st} from './log.js'
 
-const kinds = (e: EpochChange) => classifyBump(e).map((x) => x.kind)
+const kinds = (e: EpochChange) => classifyBump(e).map(x => x.kind)
 const G = 'g1'
 const H1 = 111n
 const H2 = 222n
@@ -12,12 +12,32 @@ const H3 = 333n
 function consumerLog(): Log {
   const log = new Log()
   // epoch 1: m1 joins (group created)
-  log.write([c.member(G, 'm1', {names: ['a']}), c.metadata(G, 1, H1), c.target(G, 'm1', [[T1, [0, 1]]]), c.targetMetadata(G, 1), c.current(G, 'm1', 1, [[T1, [0, 1]]])])
+  log.write([
+    c.member(G, 'm1', {names: ['a']}),
+    c.metadata(G, 1, H1),
+    c.target(G, 'm1', [[T1, [0, 1]]]),
+    c.targetMetadata(G, 1),
+    c.current(G, 'm1', 1, [[T1, [0, 1]]]),
+  ])
   // epoch 2: m2 joins with [a, b]
-  log.write([c.member(G, 'm2', {names: ['a', 'b']}), c.metadata(G, 2, H2), c.target(G, 'm1', [[T1, [0]]]), c.target(G, 'm2', [[T1, [1]], [T2, [0]]]), c.targetMetadata(G, 2)])
+  log.write([
+    c.member(G, 'm2', {names: ['a', 'b']}),
+    c.metadata(G, 2, H2),
+    c.target(G, 'm1', [[T1, [0]]]),
+    c.target(G, 'm2', [
+      [T1, [1]],
+      [T2, [0]],
+    ]),
+    c.targetMetadata(G, 2),
+  ])
   // offsets and reconciliation: no bump
   log.write([c.offsetCommit(G, 'a', 0, 42n)])
-  log.write([c.current(G, 'm2', 2, [[T1, [1]], [T2, [0]]])])
+  log.write([
+    c.current(G, 'm2', 2, [
+      [T1, [1]],
+      [T2, [0]],
+    ]),
+  ])
   return log
 }
 
@@ -27,14 +47,27 @@ describe('consumer group replay', () => {
     expect(groupTypeOf(state)).toBe('consumer')
     expect(state.consumer).toMatchObject({epoch: 2, metadataHash: H2, targetAssignmentEpoch: 2})
     expect([...state.consumer!.members.keys()]).toEqual(['m1', 'm2'])
-    expect(state.consumer!.currentAssignment.get('m2')).toMatchObject({MemberEpoch: 2, AssignedPartitions: [{TopicId: T1, Partitions: [1]}, {TopicId: T2, Partitions: [0]}]})
+    expect(state.consumer!.currentAssignment.get('m2')).toMatchObject({
+      MemberEpoch: 2,
+      AssignedPartitions: [
+        {TopicId: T1, Partitions: [1]},
+        {TopicId: T2, Partitions: [0]},
+      ],
+    })
     expect(state.offsets.get('a:0')?.value.offset).toBe(42n)
     // "Since when": where each member's records were last written.
     const last = consumerLog().records.at(-1)!
-    expect(state.consumer!.memberWrites.get('m2')).toEqual({metadata: {offset: 105n, timestamp: expect.any(Number)}, targetAssignment: {offset: 108n, timestamp: expect.any(Number)}, currentAssignment: {offset: last.offset, timestamp: last.timestamp}})
+    expect(state.consumer!.memberWrites.get('m2')).toEqual({
+      metadata: {offset: 105n, timestamp: expect.any(Number)},
+      targetAssignment: {offset: 108n, timestamp: expect.any(Number)},
+      currentAssignment: {offset: last.offset, timestamp: last.timestamp},
+    })
     expect(state.consumer!.epochAt?.offset).toBe(106n)
     expect(state.consumer!.targetAssignmentAt?.offset).toBe(109n)
-    expect(timeline.map((e) => [e.previousEpoch, e.epoch])).toEqual([[undefined, 1], [1, 2]])
+    expect(timeline.map(e => [e.previousEpoch, e.epoch])).toEqual([
+      [undefined, 1],
+      [1, 2],
+    ])
     expect(skipped).toEqual([])
   })
 
@@ -42,8 +75,13 @@ describe('consumer group replay', () => {
     const [first, second] = replayGroup(G, consumerLog().records).timeline
     expect(first).toMatchObject({groupType: 'consumer', previousMetadataHash: undefined, metadataHash: H1, offset: 101n})
     expect(first.write).toEqual({firstOffset: 100n, lastOffset: 104n, batchBaseOffset: 100n, grouping: 'batch'})
-    expect(first.records.map((r) => r.record.kind === 'record' && r.record.name)).toEqual([
-      'ConsumerGroupMemberMetadata', 'ConsumerGroupMetadata', 'ConsumerGroupTargetAssignmentMember', 'ConsumerGroupTargetAssignmentMetadata', 'ConsumerGroupCurrentMemberAssignment'])
+    expect(first.records.map(r => r.record.kind === 'record' && r.record.name)).toEqual([
+      'ConsumerGroupMemberMetadata',
+      'ConsumerGroupMetadata',
+      'ConsumerGroupTargetAssignmentMember',
+      'ConsumerGroupTargetAssignmentMetadata',
+      'ConsumerGroupCurrentMemberAssignment',
+    ])
     expect(first.before.consumer).toBeNull()
     expect(first.after.consumer?.epoch).toBe(1)
     expect(kinds(first)).toEqual(['group-created', 'member-joined'])
@@ -52,7 +90,9 @@ describe('consumer group replay', () => {
     expect(second.after.consumer?.members.size).toBe(2)
     expect(second.diff.subscribedTopics).toEqual({before: ['a'], after: ['a', 'b'], added: ['b'], removed: []})
     expect(second.diff.targetAssignmentTopicIds).toMatchObject({before: [T1], after: [T1, T2], added: [T2]})
-    expect(classifyBump(second)).toEqual([{kind: 'member-joined', memberId: 'm2', instanceId: null, subscribedTopicNames: ['a', 'b'], subscribedTopicRegex: null}])
+    expect(classifyBump(second)).toEqual([
+      {kind: 'member-joined', memberId: 'm2', instanceId: null, subscribedTopicNames: ['a', 'b'], subscribedTopicRegex: null},
+    ])
     // The target assignment of the same write covered the epoch.
     expect(second.assignment).toEqual({assignmentEpoch: 2, offset: 109n, timestamp: second.timestamp})
   })
@@ -87,7 +127,7 @@ describe('consumer group replay', () => {
     log.write([c.regex(G, 'orders-.*', ['orders-1', 'orders-2'], 60n, 19000n)]) // refresh, same topics: no bump
     log.write([c.regex(G, 'orders-.*', ['orders-2', 'orders-3'], 70n, 29000n), c.metadata(G, 4, 444n)])
     const {timeline, state} = replayGroup(G, log.records)
-    expect(timeline.map((e) => e.epoch)).toEqual([1, 2, 3, 4])
+    expect(timeline.map(e => e.epoch)).toEqual([1, 2, 3, 4])
     expect(classifyBump(timeline[2])).toEqual([{kind: 'regex-resolution-changed', regex: 'orders-.*', added: ['orders-1', 'orders-2'], removed: []}])
     expect(timeline[2].diff.subscribedTopics.added).toEqual(['orders-1', 'orders-2'])
     expect(classifyBump(timeline[3])).toEqual([{kind: 'regex-resolution-changed', regex: 'orders-.*', added: ['orders-3'], removed: ['orders-1']}])
@@ -156,13 +196,26 @@ describe('consumer group replay', () => {
   it('same-epoch metadata rewrites are not bumps; a deleted then recreated group starts again', () => {
     const log = consumerLog()
     log.write([c.metadata(G, 2, H2)])
-    log.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.currentTombstone(G, 'm2'), c.targetTombstone(G, 'm2'), c.memberTombstone(G, 'm2'), c.metadata(G, 3, 0n)])
+    log.write([
+      c.currentTombstone(G, 'm1'),
+      c.targetTombstone(G, 'm1'),
+      c.memberTombstone(G, 'm1'),
+      c.currentTombstone(G, 'm2'),
+      c.targetTombstone(G, 'm2'),
+      c.memberTombstone(G, 'm2'),
+      c.metadata(G, 3, 0n),
+    ])
     log.write([{type: 6, key: {GroupId: G}, value: null}, c.metadataTombstone(G)])
     const mid = replayGroup(G, log.records).state
     expect(mid.consumer).toBeNull()
     log.write([c.member(G, 'n1', {names: ['z']}), c.metadata(G, 1, H1)])
     const {timeline} = replayGroup(G, log.records)
-    expect(timeline.map((e) => [e.previousEpoch, e.epoch])).toEqual([[undefined, 1], [1, 2], [2, 3], [undefined, 1]])
+    expect(timeline.map(e => [e.previousEpoch, e.epoch])).toEqual([
+      [undefined, 1],
+      [1, 2],
+      [2, 3],
+      [undefined, 1],
+    ])
     expect(kinds(timeline[2])).toEqual(['member-left', 'member-left'])
     expect(kinds(timeline[3])).toEqual(['group-created', 'member-joined'])
   })
@@ -196,12 +249,23 @@ describe('write grouping', () => {
     log.write([c.member(G, 'm1', {names: ['a']}), c.metadata(G, 1, H1), c.targetMetadata(G, 1)])
     // Three writes in one batch: the first two in the same millisecond.
     const base = log.write([
-      c.member(G, 'm2', {names: ['a']}), c.metadata(G, 2, H1), c.target(G, 'm2', [[T1, [0]]]), c.targetMetadata(G, 2),
-      c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.metadata(G, 3, H1), c.targetMetadata(G, 3),
+      c.member(G, 'm2', {names: ['a']}),
+      c.metadata(G, 2, H1),
+      c.target(G, 'm2', [[T1, [0]]]),
+      c.targetMetadata(G, 2),
+      c.currentTombstone(G, 'm1'),
+      c.targetTombstone(G, 'm1'),
+      c.memberTombstone(G, 'm1'),
+      c.metadata(G, 3, H1),
+      c.targetMetadata(G, 3),
     ])
     log.records.push({...log.records.at(-1)!, offset: base + 9n, timestamp: log.time + 2, record: log.records.at(-1)!.record}) // a later ms, same batch
     const {timeline} = replayGroup(G, log.records)
-    expect(timeline.map((e) => [e.epoch, e.write.grouping, e.records.length])).toEqual([[1, 'batch', 3], [2, 'split-within-batch', 4], [3, 'split-within-batch', 5]])
+    expect(timeline.map(e => [e.epoch, e.write.grouping, e.records.length])).toEqual([
+      [1, 'batch', 3],
+      [2, 'split-within-batch', 4],
+      [3, 'split-within-batch', 5],
+    ])
     expect(kinds(timeline[1])).toEqual(['member-joined'])
     expect(kinds(timeline[2])).toEqual(['member-left'])
     expect(timeline[2].before.consumer?.members.has('m2')).toBe(true)
@@ -214,7 +278,7 @@ describe('write grouping', () => {
     log.raw(Uint8Array.from([0, 3, 0, 2, 0x67, 0x31]), Uint8Array.from([0, 7, 1, 2])) // ConsumerGroupMetadata v7
     log.write([{type: 9, key: {GroupId: G}, value: {Topics: []}}])
     const seen: bigint[] = []
-    const {timeline, skipped, state} = replayGroup(G, log.records, {onRecord: (r) => seen.push(r.offset)})
+    const {timeline, skipped, state} = replayGroup(G, log.records, {onRecord: r => seen.push(r.offset)})
     expect(timeline).toHaveLength(1)
     expect(timeline[0].records).toHaveLength(2)
     expect(state.consumer!.members.size).toBe(1)
@@ -266,12 +330,20 @@ describe('streams groups', () => {
     const log = new Log()
     log.write([st.member(G, 'm1', 0), st.topology(G, 0, ['in'], ['app-store-changelog']), st.metadata(G, 1, H1)])
     log.write([st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '0'}]})])
-    log.write([st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '0'}], StoredDescriptionTopologyEpoch: 0})]) // 4.4+: no bump
+    log.write([
+      st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '0'}], StoredDescriptionTopologyEpoch: 0}),
+    ]) // 4.4+: no bump
     log.write([st.metadata(G, 3, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]})])
-    log.write([st.member(G, 'm1', 0, {RackId: 'r2'}), st.metadata(G, 4, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]})])
-    log.write([st.topology(G, 1, ['in', 'in2'], ['app-store-changelog']), st.metadata(G, 5, H2, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]})])
+    log.write([
+      st.member(G, 'm1', 0, {RackId: 'r2'}),
+      st.metadata(G, 4, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]}),
+    ])
+    log.write([
+      st.topology(G, 1, ['in', 'in2'], ['app-store-changelog']),
+      st.metadata(G, 5, H2, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]}),
+    ])
     const {timeline, state} = replayGroup(G, log.records)
-    expect(timeline.map((e) => e.epoch)).toEqual([1, 2, 3, 4, 5])
+    expect(timeline.map(e => e.epoch)).toEqual([1, 2, 3, 4, 5])
     expect(kinds(timeline[0])).toEqual(['group-created', 'member-joined', 'streams-topology-changed'])
     expect(timeline[0].diff.subscribedTopics.after).toEqual(['app-store-changelog', 'in'])
     expect(classifyBump(timeline[1])).toEqual([
@@ -290,7 +362,13 @@ describe('static members', () => {
     const log = new Log()
     log.write([c.member(G, 'm1', {names: ['a'], instanceId: 'host-1'}), c.member(G, 'm2', {names: ['a']}), c.metadata(G, 1, H1)])
     log.write([c.current(G, 'm1', -2)]) // temporary leave: epoch -2, no bump
-    log.write([c.currentTombstone(G, 'm1'), c.targetTombstone(G, 'm1'), c.memberTombstone(G, 'm1'), c.member(G, 'm9', {names: ['a', 'b'], instanceId: 'host-1'}), c.metadata(G, 2, H2)])
+    log.write([
+      c.currentTombstone(G, 'm1'),
+      c.targetTombstone(G, 'm1'),
+      c.memberTombstone(G, 'm1'),
+      c.member(G, 'm9', {names: ['a', 'b'], instanceId: 'host-1'}),
+      c.metadata(G, 2, H2),
+    ])
     log.write([c.currentTombstone(G, 'm2'), c.targetTombstone(G, 'm2'), c.memberTombstone(G, 'm2'), c.metadata(G, 3, H2)])
     const {timeline} = replayGroup(G, log.records)
     expect(timeline).toHaveLength(3)
@@ -317,7 +395,11 @@ describe('classic groups and conversion', () => {
     log.write([classic.group(G, 2, ['a', 'b'])]) // same generation rewritten (e.g. assignment stored): no entry
     log.write([classic.tombstone(G), c.member(G, 'a', {names: ['t']}), c.member(G, 'b', {names: ['t']}), c.metadata(G, 2, H1), c.targetMetadata(G, 2)])
     const {timeline, state} = replayGroup(G, log.records)
-    expect(timeline.map((e) => [e.groupType, e.previousEpoch, e.epoch])).toEqual([['classic', undefined, 1], ['classic', 1, 2], ['consumer', undefined, 2]])
+    expect(timeline.map(e => [e.groupType, e.previousEpoch, e.epoch])).toEqual([
+      ['classic', undefined, 1],
+      ['classic', 1, 2],
+      ['consumer', undefined, 2],
+    ])
     expect(classifyBump(timeline[1])).toEqual([{kind: 'classic-rebalance', generation: 2, membersAdded: ['b'], membersRemoved: [], protocol: 'range'}])
     expect(kinds(timeline[2])).toEqual(['converted-from-classic', 'member-joined', 'member-joined'])
     expect(classifyBump(timeline[2])[0]).toEqual({kind: 'converted-from-classic', generation: 2})

@@ -1,5 +1,12 @@
 import {describe, expect, it} from 'vitest'
-import {classifyBump, diffSubscriptionMetadata, replayGroup, rulesOf, subscriptionMetadataFromLive, subscriptionMetadataFromRecord} from '../../../src/core/replay/index.js'
+import {
+  classifyBump,
+  diffSubscriptionMetadata,
+  replayGroup,
+  rulesOf,
+  subscriptionMetadataFromLive,
+  subscriptionMetadataFromRecord,
+} from '../../../src/core/replay/index.js'
 import {parseMetadataDocument, type ClusterMetadata} from '../../../src/core/metadata.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {auditContext, auditGroup} from '../../../src/core/audit/audit.js'
@@ -11,10 +18,33 @@ const G = 'g40'
 /** A group as a 4.0 coordinator writes it: no hash; the subscription metadata record in each bump's write. */
 function log40(): Log {
   const log = new Log()
-  log.write([c.member(G, 'm1', {names: ['a', 'b']}), c.partitionMetadata(G, [{id: T1, name: 'a', n: 3}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 1)])
+  log.write([
+    c.member(G, 'm1', {names: ['a', 'b']}),
+    c.partitionMetadata(G, [
+      {id: T1, name: 'a', n: 3},
+      {id: T2, name: 'b', n: 2},
+    ]),
+    c.metadata(G, 1),
+  ])
   // kafka-topics --alter: a 3 -> 5 (the records of the issue's report)
-  log.write([c.partitionMetadata(G, [{id: T1, name: 'a', n: 5}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 2)])
-  log.write([c.target(G, 'm1', [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]]), c.targetMetadata(G, 2), c.current(G, 'm1', 2, [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]])])
+  log.write([
+    c.partitionMetadata(G, [
+      {id: T1, name: 'a', n: 5},
+      {id: T2, name: 'b', n: 2},
+    ]),
+    c.metadata(G, 2),
+  ])
+  log.write([
+    c.target(G, 'm1', [
+      [T1, [0, 1, 2, 3, 4]],
+      [T2, [0, 1]],
+    ]),
+    c.targetMetadata(G, 2),
+    c.current(G, 'm1', 2, [
+      [T1, [0, 1, 2, 3, 4]],
+      [T2, [0, 1]],
+    ]),
+  ])
   return log
 }
 
@@ -30,14 +60,34 @@ describe('Kafka 4.0 rules', () => {
     const {timeline} = replayGroup(G, log40().records)
     // at creation the topics entered with the member's subscription: the join explains them
     expect(classifyBump(timeline[0]).map(x => x.kind)).toEqual(['group-created', 'member-joined'])
-    expect(classifyBump(timeline[1])).toEqual([{kind: 'subscription-metadata-changed', changes: [
-      {kind: 'partition-count', topic: 'a', then: '3', now: '5', description: 'topic a had 3 partitions then (5 now)'},
-    ]}])
+    expect(classifyBump(timeline[1])).toEqual([
+      {
+        kind: 'subscription-metadata-changed',
+        changes: [{kind: 'partition-count', topic: 'a', then: '3', now: '5', description: 'topic a had 3 partitions then (5 now)'}],
+      },
+    ])
   })
 
   it('compares as the 4.0 coordinator does: id, name, number of partitions of the subscribed topics that exist; racks and replicas do not count', () => {
-    const doc = (rack: string, replicas: number[]) => parseMetadataDocument({format: 'rebalance-doctor/metadata-v1', brokers: [{id: 1, rack}, {id: 2, rack: 'r2'}],
-      topics: [{name: 'a', topicId: T1, partitions: [{partition: 0, replicas}, {partition: 1, replicas}, {partition: 2, replicas}]}]})
+    const doc = (rack: string, replicas: number[]) =>
+      parseMetadataDocument({
+        format: 'rebalance-doctor/metadata-v1',
+        brokers: [
+          {id: 1, rack},
+          {id: 2, rack: 'r2'},
+        ],
+        topics: [
+          {
+            name: 'a',
+            topicId: T1,
+            partitions: [
+              {partition: 0, replicas},
+              {partition: 1, replicas},
+              {partition: 2, replicas},
+            ],
+          },
+        ],
+      })
     const stored = subscriptionMetadataFromRecord({Topics: [{TopicId: T1, TopicName: 'a', NumPartitions: 3, PartitionMetadata: []}]})
     expect(diffSubscriptionMetadata(stored, subscriptionMetadataFromLive(['a', 'missing'], doc('r1', [1])))).toEqual([])
     expect(diffSubscriptionMetadata(stored, subscriptionMetadataFromLive(['a'], doc('other-rack', [2, 1])))).toEqual([])
@@ -48,8 +98,18 @@ describe('Kafka 4.0 rules', () => {
 /** Live metadata: a (n partitions), b (2), brokers with racks. */
 function live(n: number, rack3 = 'rack-b'): ClusterMetadata {
   const parts = (k: number) => Array.from({length: k}, (_, partition) => ({partition, replicas: [1, 2, 3]}))
-  return parseMetadataDocument({format: 'rebalance-doctor/metadata-v1', brokers: [{id: 1, rack: 'rack-a'}, {id: 2, rack: 'rack-a'}, {id: 3, rack: rack3}],
-    topics: [{name: 'a', topicId: T1, partitions: parts(n)}, {name: 'b', topicId: T2, partitions: parts(2)}]})
+  return parseMetadataDocument({
+    format: 'rebalance-doctor/metadata-v1',
+    brokers: [
+      {id: 1, rack: 'rack-a'},
+      {id: 2, rack: 'rack-a'},
+      {id: 3, rack: rack3},
+    ],
+    topics: [
+      {name: 'a', topicId: T1, partitions: parts(n)},
+      {name: 'b', topicId: T2, partitions: parts(2)},
+    ],
+  })
 }
 
 describe('Kafka 4.0 verdicts (explain, audit, impact)', () => {
@@ -59,7 +119,10 @@ describe('Kafka 4.0 verdicts (explain, audit, impact)', () => {
     for (const md of [live(5), live(5, 'rack-c')]) {
       const r = explainGroup(G, replay(), {live: md})
       expect(r).toMatchObject({rules: '4.0', storedMetadataHash: null, liveMetadataHash: null, inSync: true, verdict: {code: 'IN_SYNC', pending: false}})
-      expect(r.timeline.map(e => [e.rules, e.metadataHash])).toEqual([['4.0', null], ['4.0', null]])
+      expect(r.timeline.map(e => [e.rules, e.metadataHash])).toEqual([
+        ['4.0', null],
+        ['4.0', null],
+      ])
       const a = auditGroup(G, replay(), auditContext(md))
       expect(a).toMatchObject({rules: '4.0', inSync: true, storedMetadataHash: null, drift: [], findings: []})
     }
@@ -86,11 +149,41 @@ describe('Kafka 4.0 verdicts (explain, audit, impact)', () => {
 describe('4.0 group through the pre-existing API (the issue 26 symptoms)', () => {
   it('audit: no drift, explain: the 3 -> 5 bump not unexplained', () => {
     const log = new Log()
-    log.write([c.member(G, 'm1', {names: ['a', 'b']}), c.partitionMetadata(G, [{id: T1, name: 'a', n: 3}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 1)])
-    log.write([c.partitionMetadata(G, [{id: T1, name: 'a', n: 5}, {id: T2, name: 'b', n: 2}]), c.metadata(G, 2)])
-    log.write([c.target(G, 'm1', [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]]), c.targetMetadata(G, 2), c.current(G, 'm1', 2, [[T1, [0, 1, 2, 3, 4]], [T2, [0, 1]]])])
+    log.write([
+      c.member(G, 'm1', {names: ['a', 'b']}),
+      c.partitionMetadata(G, [
+        {id: T1, name: 'a', n: 3},
+        {id: T2, name: 'b', n: 2},
+      ]),
+      c.metadata(G, 1),
+    ])
+    log.write([
+      c.partitionMetadata(G, [
+        {id: T1, name: 'a', n: 5},
+        {id: T2, name: 'b', n: 2},
+      ]),
+      c.metadata(G, 2),
+    ])
+    log.write([
+      c.target(G, 'm1', [
+        [T1, [0, 1, 2, 3, 4]],
+        [T2, [0, 1]],
+      ]),
+      c.targetMetadata(G, 2),
+      c.current(G, 'm1', 2, [
+        [T1, [0, 1, 2, 3, 4]],
+        [T2, [0, 1]],
+      ]),
+    ])
     const parts = (k: number) => Array.from({length: k}, (_, partition) => ({partition, replicas: [1]}))
-    const md = parseMetadataDocument({format: 'rebalance-doctor/metadata-v1', brokers: [{id: 1, rack: 'r'}], topics: [{name: 'a', topicId: T1, partitions: parts(5)}, {name: 'b', topicId: T2, partitions: parts(2)}]})
+    const md = parseMetadataDocument({
+      format: 'rebalance-doctor/metadata-v1',
+      brokers: [{id: 1, rack: 'r'}],
+      topics: [
+        {name: 'a', topicId: T1, partitions: parts(5)},
+        {name: 'b', topicId: T2, partitions: parts(2)},
+      ],
+    })
     const r = replayGroup(G, log.records)
     const a = auditGroup(G, r, auditContext(md))
     expect(a.findings).toEqual([])
