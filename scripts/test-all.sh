@@ -52,7 +52,7 @@ record() {
   fi
 }
 
-# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint; format once adopted)
+# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint and format, `biome ci`)
 t0=$(date +%s)
 echo "=== typecheck and lint ==="
 npm run --silent typecheck && npm run --silent lint
