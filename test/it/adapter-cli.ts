@@ -53,9 +53,10 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'rd-it-'))
 }
 
+/** A client properties file, readable by its owner only (as one holding a secret must be: else the CLI warns). */
 export function writeProps(dir: string, name: string, lines: string[]): string {
   const path = join(dir, name)
-  writeFileSync(path, `${lines.join('\n')}\n`)
+  writeFileSync(path, `${lines.join('\n')}\n`, {mode: 0o600})
   return path
 }
 

@@ -255,6 +255,7 @@ describe('--profile', () => {
         `ssl.truststore.location=${env.CA_PEM}`,
         '',
       ].join('\n'),
+      {mode: 0o600},
     )
     writeFileSync(
       join(dir, 'profiles.yaml'),
