@@ -129,18 +129,22 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
 
     expect(ours.type).toBe('classic')
     const dash = (v: string | number | null) => (v === null ? '-' : String(v))
+    // ConsumerGroupCommand lists the partitions in no fixed order: both sides by topic, then partition
+    const byPartition = (rows: string[][]) => [...rows].sort((a, b) => a[0].localeCompare(b[0]) || Number(a[1]) - Number(b[1]))
     expect(
-      ours.offsets.partitions.map(r => [
-        r.topic,
-        String(r.partition),
-        dash(r.committedOffset),
-        dash(r.logEndOffset),
-        dash(r.lag),
-        dash(r.memberId),
-        dash(r.host),
-        dash(r.clientId),
-      ]),
-    ).toEqual(offsets.map(f => f.slice(1, 9)))
+      byPartition(
+        ours.offsets.partitions.map(r => [
+          r.topic,
+          String(r.partition),
+          dash(r.committedOffset),
+          dash(r.logEndOffset),
+          dash(r.lag),
+          dash(r.memberId),
+          dash(r.host),
+          dash(r.clientId),
+        ]),
+      ),
+    ).toEqual(byPartition(offsets.map(f => f.slice(1, 9))))
     expect(ours.offsets.partitions.reduce((n, p) => n + Number(p.lag), 0)).toBe(11)
     // GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS CURRENT-EPOCH CURRENT-ASSIGNMENT (classic: epochs "-")
     expect(members).toHaveLength(1)
