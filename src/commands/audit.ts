@@ -35,6 +35,9 @@ import {checkpointErrorWarnings, fullReadWarnings} from '../render/partition-war
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
 import {type AuditRow, fullRow} from '../core/audit/stored-row.js'
+import {withLag} from '../core/audit/lag.js'
+import {readGroupLags} from '../sources/group-lag.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {AuditMetadataLog} from '../sources/metadata-log-audit.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
@@ -155,6 +158,13 @@ error.`
       description:
         'For each group whose stored hash differs from the live one, the metadata log states that give the stored hash and the live hash are found, and the changes between them are listed with their times (groups[].driftFromLog, exact: true); where the log does not reach back that far, or no state gives the stored hash, it says so (exact: false) and the inferred drift stays. With --watch, new metadata bumps are attributed from the log as group explain --metadata-log does (the log is read again on each pass that has new bumps). summary.metadataLog says what was read.',
       helpValue: 'DIR',
+    }),
+    lag: Flags.boolean({
+      summary: "Read each group's lag (OffsetFetch + ListOffsets, read-only; default; --no-lag to skip).",
+      description:
+        "groups[].lag: {totalLag, partitions, partitionsUnknown, error} per consumer, classic and streams group (kafka-consumer-groups' LAG summed over its committed partitions), and rebalance_doctor_group_lag in --prometheus. One OffsetFetch per 200 groups at each coordinator and one ListOffsets per partition leader.",
+      default: true,
+      allowNo: true,
     }),
     concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
     ...timeFlags,
@@ -401,10 +411,21 @@ error.`
             ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started)
             : undefined
         if (metadataLog) for (const w of (await import('../sources/metadata-log.js')).metadataLogWarnings(metadataLog)) this.warn(w)
-        return {rows, summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
+        const lags = flags.lag ? await this.lags(client, rows, progress) : undefined
+        return {rows: withLag(rows, lags), summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
       },
       p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet},
     )
+  }
+
+  /** Each group's lag; what cannot be read is a warning and lag null, never the audit's failure. */
+  private async lags(client: ClusterReader, rows: readonly AuditRow[], progress: {update(text: string): void}) {
+    try {
+      return await readGroupLags(client, rows, (done, total) => progress.update(`reading committed offsets: ${done}/${total} groups`))
+    } catch (error) {
+      this.warn(`per-group lag not read (groups[].lag null): ${(error as Error).message}`)
+      return undefined
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {ClusterReader} from './cluster-reader.js'
 import {type KafkaClientOptions, KafkaSession} from './connection.js'
 import * as G from './groups.js'
+import type {GroupCommittedOffsets} from './offset-fetch.js'
 import {loadDecompressor} from './codecs.js'
 import * as M from './metadata.js'
 import * as P from './protocol.js'
@@ -27,6 +28,7 @@ export type {ConsumerGroupDescription, ShareGroupDescription, StreamsGroupDescri
 export type {KafkaClientOptions} from './connection.js'
 export type {BrokersResult, MetadataMethod, MetadataOptions, PartitionReassignment} from './metadata.js'
 export type {ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from './groups.js'
+export type {CommittedOffset, GroupCommittedOffsets} from './offset-fetch.js'
 
 /** A partition's latest offset (offset null and an error name when it could not be read). */
 export interface ListedLogOffset {
@@ -111,6 +113,11 @@ export class KafkaClient implements ClusterReader {
   /** StreamsGroupDescribe (v1, or v0), each group at its coordinator. */
   describeStreamsGroups(groupIds: readonly string[]): Promise<G.StreamsGroupDescribed[]> {
     return this.#s.within(G.describeStreamsGroups(this.#s, groupIds))
+  }
+
+  /** OffsetFetch v8, each group at its coordinator: every offset each group committed (errors per group). */
+  committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string}>> {
+    return this.#s.within(G.fetchCommittedOffsets(this.#s, groupIds))
   }
 
   /**

@@ -7,6 +7,7 @@ import {RuntimeError} from '../core/errors.js'
 import {uuidFromBytes, uuidToString} from '../core/uuid.js'
 import type {KafkaSession, Node} from './connection.js'
 import {liveBrokers} from './metadata.js'
+import {decodeOffsetFetch, encodeOffsetFetch, type GroupCommittedOffsets, OFFSET_FETCH_VERSION} from './offset-fetch.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, type Retrier, SYSTEM_CLOCK} from './retry.js'
 
@@ -14,6 +15,8 @@ const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVA
 /** Groups per FindCoordinator request, and per describe request to one coordinator. */
 export const FIND_COORDINATOR_BATCH = 10_000
 export const DESCRIBE_BATCH = 2_000
+/** Groups per OffsetFetch request: each answers every partition its group committed (a bounded response). */
+export const OFFSET_FETCH_BATCH = 200
 
 export interface NamedTopicPartitions {
   /** Kafka's base64url form. */
@@ -59,6 +62,15 @@ export async function describeShareGroups(s: KafkaSession, groupIds: readonly st
 /** StreamsGroupDescribe (v1, or v0). */
 export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe)
+  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+}
+
+/** OffsetFetch v8 (4.0+), each group at its coordinator: every committed offset of each group, errors included. */
+export async function fetchCommittedOffsets(s: KafkaSession, groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & WithErrorName>> {
+  const gs = await describe(s, groupIds, P.API.OffsetFetch, OFFSET_FETCH_VERSION, decodeOffsetFetch, OFFSET_FETCH_VERSION, {
+    encode: batch => encodeOffsetFetch(batch),
+    batch: OFFSET_FETCH_BATCH,
+  })
   return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
 }
 
@@ -161,7 +173,10 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
   ours: number,
   decode: (buf: Buffer, version: number) => T[],
   min = 0,
+  request: {encode?: (batch: readonly string[], version: number) => Buffer; batch?: number} = {},
 ): Promise<T[]> {
+  const encode = request.encode ?? ((batch, v) => P.encodeGroupDescribe(batch, v, apiKey))
+  const size = request.batch ?? DESCRIBE_BATCH
   const ids = [...new Set(groupIds)]
   if (ids.length === 0) return []
   const v = s.requireVersion(apiKey, ours, min, 'group describe')
@@ -183,13 +198,13 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
     await Promise.all(
       [...byNode.values()].map(async ({node, ids}) => {
         // In batches, one after another per coordinator: bounded requests, responses and decodes.
-        for (let i = 0; i < ids.length; i += DESCRIBE_BATCH) {
-          const batch = ids.slice(i, i + DESCRIBE_BATCH)
+        for (let i = 0; i < ids.length; i += size) {
+          const batch = ids.slice(i, i + size)
           let groups: T[]
           try {
             const conn = await s.connect(node.host, node.port)
             s.step = `waiting for ${name} v${v} from coordinator ${node.id} (${node.host}:${node.port})${ids.length > batch.length ? ` (groups ${i + 1}-${i + batch.length} of ${ids.length})` : ''}`
-            groups = await s.send(conn, apiKey, v, P.encodeGroupDescribe(batch, v, apiKey), decode)
+            groups = await s.send(conn, apiKey, v, encode(batch, v), decode)
           } catch (error) {
             // The coordinator went away (a killed broker coordinates until it is fenced): find it again.
             if (!isRetriableConnection(error) || s.closed) throw error

@@ -18,6 +18,7 @@ import {ProtocolDecodeError} from './wire.js'
 export const API = {
   Fetch: 1,
   ListOffsets: 2,
+  OffsetFetch: 9,
   Metadata: 3,
   FindCoordinator: 10,
   ListGroups: 16,

@@ -18,8 +18,9 @@ const hasJsonText = (v: unknown): v is WithJsonText => typeof v === 'object' && 
 /** A piece of a document: text, or UTF-8 bytes of printable ASCII only (nothing a terminal-safe mapping would change). */
 export type JsonPiece = string | Uint8Array
 
-/** The comma before a row given as bytes, as bytes too: text between two byte rows would be encoded once per row. */
-const COMMA = new Uint8Array([0x2c])
+/** The comma before a row given as bytes, as bytes too: text between two byte rows would be encoded once per row.
+ * A Buffer (its toString() is its text, as for the rows: a capture of stdout that stringifies chunks reads it right). */
+const COMMA = Buffer.from([0x2c])
 
 /** The pieces of JSON.stringify(value) for a plain object whose top-level arrays may be long. */
 export function* jsonPieces(value: Record<string, unknown>): Generator<JsonPiece> {

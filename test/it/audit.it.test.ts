@@ -148,6 +148,10 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     // two topics changed at once: no single change reproduces the stored hash
     expect(drift.verdict.code).toBe('HASH_DIFFERS')
     expect(row(rowsOf(json.stdout), `${P}-ok`).verdict.code).toBe('IN_SYNC')
+    // KIP-848 groups' offsets read by OffsetFetch at their coordinators: a lag for each, no error, no warning about it
+    for (const r of rowsOf(json.stdout) as unknown as Array<{type: string; lag: {error: string | null} | null}>)
+      if (r.type === 'consumer') expect(r.lag).toMatchObject({error: null})
+    expect(JSON.stringify(JSON.parse(json.stdout).warnings)).not.toContain('lag not read')
 
     expect(ndjson.code, ndjson.stderr).toBe(3)
     const lines = ndjson.stdout

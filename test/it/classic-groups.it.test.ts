@@ -124,6 +124,8 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
     const offsets = await tool('--offsets')
     const members = await tool('--members', '--verbose')
     const state = await tool('--state')
+    // audit's lag while the member is still stopped: kafka-consumer-groups' LAG column summed
+    const lagged = await cli(['audit', '-b', bs, '--json', '--no-record', '--group', g])
     consumer.kill('SIGCONT')
     console.log({offsets, members, state})
 
@@ -146,6 +148,13 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
       ),
     ).toEqual(byPartition(offsets.map(f => f.slice(1, 9))))
     expect(ours.offsets.partitions.reduce((n, p) => n + Number(p.lag), 0)).toBe(11)
+    const committed = offsets.filter(f => f[3] !== '-')
+    expect(JSON.parse(lagged.stdout).groups[0].lag, lagged.stderr).toEqual({
+      totalLag: String(committed.reduce((n, f) => n + Number(f[5]), 0)),
+      partitions: committed.length,
+      partitionsUnknown: 0,
+      error: null,
+    })
     // GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS CURRENT-EPOCH CURRENT-ASSIGNMENT (classic: epochs "-")
     expect(members).toHaveLength(1)
     const [, memberId, host, clientId, count, , assignment] = members[0]

@@ -71,6 +71,34 @@ export class FakeCluster implements ClusterReader {
       maxTimestamp: BigInt(this.time),
     }
     this.log.set(partition, [...(this.log.get(partition) ?? []), batch])
+    // what OffsetFetch answers: the latest offset commit per partition (a tombstone deletes it)
+    for (const r of records) {
+      if (r.type !== 0 && r.type !== 1) continue
+      const k = r.key as {group: string; topic: string; partition: number}
+      const commits = this.#committed.get(k.group) ?? new Map()
+      this.#committed.set(k.group, commits)
+      if (r.value === null) commits.delete(`${k.topic}:${k.partition}`)
+      else commits.set(`${k.topic}:${k.partition}`, {topic: k.topic, partition: k.partition, offset: (r.value as {offset: bigint}).offset, errorCode: 0})
+    }
+  }
+
+  readonly #committed = new Map<string, Map<string, {topic: string; partition: number; offset: bigint; errorCode: number}>>()
+  /** OffsetFetch's error code for a group (e.g. 30 GROUP_AUTHORIZATION_FAILED); `committedOffsetsError` fails the call. */
+  readonly committedErrors = new Map<string, number>()
+  committedOffsetsError: Error | undefined
+  async committedOffsets(groupIds: readonly string[]) {
+    this.calls.push('committedOffsets')
+    if (this.committedOffsetsError) throw this.committedOffsetsError
+    return groupIds.map(groupId => {
+      const errorCode = this.committedErrors.get(groupId) ?? 0
+      return {
+        groupId,
+        errorCode,
+        errorMessage: null,
+        errorName: errorCode === 0 ? 'NONE' : errorCode === 30 ? 'GROUP_AUTHORIZATION_FAILED' : `ERROR_${errorCode}`,
+        offsets: errorCode === 0 ? [...(this.#committed.get(groupId)?.values() ?? [])] : [],
+      }
+    })
   }
 
   async clusterMetadata(): Promise<ClusterMetadata> {

@@ -78,8 +78,8 @@ export const WORKED = {
 export function captureOutput(): {stdout: string[]; stderr: string[]} {
   const out = {stdout: [] as string[], stderr: [] as string[]}
   const text = (c: unknown) => (typeof c === 'string' ? c : c instanceof Uint8Array ? Buffer.from(c).toString() : String(c))
-  vi.spyOn(process.stdout, 'write').mockImplementation(((c: unknown) => (out.stdout.push(String(c)), true)) as never)
-  vi.spyOn(process.stderr, 'write').mockImplementation(((c: unknown) => (out.stderr.push(String(c)), true)) as never)
+  vi.spyOn(process.stdout, 'write').mockImplementation(((c: unknown) => (out.stdout.push(text(c)), true)) as never)
+  vi.spyOn(process.stderr, 'write').mockImplementation(((c: unknown) => (out.stderr.push(text(c)), true)) as never)
   vi.spyOn(console, 'log').mockImplementation(((c: unknown) => void out.stdout.push(text(c))) as never)
   vi.spyOn(console, 'error').mockImplementation(((c: unknown) => void out.stderr.push(text(c))) as never)
   return out

@@ -11,6 +11,7 @@ import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type GroupRules, type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {LogAttribution} from '../metadata-log/attribute.js'
+import type {GroupLag} from './lag.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
@@ -56,6 +57,9 @@ export interface GroupAudit {
   findings: FindingKind[]
   /** With --metadata-log, when stored ≠ live: the log's changes since the stored hash (exact), or why not. */
   driftFromLog?: LogAttribution
+  /** The group's lag at the time of the audit (lag.ts; its last field): null for share groups, with --no-lag, or when
+   * it could not be read (a warning says why). Absent only from rows before output. */
+  lag?: GroupLag | null
 }
 
 /**
@@ -78,7 +82,12 @@ export type RowFacts = Pick<
   | 'assignmentPending'
   | 'unknownRecords'
   | 'findings'
-> & {readonly verdict: {readonly code: string}; readonly stuckMembers: readonly unknown[]; readonly reassignments: readonly unknown[]}
+> & {
+  readonly verdict: {readonly code: string}
+  readonly stuckMembers: readonly unknown[]
+  readonly reassignments: readonly unknown[]
+  readonly lag?: GroupLag | null
+}
 
 export interface StuckMember {
   memberId: string

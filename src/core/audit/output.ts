@@ -62,6 +62,9 @@ interface Metric {
  *   rebalance_doctor_group_assignment_epoch         target assignment epoch
  *   rebalance_doctor_group_assignment_pending       1 when the assignment epoch is behind the group epoch
  *   rebalance_doctor_group_members                  members
+ *   rebalance_doctor_group_lag                      total lag: log end − committed offset summed over the committed
+ *                                                   partitions (kafka-consumer-groups' LAG); consumer, classic and
+ *                                                   streams groups whose offsets were read
  *   rebalance_doctor_group_members_reconciling      members not yet at the target assignment
  *   rebalance_doctor_group_members_stuck            members reconciling longer than --stuck-after
  *   rebalance_doctor_group_missing_topics           subscribed topics that do not exist
@@ -111,6 +114,11 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     'group_members',
     'Members of the group.',
     per(g => g.members),
+  )
+  gauge(
+    'group_lag',
+    "Total lag: log end offset minus committed offset, summed over the group's committed partitions (kafka-consumer-groups' LAG column).",
+    per(g => (g.lag && g.lag.error === null ? Number(g.lag.totalLag) : null)),
   )
   gauge(
     'group_members_reconciling',

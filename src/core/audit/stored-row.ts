@@ -10,6 +10,7 @@
  */
 import {FINDING_KINDS, type FindingKind, type GroupAudit, type RowFacts} from './audit.js'
 import type {GroupType} from '../replay/index.js'
+import type {GroupLag} from './lag.js'
 
 /** An audit row: computed this run, or read back from a checkpoint. */
 export type AuditRow = GroupAudit | StoredRow
@@ -47,7 +48,16 @@ export class StoredRow implements RowFacts {
     private readonly file: Buffer,
     private readonly start: number,
     private readonly end: number,
+    /** Read this run, never cached (lag.ts withLag): in the JSON text as its last field when set. */
+    readonly lag: GroupLag | null = null,
   ) {}
+
+  /** This row with this run's lag as its last JSON field (`"lag":…`, as {...row, lag} would write it). */
+  withLag(lag: GroupLag | null): StoredRow {
+    const head = this.file.subarray(this.start, this.end - 1)
+    const text = Buffer.concat([head, Buffer.from(`,"lag":${JSON.stringify(lag)}}`)])
+    return new StoredRow(this.group, this.facts, text, 0, text.length, lag)
+  }
 
   /** The row of `group` from a checkpoint line's facts (untrusted: undefined when they are not of the right shape) and the text at [start, end) of `file`. */
   static of(group: string, facts: unknown, file: Buffer, start: number, end: number, pool?: FactsPool): StoredRow | undefined {

@@ -111,6 +111,34 @@ export const ListGroupsRequest: MessageSpec = {
   ],
 }
 
+/** v8: many groups in one request; Topics null = every partition the group committed. No member id: an admin read. */
+export const OffsetFetchRequest: MessageSpec = {
+  name: 'OffsetFetchRequest',
+  validVersions: '8',
+  flexibleVersions: '6+',
+  fields: [
+    {
+      name: 'Groups',
+      type: '[]OffsetFetchRequestGroup',
+      versions: '8+',
+      fields: [
+        {name: 'GroupId', type: 'string', versions: '8+'},
+        {
+          name: 'Topics',
+          type: '[]OffsetFetchRequestTopics',
+          versions: '8+',
+          nullableVersions: '8+',
+          fields: [
+            {name: 'Name', type: 'string', versions: '8+'},
+            {name: 'PartitionIndexes', type: '[]int32', versions: '8+'},
+          ],
+        },
+      ],
+    },
+    {name: 'RequireStable', type: 'bool', versions: '7+', default: false},
+  ],
+}
+
 export const ConsumerGroupDescribeRequest: MessageSpec = {
   name: 'ConsumerGroupDescribeRequest',
   validVersions: '0-1',

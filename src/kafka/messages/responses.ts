@@ -232,6 +232,44 @@ const GroupHeader: FieldSpec[] = [
   {name: 'AssignorName', type: 'string', versions: '0+'},
 ]
 
+export const OffsetFetchResponse: MessageSpec = {
+  name: 'OffsetFetchResponse',
+  validVersions: '8',
+  flexibleVersions: '6+',
+  fields: [
+    {name: 'ThrottleTimeMs', type: 'int32', versions: '3+'},
+    {
+      name: 'Groups',
+      type: '[]OffsetFetchResponseGroup',
+      versions: '8+',
+      fields: [
+        {name: 'GroupId', type: 'string', versions: '8+'},
+        {
+          name: 'Topics',
+          type: '[]OffsetFetchResponseTopics',
+          versions: '8+',
+          fields: [
+            {name: 'Name', type: 'string', versions: '8+'},
+            {
+              name: 'Partitions',
+              type: '[]OffsetFetchResponsePartitions',
+              versions: '8+',
+              fields: [
+                {name: 'PartitionIndex', type: 'int32', versions: '8+'},
+                {name: 'CommittedOffset', type: 'int64', versions: '8+'},
+                {name: 'CommittedLeaderEpoch', type: 'int32', versions: '8+', default: -1},
+                {name: 'Metadata', type: 'string', versions: '8+', nullableVersions: '8+'},
+                {name: 'ErrorCode', type: 'int16', versions: '8+'},
+              ],
+            },
+          ],
+        },
+        {name: 'ErrorCode', type: 'int16', versions: '8+', default: 0},
+      ],
+    },
+  ],
+}
+
 export const ConsumerGroupDescribeResponse: MessageSpec = {
   name: 'ConsumerGroupDescribeResponse',
   validVersions: '0-1',

@@ -6,7 +6,9 @@
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import type {MessageSpec} from '../../../src/core/records/spec.js'
+import * as Req from '../../../src/kafka/messages/requests.js'
 import * as Res from '../../../src/kafka/messages/responses.js'
+import {decodeOffsetFetch, encodeOffsetFetch} from '../../../src/kafka/offset-fetch.js'
 import * as P from '../../../src/kafka/protocol.js'
 import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
 
@@ -92,8 +94,11 @@ describe('request bodies from message specs', () => {
 describe('response bodies from message specs', () => {
   it('cover every fixture and every response spec', () => {
     expect(Object.keys(decoders).sort()).toEqual(Object.keys(fixtures.responses).sort())
-    // (SaslHandshake and SaslAuthenticate came later: sasl.test.ts compares them with the library's own codec)
-    expect(new Set(Object.values(fixtures.responses).map(f => f.message))).toEqual(new Set(Object.keys(specs).filter(s => !s.startsWith('Sasl'))))
+    // (SaslHandshake and SaslAuthenticate came later: sasl.test.ts compares them with the library's own codec;
+    // OffsetFetch too: below, and compared with kafka-consumer-groups on a real broker in classic-groups.it)
+    expect(new Set(Object.values(fixtures.responses).map(f => f.message))).toEqual(
+      new Set(Object.keys(specs).filter(s => !s.startsWith('Sasl') && s !== 'OffsetFetchResponse')),
+    )
   })
   for (const [name, f] of Object.entries(fixtures.responses)) {
     it(`${name}: ${f.message} v${f.version} decodes as the hand-written decoder did`, () => {
@@ -111,6 +116,34 @@ describe('response bodies from message specs', () => {
       expect(hex(P.encodeBody(spec, f.version, P.decodeBody(spec, f.version, bytes)))).toBe(f.hex)
     })
   }
+})
+
+describe('OffsetFetch v8', () => {
+  it('asks for every partition (Topics null) of each group, not requiring stable offsets; the answer per group and partition', () => {
+    expect(P.decodeBody(Req.OffsetFetchRequest, 8, encodeOffsetFetch(['g1', 'g2']))).toEqual({
+      Groups: [
+        {GroupId: 'g1', Topics: null},
+        {GroupId: 'g2', Topics: null},
+      ],
+      RequireStable: false,
+    })
+    const body = P.encodeBody(Res.OffsetFetchResponse, 8, {
+      ThrottleTimeMs: 0,
+      Groups: [
+        {
+          GroupId: 'g1',
+          Topics: [{Name: 'orders', Partitions: [{PartitionIndex: 2, CommittedOffset: 2n ** 60n, CommittedLeaderEpoch: 4, Metadata: '', ErrorCode: 0}]}],
+          ErrorCode: 0,
+        },
+        {GroupId: 'g2', Topics: [], ErrorCode: 30},
+      ],
+    })
+    expect(decodeOffsetFetch(body)).toEqual([
+      {groupId: 'g1', errorCode: 0, errorMessage: null, offsets: [{topic: 'orders', partition: 2, offset: 2n ** 60n, errorCode: 0}]},
+      {groupId: 'g2', errorCode: 30, errorMessage: null, offsets: []},
+    ])
+    expect(() => decodeOffsetFetch(body.subarray(0, body.length - 4))).toThrow(ProtocolDecodeError)
+  })
 })
 
 describe('untrusted responses', () => {

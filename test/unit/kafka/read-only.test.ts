@@ -12,6 +12,8 @@ const READ_ONLY = new Map([
   [1, 'Fetch'],
   [2, 'ListOffsets'],
   [3, 'Metadata'],
+  // committed offsets, as an admin reads them: no member id or epoch (v8), so no member is checked or fenced
+  [9, 'OffsetFetch'],
   [10, 'FindCoordinator'],
   [16, 'ListGroups'],
   [46, 'ListPartitionReassignments'],
