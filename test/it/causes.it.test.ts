@@ -123,6 +123,22 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(exact.confidence).toBe('exact')
       expect(exact.alternatives).toEqual([])
       expect(exact.message).toContain(`${T}: replica racks rack-a → rack-a,rack-b`)
+      // every field exact (issue 28 item 1): details.changes is what the history saw, the guess only under inferred
+      const d = exact.details as {changes: Array<{kind: string; topic?: string; then: string; now: string}>; inferred: {changes: Array<{kind: string}>}}
+      expect(d.changes, JSON.stringify(exact)).toEqual([
+        expect.objectContaining({kind: 'replica-placement', topic: T, then: 'racks rack-a', now: 'racks rack-a,rack-b'}),
+      ])
+      expect(d.inferred.changes.map(c => c.kind)).toContain('broker-rack')
+
+      // from the controller's metadata log: the replica lists themselves, no rack change anywhere in the cause
+      const [fromLog] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e2))
+      expect(fromLog.confidence, JSON.stringify(fromLog)).toBe('exact')
+      const lc = (fromLog.details as {changes: Array<{kind: string; topic?: string; partitions?: number[]; then: string; now: string}>}).changes
+      expect(lc.length, JSON.stringify(lc)).toBeGreaterThan(0)
+      for (const c of lc)
+        expect(c, JSON.stringify(lc)).toMatchObject({topic: T, partitions: [0], kind: expect.stringMatching(/^(replica-placement|reassignment-started)$/)})
+      expect([lc[0].then, lc.at(-1)!.now]).toEqual(['[1,2]', '[2,3]'])
+      expect(JSON.stringify(fromLog.details.changes)).not.toContain('broker-rack')
     } finally {
       await m.close()
     }

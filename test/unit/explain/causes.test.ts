@@ -139,6 +139,20 @@ describe('a reassignment and a rack change that hash alike', () => {
     expect(cause).toMatchObject({confidence: 'exact', alternatives: []})
     expect(cause.message).toContain('orders: replica racks rack-a → rack-a,rack-b')
     expect(cause.message).not.toContain('to answer it')
+    // every field is the history's (issue 28 item 1); the guess lives only under details.inferred
+    expect(cause.details.changes).toEqual([
+      {
+        kind: 'replica-placement',
+        topic: 'orders',
+        then: 'racks rack-a',
+        now: 'racks rack-a,rack-b',
+        description: expect.stringContaining('orders: replica racks rack-a → rack-a,rack-b'),
+        time: new Date(log.time + 500).toISOString(),
+      },
+    ])
+    expect(cause.details.inferred!.changes!.length).toBeGreaterThan(0)
+    expect(cause.details.inferred!.confidence).not.toBe('exact')
+    expect(cause.details.nextStep).toBeUndefined()
   })
 })
 
