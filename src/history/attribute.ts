@@ -10,6 +10,7 @@
 import {computeGroupHash} from '../core/hash.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import {markExactCauses} from '../core/explain/exact.js'
+import type {ExactChange} from '../core/explain/exact-changes.js'
 import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
@@ -185,6 +186,43 @@ export function annotateFromHistory(report: ExplainReport, replay: ReplayResult,
     const a = attributeBump(view, bump)
     if (!a) return undefined
     cause.details.history = a
-    return `metadata changed (exact), ${a.message}`
+    return {message: `metadata changed (exact), ${a.message}`, changes: exactChangesFromHistory(a)}
   })
+}
+
+const racksText = (o: TopicObservation) => (o.racks.length > 0 ? `racks ${o.racks.join(',')}` : 'no racks')
+const rackOf = (r: string | null) => (r === null ? 'no rack' : r)
+
+/**
+ * What the history saw, as details.changes: topics (partition counts, ids, distinct racks: the history keeps no
+ * replica lists, so a placement change names no partition) and brokers' racks, each at the time first seen.
+ */
+export function exactChangesFromHistory(a: HistoryAttribution): ExactChange[] {
+  const topics = a.changes.map((c): ExactChange => {
+    const [x, y] = [c.before, c.after]
+    const at = {topic: c.topic, description: c.description, time: c.firstSeenAfter}
+    switch (c.kind) {
+      case 'created':
+        return {kind: 'topic-absent', then: 'absent', now: `id ${y!.id}`, ...at}
+      case 'deleted':
+        return {kind: 'topic-deleted', then: `id ${x!.id}`, now: 'absent', ...at}
+      case 'recreated':
+        return {kind: 'topic-id', then: `id ${x!.id}`, now: `id ${y!.id}`, ...at}
+      case 'partitions':
+        return {kind: 'partition-count', then: String(x!.partitions), now: String(y!.partitions), ...at}
+      default:
+        return {kind: 'replica-placement', then: racksText(x!), now: racksText(y!), ...at}
+    }
+  })
+  const brokers = a.brokers.map(
+    (b): ExactChange => ({
+      kind: b.before === 'absent' ? 'broker-unregistered' : b.after === 'absent' ? 'broker-registered' : 'broker-rack',
+      broker: b.id,
+      then: b.before === 'absent' ? 'absent' : rackOf(b.before),
+      now: b.after === 'absent' ? 'absent' : rackOf(b.after),
+      description: `broker ${b.id}: ${b.before === 'absent' ? 'absent' : rackOf(b.before)} → ${b.after === 'absent' ? 'absent' : rackOf(b.after)}`,
+      time: a.firstSeenAfter,
+    }),
+  )
+  return [...topics, ...brokers]
 }

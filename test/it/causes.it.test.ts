@@ -123,6 +123,81 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(exact.confidence).toBe('exact')
       expect(exact.alternatives).toEqual([])
       expect(exact.message).toContain(`${T}: replica racks rack-a → rack-a,rack-b`)
+      // every field exact (issue 28 item 1): details.changes is what the history saw, the guess only under inferred
+      const d = exact.details as {changes: Array<{kind: string; topic?: string; then: string; now: string}>; inferred: {changes: Array<{kind: string}>}}
+      expect(d.changes, JSON.stringify(exact)).toEqual([
+        expect.objectContaining({kind: 'replica-placement', topic: T, then: 'racks rack-a', now: 'racks rack-a,rack-b'}),
+      ])
+      expect(d.inferred.changes.map(c => c.kind)).toContain('broker-rack')
+
+      // from the controller's metadata log: the replica lists themselves, no rack change anywhere in the cause
+      const [fromLog] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e2))
+      expect(fromLog.confidence, JSON.stringify(fromLog)).toBe('exact')
+      const lc = (fromLog.details as {changes: Array<{kind: string; topic?: string; partitions?: number[]; then: string; now: string}>}).changes
+      expect(lc.length, JSON.stringify(lc)).toBeGreaterThan(0)
+      for (const c of lc)
+        expect(c, JSON.stringify(lc)).toMatchObject({topic: T, partitions: [0], kind: expect.stringMatching(/^(replica-placement|reassignment-started)$/)})
+      expect([lc[0].then, lc.at(-1)!.now]).toEqual(['[1,2]', '[2,3]'])
+      expect(JSON.stringify(fromLog.details.changes)).not.toContain('broker-rack')
+    } finally {
+      await m.close()
+    }
+  })
+
+  it('two topics raised within one second with TopicCommand: one bump naming both, inferred without history, exact from the metadata log', async () => {
+    const env = probe.env
+    const [A, B, G] = [`${R}-two-a`, `${R}-two-b`, `${R}-two-g`]
+    await Promise.all([createTopic(A, '1:2,2:3'), createTopic(B, '2:3')])
+    const m = await MemberJvm.start(env, `${R}-two-m`)
+    try {
+      await m.cmd(`consumer ${R}t1 ${G} names ${A},${B}`)
+      const e0 = (await settled(env, G)).groupEpoch!
+      // paused: its next heartbeat sees both changes at once (a pause of a few seconds, well within its session)
+      m.pause()
+      try {
+        await Promise.all([
+          tool(TOPIC_CMD, '--alter', '--topic', A, '--partitions', '3', '--replica-assignment', '1:2,2:3,3:1'),
+          tool(TOPIC_CMD, '--alter', '--topic', B, '--partitions', '2', '--replica-assignment', '2:3,3:1'),
+        ])
+        await waitFor(
+          'both partition counts in the live metadata',
+          async () => {
+            const {md} = await probe.metadata()
+            const n = (t: string) => md.topics.find(x => x.name === t)?.partitions.length
+            return n(A) === 3 && n(B) === 2 ? true : undefined
+          },
+          {timeoutMs: 20_000, intervalMs: 300},
+        )
+      } finally {
+        m.resume()
+      }
+      const r = await afterBump(env, G, e0, 'the member saw both changes')
+      await m.cmd(`stop ${R}t1`)
+      const bumps = since(await explain(env, G, '--history-dir', noHistory), e0).filter(e => e.epoch <= r.groupEpoch!)
+      expect(
+        bumps.map(e => e.causes.map(c => c.kind)),
+        JSON.stringify(bumps),
+      ).toEqual([['metadata-hash-changed']])
+      const [cause] = metadataCauses(bumps)
+      expect(cause.confidence, cause.message).toBe('inferred-unique')
+      const [combined] = cause.details.changes as Array<{kind: string; parts: Array<{kind: string; topic: string; then: string; now: string}>}>
+      expect(combined.kind).toBe('combined')
+      expect(combined.parts.map(p => [p.kind, p.topic, p.then, p.now]).sort()).toEqual(
+        [
+          ['partition-count', A, '2', '3'],
+          ['partition-count', B, '1', '2'],
+        ].sort(),
+      )
+      // exact from the controller's metadata log: both partition additions, each with its time
+      const [exact] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e0))
+      expect(exact.confidence, JSON.stringify(exact)).toBe('exact')
+      const seen = (exact.details.changes as Array<{kind: string; topic: string; then: string; now: string}>).map(c => [c.kind, c.topic, c.then, c.now])
+      expect(seen.sort()).toEqual(
+        [
+          ['partition-count', A, '2', '3'],
+          ['partition-count', B, '1', '2'],
+        ].sort(),
+      )
     } finally {
       await m.close()
     }

@@ -12,14 +12,23 @@ import type {LeaveReason} from './members.js'
 export interface CauseAnnotations {
   /** The member's client.id (causes naming a member). */
   clientId?: string
-  /** metadata-hash-changed: the changes to today's metadata that reproduce the hash before the bump. */
-  changes?: Hypothesis[]
+  /**
+   * metadata-hash-changed: the changes to today's metadata that reproduce the hash before the bump (inferred), or,
+   * once the cause is exact, the changes the history or the metadata log saw (with their time: exact-changes.ts).
+   */
+  changes?: Array<Hypothesis & {time?: string; offset?: string}>
   /** evident: the deleted topics and the ids the records hold for them. */
   evident?: {deletedTopics: string[]; topicIds: string[]}
   /** How to pin down an ambiguous or unexplained cause. */
   nextStep?: string
-  /** What the hashes alone said, kept when a cause became exact. */
-  inferred?: {message: string; confidence: Confidence; alternatives: Hypothesis[]}
+  /** What the hashes alone said, kept when a cause became exact (its changes and evident fields too). */
+  inferred?: {
+    message: string
+    confidence: Confidence
+    alternatives: Hypothesis[]
+    changes?: Hypothesis[]
+    evident?: {deletedTopics: string[]; topicIds: string[]}
+  }
   /** group explain --metadata-log: the attribution from the cluster's metadata log (exact or not). */
   metadataLog?: LogAttribution
   source?: 'metadata-log'

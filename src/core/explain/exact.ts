@@ -4,6 +4,7 @@
  */
 import {type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {CauseView} from './causes.js'
+import type {ExactChange} from './exact-changes.js'
 import type {ExplainReport} from './explain.js'
 
 export interface MetadataBump {
@@ -14,12 +15,24 @@ export interface MetadataBump {
   timestamp: number
 }
 
+/** What a source knows exactly of a bump: its sentence, and the changes it saw (details.changes from then on). */
+export interface ExactAttribution {
+  message: string
+  changes: ExactChange[]
+}
+
 /**
  * Calls `attribute` for each metadata-hash-changed cause (matched to its bump by the epoch record's offset); when
- * it returns a message, the cause becomes `exact` with that message and what the hashes alone said is kept in
- * `details.inferred`. Returns how many causes became exact.
+ * it answers, the cause becomes `exact`: its message and `details.changes` are the source's, and what the hashes
+ * alone said (message, confidence, alternatives, changes, evident) is kept only in `details.inferred` (a second
+ * source, e.g. the metadata log after the history, replaces the changes but keeps the first inference). Returns
+ * how many causes became exact.
  */
-export function markExactCauses(report: ExplainReport, replay: ReplayResult, attribute: (bump: MetadataBump, cause: CauseView) => string | undefined): number {
+export function markExactCauses(
+  report: ExplainReport,
+  replay: ReplayResult,
+  attribute: (bump: MetadataBump, cause: CauseView) => ExactAttribution | undefined,
+): number {
   const byOffset = new Map(replay.timeline.map(e => [e.offset.toString(), e]))
   let n = 0
   for (const entry of report.timeline) {
@@ -34,13 +47,24 @@ export function markExactCauses(report: ExplainReport, replay: ReplayResult, att
         hash: e.metadataHash,
         timestamp: e.timestamp,
       }
-      const message = attribute(bump, cause)
-      if (message === undefined) continue
-      cause.details.inferred = {message: cause.message, confidence: cause.confidence, alternatives: cause.alternatives}
-      delete cause.details.nextStep
+      const exact = attribute(bump, cause)
+      if (exact === undefined) continue
+      const d = cause.details
+      if (cause.confidence !== 'exact') {
+        d.inferred = {
+          message: cause.message,
+          confidence: cause.confidence,
+          alternatives: cause.alternatives,
+          ...(d.changes ? {changes: d.changes} : {}),
+          ...(d.evident ? {evident: d.evident} : {}),
+        }
+      }
+      delete d.nextStep
+      delete d.evident
+      d.changes = exact.changes
       cause.confidence = 'exact'
       cause.alternatives = []
-      cause.message = message
+      cause.message = exact.message
       n++
     }
   }

@@ -717,6 +717,8 @@ function attributeMetadataChanges(
 ): Map<EpochChange, Attribution> {
   const out = new Map<EpochChange, Attribution>()
   let md: ClusterMetadata | undefined = live
+  /** The group epoch of the bump where the walk back stopped (its change could not be reconstructed). */
+  let stoppedAt: number | undefined
   // racks of today's brokers too: the metadata reconstructed for older bumps may have lost a broker with its rack
   const extraRacks = [...new Set([...knownRacks(replay, options), ...live.brokers.flatMap(b => (b.rack === null ? [] : [b.rack]))])]
   const reassignments = options.reassignments
@@ -749,7 +751,13 @@ function attributeMetadataChanges(
     const causes = classifyBump(e)
     if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
     if (!md) {
-      out.set(e, unexplained('an earlier metadata change could not be reconstructed, so this one cannot be attributed from live metadata'))
+      // (the walk goes back in time: what stopped it is a LATER change)
+      out.set(
+        e,
+        unexplained(
+          `the later metadata change at group epoch ${stoppedAt ?? '?'} could not be reconstructed, so the metadata before it (and this bump's) cannot be rebuilt from live metadata`,
+        ),
+      )
       continue
     }
     const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
@@ -768,6 +776,7 @@ function attributeMetadataChanges(
       })
       md = stepBack(md, later.matches)
       if (!md) {
+        stoppedAt = e.epoch
         out.set(e, unexplained('the metadata changed again later in ways the hashes cannot separate'))
         continue
       }
@@ -808,10 +817,12 @@ function attributeMetadataChanges(
         )
       }
       md = undefined
+      stoppedAt = e.epoch
       continue
     }
     out.set(e, {matches: r.matches, alternatives: r.alternatives, confidence: confidenceOf(r), note: ''})
     md = stepBack(md, r.matches)
+    if (!md) stoppedAt = e.epoch
   }
   return out
 }

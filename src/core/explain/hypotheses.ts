@@ -27,7 +27,7 @@ export type HypothesisKind =
   | 'broker-registered' // a broker id that is a replica but unregistered now was registered then, with a rack
   | 'replica-placement' // partitions of one topic had replicas on other brokers/racks (a reassignment)
   | 'reassignment-started' // partitions under reassignment now had their original replicas then (before it started)
-  | 'combined' // a topic change and a broker change together (`parts`)
+  | 'combined' // a topic change and a broker change, or two topics' changes, together (`parts`)
 
 /**
  * How a cause is known. `exact`: a recorded source saw the metadata before and after (history, the records);
@@ -581,6 +581,42 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
             parts: [h, b.h],
           })
         }
+      }
+    }
+  }
+
+  // ---- two topics changed in the same bump (a script that alters several topics, within one heartbeat): only when
+  // nothing above fits; the topics whose assignment changed come first (topicCandidates keeps the search order)
+  if (result.matches.length === 0 && maxPairs > 0) {
+    const hashes = topicCandidates.map(c => topicHash(c, rt))
+    outer: for (let i = 0; i < topicCandidates.length; i++) {
+      const a = topicCandidates[i]
+      for (let j = i + 1; j < topicCandidates.length; j++) {
+        const b = topicCandidates[j]
+        if (b.topic === a.topic) continue
+        if (result.pairsTried >= maxPairs) {
+          result.truncated = true
+          break outer
+        }
+        result.pairsTried++
+        const [ha, hb] = [hashes[i], hashes[j]]
+        // (a patcher sets hashes; "absent" leaves a topic out: set the other one first)
+        const group =
+          ha !== undefined
+            ? patcher.derive(new Map([[a.topic, ha]])).with(b.topic, hb)
+            : hb !== undefined
+              ? patcher.derive(new Map([[b.topic, hb]])).with(a.topic, undefined)
+              : undefined
+        if (group !== s.target) continue
+        const [x, y] = [a.h(), b.h()]
+        result.matches.push({
+          kind: 'combined',
+          topic: x.topic,
+          then: `${x.then}; ${y.then}`,
+          now: `${x.now}; ${y.now}`,
+          description: `${x.description}, and ${y.description}`,
+          parts: [x, y],
+        })
       }
     }
   }

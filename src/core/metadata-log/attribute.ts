@@ -9,6 +9,7 @@
 import type {ExplainReport} from '../explain/explain.js'
 import {computeGroupHash} from '../hash.js'
 import {markExactCauses} from '../explain/exact.js'
+import {exactChangesFromLog} from '../explain/exact-changes.js'
 import type {ReplayResult} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {historyRows, type HistoryRow} from './history.js'
@@ -190,6 +191,6 @@ export function annotateFromMetadataLog(report: ExplainReport, replay: ReplayRes
     cause.details.metadataLog = a
     if (!a.exact) return undefined
     cause.details.source = 'metadata-log'
-    return a.message
+    return {message: a.message, changes: exactChangesFromLog(a.changes ?? [])}
   })
 }

@@ -45,7 +45,10 @@ export type ChangeKind =
   | 'broker-fenced'
   | 'broker-unfenced'
 
-/** One metadata change; `movesHash` is false for fencing (fenced brokers' racks still count in the hash). */
+/**
+ * One metadata change; `movesHash` is false for fencing (fenced brokers' racks still count in the hash) and for a
+ * replica change that leaves the partition's sorted racks as they were (a reorder, a move to a broker of the same rack).
+ */
 export interface MetadataChange {
   readonly kind: ChangeKind
   readonly offset: bigint
@@ -130,7 +133,7 @@ export class MetadataImage {
         const before = t.partitions.length
         const previous = t.partitions[p]
         t.partitions[p] = {replicas: d.Replicas as number[], adding: d.AddingReplicas as number[], removing: d.RemovingReplicas as number[]}
-        if (previous) return replicasChange(t, p, previous, t.partitions[p], offset, timestamp)
+        if (previous) return replicasChange(t, p, previous, t.partitions[p], offset, timestamp, this.racksOf)
         return [
           {
             kind: 'partitions-added',
@@ -157,7 +160,7 @@ export class MetadataImage {
           removing: (d.RemovingReplicas as number[] | null) ?? previous.removing,
         }
         t.partitions[d.PartitionId as number] = next
-        return replicasChange(t, d.PartitionId as number, previous, next, offset, timestamp)
+        return replicasChange(t, d.PartitionId as number, previous, next, offset, timestamp, this.racksOf)
       }
       case 'FeatureLevelRecord':
         this.features.set(d.Name as string, d.FeatureLevel as number)
@@ -200,6 +203,18 @@ export class MetadataImage {
     ]
   }
 
+  /**
+   * What a partition's replicas add to its topic's hash: their brokers' racks (registered brokers, fenced included;
+   * none for a broker without a rack), sorted in Java String order (= JavaScript's default sort), as a key.
+   */
+  readonly racksOf = (replicas: readonly number[]): string =>
+    JSON.stringify(
+      replicas
+        .map(id => this.brokers.get(id)?.rack ?? null)
+        .filter((r): r is string => r !== null)
+        .sort(),
+    )
+
   /** Topics with a replica on `broker` (a scan: broker registrations are rare). */
   topicsOn(broker: number): string[] {
     const out: string[] = []
@@ -239,14 +254,24 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i])
 }
 
-function replicasChange(t: TopicState, partition: number, before: PartitionState, after: PartitionState, offset: bigint, timestamp: number): MetadataChange[] {
+function replicasChange(
+  t: TopicState,
+  partition: number,
+  before: PartitionState,
+  after: PartitionState,
+  offset: bigint,
+  timestamp: number,
+  racksOf: (replicas: readonly number[]) => string,
+): MetadataChange[] {
   if (sameList(before.replicas, after.replicas) && sameList(before.adding, after.adding) && sameList(before.removing, after.removing)) return []
   return [
     {
       kind: 'replicas-changed',
       offset,
       timestamp,
-      movesHash: !sameList(before.replicas, after.replicas),
+      // the hash takes each partition's sorted racks: a reorder of the same replicas (or a move between brokers of
+      // the same racks) stores the same hash, and the coordinator does not bump
+      movesHash: !sameList(before.replicas, after.replicas) && racksOf(before.replicas) !== racksOf(after.replicas),
       topic: t.name,
       topicId: t.id,
       partition,

@@ -45,9 +45,18 @@ describe('auditGroup', () => {
     expect(a.drift.some(d => d.kind === 'broker-rack' && d.broker === 3)).toBe(true)
   })
 
-  it('two topics changed at once: drift without a single-change explanation (HASH_DIFFERS)', () => {
+  it('two topics changed at once: drift named as one change of both (issue 28: it was HASH_DIFFERS)', () => {
     const log = new Log()
     settledGroup(log, 'g', ['orders', 'payments'], hashOf(cluster(3, 2), ['orders', 'payments']))
+    const a = audit(log, 'g', cluster(4, 3))
+    expect(a.verdict.code).toBe('REBALANCE_PENDING')
+    expect(a.findings).toEqual(['drift'])
+    expect(a.drift).toEqual([expect.objectContaining({kind: 'combined', description: expect.stringMatching(/orders.*payments|payments.*orders/)})])
+  })
+
+  it('a stored hash nothing tried reproduces: drift without an explanation (HASH_DIFFERS)', () => {
+    const log = new Log()
+    settledGroup(log, 'g', ['orders', 'payments'], 0x1234_5678n)
     const a = audit(log, 'g', cluster(4, 3))
     expect(a.verdict.code).toBe('HASH_DIFFERS')
     expect(a.findings).toEqual(['drift'])

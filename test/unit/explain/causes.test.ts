@@ -139,6 +139,20 @@ describe('a reassignment and a rack change that hash alike', () => {
     expect(cause).toMatchObject({confidence: 'exact', alternatives: []})
     expect(cause.message).toContain('orders: replica racks rack-a → rack-a,rack-b')
     expect(cause.message).not.toContain('to answer it')
+    // every field is the history's (issue 28 item 1); the guess lives only under details.inferred
+    expect(cause.details.changes).toEqual([
+      {
+        kind: 'replica-placement',
+        topic: 'orders',
+        then: 'racks rack-a',
+        now: 'racks rack-a,rack-b',
+        description: expect.stringContaining('orders: replica racks rack-a → rack-a,rack-b'),
+        time: new Date(log.time + 500).toISOString(),
+      },
+    ])
+    expect(cause.details.inferred!.changes!.length).toBeGreaterThan(0)
+    expect(cause.details.inferred!.confidence).not.toBe('exact')
+    expect(cause.details.nextStep).toBeUndefined()
   })
 })
 
@@ -258,5 +272,49 @@ describe('reassignments in flight', () => {
     expect(row.findings).toContain('reassignment')
     expect(row.reassignments).toEqual([expect.objectContaining({topic: 'orders', bumpOnCompletion: true})])
     expect(auditGroup(G, replayGroup(G, log.records), auditContext(live, log.time + 1000)).findings).not.toContain('reassignment')
+  })
+})
+
+describe('two topics altered in one bump (issue 28 item 2)', () => {
+  // orders 2 → 3 partitions (epoch 2), later orders 3 → 4 and payments 2 → 3 within one heartbeat (epoch 3)
+  const p = (n: number) => Array.from({length: n}, () => [1, 3])
+  const at2 = md([layout('orders', T1, p(2)), layout('payments', T2, p(2))])
+  const at3 = md([layout('orders', T1, p(3)), layout('payments', T2, p(2))])
+  const live = md([layout('orders', T1, p(4)), layout('payments', T2, p(3))])
+  const topics = ['orders', 'payments']
+
+  it('one bump naming both; the bump before it is still attributed', () => {
+    const log = created(topics, hash(at2, topics))
+    bump(log, 2, hash(at3, topics))
+    bump(log, 3, hash(live, topics))
+    const r = explain(log, live)
+    const both = metadataCause(r, 3)
+    expect(both.confidence, both.message).toBe('inferred-unique')
+    expect(both.details.changes).toEqual([
+      expect.objectContaining({
+        kind: 'combined',
+        parts: [
+          expect.objectContaining({kind: 'partition-count', topic: 'orders', then: '3', now: '4'}),
+          expect.objectContaining({kind: 'partition-count', topic: 'payments', then: '2', now: '3'}),
+        ],
+      }),
+    ])
+    expect(both.message).toContain('orders')
+    expect(both.message).toContain('payments')
+    // the older bump: orders 2 → 3, from the metadata the two-topic step rebuilt
+    const older = metadataCause(r, 2)
+    expect(older.confidence, older.message).toBe('inferred-unique')
+    expect(older.details.changes).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'orders', then: '2', now: '3'})])
+  })
+
+  it('when a later bump cannot be rebuilt, the earlier ones say which later epoch stopped them', () => {
+    const log = created(topics, hash(at2, topics))
+    bump(log, 2, hash(at3, topics))
+    bump(log, 3, 0x1234_5678n) // nothing reproduces it
+    const r = explain(log, live)
+    expect(metadataCause(r, 3).confidence).toBe('unexplained')
+    const older = metadataCause(r, 2)
+    expect(older.confidence).toBe('unexplained')
+    expect(older.message).toContain('the later metadata change at group epoch 3 could not be reconstructed')
   })
 })
