@@ -49,6 +49,8 @@ export interface EpochChange {
   readonly before: GroupSnapshot
   readonly after: GroupSnapshot
   readonly diff: GroupDiff
+  /** Classic: the latest commit time (ms) per "topic:partition" before the write (see classic-causes.ts). */
+  readonly classicCommits?: ReadonlyMap<string, number>
   /** The target assignment that first covered this epoch (4.3+ may compute it in a later write). */
   assignment?: {readonly assignmentEpoch: number; readonly offset: bigint; readonly timestamp: number}
 }
@@ -138,6 +140,7 @@ export class GroupReplay {
       return epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!)
     })
     const before = bumps.length ? snapshot(this.state) : undefined
+    const commits = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'classic') ? lastCommitTimes(this.state) : undefined
     const prior = bumps.map(({record}) => {
       const type = EPOCH_TYPES.get(record.type)!
       return {type, epoch: currentEpoch(this.state, type), hash: currentHash(this.state, type)}
@@ -167,6 +170,7 @@ export class GroupReplay {
         before: before,
         after,
         diff: diffGroup(type, before, after, write),
+        ...(type === 'classic' && commits ? {classicCommits: commits} : {}),
       }
       this.timeline.push(entry)
       if (type !== 'classic') this.awaitingAssignment.push(entry)
@@ -201,6 +205,11 @@ export class GroupReplay {
     }
     this.options.onRecord?.(lr, this.state)
   }
+}
+
+/** The commit time of each partition's latest offset commit. */
+function lastCommitTimes(s: GroupState): Map<string, number> {
+  return new Map([...s.offsets].map(([k, o]) => [k, Number(o.value.commitTimestamp)]))
 }
 
 export function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {

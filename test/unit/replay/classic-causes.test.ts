@@ -4,9 +4,10 @@
  * group subscribes to (subscribedTopicsOf read the share section for classic groups).
  */
 import {describe, expect, it} from 'vitest'
+import {causeView} from '../../../src/core/explain/causes.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
-import {replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
-import {Log, share} from './log.js'
+import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
+import {Log, share, T1} from './log.js'
 
 const G = 'billing-legacy'
 
@@ -49,8 +50,32 @@ function group(generation: number, members: M[], protocol = 'range'): RecordToEn
   }
 }
 
+/** Commits `tps` at the log's next write time (the coordinator's commit timestamp). */
+function commit(log: Log, tps: Array<[string, number]>, gap: number): void {
+  const at = log.time + gap
+  log.write(
+    tps.map(([topic, partition]) => ({
+      type: 1,
+      version: 4,
+      key: {group: G, topic, partition},
+      value: {offset: 5n, leaderEpoch: 0, metadata: '', commitTimestamp: BigInt(at), topicId: T1},
+    })),
+    {gap},
+  )
+}
+
 const a: M = {id: 'a', topics: ['orders'], assigned: [['orders', [0, 1]]]}
 const b: M = {id: 'b', topics: ['orders'], assigned: [['orders', [2]]]}
+const aAll: M = {...a, assigned: [['orders', [0, 1, 2]]]}
+
+/** The causes of the last bump (after the `classic-rebalance` summary). */
+function lastCauses(log: Log): BumpCause[] {
+  const r = replayGroup(G, log.records)
+  const causes = classifyBump(r.timeline.at(-1)!)
+  expect(causes[0].kind).toBe('classic-rebalance')
+  return causes.slice(1)
+}
+
 describe('subscribedTopicsOf a classic group', () => {
   it('reads the classic members’ subscriptions, not the share section', () => {
     const log = new Log()
@@ -58,5 +83,121 @@ describe('subscribedTopicsOf a classic group', () => {
     log.write([group(3, [a, {...b, topics: ['orders', 'payments']}])])
     const r = replayGroup(G, log.records)
     expect(subscribedTopicsOf('classic', r.state)).toEqual(['orders', 'payments'])
+  })
+})
+
+describe('a cause for every classic generation bump', () => {
+  it('a member that committed its partitions right before it went: a leave (inferred)', () => {
+    const log = new Log()
+    log.write([group(3, [a, b])])
+    commit(log, [['orders', 2]], 10_000)
+    log.write([group(4, [aAll])], {gap: 2_000})
+    const [c] = lastCauses(log)
+    expect(c).toMatchObject({kind: 'classic-member-left', memberId: 'b', how: {kind: 'leave', inferred: true, msSinceLastCommit: 2_000}})
+    expect(causeView(c)).toMatchObject({confidence: 'inferred-unique'})
+    expect(causeView(c).message).toMatch(/^member b \(client client-b\) left: likely a leave \(clean close\): its partitions were last committed 2\.0 s before/)
+  })
+
+  it('a member whose last commit is about a session timeout before: a session timeout (inferred)', () => {
+    const log = new Log()
+    log.write([group(3, [a, {...b, session: 10_000}])])
+    commit(log, [['orders', 2]], 1_000)
+    log.write([group(4, [aAll])], {gap: 9_000})
+    const [c] = lastCauses(log)
+    expect(c).toMatchObject({kind: 'classic-member-left', how: {kind: 'session-timeout', msSinceLastCommit: 9_000, sessionTimeoutMs: 10_000}})
+    expect(causeView(c).message).toContain('likely a session timeout')
+  })
+
+  it('no commit for a rebalance timeout: a poll timeout; no commit at all: unknown, said to be ambiguous', () => {
+    const log = new Log()
+    log.write([group(3, [a, {...b, session: 10_000, rebalance: 60_000}])])
+    commit(log, [['orders', 2]], 1_000)
+    log.write([group(4, [aAll])], {gap: 61_000})
+    expect(lastCauses(log)[0]).toMatchObject({how: {kind: 'poll-timeout'}})
+
+    const none = new Log()
+    none.write([group(3, [a, b])])
+    none.write([group(4, [aAll])])
+    const [c] = lastCauses(none)
+    expect(c).toMatchObject({how: {kind: 'unknown', msSinceLastCommit: null}})
+    expect(causeView(c).confidence).toBe('inferred-ambiguous')
+  })
+
+  it('between a third and two thirds of the session timeout: too close to tell', () => {
+    const log = new Log()
+    log.write([group(3, [a, {...b, session: 9_000}])])
+    commit(log, [['orders', 2]], 1_000)
+    log.write([group(4, [aAll])], {gap: 4_500})
+    expect(lastCauses(log)[0]).toMatchObject({how: {kind: 'unknown', msSinceLastCommit: 4_500}})
+  })
+
+  it('joined, static member replaced, subscription change and a pattern match, assignor change: exact from the values', () => {
+    const log = new Log()
+    log.write([group(3, [{...a, instance: 'i-a'}])])
+    log.write([group(4, [{...a, id: 'a2', instance: 'i-a'}, b])])
+    expect(lastCauses(log)).toEqual([
+      {kind: 'static-member-replaced', instanceId: 'i-a', previousMemberId: 'a', memberId: 'a2'},
+      {kind: 'member-joined', memberId: 'b', instanceId: null, subscribedTopicNames: ['orders'], subscribedTopicRegex: null},
+    ])
+    log.write([
+      group(5, [
+        {...a, id: 'a2', instance: 'i-a', topics: ['orders', 'orders-eu']},
+        {...b, topics: ['orders', 'orders-eu']},
+      ]),
+    ])
+    const causes = lastCauses(log)
+    expect(causes.map(c => c.kind)).toEqual(['subscription-changed', 'subscription-changed', 'classic-pattern-match'])
+    expect(causes[2]).toEqual({kind: 'classic-pattern-match', topics: ['orders-eu']})
+    expect(causeView(causes[0]).confidence).toBe('exact')
+    log.write([
+      group(
+        6,
+        [
+          {...a, id: 'a2', instance: 'i-a', topics: ['orders', 'orders-eu']},
+          {...b, topics: ['orders', 'orders-eu']},
+        ],
+        'cooperative-sticky',
+      ),
+    ])
+    expect(lastCauses(log)).toEqual([{kind: 'classic-assignor-changed', before: 'range', after: 'cooperative-sticky'}])
+  })
+
+  it('same members and subscriptions: the leader rejoined; a partition increase read from the assignments, said to be inferred', () => {
+    const log = new Log()
+    log.write([group(3, [a, b])])
+    log.write([
+      group(4, [
+        {...a, assigned: [['orders', [0, 1, 2]]]},
+        {...b, assigned: [['orders', [3, 4, 5]]]},
+      ]),
+    ])
+    const [c] = lastCauses(log)
+    expect(c).toEqual({kind: 'classic-metadata-rejoin', leader: 'a', partitionCounts: [{topic: 'orders', before: 3, after: 6}]})
+    expect(causeView(c)).toMatchObject({confidence: 'inferred-unique', message: expect.stringContaining('orders 3 → 6 partitions')})
+    log.write([
+      group(5, [
+        {...a, assigned: [['orders', [0, 1, 2]]]},
+        {...b, assigned: [['orders', [3, 4, 5]]]},
+      ]),
+    ])
+    const [d] = lastCauses(log)
+    expect(d).toEqual({kind: 'classic-metadata-rejoin', leader: 'a', partitionCounts: []})
+    expect(causeView(d).confidence).toBe('unexplained')
+  })
+
+  it('the group became empty: every member left, each with how', () => {
+    const log = new Log()
+    log.write([group(3, [a, b])])
+    commit(
+      log,
+      [
+        ['orders', 0],
+        ['orders', 1],
+        ['orders', 2],
+      ],
+      1_000,
+    )
+    log.write([group(4, [])], {gap: 1_000})
+    expect(lastCauses(log).map(c => (c.kind === 'classic-member-left' ? `${c.memberId}:${c.how.kind}` : c.kind))).toEqual(['a:leave', 'b:leave'])
   })
 })
