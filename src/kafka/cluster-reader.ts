@@ -5,7 +5,15 @@
  */
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
-import type {ConsumerGroupDescribed, ListedLogOffset, MetadataOptions, PartitionReassignment, ShareGroupDescribed, StreamsGroupDescribed} from './client.js'
+import type {
+  ClassicGroupDescribed,
+  ConsumerGroupDescribed,
+  ListedLogOffset,
+  MetadataOptions,
+  PartitionReassignment,
+  ShareGroupDescribed,
+  StreamsGroupDescribed,
+} from './client.js'
 import type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 import type {GroupType, ListedGroup} from './protocol.js'
 
@@ -23,6 +31,8 @@ export interface ClusterReader {
   describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]>
   describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
+  /** Classic groups' state and members (DescribeGroups v5); read-only. */
+  describeClassicGroups(groupIds: readonly string[]): Promise<ClassicGroupDescribed[]>
   /** Committed offsets (OffsetFetch v8, all partitions of each group), each group at its coordinator; read-only. */
   committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string}>>
   /** Log end offsets (ListOffsets latest, read uncommitted by default), one request per leader; read-only. */

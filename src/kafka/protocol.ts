@@ -21,6 +21,7 @@ export const API = {
   OffsetFetch: 9,
   Metadata: 3,
   FindCoordinator: 10,
+  DescribeGroups: 15,
   ListGroups: 16,
   ListPartitionReassignments: 46,
   ApiVersions: 18,

@@ -78,7 +78,7 @@ function start(clientId: string): ChildProcess {
 }
 
 describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
-  it('a clean close is a leave, kill -9 a session timeout, a partition increase the leader’s rejoin', async () => {
+  it('group list counts the members; a clean close is a leave, kill -9 a session timeout, a partition increase the leader’s rejoin', async () => {
     const bs = probe.env.bootstrap
     await probe.driver.cmd(`create-topic ${topic} 3`)
     await probe.driver.cmd(`produce ${topic} 30`)
@@ -104,6 +104,17 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     start(`${P}-b`)
     await until('two members', d => clients(d).join() === `${P}-a,${P}-b`)
     const aId = doc!.members.find(m => m.clientId === `${P}-a`)!.memberId
+    // group list: DescribeGroups at the coordinator counts the classic group's members (ConsumerGroupCommand --state's #MEMBERS)
+    await waitFor(
+      'group list counts both members',
+      async () => {
+        const r = await cli(['group', 'list', '-b', bs, '--json', '--group', g])
+        expect(r.code, r.stderr).toBe(0)
+        const [row] = JSON.parse(r.stdout).groups as Array<{type: string; state: string; members: number | null; groupEpoch: number | null}>
+        return row.type === 'classic' && row.state === 'Stable' && row.members === 2 && row.groupEpoch === null
+      },
+      {timeoutMs: 30_000, intervalMs: 500},
+    )
     a.kill('SIGTERM') // ConsoleConsumer's shutdown hook closes the consumer: commit, then LeaveGroup
     await until('a left', d => clients(d).join() === `${P}-b`)
     const left = last().causes.find(c => c.kind === 'classic-member-left')!

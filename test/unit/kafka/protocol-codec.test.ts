@@ -97,7 +97,7 @@ describe('response bodies from message specs', () => {
     // (SaslHandshake and SaslAuthenticate came later: sasl.test.ts compares them with the library's own codec;
     // OffsetFetch too: below, and compared with kafka-consumer-groups on a real broker in classic-groups.it)
     expect(new Set(Object.values(fixtures.responses).map(f => f.message))).toEqual(
-      new Set(Object.keys(specs).filter(s => !s.startsWith('Sasl') && s !== 'OffsetFetchResponse')),
+      new Set(Object.keys(specs).filter(s => !s.startsWith('Sasl') && s !== 'OffsetFetchResponse' && s !== 'DescribeGroupsResponse')),
     )
   })
   for (const [name, f] of Object.entries(fixtures.responses)) {
