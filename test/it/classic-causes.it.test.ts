@@ -5,6 +5,7 @@
  * partition count its assignments now cover. All three are inferences and must say so.
  */
 import {type ChildProcess, spawn} from 'node:child_process'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli} from './adapter-cli.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
@@ -136,5 +137,13 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     const rejoin = last().causes.find(x => x.kind === 'classic-metadata-rejoin')!
     console.log(rejoin.message)
     expect(rejoin).toMatchObject({confidence: 'inferred-unique', details: {partitionCounts: [{topic, before: 3, after: 6}]}})
+
+    // with the controller's metadata log: the partition increase between the two generations, exact
+    const r = await cli(['group', 'explain', g, '-b', bs, '--json', '--metadata-log', join(probe.env.raw.CONTROLLER_LOG_DIR, '__cluster_metadata-0')])
+    expect(r.code, r.stderr).toBe(0)
+    const exact = (JSON.parse(r.stdout) as Doc).timeline.find(e => e.epoch === last().epoch)!.causes.find(x => x.kind === 'classic-metadata-rejoin')!
+    console.log(exact.message)
+    expect(exact).toMatchObject({confidence: 'exact', details: {source: 'metadata-log'}})
+    expect(exact.message).toContain(topic)
   })
 })

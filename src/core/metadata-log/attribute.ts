@@ -11,6 +11,7 @@ import {computeGroupHash} from '../hash.js'
 import {markExactCauses} from '../explain/exact.js'
 import type {ReplayResult} from '../replay/index.js'
 import {isoTime} from '../time.js'
+import {annotateClassicRejoins} from './classic.js'
 import {historyRows, type HistoryRow} from './history.js'
 import type {MetadataChange} from './image.js'
 import type {TopicHashPoint} from './replay.js'
@@ -185,11 +186,15 @@ function changesBetween(view: MetadataLogView, before: readonly Pick[], after: r
 
 /** Annotates the report's metadata-hash-changed causes (in place); returns how many were attributed exactly. */
 export function annotateFromMetadataLog(report: ExplainReport, replay: ReplayResult, view: MetadataLogView): number {
-  return markExactCauses(report, replay, (bump, cause) => {
-    const a = attributeFromLog(view, bump)
-    cause.details.metadataLog = a
-    if (!a.exact) return undefined
-    cause.details.source = 'metadata-log'
-    return a.message
-  })
+  const classic = annotateClassicRejoins(report, replay, view)
+  return (
+    classic +
+    markExactCauses(report, replay, (bump, cause) => {
+      const a = attributeFromLog(view, bump)
+      cause.details.metadataLog = a
+      if (!a.exact) return undefined
+      cause.details.source = 'metadata-log'
+      return a.message
+    })
+  )
 }

@@ -5,6 +5,9 @@
  */
 import {describe, expect, it} from 'vitest'
 import {causeView} from '../../../src/core/explain/causes.js'
+import {type ExplainReport, explainGroup} from '../../../src/core/explain/explain.js'
+import {annotateFromMetadataLog, type MetadataLogView} from '../../../src/core/metadata-log/attribute.js'
+import type {MetadataChange} from '../../../src/core/metadata-log/image.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
 import {Log, share, T1} from './log.js'
@@ -199,5 +202,54 @@ describe('a cause for every classic generation bump', () => {
     )
     log.write([group(4, [])], {gap: 1_000})
     expect(lastCauses(log).map(c => (c.kind === 'classic-member-left' ? `${c.memberId}:${c.how.kind}` : c.kind))).toEqual(['a:leave', 'b:leave'])
+  })
+})
+
+describe('--metadata-log for a classic leader rejoin', () => {
+  const log = new Log()
+  log.write([group(3, [a, b])])
+  log.write(
+    [
+      group(4, [
+        {...a, assigned: [['orders', [0, 1, 2]]]},
+        {...b, assigned: [['orders', [3, 4, 5]]]},
+      ]),
+    ],
+    {gap: 10_000},
+  )
+  const replay = replayGroup(G, log.records)
+  const at = replay.timeline.at(-1)!.timestamp
+  const change = (o: Partial<MetadataChange>): MetadataChange => ({
+    kind: 'partitions-added',
+    offset: 7n,
+    timestamp: at - 4000,
+    movesHash: true,
+    topic: 'orders',
+    partitions: 6,
+    previousPartitions: 3,
+    ...o,
+  })
+  const view = (changes: MetadataChange[], historyStart: number | null = 0): MetadataLogView => ({hashes: new Map(), changes, historyStart})
+  const rejoin = (r: ExplainReport) => r.timeline.at(-1)!.causes.find(c => c.kind === 'classic-metadata-rejoin')!
+
+  it('a partition increase of a subscribed topic between the generations: exact', () => {
+    const report = explainGroup(G, replay)
+    expect(rejoin(report).confidence).toBe('inferred-unique')
+    expect(annotateFromMetadataLog(report, replay, view([change({})]))).toBe(1)
+    expect(rejoin(report)).toMatchObject({confidence: 'exact', details: {source: 'metadata-log', metadataLog: {exact: true}}})
+    expect(rejoin(report).message).toMatch(/exact, from the metadata log/)
+  })
+
+  it('nothing for its topics in that window, a log that starts later, a broker change without racks: not exact, and said why', () => {
+    for (const [v, why] of [
+      [view([change({topic: 'payments'})]), /holds no change of the subscribed topics/],
+      [view([change({timestamp: at - 60_000})]), /holds no change/],
+      [view([change({})], at - 1000), /does not reach back/],
+      [view([change({kind: 'replicas-changed', partitions: undefined})]), /holds no change/],
+    ] as const) {
+      const report = explainGroup(G, replay)
+      expect(annotateFromMetadataLog(report, replay, v)).toBe(0)
+      expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {metadataLog: {exact: false, message: expect.stringMatching(why)}}})
+    }
   })
 })
