@@ -12,6 +12,7 @@ import type {ExplainReport} from '../core/explain/explain.js'
 import {markExactCauses} from '../core/explain/exact.js'
 import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
+import {annotateClassicFromHistory} from './classic.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
 
 /** One recorded moment: the audit time and the state after that audit's line. */
@@ -181,10 +182,14 @@ function describe(name: string, x: TopicObservation | null, y: TopicObservation 
  */
 export function annotateFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {
   if (view.moments.length === 0) return 0
-  return markExactCauses(report, replay, (bump, cause) => {
-    const a = attributeBump(view, bump)
-    if (!a) return undefined
-    cause.details.history = a
-    return `metadata changed (exact), ${a.message}`
-  })
+  const classic = annotateClassicFromHistory(report, replay, view)
+  return (
+    classic +
+    markExactCauses(report, replay, (bump, cause) => {
+      const a = attributeBump(view, bump)
+      if (!a) return undefined
+      cause.details.history = a
+      return `metadata changed (exact), ${a.message}`
+    })
+  )
 }

@@ -10,6 +10,7 @@ import {annotateFromMetadataLog, type MetadataLogView} from '../../../src/core/m
 import type {MetadataChange} from '../../../src/core/metadata-log/image.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
+import {annotateFromHistory} from '../../../src/history/attribute.js'
 import {Log, share, T1} from './log.js'
 
 const G = 'billing-legacy'
@@ -251,5 +252,36 @@ describe('--metadata-log for a classic leader rejoin', () => {
       expect(annotateFromMetadataLog(report, replay, v)).toBe(0)
       expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {metadataLog: {exact: false, message: expect.stringMatching(why)}}})
     }
+  })
+})
+
+describe('audit history for a classic leader rejoin', () => {
+  const log = new Log()
+  log.write([group(3, [a, b])])
+  log.write(
+    [
+      group(4, [
+        {...a, assigned: [['orders', [0, 1, 2]]]},
+        {...b, assigned: [['orders', [3, 4, 5]]]},
+      ]),
+    ],
+    {gap: 60_000},
+  )
+  const replay = replayGroup(G, log.records)
+  const [t3, t4] = replay.timeline.map(e => e.timestamp)
+  const moment = (at: number, partitions: number) => ({at, brokers: undefined, topics: new Map([['orders', {id: T1, partitions, hash: '1', racks: []}]])})
+  const rejoin = (r: ExplainReport) => r.timeline.at(-1)!.causes.find(c => c.kind === 'classic-metadata-rejoin')!
+
+  it('audits with 3 then 6 partitions between the two generations: exact', () => {
+    const report = explainGroup(G, replay)
+    expect(annotateFromHistory(report, replay, {clusterId: null, moments: [moment(t3 + 1000, 3), moment(t4 - 1000, 6)]})).toBe(1)
+    expect(rejoin(report)).toMatchObject({confidence: 'exact', details: {classicHistory: {exact: true, topics: [{topic: 'orders', before: 3, after: 6}]}}})
+  })
+
+  it('audits that bracket a wider window: evidence kept, still inferred', () => {
+    const report = explainGroup(G, replay)
+    expect(annotateFromHistory(report, replay, {clusterId: null, moments: [moment(t3 - 1000, 3), moment(t4 + 1000, 6)]})).toBe(0)
+    expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {classicHistory: {exact: false}}})
+    expect(rejoin(report).details.classicHistory!.message).toMatch(/^recorded history agrees, but does not place the change/)
   })
 })
