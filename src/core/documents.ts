@@ -31,6 +31,8 @@ export const SCHEMAS = {
   stuckMember: id('stuck-member'),
   clusterHistory: id('cluster-history'),
   clusterHistorySource: id('cluster-history-source'),
+  /** `cluster metadata-log`: where each broker keeps the KRaft metadata log. */
+  clusterMetadataLog: id('cluster-metadata-log'),
   clusterSnapshot: id('cluster-snapshot'),
   clusterSnapshotWritten: id('cluster-snapshot-written'),
   completion: id('completion'),

@@ -14,6 +14,7 @@ import type {RdError} from '../core/errors.js'
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {ClusterReader} from './cluster-reader.js'
 import {type KafkaClientOptions, KafkaSession} from './connection.js'
+import {type BrokerConfigs, describeBrokerConfigs} from './broker-configs.js'
 import * as G from './groups.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
 import {loadDecompressor} from './codecs.js'
@@ -29,6 +30,7 @@ export type {KafkaClientOptions} from './connection.js'
 export type {BrokersResult, MetadataMethod, MetadataOptions, PartitionReassignment} from './metadata.js'
 export type {ClassicGroupDescribed, ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from './groups.js'
 export type {CommittedOffset, GroupCommittedOffsets} from './offset-fetch.js'
+export type {BrokerConfigs} from './broker-configs.js'
 
 /** A partition's latest offset (offset null and an error name when it could not be read). */
 export interface ListedLogOffset {
@@ -118,6 +120,11 @@ export class KafkaClient implements ClusterReader {
   /** DescribeGroups v5 (classic groups), each group at its coordinator. */
   describeClassicGroups(groupIds: readonly string[]): Promise<G.ClassicGroupDescribed[]> {
     return this.#s.within(G.describeClassicGroups(this.#s, groupIds))
+  }
+
+  /** DescribeConfigs v4 of each live broker's own configs (only `keys`), asked at that broker; errors per broker. */
+  brokerConfigs(keys: readonly string[]): Promise<BrokerConfigs[]> {
+    return this.#s.within(describeBrokerConfigs(this.#s, keys))
   }
 
   /** OffsetFetch v8, each group at its coordinator: every offset each group committed (errors per group). */

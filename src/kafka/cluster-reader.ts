@@ -4,6 +4,7 @@
  * Read-only by construction: nothing here joins, commits, creates or alters.
  */
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
+import type {BrokerConfigs} from './broker-configs.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
 import type {
   ClassicGroupDescribed,
@@ -33,6 +34,8 @@ export interface ClusterReader {
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
   /** Classic groups' state and members (DescribeGroups v5); read-only. */
   describeClassicGroups(groupIds: readonly string[]): Promise<ClassicGroupDescribed[]>
+  /** Each live broker's own configs (DescribeConfigs v4, only `keys`), errors per broker; read-only. */
+  brokerConfigs(keys: readonly string[]): Promise<BrokerConfigs[]>
   /** Committed offsets (OffsetFetch v8, all partitions of each group), each group at its coordinator; read-only. */
   committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string}>>
   /** Log end offsets (ListOffsets latest, read uncommitted by default), one request per leader; read-only. */

@@ -19,6 +19,7 @@ export const API = {
   Fetch: 1,
   ListOffsets: 2,
   OffsetFetch: 9,
+  DescribeConfigs: 32,
   Metadata: 3,
   FindCoordinator: 10,
   DescribeGroups: 15,

@@ -183,10 +183,19 @@ export function causeLine(c: CauseView, style: Pick<Style, 'time' | 'now' | 'tim
   let text = causeText(c, id => id)
   // ids cut to 12, then 8 characters (still distinct among a group's members), until the line fits
   for (const max of [12, 8]) if ([...text].length > room) text = causeText(c, id => shortId(id, max))
+  // a leave the records cannot tell, in its short words (the whole reason is in --json and on a wider terminal)
+  if ([...text].length > room) text = causeText(c, id => shortId(id, 8), true)
   return forTerminalLine(retime(text, style))
 }
 
-function causeText(c: CauseView, id: (id: string) => string): string {
+/** "leave or timeout; last state STABLE 8 s": the reason of a leave of kind unknown, for a narrow timeline. */
+function shortLeave(leave: {kind?: string; reason: string; lastState?: string | null; msInLastState?: number | null}): string {
+  if (leave.kind !== 'unknown') return leave.reason
+  const state = leave.lastState && leave.msInLastState !== null && leave.msInLastState !== undefined
+  return `leave or timeout${state ? `; last state ${leave.lastState} ${Math.round(leave.msInLastState! / 1000)} s` : ''}`
+}
+
+function causeText(c: CauseView, id: (id: string) => string, short = false): string {
   const d = c.details as {
     memberId?: string
     previousMemberId?: string
@@ -194,7 +203,7 @@ function causeText(c: CauseView, id: (id: string) => string): string {
     instanceId?: string | null
     subscribedTopicNames?: string[]
     subscribedTopicRegex?: string | null
-    leave?: {reason: string}
+    leave?: {kind?: string; reason: string; lastState?: string | null; msInLastState?: number | null}
   }
   const title = TITLES[c.kind]
   if (title && d.memberId) {
@@ -206,7 +215,8 @@ function causeText(c: CauseView, id: (id: string) => string): string {
       ].filter(Boolean)
       return `${title}: ${who}${subs.length ? `, ${subs.join(', ')}` : ''}`
     }
-    return `${title}: ${who}; ${d.leave?.reason ?? c.message.replace(/^.*? left or was fenced/, 'left or was fenced')}`
+    const reason = d.leave && (short ? shortLeave(d.leave) : d.leave.reason)
+    return `${title}: ${who}; ${reason ?? c.message.replace(/^.*? left or was fenced/, 'left or was fenced')}`
   }
   let text = c.message
   for (const m of [d.memberId, d.previousMemberId]) if (m && id(m) !== m) text = text.split(m).join(id(m))

@@ -261,6 +261,21 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     }
   }, 180_000)
 
+  it("cluster metadata-log names each broker's metadata log as its server.properties place it (log.dirs here), a directory --metadata-log reads", async () => {
+    const r = await cli(['cluster', 'metadata-log', '-b', probe.env.bootstrap, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const nodes = JSON.parse(r.stdout).nodes as Array<{nodeId: number; path: string; source: string; error: string | null}>
+    const {md} = await probe.metadata()
+    expect(nodes.map(n => n.nodeId)).toEqual(md.brokers.filter(b => !b.fenced).map(b => b.id))
+    for (const n of nodes) {
+      // kafka-it writes log.dirs=<run>/b<id>/data and no metadata.log.dir (kafka-it/cluster.sh)
+      expect(n, JSON.stringify(n)).toMatchObject({path: metadataDir(probe.env.brokerLogDir(n.nodeId)), source: 'log.dirs', error: null})
+      expect(existsSync(n.path), n.path).toBe(true)
+    }
+    const history = await cli(['cluster', 'history', '--metadata-log', nodes[0].path, '--json'])
+    expect(history.code, history.stderr).toBe(0)
+  })
+
   it('every record of the controller and broker logs equals DumpLogSegments --cluster-metadata-decoder, field by field', async () => {
     for (const dir of [metadataDir(probe.env.raw.CONTROLLER_LOG_DIR), metadataDir(probe.env.brokerLogDir(1))]) {
       const r = await compareDir(dir)

@@ -82,6 +82,18 @@ export class FakeCluster implements ClusterReader {
     }
   }
 
+  /** Per broker id, its configs as DescribeConfigs answers them (a string: that broker's error). */
+  readonly brokerConfigsById = new Map<number, Record<string, string | null> | string>()
+  async brokerConfigs(keys: readonly string[]) {
+    this.calls.push('brokerConfigs')
+    return this.md.brokers.map(b => {
+      const c = this.brokerConfigsById.get(b.id) ?? {}
+      const base = {nodeId: b.id, host: `broker-${b.id}`, port: 9092}
+      if (typeof c === 'string') return {...base, configs: new Map<string, string | null>(), error: c}
+      return {...base, configs: new Map(Object.entries(c).filter(([k]) => keys.includes(k))), error: null}
+    })
+  }
+
   readonly #committed = new Map<string, Map<string, {topic: string; partition: number; offset: bigint; errorCode: number}>>()
   /** OffsetFetch's error code for a group (e.g. 30 GROUP_AUTHORIZATION_FAILED); `committedOffsetsError` fails the call. */
   readonly committedErrors = new Map<string, number>()

@@ -609,7 +609,7 @@ export function confidenceOf(r: Pick<HypothesisResult, 'matches' | 'alternatives
 
 /** How to make an inferred-ambiguous or unexplained metadata cause exact. */
 export const PIN_DOWN_STEP =
-  'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`)'
+  'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`; `rebalance-doctor cluster metadata-log` says where each broker keeps it)'
 
 function parseUuid(id: string): Uuid | undefined {
   try {

@@ -139,6 +139,27 @@ export const OffsetFetchRequest: MessageSpec = {
   ],
 }
 
+/** v4: a broker's own configs (resource type 4, BROKER, named by its id), only the keys asked for, no synonyms. */
+export const DescribeConfigsRequest: MessageSpec = {
+  name: 'DescribeConfigsRequest',
+  validVersions: '4',
+  flexibleVersions: '4+',
+  fields: [
+    {
+      name: 'Resources',
+      type: '[]DescribeConfigsResource',
+      versions: '0+',
+      fields: [
+        {name: 'ResourceType', type: 'int8', versions: '0+'},
+        {name: 'ResourceName', type: 'string', versions: '0+'},
+        {name: 'ConfigurationKeys', type: '[]string', versions: '0+', nullableVersions: '0+'},
+      ],
+    },
+    {name: 'IncludeSynonyms', type: 'bool', versions: '1+', default: false},
+    {name: 'IncludeDocumentation', type: 'bool', versions: '3+', default: false},
+  ],
+}
+
 export const ConsumerGroupDescribeRequest: MessageSpec = {
   name: 'ConsumerGroupDescribeRequest',
   validVersions: '0-1',

@@ -270,6 +270,51 @@ export const OffsetFetchResponse: MessageSpec = {
   ],
 }
 
+export const DescribeConfigsResponse: MessageSpec = {
+  name: 'DescribeConfigsResponse',
+  validVersions: '4',
+  flexibleVersions: '4+',
+  fields: [
+    {name: 'ThrottleTimeMs', type: 'int32', versions: '0+'},
+    {
+      name: 'Results',
+      type: '[]DescribeConfigsResult',
+      versions: '0+',
+      fields: [
+        {name: 'ErrorCode', type: 'int16', versions: '0+'},
+        {name: 'ErrorMessage', type: 'string', versions: '0+', nullableVersions: '0+'},
+        {name: 'ResourceType', type: 'int8', versions: '0+'},
+        {name: 'ResourceName', type: 'string', versions: '0+'},
+        {
+          name: 'Configs',
+          type: '[]DescribeConfigsResourceResult',
+          versions: '0+',
+          fields: [
+            {name: 'Name', type: 'string', versions: '0+'},
+            {name: 'Value', type: 'string', versions: '0+', nullableVersions: '0+'},
+            {name: 'ReadOnly', type: 'bool', versions: '0+'},
+            {name: 'IsDefault', type: 'bool', versions: '0'},
+            {name: 'ConfigSource', type: 'int8', versions: '1+', default: -1},
+            {name: 'IsSensitive', type: 'bool', versions: '0+'},
+            {
+              name: 'Synonyms',
+              type: '[]DescribeConfigsSynonym',
+              versions: '1+',
+              fields: [
+                {name: 'Name', type: 'string', versions: '1+'},
+                {name: 'Value', type: 'string', versions: '1+', nullableVersions: '0+'},
+                {name: 'Source', type: 'int8', versions: '1+'},
+              ],
+            },
+            {name: 'ConfigType', type: 'int8', versions: '3+', default: 0},
+            {name: 'Documentation', type: 'string', versions: '3+', nullableVersions: '0+'},
+          ],
+        },
+      ],
+    },
+  ],
+}
+
 export const ConsumerGroupDescribeResponse: MessageSpec = {
   name: 'ConsumerGroupDescribeResponse',
   validVersions: '0-1',

@@ -20,6 +20,7 @@ const metadataFile = () => tempFile('cluster.json', WORKED)
 const RUNS: Record<string, () => ReturnType<typeof run>> = {
   audit: () => live('audit', '--json', '--no-record'),
   'cluster:history': () => run(['cluster:history', '--metadata-log', join(ROOT, 'test', 'unit', 'metadata-log', 'no-such-dir')]),
+  'cluster:metadata-log': () => live('cluster:metadata-log', '--json'),
   'cluster:snapshot': () => live('cluster:snapshot', '--json'),
   completion: () => run(['completion', 'bash']),
   'completion-values': () => run(['completion-values', '--', 'group', '']),

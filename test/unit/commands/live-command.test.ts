@@ -27,7 +27,17 @@ describe('live commands', () => {
       .filter(([, c]) => 'bootstrap-server' in c.flags)
       .map(([id]) => id)
       .sort()
-    expect(live).toEqual(['audit', 'cluster:snapshot', 'group:explain', 'group:list', 'group:records', 'impact', 'topic-hash:bytes', 'topic-hash:compute'])
+    expect(live).toEqual([
+      'audit',
+      'cluster:metadata-log',
+      'cluster:snapshot',
+      'group:explain',
+      'group:list',
+      'group:records',
+      'impact',
+      'topic-hash:bytes',
+      'topic-hash:compute',
+    ])
     for (const id of live) for (const f of CONNECTION) expect(manifest.commands[id].flags[f]?.helpGroup, `${id} --${f}`).toBe('CONNECTION')
     for (const file of commandFiles()) {
       const src = readFileSync(file, 'utf8')

@@ -1,7 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import {renderExplain} from '../../../src/render/explain.js'
 import {fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
-import {A, B, fixtureReport} from './fixture.js'
+import {explainGroup} from '../../../src/core/explain/explain.js'
+import {replayGroup} from '../../../src/core/replay/index.js'
+import {consumer, Log, T1, T2} from '../replay/log.js'
+import {A, B, C, fixtureReport, G, live} from './fixture.js'
 
 const lines = (text: string) => text.split('\n')
 const longest = (text: string) => Math.max(...lines(text).map(l => [...l].length))
@@ -77,6 +80,45 @@ describe('tables that fit the terminal', () => {
     expect(timeline[leave]).toMatch(/│ member left: q7ZbW1x… \(client client-…\); leave, session or rebalance timeout\s*│$/)
     expect(timeline[leave + 1]).toMatch(/│ 3 → 4 │/)
     for (const l of timeline.filter(x => x.startsWith('│') && !x.startsWith('│       │'))) expect([...l].length).toBeLessThanOrEqual(120)
+  })
+
+  it('at 120 columns an ordinary "member left" row with its last state is one line too, in short words; wider, the whole reason', () => {
+    const log = new Log()
+    log.write([
+      consumer.member(G, A, {names: ['orders', 'payments']}),
+      consumer.metadata(G, 1),
+      consumer.targetMetadata(G, 1),
+      consumer.target(G, A, [
+        [T1, [0, 1, 2, 3]],
+        [T2, [0]],
+      ]),
+      consumer.current(G, A, 1, [
+        [T1, [0, 1, 2, 3]],
+        [T2, [0]],
+      ]),
+    ])
+    log.write(
+      [
+        consumer.member(G, C, {names: ['orders']}),
+        consumer.metadata(G, 2),
+        consumer.targetMetadata(G, 2),
+        consumer.target(G, C, []),
+        consumer.current(G, C, 2, []),
+      ],
+      {gap: 60_000},
+    )
+    log.write([consumer.memberTombstone(G, C), consumer.targetTombstone(G, C), consumer.currentTombstone(G, C), consumer.metadata(G, 3)], {gap: 8_000})
+    const report = explainGroup(G, replayGroup(G, log.records), {live, now: log.time + 180_000})
+    const rows = (width: number) => {
+      const text = renderExplain(report, {time: 'utc', now: log.time, color: false, width})
+      return lines(text.slice(text.lastIndexOf('│ epoch │')))
+    }
+    const narrow = rows(120)
+    const leave = narrow.findIndex(l => l.includes('│ 2 → 3 │'))
+    expect(narrow[leave]).toMatch(/│ member left: q7ZbW1x… \(client client-…\); leave or timeout; last state STABLE 8 s\s*│$/)
+    expect(narrow[leave + 1]).toMatch(/^└/)
+    for (const l of narrow) expect([...l].length).toBeLessThanOrEqual(120)
+    expect(rows(200).join('\n')).toContain(`member left: ${C} (client client-${C}); leave, session or rebalance timeout; last state STABLE for 8 s`)
   })
 
   it('a long table is drawn in blocks that join into the text of one table (tall cells, wide characters, colour)', () => {
