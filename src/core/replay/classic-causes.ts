@@ -98,6 +98,8 @@ export interface ClassicBumpInput {
 
 /** The causes after the `classic-rebalance` summary: what changed between the two values. */
 export function classicCauses({before, after, at, lastCommits}: ClassicBumpInput): BumpCause[] {
+  // no earlier value in the log (compacted away) past the first generation: who joined when is not known
+  if (!before && after.generation > 1) return [{kind: 'history-starts'}]
   const out: BumpCause[] = []
   const b = new Map((before?.members ?? []).map(m => [m.memberId, m]))
   const a = new Map(after.members.map(m => [m.memberId, m]))

@@ -11,6 +11,8 @@ import type {MetadataChange} from '../../../src/core/metadata-log/image.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
 import {annotateFromHistory} from '../../../src/history/attribute.js'
+import {renderExplain} from '../../../src/render/explain.js'
+import {PLAIN} from '../../../src/render/style.js'
 import {Log, share, T1} from './log.js'
 
 const G = 'billing-legacy'
@@ -137,6 +139,8 @@ describe('a cause for every classic generation bump', () => {
 
   it('joined, static member replaced, subscription change and a pattern match, assignor change: exact from the values', () => {
     const log = new Log()
+    log.write([group(1, [{...a, instance: 'i-a'}])])
+    expect(lastCauses(log)).toEqual([{kind: 'member-joined', memberId: 'a', instanceId: 'i-a', subscribedTopicNames: ['orders'], subscribedTopicRegex: null}])
     log.write([group(3, [{...a, instance: 'i-a'}])])
     log.write([group(4, [{...a, id: 'a2', instance: 'i-a'}, b])])
     expect(lastCauses(log)).toEqual([
@@ -283,5 +287,19 @@ describe('audit history for a classic leader rejoin', () => {
     expect(annotateFromHistory(report, replay, {clusterId: null, moments: [moment(t3 - 1000, 3), moment(t4 + 1000, 6)]})).toBe(0)
     expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {classicHistory: {exact: false}}})
     expect(rejoin(report).details.classicHistory!.message).toMatch(/^recorded history agrees, but does not place the change/)
+  })
+})
+
+describe('group explain text for classic causes', () => {
+  it('names how a member went and that it is inferred, at 120 columns', () => {
+    const log = new Log()
+    log.write([group(3, [a, {...b, session: 10_000}])])
+    commit(log, [['orders', 2]], 1_000)
+    log.write([group(4, [aAll])], {gap: 9_000})
+    const text = renderExplain(explainGroup(G, replayGroup(G, log.records)), {...PLAIN, width: 120})
+    expect(text).toMatch(/│ 3 → 4 │.*│ classic rebalance completed, generation 4; left b\s+│\n.*│ member b \(client client-b\) left: likely a session timeout/)
+    // the log starts at generation 3 (older values compacted away): no one is said to have joined then
+    expect(text).toMatch(/│ - → 3 │.*│ classic rebalance completed, generation 3; joined a, b\s+│\n.*│ earliest epoch in the log/)
+    expect(text).not.toMatch(/member joined/)
   })
 })
