@@ -75,6 +75,28 @@ export function whyClassicMemberLeft(m: V.ClassicMember, at: number, lastCommits
   }
 }
 
+/**
+ * The latest commit time (ms) of each partition the members gone in this write were assigned: all a leave's
+ * inference needs, so a bump keeps only these (not every partition of the group).
+ */
+export function departedCommitTimes(
+  before: V.GroupMetadataValue | null | undefined,
+  after: V.GroupMetadataValue | null | undefined,
+  offsets: ReadonlyMap<string, {readonly value: V.OffsetCommitValue}>,
+): Map<string, number> {
+  const out = new Map<string, number>()
+  const staying = new Set((after?.members ?? []).map(m => m.memberId))
+  for (const m of before?.members ?? []) {
+    if (staying.has(m.memberId)) continue
+    for (const tp of assigned(m))
+      for (const p of tp.Partitions) {
+        const o = offsets.get(`${tp.Topic}:${p}`)
+        if (o) out.set(`${tp.Topic}:${p}`, Number(o.value.commitTimestamp))
+      }
+  }
+  return out
+}
+
 /** Partition count per topic that the members' assignments cover (assignors assign every partition of a subscribed topic). */
 function coveredCounts(v: V.GroupMetadataValue | null | undefined): Map<string, number> {
   const out = new Map<string, Set<number>>()

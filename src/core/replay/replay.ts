@@ -8,6 +8,7 @@
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
+import {departedCommitTimes} from './classic-causes.js'
 import {diffGroup, type GroupDiff, subscribedTopicsOf} from './diff.js'
 import {applyRecord, emptyGroupState, snapshot, type GroupSnapshot, type GroupState, type GroupType} from './state.js'
 import type * as V from './values.js'
@@ -140,7 +141,6 @@ export class GroupReplay {
       return epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!)
     })
     const before = bumps.length ? snapshot(this.state) : undefined
-    const commits = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'classic') ? lastCommitTimes(this.state) : undefined
     const prior = bumps.map(({record}) => {
       const type = EPOCH_TYPES.get(record.type)!
       return {type, epoch: currentEpoch(this.state, type), hash: currentHash(this.state, type)}
@@ -170,7 +170,7 @@ export class GroupReplay {
         before: before,
         after,
         diff: diffGroup(type, before, after, write),
-        ...(type === 'classic' && commits ? {classicCommits: commits} : {}),
+        ...(type === 'classic' ? {classicCommits: departedCommitTimes(before.classic?.value, after.classic?.value, this.state.offsets)} : {}),
       }
       this.timeline.push(entry)
       if (type !== 'classic') this.awaitingAssignment.push(entry)
@@ -205,11 +205,6 @@ export class GroupReplay {
     }
     this.options.onRecord?.(lr, this.state)
   }
-}
-
-/** The commit time of each partition's latest offset commit. */
-function lastCommitTimes(s: GroupState): Map<string, number> {
-  return new Map([...s.offsets].map(([k, o]) => [k, Number(o.value.commitTimestamp)]))
 }
 
 export function sameWrite(a: LoggedRecord, b: LoggedRecord): boolean {
