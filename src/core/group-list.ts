@@ -16,8 +16,9 @@ export interface DescribedGroupInput {
   readonly groupId: string
   readonly errorName: string
   readonly state: string
-  readonly groupEpoch: number
-  readonly assignmentEpoch: number
+  /** Absent for classic groups (DescribeGroups has no generation). */
+  readonly groupEpoch?: number
+  readonly assignmentEpoch?: number
   readonly members: readonly unknown[]
 }
 
@@ -27,7 +28,7 @@ export interface GroupListEntry {
   protocolType: string
   /** From the describe when it answered, else from ListGroups. */
   state: string
-  /** null for classic groups (no group epoch in the describe APIs used here) and when the describe failed. */
+  /** null for classic groups (DescribeGroups has no generation) and when the describe failed. */
   groupEpoch: number | null
   assignmentEpoch: number | null
   members: number | null
@@ -53,8 +54,8 @@ export function groupListing(
       type: g.type,
       protocolType: g.protocolType,
       state: ok ? d.state : g.state,
-      groupEpoch: ok ? d.groupEpoch : null,
-      assignmentEpoch: ok ? d.assignmentEpoch : null,
+      groupEpoch: ok ? (d.groupEpoch ?? null) : null,
+      assignmentEpoch: ok ? (d.assignmentEpoch ?? null) : null,
       members: ok ? d.members.length : null,
       coordinator: coordinators.get(g.groupId) ?? null,
       partition: partitionOf(g.groupId),

@@ -13,6 +13,7 @@ import {markExactCauses} from '../core/explain/exact.js'
 import type {ExactChange} from '../core/explain/exact-changes.js'
 import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
+import {annotateClassicFromHistory} from './classic.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
 
 /** One recorded moment: the audit time and the state after that audit's line. */
@@ -182,12 +183,16 @@ function describe(name: string, x: TopicObservation | null, y: TopicObservation 
  */
 export function annotateFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {
   if (view.moments.length === 0) return 0
-  return markExactCauses(report, replay, (bump, cause) => {
-    const a = attributeBump(view, bump)
-    if (!a) return undefined
-    cause.details.history = a
-    return {message: `metadata changed (exact), ${a.message}`, changes: exactChangesFromHistory(a)}
-  })
+  const classic = annotateClassicFromHistory(report, replay, view)
+  return (
+    classic +
+    markExactCauses(report, replay, (bump, cause) => {
+      const a = attributeBump(view, bump)
+      if (!a) return undefined
+      cause.details.history = a
+      return {message: `metadata changed (exact), ${a.message}`, changes: exactChangesFromHistory(a)}
+    })
+  )
 }
 
 const racksText = (o: TopicObservation) => (o.racks.length > 0 ? `racks ${o.racks.join(',')}` : 'no racks')

@@ -28,7 +28,7 @@ export type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 export type {ConsumerGroupDescription, ShareGroupDescription, StreamsGroupDescription, ListedGroup, GroupType} from './protocol.js'
 export type {KafkaClientOptions} from './connection.js'
 export type {BrokersResult, MetadataMethod, MetadataOptions, PartitionReassignment} from './metadata.js'
-export type {ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from './groups.js'
+export type {ClassicGroupDescribed, ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from './groups.js'
 export type {CommittedOffset, GroupCommittedOffsets} from './offset-fetch.js'
 export type {BrokerConfigs} from './broker-configs.js'
 
@@ -115,6 +115,11 @@ export class KafkaClient implements ClusterReader {
   /** StreamsGroupDescribe (v1, or v0), each group at its coordinator. */
   describeStreamsGroups(groupIds: readonly string[]): Promise<G.StreamsGroupDescribed[]> {
     return this.#s.within(G.describeStreamsGroups(this.#s, groupIds))
+  }
+
+  /** DescribeGroups v5 (classic groups), each group at its coordinator. */
+  describeClassicGroups(groupIds: readonly string[]): Promise<G.ClassicGroupDescribed[]> {
+    return this.#s.within(G.describeClassicGroups(this.#s, groupIds))
   }
 
   /** DescribeConfigs v4 of each live broker's own configs (only `keys`), asked at that broker; errors per broker. */

@@ -6,7 +6,15 @@
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {BrokerConfigs} from './broker-configs.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
-import type {ConsumerGroupDescribed, ListedLogOffset, MetadataOptions, PartitionReassignment, ShareGroupDescribed, StreamsGroupDescribed} from './client.js'
+import type {
+  ClassicGroupDescribed,
+  ConsumerGroupDescribed,
+  ListedLogOffset,
+  MetadataOptions,
+  PartitionReassignment,
+  ShareGroupDescribed,
+  StreamsGroupDescribed,
+} from './client.js'
 import type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 import type {GroupType, ListedGroup} from './protocol.js'
 
@@ -24,6 +32,8 @@ export interface ClusterReader {
   describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]>
   describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
+  /** Classic groups' state and members (DescribeGroups v5); read-only. */
+  describeClassicGroups(groupIds: readonly string[]): Promise<ClassicGroupDescribed[]>
   /** Each live broker's own configs (DescribeConfigs v4, only `keys`), errors per broker; read-only. */
   brokerConfigs(keys: readonly string[]): Promise<BrokerConfigs[]>
   /** Committed offsets (OffsetFetch v8, all partitions of each group), each group at its coordinator; read-only. */

@@ -128,6 +128,7 @@ const API_NAMES: Record<number, string> = {
   2: 'ListOffsets',
   3: 'Metadata',
   10: 'FindCoordinator',
+  15: 'DescribeGroups',
   16: 'ListGroups',
   17: 'SaslHandshake',
   18: 'ApiVersions',

@@ -7,6 +7,7 @@ import {RuntimeError} from '../core/errors.js'
 import {uuidFromBytes, uuidToString} from '../core/uuid.js'
 import type {KafkaSession, Node} from './connection.js'
 import {liveBrokers} from './metadata.js'
+import {type ClassicGroupDescription, DESCRIBE_GROUPS_VERSION, decodeDescribeGroups, encodeDescribeGroups} from './describe-groups.js'
 import {decodeOffsetFetch, encodeOffsetFetch, type GroupCommittedOffsets, OFFSET_FETCH_VERSION} from './offset-fetch.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, type Retrier, SYSTEM_CLOCK} from './retry.js'
@@ -62,6 +63,16 @@ export async function describeShareGroups(s: KafkaSession, groupIds: readonly st
 /** StreamsGroupDescribe (v1, or v0). */
 export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe)
+  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+}
+
+export type ClassicGroupDescribed = ClassicGroupDescription & WithErrorName
+
+/** DescribeGroups v5 (classic groups), each group at its coordinator, errors included. */
+export async function describeClassicGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ClassicGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.DescribeGroups, DESCRIBE_GROUPS_VERSION, decodeDescribeGroups, DESCRIBE_GROUPS_VERSION, {
+    encode: batch => encodeDescribeGroups(batch),
+  })
   return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
 }
 

@@ -22,6 +22,7 @@ export const API = {
   DescribeConfigs: 32,
   Metadata: 3,
   FindCoordinator: 10,
+  DescribeGroups: 15,
   ListGroups: 16,
   ListPartitionReassignments: 46,
   ApiVersions: 18,

@@ -156,9 +156,21 @@ export class FakeCluster implements ClusterReader {
   readonly described = new Map<string, DescribedGroupInput>()
 
   /** A group ListGroups lists; with `describe`, what its type's describe answers (members: that many). */
-  addGroup(groupId: string, type: string, state: string, describe?: {groupEpoch: number; assignmentEpoch: number; members: number; errorName?: string}): void {
+  addGroup(
+    groupId: string,
+    type: string,
+    state: string,
+    describe?: {groupEpoch?: number; assignmentEpoch?: number; members: number; errorName?: string; state?: string},
+  ): void {
     this.listed.push({groupId, type, state, protocolType: type === 'classic' ? 'consumer' : type})
-    if (describe) this.described.set(groupId, {groupId, state, errorName: 'NONE', ...describe, members: Array.from({length: describe.members}, () => ({}))})
+    if (describe)
+      this.described.set(groupId, {
+        groupId,
+        errorName: 'NONE',
+        ...describe,
+        state: describe.state ?? state,
+        members: Array.from({length: describe.members}, () => ({})),
+      })
   }
 
   async listGroups() {
@@ -183,6 +195,10 @@ export class FakeCluster implements ClusterReader {
   }
 
   async describeStreamsGroups(groupIds: readonly string[]) {
+    return this.#describes(groupIds)
+  }
+
+  async describeClassicGroups(groupIds: readonly string[]) {
     return this.#describes(groupIds)
   }
 

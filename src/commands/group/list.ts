@@ -19,8 +19,9 @@ export default class GroupList extends LiveCommand<typeof GroupList> {
   static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
 streams group's own describe at its coordinator (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe)
-for the group epoch, the assignment epoch and the member count, and FindCoordinator for where it lives. Read-only:
-no group is joined. Classic groups show their state only.
+for the group epoch, the assignment epoch and the member count, DescribeGroups for each classic group's state and
+member count, and FindCoordinator for where it lives. Read-only: no group is joined. Classic groups have no group
+epoch (their generation is in their records: group explain).
 
 --json prints {schema, groups: [{group, type, protocolType, state, groupEpoch, assignmentEpoch, members, coordinator,
 partition, describeError?}], warnings} (null where not known). Exit 4 when --group/--type/--state match no group.`
@@ -62,6 +63,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
         client.describeConsumerGroups(ids('consumer')),
         client.describeShareGroups(ids('share')),
         client.describeStreamsGroups(ids('streams')),
+        client.describeClassicGroups(ids('classic')),
       ])
       const described = new Map<string, DescribedGroupInput>(describes.flat().map(d => [d.groupId, d]))
       return groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions))

@@ -58,9 +58,17 @@ const list = (xs: readonly string[]) => (xs.length === 0 ? 'nothing' : xs.join('
 export function causeView(c: BumpCause): CauseView {
   const {kind, ...rest} = c
   // a metadata change is unexplained until attributed; every other cause is read from the records
-  const confidence: Confidence = kind === 'unexplained' || kind === 'metadata-hash-changed' ? 'unexplained' : 'exact'
+  const confidence: Confidence = kind === 'unexplained' || kind === 'metadata-hash-changed' ? 'unexplained' : classicConfidence(c)
   // (TypeScript cannot follow the kind through the rest spread: the pairing is the one classifyBump made)
   return {kind, message: describeCause(c), confidence, alternatives: [], details: toJsonSafe(rest)} as CauseView
+}
+
+/** Classic causes read from the values are exact; how a member went and why the leader rejoined are inferred. */
+function classicConfidence(c: BumpCause): Confidence {
+  if (c.kind === 'classic-member-left') return c.how.kind === 'unknown' ? 'inferred-ambiguous' : 'inferred-unique'
+  if (c.kind === 'classic-pattern-match') return 'inferred-unique'
+  if (c.kind === 'classic-metadata-rejoin') return c.partitionCounts.length ? 'inferred-unique' : 'unexplained'
+  return 'exact'
 }
 
 export function describeCause(c: BumpCause): string {
@@ -113,6 +121,16 @@ export function describeCause(c: BumpCause): string {
       return `classic rebalance completed, generation ${c.generation}${c.membersAdded.length ? `; joined ${list(c.membersAdded)}` : ''}${
         c.membersRemoved.length ? `; left ${list(c.membersRemoved)}` : ''
       }`
+    case 'classic-member-left':
+      return `member ${c.memberId}${c.clientId ? ` (client ${c.clientId})` : ''}${c.instanceId ? ` (instance ${c.instanceId})` : ''} left: ${c.how.reason}`
+    case 'classic-pattern-match':
+      return `every member's subscription now lists ${list(c.topics)}: a pattern subscription matching new topics (inferred; the records keep the matched topics, not the pattern)`
+    case 'classic-assignor-changed':
+      return `assignor (classic protocol) changed from ${c.before ?? 'none'} to ${c.after ?? 'none'}`
+    case 'classic-metadata-rejoin':
+      return c.partitionCounts.length
+        ? `the leader rejoined after a metadata change: ${c.partitionCounts.map(p => `${p.topic} ${p.before} → ${p.after} partitions`).join(', ')} (inferred: the assignments cover that many partitions)`
+        : 'same members, subscriptions and assignor: a member (the Java client: the leader, after a metadata change of a subscribed topic such as racks) rejoined; the records do not say why'
     case 'unexplained':
       return 'no change in the records explains this bump'
   }

@@ -12,6 +12,7 @@ import {markExactCauses} from '../explain/exact.js'
 import {exactChangesFromLog} from '../explain/exact-changes.js'
 import type {ReplayResult} from '../replay/index.js'
 import {isoTime} from '../time.js'
+import {annotateClassicRejoins} from './classic.js'
 import {historyRows, type HistoryRow} from './history.js'
 import type {MetadataChange} from './image.js'
 import type {TopicHashPoint} from './replay.js'
@@ -186,11 +187,15 @@ function changesBetween(view: MetadataLogView, before: readonly Pick[], after: r
 
 /** Annotates the report's metadata-hash-changed causes (in place); returns how many were attributed exactly. */
 export function annotateFromMetadataLog(report: ExplainReport, replay: ReplayResult, view: MetadataLogView): number {
-  return markExactCauses(report, replay, (bump, cause) => {
-    const a = attributeFromLog(view, bump)
-    cause.details.metadataLog = a
-    if (!a.exact) return undefined
-    cause.details.source = 'metadata-log'
-    return {message: a.message, changes: exactChangesFromLog(a.changes ?? [])}
-  })
+  const classic = annotateClassicRejoins(report, replay, view)
+  return (
+    classic +
+    markExactCauses(report, replay, (bump, cause) => {
+      const a = attributeFromLog(view, bump)
+      cause.details.metadataLog = a
+      if (!a.exact) return undefined
+      cause.details.source = 'metadata-log'
+      return {message: a.message, changes: exactChangesFromLog(a.changes ?? [])}
+    })
+  )
 }

@@ -4,6 +4,7 @@
  * adds what needs live metadata (which topic's partitions/racks changed).
  */
 import {RECORD_TYPE} from '../records/index.js'
+import {type ClassicLeave, classicCauses, type PartitionCountSeen} from './classic-causes.js'
 import type {FieldChange} from './diff.js'
 import {diffSubscriptionMetadata, fromRecord, storedSubscriptionMetadata, type SubscriptionMetadataChange} from './subscription-metadata.js'
 import type {EpochChange} from './replay.js'
@@ -60,6 +61,16 @@ export type BumpCause =
       readonly membersRemoved: readonly string[]
       readonly protocol: string | null | undefined
     }
+  /** Classic: a member is gone; how (leave, session or poll timeout) is inferred from its partitions' commit times. */
+  | {readonly kind: 'classic-member-left'; readonly memberId: string; readonly instanceId: string | null; readonly clientId: string; readonly how: ClassicLeave}
+  /** Classic: every remaining member added the same topics (their subscriptions list matched topics, not a pattern). */
+  | {readonly kind: 'classic-pattern-match'; readonly topics: readonly string[]}
+  | {readonly kind: 'classic-assignor-changed'; readonly before: string | null; readonly after: string | null}
+  /**
+   * Classic: same members, subscriptions and assignor: a member (the Java client: the leader, on a metadata change of
+   * a subscribed topic) rejoined. partitionCounts: topics whose assignments cover another number of partitions.
+   */
+  | {readonly kind: 'classic-metadata-rejoin'; readonly leader: string | null; readonly partitionCounts: readonly PartitionCountSeen[]}
   /** Online downgrade: the consumer group's records were tombstoned in the write that stored the classic group. */
   | {readonly kind: 'converted-from-consumer'}
   /** Nothing in the records explains the bump (e.g. the hash was recomputed to the same value). */
@@ -81,6 +92,9 @@ export function classifyBump(e: EpochChange): BumpCause[] {
         membersRemoved: d.classic!.members.removed,
         protocol: d.classic!.protocol.after,
       },
+      ...(downgraded || !e.after.classic?.value
+        ? []
+        : classicCauses({before: e.before.classic?.value, after: e.after.classic.value, at: e.timestamp, lastCommits: e.classicCommits ?? new Map()})),
     ]
   }
   const causes: BumpCause[] = []

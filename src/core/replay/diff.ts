@@ -3,6 +3,7 @@
  * subscriptions, regexes and their resolutions, target-assignment topics, assignor, topology,
  * share initialization). Pure set arithmetic; no interpretation.
  */
+import {classicSubscribedTopics} from './classic-topics.js'
 import type {LoggedRecord} from './replay.js'
 import type {ConsumerGroupState, GroupSnapshot, GroupType, ModernGroupState, RegexResolution, ShareGroupState, StreamsGroupState} from './state.js'
 import type * as V from './values.js'
@@ -169,6 +170,7 @@ function instanceOf(m: object | undefined): string | null {
 /** Kafka's topic set for the hash (see GroupDiff.subscribedTopics). */
 export function subscribedTopicsOf(type: GroupType, snap: GroupSnapshot): string[] {
   if (type === 'streams') return requiredTopics(snap.streams?.topology ?? null)
+  if (type === 'classic') return classicSubscribedTopics(snap.classic?.value)
   const g = (type === 'consumer' ? snap.consumer : snap.share) as AnyModern | null
   if (!g) return []
   const out = new Set<string>()

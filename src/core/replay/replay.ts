@@ -8,6 +8,7 @@
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
+import {departedCommitTimes} from './classic-causes.js'
 import {diffGroup, type GroupDiff, subscribedTopicsOf} from './diff.js'
 import {applyRecord, emptyGroupState, snapshot, type GroupSnapshot, type GroupState, type GroupType} from './state.js'
 import type * as V from './values.js'
@@ -49,6 +50,8 @@ export interface EpochChange {
   readonly before: GroupSnapshot
   readonly after: GroupSnapshot
   readonly diff: GroupDiff
+  /** Classic: the latest commit time (ms) per "topic:partition" before the write (see classic-causes.ts). */
+  readonly classicCommits?: ReadonlyMap<string, number>
   /** The target assignment that first covered this epoch (4.3+ may compute it in a later write). */
   assignment?: {readonly assignmentEpoch: number; readonly offset: bigint; readonly timestamp: number}
 }
@@ -167,6 +170,7 @@ export class GroupReplay {
         before: before,
         after,
         diff: diffGroup(type, before, after, write),
+        ...(type === 'classic' ? {classicCommits: departedCommitTimes(before.classic?.value, after.classic?.value, this.state.offsets)} : {}),
       }
       this.timeline.push(entry)
       if (type !== 'classic') this.awaitingAssignment.push(entry)

@@ -269,3 +269,14 @@ export const SaslAuthenticateRequest: MessageSpec = {
   flexibleVersions: '2+',
   fields: [{name: 'AuthBytes', type: 'bytes', versions: '0+'}],
 }
+
+/** DescribeGroups (classic groups; 4.x brokers answer v2-v6): v5, the first flexible version. */
+export const DescribeGroupsRequest: MessageSpec = {
+  name: 'DescribeGroupsRequest',
+  validVersions: '5',
+  flexibleVersions: '5+',
+  fields: [
+    {name: 'Groups', type: '[]string', versions: '0+'},
+    {name: 'IncludeAuthorizedOperations', type: 'bool', versions: '3+'},
+  ],
+}

@@ -641,3 +641,38 @@ export const SaslAuthenticateResponse: MessageSpec = {
   flexibleVersions: '2+',
   fields: [ErrorCode, ErrorMessage, {name: 'AuthBytes', type: 'bytes', versions: '0+'}, {name: 'SessionLifetimeMs', type: 'int64', versions: '1+'}],
 }
+
+export const DescribeGroupsResponse: MessageSpec = {
+  name: 'DescribeGroupsResponse',
+  validVersions: '5',
+  flexibleVersions: '5+',
+  fields: [
+    {name: 'ThrottleTimeMs', type: 'int32', versions: '1+'},
+    {
+      name: 'Groups',
+      type: '[]DescribedGroup',
+      versions: '0+',
+      fields: [
+        ErrorCode,
+        {name: 'GroupId', type: 'string', versions: '0+'},
+        {name: 'GroupState', type: 'string', versions: '0+'},
+        {name: 'ProtocolType', type: 'string', versions: '0+'},
+        {name: 'ProtocolData', type: 'string', versions: '0+'},
+        {
+          name: 'Members',
+          type: '[]DescribedGroupMember',
+          versions: '0+',
+          fields: [
+            {name: 'MemberId', type: 'string', versions: '0+'},
+            {name: 'GroupInstanceId', type: 'string', versions: '4+', nullableVersions: '4+', default: 'null'},
+            {name: 'ClientId', type: 'string', versions: '0+'},
+            {name: 'ClientHost', type: 'string', versions: '0+'},
+            {name: 'MemberMetadata', type: 'bytes', versions: '0+'},
+            {name: 'MemberAssignment', type: 'bytes', versions: '0+'},
+          ],
+        },
+        {name: 'AuthorizedOperations', type: 'int32', versions: '3+', default: '-2147483648'},
+      ],
+    },
+  ],
+}

@@ -147,16 +147,18 @@ describe('group list through a fake cluster', () => {
     const fake = new FakeCluster(cluster())
     fake.addGroup('orders-1', 'consumer', 'Stable', {groupEpoch: 3, assignmentEpoch: 3, members: 2})
     fake.addGroup('orders-2', 'share', 'Empty', {groupEpoch: 1, assignmentEpoch: 1, members: 0})
-    fake.addGroup('legacy', 'classic', 'Stable')
+    // DescribeGroups answers for classic groups: state and members, no epoch; a group that vanished keeps ListGroups' word
+    fake.addGroup('legacy', 'classic', 'Stable', {members: 1, state: 'PreparingRebalance'})
+    fake.addGroup('legacy-gone', 'classic', 'Empty')
     return fake
   }
 
-  it('--json: every group with its describe, the classic one from ListGroups alone; exit 0', async () => {
+  it('--json: every group with its describe (DescribeGroups for classic ones); exit 0', async () => {
     const r = await runOn(listed(), 'group:list', '--json')
     expect(r.exitCode, r.stderr).toBe(0)
     const doc = documentOf(r.stdout)
     expect(doc.schema).toEqual({name: 'rebalance-doctor/group-list', version: 1})
-    expect(doc.groups.map((g: {group: string}) => g.group).sort()).toEqual(['legacy', 'orders-1', 'orders-2'])
+    expect(doc.groups.map((g: {group: string}) => g.group).sort()).toEqual(['legacy', 'legacy-gone', 'orders-1', 'orders-2'])
     expect(doc.groups.find((g: {group: string}) => g.group === 'orders-1')).toMatchObject({
       type: 'consumer',
       state: 'Stable',
@@ -165,7 +167,14 @@ describe('group list through a fake cluster', () => {
       members: 2,
       coordinator: 1,
     })
-    expect(doc.groups.find((g: {group: string}) => g.group === 'legacy')).toMatchObject({type: 'classic', groupEpoch: null, members: null})
+    expect(doc.groups.find((g: {group: string}) => g.group === 'legacy')).toMatchObject({
+      type: 'classic',
+      state: 'PreparingRebalance',
+      groupEpoch: null,
+      assignmentEpoch: null,
+      members: 1,
+    })
+    expect(doc.groups.find((g: {group: string}) => g.group === 'legacy-gone')).toMatchObject({type: 'classic', state: 'Empty', members: null})
   })
 
   it('--group, --type and --state filter; filters that match nothing exit 4; a bad --type is a usage error', async () => {
@@ -173,7 +182,7 @@ describe('group list through a fake cluster', () => {
     const orders = await runOn(fake, 'group:list', '--json', '--group', 'orders-*', '--type', 'consumer')
     expect(documentOf(orders.stdout).groups.map((g: {group: string}) => g.group)).toEqual(['orders-1'])
     const empty = await runOn(fake, 'group:list', '--json', '--state', 'empty')
-    expect(documentOf(empty.stdout).groups.map((g: {group: string}) => g.group)).toEqual(['orders-2'])
+    expect(documentOf(empty.stdout).groups.map((g: {group: string}) => g.group)).toEqual(['legacy-gone', 'orders-2'])
     const none = await runOn(fake, 'group:list', '--json', '--group', 'payments-*')
     expect(none.exitCode).toBe(4)
     expect(documentOf(none.stdout).groups).toEqual([])

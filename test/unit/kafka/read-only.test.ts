@@ -17,6 +17,8 @@ const READ_ONLY = new Map([
   // committed offsets, as an admin reads them: no member id or epoch (v8), so no member is checked or fenced
   [9, 'OffsetFetch'],
   [10, 'FindCoordinator'],
+  // classic groups' state and members, as an admin reads them: joins nothing
+  [15, 'DescribeGroups'],
   [16, 'ListGroups'],
   [46, 'ListPartitionReassignments'],
   [18, 'ApiVersions'],

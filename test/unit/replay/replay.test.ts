@@ -400,7 +400,10 @@ describe('classic groups and conversion', () => {
       ['classic', 1, 2],
       ['consumer', undefined, 2],
     ])
-    expect(classifyBump(timeline[1])).toEqual([{kind: 'classic-rebalance', generation: 2, membersAdded: ['b'], membersRemoved: [], protocol: 'range'}])
+    expect(classifyBump(timeline[1])).toEqual([
+      {kind: 'classic-rebalance', generation: 2, membersAdded: ['b'], membersRemoved: [], protocol: 'range'},
+      {kind: 'member-joined', memberId: 'b', instanceId: null, subscribedTopicNames: [], subscribedTopicRegex: null},
+    ])
     expect(kinds(timeline[2])).toEqual(['converted-from-classic', 'member-joined', 'member-joined'])
     expect(classifyBump(timeline[2])[0]).toEqual({kind: 'converted-from-classic', generation: 2})
     expect(state.classic).toBeNull()

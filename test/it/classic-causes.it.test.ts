@@ -1,0 +1,149 @@
+/**
+ * A cause for each generation bump of a classic group, on a real cluster with Kafka's own classic consumer
+ * (ConsoleConsumer, short session timeout): a clean close (SIGTERM: the consumer commits and sends LeaveGroup) is
+ * named a leave, `kill -9` a session timeout, and a partition increase by TopicCommand the leader's rejoin with the
+ * partition count its assignments now cover. All three are inferences and must say so.
+ */
+import {type ChildProcess, spawn} from 'node:child_process'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {buildOnce, cli} from './adapter-cli.js'
+import {clusterSh, waitFor} from './lib/cluster.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+const consumers: ChildProcess[] = []
+const P = `cc${Date.now().toString(36).slice(-5)}`
+const g = `${P}-classic-causes`
+const topic = `${P}-orders`
+
+beforeAll(async () => {
+  probe = await Probe.start('classic-causes')
+  await buildOnce()
+})
+afterAll(async () => {
+  for (const c of consumers) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+  await probe?.close()
+})
+
+interface Cause {
+  kind: string
+  message: string
+  confidence: string
+  details: {
+    memberId?: string
+    clientId?: string
+    how?: {kind: string; inferred: boolean}
+    partitionCounts?: Array<{topic: string; before: number; after: number}>
+  }
+}
+interface Doc {
+  members: Array<{memberId: string; clientId: string | null}>
+  timeline: Array<{epoch: number; causes: Cause[]}>
+}
+
+function start(clientId: string): ChildProcess {
+  const c = spawn(
+    'java',
+    [
+      '-Xmx192m',
+      '-cp',
+      `${probe.env.libs}/*`,
+      'org.apache.kafka.tools.consumer.ConsoleConsumer',
+      '--bootstrap-server',
+      probe.env.bootstrap,
+      '--topic',
+      topic,
+      '--group',
+      g,
+      '--from-beginning',
+      '--timeout-ms',
+      '300000',
+      ...[
+        'client.id',
+        clientId,
+        'session.timeout.ms',
+        '6000',
+        'heartbeat.interval.ms',
+        '500',
+        'auto.commit.interval.ms',
+        '200',
+        'metadata.max.age.ms',
+        '1000',
+      ].flatMap((v, i, a) => (i % 2 ? [] : ['--consumer-property', `${v}=${a[i + 1]}`])),
+    ],
+    {stdio: 'ignore'},
+  )
+  consumers.push(c)
+  return c
+}
+
+describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('group list counts the members; a clean close is a leave, kill -9 a session timeout, a partition increase the leader’s rejoin', async () => {
+    const bs = probe.env.bootstrap
+    await probe.driver.cmd(`create-topic ${topic} 3`)
+    await probe.driver.cmd(`produce ${topic} 30`)
+    const explain = async () => {
+      const r = await cli(['group', 'explain', g, '-b', bs, '--json'])
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout) as Doc
+    }
+    let doc: Doc | undefined
+    const until = (what: string, ok: (d: Doc) => boolean) =>
+      waitFor(
+        what,
+        async () => {
+          doc = await explain()
+          return ok(doc)
+        },
+        {timeoutMs: 60_000, intervalMs: 500},
+      )
+    const clients = (d: Doc) => d.members.map(m => m.clientId).sort()
+    const last = () => doc!.timeline.at(-1)!
+
+    const a = start(`${P}-a`)
+    start(`${P}-b`)
+    await until('two members', d => clients(d).join() === `${P}-a,${P}-b`)
+    const aId = doc!.members.find(m => m.clientId === `${P}-a`)!.memberId
+    // group list: DescribeGroups at the coordinator counts the classic group's members (ConsumerGroupCommand --state's #MEMBERS)
+    await waitFor(
+      'group list counts both members',
+      async () => {
+        const r = await cli(['group', 'list', '-b', bs, '--json', '--group', g])
+        expect(r.code, r.stderr).toBe(0)
+        const [row] = JSON.parse(r.stdout).groups as Array<{type: string; state: string; members: number | null; groupEpoch: number | null}>
+        return row.type === 'classic' && row.state === 'Stable' && row.members === 2 && row.groupEpoch === null
+      },
+      {timeoutMs: 30_000, intervalMs: 500},
+    )
+    a.kill('SIGTERM') // ConsoleConsumer's shutdown hook closes the consumer: commit, then LeaveGroup
+    await until('a left', d => clients(d).join() === `${P}-b`)
+    const left = last().causes.find(c => c.kind === 'classic-member-left')!
+    console.log(left.message)
+    expect(left).toMatchObject({confidence: 'inferred-unique', details: {memberId: aId, how: {kind: 'leave', inferred: true}}})
+
+    const c = start(`${P}-c`)
+    await until('c joined', d => clients(d).join() === `${P}-b,${P}-c`)
+    const cId = doc!.members.find(m => m.clientId === `${P}-c`)!.memberId
+    c.kill('SIGKILL')
+    await until('c expired', d => clients(d).join() === `${P}-b`)
+    const expired = last().causes.find(x => x.kind === 'classic-member-left')!
+    console.log(expired.message)
+    expect(expired).toMatchObject({confidence: 'inferred-unique', details: {memberId: cId, how: {kind: 'session-timeout', inferred: true}}})
+
+    const before = last().epoch
+    await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', bs, '--alter', '--topic', topic, '--partitions', '6')
+    await until('the leader rejoined', d => d.timeline.at(-1)!.epoch > before)
+    const rejoin = last().causes.find(x => x.kind === 'classic-metadata-rejoin')!
+    console.log(rejoin.message)
+    expect(rejoin).toMatchObject({confidence: 'inferred-unique', details: {partitionCounts: [{topic, before: 3, after: 6}]}})
+
+    // with the controller's metadata log: the partition increase between the two generations, exact
+    const r = await cli(['group', 'explain', g, '-b', bs, '--json', '--metadata-log', join(probe.env.raw.CONTROLLER_LOG_DIR, '__cluster_metadata-0')])
+    expect(r.code, r.stderr).toBe(0)
+    const exact = (JSON.parse(r.stdout) as Doc).timeline.find(e => e.epoch === last().epoch)!.causes.find(x => x.kind === 'classic-metadata-rejoin')!
+    console.log(exact.message)
+    expect(exact).toMatchObject({confidence: 'exact', details: {source: 'metadata-log'}})
+    expect(exact.message).toContain(topic)
+  })
+})
