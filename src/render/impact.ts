@@ -22,7 +22,7 @@ function stepsText(g: GroupImpact): string {
 
 export function summaryText(s: ImpactSummary): string {
   return [
-    `${s.groups} group${s.groups === 1 ? '' : 's'} (classic ${s.classicGroupsSkipped} skipped: no metadata hash)`,
+    `${s.groups} group${s.groups === 1 ? '' : 's'} and ${s.classicGroups} classic${s.classicGroupsSkipped ? ` (${s.classicGroupsSkipped} classic of other protocols skipped)` : ''}`,
     `${s.touched} touched`,
     `${s.rebalancing} would rebalance (${s.certain} certainly, ${s.possible} possibly, ${s.deferred} only later)`,
     ...(s.alreadyPending ? [`${s.alreadyPending} already pending or stale`] : []),
@@ -57,6 +57,33 @@ export function renderImpact(r: ImpactReport): string {
       ...g.steps.filter(s => s.hashUnknown && s.bump !== 'no').map(s => `${g.group}: ${s.phase}: ${s.hashUnknown}`),
       ...g.notes.map(n => `${g.group}: ${n}`),
     ])
+    if (notes.length > 0) {
+      out.push('notes:')
+      for (const n of [...new Set(notes)]) out.push(`  - ${n}`)
+    }
+  }
+  if (r.classicGroups.length > 0) {
+    out.push('')
+    out.push('classic groups (no metadata hash: the leader rejoins when a metadata refresh differs from what it assigned with):')
+    out.push(
+      renderTable(
+        ['group', 'members', 'leader rack', 'rebalances', 'steps (phase: what the leader sees)'],
+        r.classicGroups.map(g => [
+          g.group,
+          g.members,
+          g.leaderRack ?? '-',
+          g.bumps.min === g.bumps.max ? String(g.bumps.min) : `${g.bumps.min} or ${g.bumps.max}`,
+          g.members === 0
+            ? 'none while the group has no members'
+            : g.steps.map(s => `${s.bump === 'if-seen' ? 'if seen: ' : ''}${s.phase}: ${s.why}`).join('\n') || 'nothing the leader compares changes',
+        ]),
+        ['left', 'right', 'left', 'left', 'left'],
+      ),
+    )
+    const when = r.classicGroups.some(g => g.steps.length > 0)
+      ? [`classic groups rebalance ${r.classicGroups.find(g => g.steps.length > 0)!.steps[0].when}`]
+      : []
+    const notes = [...when, ...r.classicGroups.flatMap(g => g.notes.map(n => `${g.group}: ${n}`))]
     if (notes.length > 0) {
       out.push('notes:')
       for (const n of [...new Set(notes)]) out.push(`  - ${n}`)

@@ -132,6 +132,15 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     expect(expired).toMatchObject({confidence: 'inferred-unique', details: {memberId: cId, how: {kind: 'session-timeout', inferred: true}}})
 
     const before = last().epoch
+    // impact before the change (issue 29): the classic group predicted to rebalance once, at its leader's refresh
+    const plan = await cli(['impact', '-b', bs, '--add-partitions', `${topic}=6`, '--json'])
+    expect(plan.code, plan.stderr).toBe(0)
+    const predicted = (JSON.parse(plan.stdout) as {classicGroups: Array<{group: string; bumps: {min: number; max: number}; steps: Array<{why: string}>}>})
+      .classicGroups
+    expect(
+      predicted.find(x => x.group === g),
+      plan.stdout,
+    ).toMatchObject({bumps: {min: 1, max: 1}, steps: [{why: `${topic} partitions 3 → 6`}]})
     await clusterSh(probe.env, 'tool', 'org.apache.kafka.tools.TopicCommand', '--bootstrap-server', bs, '--alter', '--topic', topic, '--partitions', '6')
     await until('the leader rejoined', d => d.timeline.at(-1)!.epoch > before)
     const rejoin = last().causes.find(x => x.kind === 'classic-metadata-rejoin')!

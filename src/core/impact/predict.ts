@@ -28,6 +28,7 @@ import {
 import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
 import {describeChange, type PlannedChange} from './changes.js'
 import {buildPhases, type Phase, type PhaseKind} from './phases.js'
+import {type ClassicImpact, predictClassic} from './classic.js'
 import {re2jMatches} from './regex.js'
 
 export interface ImpactStep {
@@ -72,7 +73,11 @@ export interface GroupImpact {
 }
 
 export interface ImpactSummary {
+  /** Consumer, share and streams groups. */
   groups: number
+  /** Classic groups of the consumer protocol (predicted from their leader's metadata comparison: classic.ts). */
+  classicGroups: number
+  /** Classic groups of other protocols (connect, …): their clients' rules are not the consumer's; not predicted. */
   classicGroupsSkipped: number
   touched: number
   /** Groups that bump at least once on some path, or later (deferred). */
@@ -90,8 +95,12 @@ export interface ImpactReport {
   changes: string[]
   phases: Array<{phase: PhaseKind; when: string; transient: boolean; topics: string[]}>
   groups: GroupImpact[]
+  /** Classic consumer groups whose topics the plan touches (or that a created topic may concern). */
+  classicGroups: ClassicGroupImpact[]
   summary: ImpactSummary
 }
+
+export type ClassicGroupImpact = ClassicImpact & {group: string; type: 'classic'}
 
 export interface ImpactOptions {
   /** Exit 3 when more than this many groups would rebalance. */
@@ -121,11 +130,20 @@ export function predictImpact(
   const out: GroupImpact[] = []
   let total = 0
   let classic = 0
+  let classicTotal = 0
+  const classicOut: ClassicGroupImpact[] = []
   for (const [id, replay] of groups) {
     const type = groupTypeOf(replay.state)
     if (!type) continue
     if (type === 'classic') {
-      classic++
+      const v = replay.state.classic?.value
+      if (!v || v.protocolType !== 'consumer') {
+        classic++
+        continue
+      }
+      classicTotal++
+      const c = predictClassic(v, md, phases)
+      if (c) classicOut.push({group: id, type: 'classic', ...c})
       continue
     }
     const g = replay.state[type] as ModernGroupState<unknown, unknown, unknown> | null
@@ -237,15 +255,18 @@ export function predictImpact(
     })
   }
   out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
-  const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length
+  classicOut.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  const classicRebalancing = classicOut.filter(o => o.bumps.max > 0)
+  const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length + classicRebalancing.length
   const limit = options.failOnRebalance ?? null
   const summary: ImpactSummary = {
     groups: total,
+    classicGroups: classicTotal,
     classicGroupsSkipped: classic,
-    touched: out.length,
+    touched: out.length + classicOut.filter(o => o.touchedTopics.length > 0).length,
     rebalancing,
-    certain: out.filter(o => o.bumps.min > 0).length,
-    possible: out.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length,
+    certain: out.filter(o => o.bumps.min > 0).length + classicOut.filter(o => o.bumps.min > 0).length,
+    possible: out.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length + classicOut.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length,
     deferred: out.filter(o => o.bumps.max === 0 && o.deferredBumps > 0).length,
     alreadyPending: out.filter(o => o.today !== 'IN_SYNC').length,
     emptyTouched: out.filter(o => o.members === 0).length,
@@ -256,6 +277,7 @@ export function predictImpact(
     changes: changes.map(describeChange),
     phases: phases.map(p => ({phase: p.kind, when: p.when, transient: p.transient, topics: [...p.changed].sort()})),
     groups: out,
+    classicGroups: classicOut,
     summary,
   }
 }
