@@ -33,6 +33,16 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       `metadata hash: not kept by this version (Kafka 4.0 rules: the stored subscription metadata is compared${r.inSync === null ? '' : r.inSync ? ', equal to live metadata' : ', different from live metadata'})`,
     )
   }
+  if (r.migration) {
+    const m = r.migration
+    const state =
+      m.upgrade === 'blocked'
+        ? `blocked: ${m.blockers.join('; ')}`
+        : m.upgrade === 'replaced'
+          ? 'possible (an empty group)'
+          : `possible if ${m.conditions.join(' and ')}`
+    out.push(wrapProse(safe(`to the consumer protocol (KIP-848): ${state}. The first consumer-protocol member: ${m.firstMember}`), width, 2))
+  }
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
     out.push('findings:')

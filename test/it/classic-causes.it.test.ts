@@ -154,5 +154,24 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     console.log(exact.message)
     expect(exact).toMatchObject({confidence: 'exact', details: {source: 'metadata-log'}})
     expect(exact.message).toContain(topic)
+
+    // the road to KIP-848 (issue 29): readiness before, the online upgrade by a consumer-protocol member after
+    const ready = JSON.parse((await cli(['group', 'explain', g, '-b', bs, '--json'])).stdout) as {migration: {upgrade: string; metadataHash: string | null}}
+    expect(ready.migration).toMatchObject({upgrade: 'possible'})
+    expect(ready.migration.metadataHash).toMatch(/^-?\d+$/)
+    await probe.driver.cmd(`consumer ${P}-k848 ${g} names ${topic}`)
+    const converted = await waitFor(
+      'the group converted to a consumer group',
+      async () => {
+        const d = JSON.parse((await cli(['group', 'explain', g, '-b', bs, '--json'])).stdout) as Doc & {type: string; storedMetadataHash: string | null}
+        return d.type === 'consumer' ? d : undefined
+      },
+      {timeoutMs: 60_000, intervalMs: 1000},
+    )
+    const kinds = converted.timeline.flatMap(e => e.causes.map(c => c.kind))
+    expect(kinds, JSON.stringify(converted.timeline)).toContain('converted-from-classic')
+    // the hash the readiness said it would store (live metadata unchanged since)
+    expect(converted.storedMetadataHash).toBe(ready.migration.metadataHash)
+    await probe.driver.cmd(`stop ${P}-k848`)
   })
 })

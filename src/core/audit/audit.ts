@@ -11,6 +11,8 @@ import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type GroupRules, type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {LogAttribution} from '../metadata-log/attribute.js'
+import type {MigrationReadiness} from '../explain/migration.js'
+import {migrationReadiness} from '../explain/migration.js'
 import type {GroupLag} from './lag.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
@@ -57,6 +59,8 @@ export interface GroupAudit {
   findings: FindingKind[]
   /** With --metadata-log, when stored ≠ live: the log's changes since the stored hash (exact), or why not. */
   driftFromLog?: LogAttribution
+  /** Classic groups: the road to KIP-848 (explain/migration.ts; the metadata hash over today's metadata). */
+  migration?: MigrationReadiness
   /** The group's lag at the time of the audit (lag.ts; its last field): null for share groups, with --no-lag, or when
    * it could not be read (a warning says why). Absent only from rows before output. */
   lag?: GroupLag | null
@@ -238,6 +242,9 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     assignmentPending,
     unknownRecords,
     reassignments,
+    // from the records alone (no hash over live metadata: a classic row is reused from the incremental cache while
+    // its records do not change, and the hash would go stale; group explain gives it)
+    ...(type === 'classic' && replay.state.classic?.value ? {migration: migrationReadiness(replay.state.classic.value)} : {}),
     lastEpochTime: g?.epochAt ? new Date(g.epochAt.timestamp).toISOString() : null,
     findings,
   }

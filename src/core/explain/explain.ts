@@ -44,6 +44,7 @@ import {
 } from './hypotheses.js'
 import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
+import {type MigrationReadiness, migrationReadiness} from './migration.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
 export type VerdictCode =
@@ -189,6 +190,8 @@ export interface ExplainReport {
   offsets?: GroupOffsets | null
   /** Set by the command from the live metadata: brokers up, fenced, and unregistered ones still named as replicas of the group's topics. */
   brokers?: BrokerHealth
+  /** Classic groups: can the first consumer-protocol member upgrade it online, and what it will cause (migration.ts). */
+  migration?: MigrationReadiness
 }
 
 /**
@@ -429,6 +432,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
       message: `classic group at generation ${v?.generation ?? '-'}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`,
       pending: false,
     }
+    base.migration = migrationReadiness(v, options.live)
     return base
   }
 
