@@ -160,6 +160,16 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
     }
     if (whole.size > 0) out.push(wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2))
   }
+  const churn = r.churn
+  if (churn && churn.clients.length > 0) {
+    const causes = Object.entries(churn.byCause)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')
+    out.push('')
+    out.push(wrapProse(safe(`why it keeps rebalancing: ${churn.bumps} bumps from ${churn.from} to ${churn.to} (${causes})`), width, 2))
+    for (const c of churn.clients) out.push(wrapProse(safe(`  - ${c.finding}`), width, 4))
+  }
   return out.join('\n')
 }
 

@@ -1,3 +1,4 @@
+import {churnOf} from '../../core/explain/churn.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../../base-command.js'
@@ -191,6 +192,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
 
     if (since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= since)
     if (flags.last) report.timeline = report.timeline.slice(-flags.last)
+    report.churn = churnOf(report.timeline)
     if (flags.watch !== undefined) {
       if (flags.ndjson) process.stdout.write(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
       else this.logRendered(renderExplain(report, styleOf(flags, now)))
@@ -241,6 +243,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
           report.offsets = null
           if (o.since !== undefined) report.timeline = report.timeline.filter(e => e.timestamp >= o.since!)
           if (flags.last) report.timeline = report.timeline.slice(-flags.last)
+          report.churn = churnOf(report.timeline)
           out.push({report, replay})
         }
         // one read of the metadata log for every group (before the --since/--last cut: bumps are matched by offset)

@@ -45,6 +45,7 @@ import {
 import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import {type MigrationReadiness, migrationReadiness} from './migration.js'
+import type {Churn} from './churn.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
 export type VerdictCode =
@@ -192,6 +193,8 @@ export interface ExplainReport {
   brokers?: BrokerHealth
   /** Classic groups: can the first consumer-protocol member upgrade it online, and what it will cause (migration.ts). */
   migration?: MigrationReadiness
+  /** Set by `group explain` over the timeline shown (after --since/--last): bumps by cause, clients that come and go (churn.ts). */
+  churn?: Churn
 }
 
 /**
