@@ -43,6 +43,14 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           : `possible if ${m.conditions.join(' and ')}`
     out.push(wrapProse(safe(`to the consumer protocol (KIP-848): ${state}. The first consumer-protocol member: ${m.firstMember}`), width, 2))
   }
+  if (r.downgrade)
+    out.push(
+      wrapProse(
+        safe(`back to the classic protocol: ${r.downgrade.classicMembers} member(s) use it; ${r.downgrade.when}, if ${r.downgrade.conditions.join(' and ')}`),
+        width,
+        2,
+      ),
+    )
   const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
   if (findings.length > 0) {
     out.push('findings:')

@@ -172,6 +172,20 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     expect(kinds, JSON.stringify(converted.timeline)).toContain('converted-from-classic')
     // the hash the readiness said it would store (live metadata unchanged since)
     expect(converted.storedMetadataHash).toBe(ready.migration.metadataHash)
+    // and back: the classic member left alone once the consumer-protocol one leaves (the default policy allows it)
+    expect((converted as unknown as {downgrade: {classicMembers: number; consumerMembers: number}}).downgrade).toMatchObject({
+      classicMembers: 1,
+      consumerMembers: 1,
+    })
     await probe.driver.cmd(`stop ${P}-k848`)
+    const back = await waitFor(
+      'the group converted back to classic',
+      async () => {
+        const d = JSON.parse((await cli(['group', 'explain', g, '-b', bs, '--json'])).stdout) as Doc & {type: string}
+        return d.type === 'classic' ? d : undefined
+      },
+      {timeoutMs: 60_000, intervalMs: 1000},
+    )
+    expect(back.timeline.flatMap(e => e.causes.map(c => c.kind))).toContain('converted-from-consumer')
   })
 })

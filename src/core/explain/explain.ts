@@ -44,7 +44,7 @@ import {
 } from './hypotheses.js'
 import {type ClassicMemberDetail, classicMembers, liveTopicIds} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
-import {type MigrationReadiness, migrationReadiness} from './migration.js'
+import {type DowngradeReadiness, downgradeReadiness, type MigrationReadiness, migrationReadiness} from './migration.js'
 import type {Churn} from './churn.js'
 import {type LeaveFacts, type MemberPartitions, memberPartitions, topicNamesById, whyLeft} from './members.js'
 
@@ -193,6 +193,8 @@ export interface ExplainReport {
   brokers?: BrokerHealth
   /** Classic groups: can the first consumer-protocol member upgrade it online, and what it will cause (migration.ts). */
   migration?: MigrationReadiness
+  /** Consumer groups with classic-protocol members: when and under which configs it goes back to classic (migration.ts). */
+  downgrade?: DowngradeReadiness
   /** Set by `group explain` over the timeline shown (after --since/--last): bumps by cause, clients that come and go (churn.ts). */
   churn?: Churn
 }
@@ -453,6 +455,10 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   base.storedMetadataHash = base.rules === '4.0' ? null : g.metadataHash.toString()
   const topics = subscribedTopicsOf(type, state)
   base.members = membersOf(type, state, marks, topicNamesById(options.live))
+  if (type === 'consumer') {
+    const down = downgradeReadiness((g.members as Map<string, {ClassicMemberMetadata?: unknown}>).values())
+    if (down) base.downgrade = down
+  }
 
   // Assignment and reconciliation: true whatever the metadata says.
   // An empty group has nothing to assign: 4.1 leaves the assignment epoch behind when the last member goes.

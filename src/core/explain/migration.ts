@@ -54,3 +54,40 @@ export function migrationReadiness(v: GroupMetadataValue, live?: ClusterMetadata
     metadataHash: blockers.length ? null : hash,
   }
 }
+
+/**
+ * The reverse, for a consumer group some of whose members still use the classic protocol (their member metadata
+ * holds ClassicMemberMetadata): when the last consumer-protocol member leaves (or is fenced, or replaced), the
+ * coordinator converts the group back to a classic group if the members left all use the classic protocol, there
+ * are some, group.consumer.migration.policy allows downgrades (DOWNGRADE or BIDIRECTIONAL, the default) and they are
+ * no more than group.classic.max.size (GroupMetadataManager.validateOnlineDowngradeWithFencedMembers, 4.4.0's jar).
+ * undefined when no member uses the classic protocol (nothing to downgrade to).
+ */
+export interface DowngradeReadiness {
+  classicMembers: number
+  consumerMembers: number
+  /** What the records show: the downgrade comes when the last consumer-protocol member leaves. */
+  when: string
+  conditions: string[]
+}
+
+export function downgradeReadiness(members: Iterable<{ClassicMemberMetadata?: unknown}>): DowngradeReadiness | undefined {
+  let classic = 0
+  let modern = 0
+  for (const m of members)
+    if (m.ClassicMemberMetadata) classic++
+    else modern++
+  if (classic === 0) return undefined
+  return {
+    classicMembers: classic,
+    consumerMembers: modern,
+    when:
+      modern === 0
+        ? 'every member uses the classic protocol: the group goes back to a classic group when its next member leaves or is fenced'
+        : `when the last of its ${modern} consumer-protocol member${modern === 1 ? '' : 's'} leaves, is fenced or is replaced, the group goes back to a classic group (a conversion and a new generation)`,
+    conditions: [
+      'group.consumer.migration.policy allows downgrades (DOWNGRADE or BIDIRECTIONAL, the default)',
+      `group.classic.max.size is at least ${classic} (default 2147483647)`,
+    ],
+  }
+}

@@ -1,6 +1,6 @@
 /** The road to KIP-848 of a classic group (issue 29): what the records tell, what the broker configs must allow. */
 import {describe, expect, it} from 'vitest'
-import {migrationReadiness} from '../../../src/core/explain/migration.js'
+import {downgradeReadiness, migrationReadiness} from '../../../src/core/explain/migration.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import type {GroupMetadataValue} from '../../../src/core/replay/values.js'
 import {cluster} from '../audit/fixtures.js'
@@ -40,5 +40,19 @@ describe('migrationReadiness', () => {
     expect(migrationReadiness(value('connect', [member('w1', [])]))).toMatchObject({upgrade: 'blocked', conditions: [], metadataHash: null})
     expect(migrationReadiness(value('connect', [member('w1', [])])).blockers[0]).toContain('"connect" is not the consumer embedded protocol')
     expect(migrationReadiness(value('consumer', []))).toMatchObject({upgrade: 'replaced', blockers: []})
+  })
+})
+
+describe('downgradeReadiness', () => {
+  it('a consumer group with classic-protocol members goes back when its last consumer-protocol member leaves; none: undefined', () => {
+    const classic = {ClassicMemberMetadata: {SessionTimeoutMs: 45_000, SupportedProtocols: []}}
+    const modern = {ClassicMemberMetadata: null}
+    expect(downgradeReadiness([classic, classic, modern])).toMatchObject({
+      classicMembers: 2,
+      consumerMembers: 1,
+      when: expect.stringContaining('when the last of its 1 consumer-protocol member leaves'),
+      conditions: [expect.stringContaining('allows downgrades'), 'group.classic.max.size is at least 2 (default 2147483647)'],
+    })
+    expect(downgradeReadiness([modern, modern])).toBeUndefined()
   })
 })
