@@ -14,6 +14,7 @@ import type {LogAttribution} from '../metadata-log/attribute.js'
 import type {MigrationReadiness} from '../explain/migration.js'
 import {migrationReadiness} from '../explain/migration.js'
 import type {GroupLag} from './lag.js'
+import {StoredRow} from './stored-row.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
@@ -264,6 +265,8 @@ export interface AuditSummary {
   /** Groups with each kind of finding. */
   findings: Record<FindingKind, number>
   groupsWithFindings: number
+  /** Classic groups by their road to KIP-848 (explain/migration.ts: possible, blocked, replaced). */
+  classicMigration: Record<'possible' | 'blocked' | 'replaced', number>
   partitions: number
   recordsScanned: number
   /** Records of __consumer_offsets that could not be decoded at all (corrupt), all groups. */
@@ -297,8 +300,14 @@ export function summarize(
   const byVerdict: Record<string, number> = {}
   const findings = Object.fromEntries(FINDING_KINDS.map(k => [k, 0])) as Record<FindingKind, number>
   let withFindings = 0
+  const classicMigration = {possible: 0, blocked: 0, replaced: 0}
   for (const g of groups) {
     const t = g.type ?? 'unknown'
+    // (a classic row read back from a checkpoint is parsed for it: classic rows only)
+    if (g.type === 'classic') {
+      const m = ('migration' in g ? (g as GroupAudit).migration : g instanceof StoredRow ? g.row().migration : undefined)?.upgrade
+      if (m) classicMigration[m]++
+    }
     byType[t] = (byType[t] ?? 0) + 1
     byVerdict[g.verdict.code] = (byVerdict[g.verdict.code] ?? 0) + 1
     for (const f of g.findings) findings[f]++
@@ -312,6 +321,7 @@ export function summarize(
     byVerdict,
     findings,
     groupsWithFindings: withFindings,
+    classicMigration,
     partitions: stats.partitions,
     recordsScanned: stats.recordsScanned,
     decodeErrors: stats.decodeErrors,

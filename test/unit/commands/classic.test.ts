@@ -99,5 +99,19 @@ describe('a classic group through a fake cluster', () => {
     const row = JSON.parse(r.stdout).groups.find((g: {group: string}) => g.group === G)
     expect(row).toMatchObject({type: 'classic', groupEpoch: 3, members: 1})
     expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_group_members\{[^}]*group="billing-legacy"[^}]*\} 1$/m)
+    // the road to KIP-848: per group, and counted in the summary (issue 29)
+    expect(row.migration).toMatchObject({upgrade: 'possible', blockers: [], metadataHash: null})
+    expect(JSON.parse(r.stdout).summary.classicMigration).toEqual({possible: 1, blocked: 0, replaced: 0})
+  })
+
+  it('audit --incremental: a classic row read back from its checkpoint is counted in classicMigration too', async () => {
+    const d = dir()
+    const args = ['audit', '--json', '--incremental', '-b', 'fake:9092', '--history-dir', d]
+    const fake = classicCluster()
+    expect((await withFake(fake, () => run(args))).exitCode).toBe(0)
+    const again = await withFake(fake, () => run(args))
+    const doc = JSON.parse(again.stdout)
+    expect(doc.summary.incremental.partitionsResumed).toBeGreaterThan(0)
+    expect(doc.summary.classicMigration).toEqual({possible: 1, blocked: 0, replaced: 0})
   })
 })
