@@ -61,7 +61,7 @@ ${HISTORY_DIR_ENV} override it) as checksummed NDJSON day segments; --no-record 
 \`group explain\` uses it to name past metadata changes exactly.
 
 --json prints {schema: {name: "rebalance-doctor/audit", version: 1}, summary, groups: [...], warnings: [...]};
---ndjson one object per group per line and a last summary line (with the warnings); --prometheus FILE writes node_exporter textfile metrics atomically, every series labelled cluster_id (see README);
+--ndjson one object per group per line and a last summary line (with the warnings); --prometheus FILE writes node_exporter textfile metrics atomically, every series labelled cluster_id (see docs/output.md);
 a failed run replaces it with its failure: rebalance_doctor_up 0, the exit code, the time of the run and the error code.
 
 The report is always written, also when the history cannot be (unwritable directory, full disk, a lock held
@@ -143,13 +143,13 @@ error.`
     }),
     incremental: Flags.boolean({
       summary: 'Read only what is new since the last --incremental audit: each partition resumes from its checkpoint.',
-      description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset, the reduced state of its groups and each group's audit row) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. Only groups with new records are rebuilt; a group's row is reused while the live hash of its topics is unchanged, it has no member reconciling and no reassignment on its topics (see README). The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
+      description: `Checkpoints (per __consumer_offsets partition: the offset reached, the last batch's offsets and leader epoch, the log start offset, the reduced state of its groups and each group's audit row) are kept next to the history, in <history dir>/<cluster id>/audit-checkpoint/, written atomically. Only groups with new records are rebuilt; a group's row is reused while the live hash of its topics is unchanged, it has no member reconciling and no reassignment on its topics (see docs/output.md). The results are those of a full read. A partition whose checkpoint no longer fits (the log start moved past it, the log was truncated or diverged, another cluster id, a damaged file) is read in full, with a warning. Not with --group (a checkpoint holds every group).`,
       exclusive: ['group'],
       helpGroup: 'HISTORY',
     }),
     watch: watchIntervalFlag({
       summary: 'Keep running: an incremental audit every DURATION (10s), printing each new epoch bump once with its causes.',
-      description: `One line per new bump (--ndjson: one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump; see README); the first pass only reads (it prints no bump), then says on stderr what it watches; a member newly stuck is printed once (--ndjson: a rebalance-doctor/stuck-member object). Each pass also rewrites the --prometheus file atomically and records the history (unless --no-record), so metadata changes are named exactly to the interval; with the history on, the checkpoints are written as --incremental writes them (not with --group). A failed pass (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running pass has written everything, exit code 0 (a second signal exits at once, 130); so does an output whose reader is gone (| head).`,
+      description: `One line per new bump (--ndjson: one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump; see docs/output.md); the first pass only reads (it prints no bump), then says on stderr what it watches; a member newly stuck is printed once (--ndjson: a rebalance-doctor/stuck-member object). Each pass also rewrites the --prometheus file atomically and records the history (unless --no-record), so metadata changes are named exactly to the interval; with the history on, the checkpoints are written as --incremental writes them (not with --group). A failed pass (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running pass has written everything, exit code 0 (a second signal exits at once, 130); so does an output whose reader is gone (| head).`,
       exclusive: ['json', 'incremental', 'all'],
       helpValue: 'DURATION',
     }),

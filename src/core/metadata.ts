@@ -58,7 +58,7 @@ export function parseMetadataJson(text: string, source = 'metadata'): ClusterMet
     }
     throw new InputError(
       `${source}: not valid JSON${where}: ${msg}`,
-      'Check the file is a metadata document (see "Metadata file format" in the README), e.g. one written by `rebalance-doctor cluster snapshot`.',
+      'Check the file is a metadata document (see docs/hash-and-metadata-file.md), e.g. one written by `rebalance-doctor cluster snapshot`.',
       'BAD_METADATA',
     )
   }
@@ -77,7 +77,7 @@ export function parseMetadataDocument(doc: unknown, source = 'metadata'): Cluste
   const fail = () =>
     new InputError(
       `${source}: invalid metadata document:\n  ${problems.join('\n  ')}${problems.length >= MAX_PROBLEMS ? '\n  (more problems not shown)' : ''}`,
-      'See "Metadata file format" in the README; `rebalance-doctor cluster snapshot` writes a valid file.',
+      'See docs/hash-and-metadata-file.md; `rebalance-doctor cluster snapshot` writes a valid file.',
       'BAD_METADATA',
     )
 

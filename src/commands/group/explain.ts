@@ -43,7 +43,7 @@ the alternatives, evident, unexplained). Reports partition reassignments in flig
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
 reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
-offsets and lag come from the stored GroupMetadata value; see README).
+offsets and lag come from the stored GroupMetadata value; see docs/output.md).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
 verdict: {code, message, pending}, findings: [{code, message, details}], topics, members, stuckAfter: {ms, source, smallestRebalanceTimeoutMs},
@@ -99,7 +99,7 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
     watch: watchIntervalFlag({
       summary: "Keep running: print the report, then read the group's new records every DURATION (10s) and print each new epoch bump once with its causes.",
       description:
-        'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see README). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
+        'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see docs/output.md). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
       exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
       helpValue: 'DURATION',
     }),
