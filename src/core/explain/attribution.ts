@@ -1,0 +1,295 @@
+/**
+ * Metadata bumps attributed from live metadata: the walk back from today through each bump (hypotheses.ts tests
+ * the changes), and the reassignment finding. Pure.
+ */
+import {TopicHasher} from '../hash.js'
+import type {ClusterMetadata} from '../metadata.js'
+import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type GroupSummary, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {uuidToString} from '../uuid.js'
+import {
+  applyHypothesis,
+  cachedGroupHash,
+  type Confidence,
+  confidenceOf,
+  type Hypothesis,
+  type HypothesisResult,
+  type ReassignmentInFlight,
+  searchHypotheses,
+} from './hypotheses.js'
+import type {ExplainOptions, Finding} from './report.js'
+export interface Attribution {
+  matches: Hypothesis[]
+  alternatives: Hypothesis[]
+  confidence: Confidence
+  note: string
+  /** evident: the deleted topics and the ids the records hold for them. */
+  evident?: {deletedTopics: string[]; topicIds: string[]}
+}
+
+/** An inferred cause in words that say it is inferred: "consistent with X" or "consistent with any of: X; or Y". */
+export function consistentWith(r: Pick<HypothesisResult, 'matches' | 'alternatives'>): string {
+  const all = [...r.matches, ...r.alternatives].map(m => m.description)
+  if (all.length === 0) return 'no change tried reproduces the stored hash'
+  if (all.length === 1) return `consistent with: ${all[0]} (inferred from the stored hashes; no other change tried reproduces them)`
+  return `consistent with any of: ${all.join('; or ')} (inferred from the stored hashes, which these changes produce alike)`
+}
+
+export const unexplained = (note: string): Attribution => ({matches: [], alternatives: [], confidence: 'unexplained', note})
+
+/**
+ * REASSIGNMENT_IN_FLIGHT: subscribed topics with partitions under reassignment. Their replica lists are the wider
+ * list (adding + removing) now; the group bumps when that list's racks enter the hash, and again when the
+ * reassignment completes if the rack lists without the removing replicas differ.
+ */
+export function reassignmentFinding(
+  topics: readonly string[],
+  live: ClusterMetadata,
+  reassignments: readonly ReassignmentInFlight[],
+  hasher: TopicHasher,
+  inSync: boolean | null,
+): Extract<Finding, {code: 'REASSIGNMENT_IN_FLIGHT'}> | undefined {
+  const mine = reassignments.filter(r => topics.includes(r.topic))
+  if (mine.length === 0) return undefined
+  const byTopic = new Map<string, ReassignmentInFlight[]>()
+  for (const r of mine) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r])
+  const perTopic = [...byTopic].map(([topic, rs]) => {
+    const t = hasher.topic(topic)
+    let bumpOnCompletion = false
+    if (t) {
+      const after = new Map(rs.map(r => [r.partition, r.replicas.filter(b => !r.removingReplicas.includes(b))]))
+      const done: ClusterMetadata = {
+        ...live,
+        topics: [{...t, partitions: t.partitions.map(p => (after.has(p.partition) ? {...p, replicas: after.get(p.partition)!} : p))}],
+      }
+      bumpOnCompletion = new TopicHasher(done).topicHash(topic) !== hasher.topicHash(topic)
+    }
+    return {
+      topic,
+      partitions: rs.map(r => ({
+        partition: r.partition,
+        replicas: [...r.replicas],
+        addingReplicas: [...r.addingReplicas],
+        removingReplicas: [...r.removingReplicas],
+      })),
+      bumpOnCompletion,
+    }
+  })
+  const expectedBumps = (inSync === false ? 1 : 0) + perTopic.filter(t => t.bumpOnCompletion).length
+  const text = perTopic.map(
+    t =>
+      `${t.topic} partition${t.partitions.length === 1 ? '' : 's'} ${t.partitions.map(p => `${p.partition} (adding ${p.addingReplicas.join(',') || 'none'}, removing ${p.removingReplicas.join(',') || 'none'})`).join(', ')}`,
+  )
+  const completing = perTopic.filter(t => t.bumpOnCompletion).map(t => t.topic)
+  return {
+    code: 'REASSIGNMENT_IN_FLIGHT',
+    message: `partition reassignment in flight on subscribed topics: ${text.join('; ')}. ${inSync === false ? 'The live replica lists (adding + removing) are not in the stored hash yet: the group bumps on its next heartbeat. ' : 'The wider replica lists (adding + removing) are in the stored hash already. '}${completing.length ? `Expect one more bump when it completes (the removing replicas leave and the rack lists of ${completing.join(', ')} change)` : 'No further bump is expected when it completes (the rack lists stay the same without the removing replicas)'}`,
+    details: {topics: perTopic, expectedFurtherBumps: expectedBumps},
+  }
+}
+
+/**
+ * Walks the timeline backwards from today's metadata: at each bump whose hash changed with the same topic set,
+ * finds the change that turns the metadata after the bump into the metadata before it, and carries that
+ * reconstructed metadata to the older bumps. Stops attributing where no change fits or the change is ambiguous
+ * in a way that matters for older bumps.
+ */
+export function attributeMetadataChanges(
+  timeline: readonly EpochChange[],
+  live: ClusterMetadata,
+  replay: ReplayResult,
+  options: ExplainOptions,
+): Map<EpochChange, Attribution> {
+  const out = new Map<EpochChange, Attribution>()
+  let md: ClusterMetadata | undefined = live
+  /** The group epoch of the bump where the walk back stopped (its change could not be reconstructed). */
+  let stoppedAt: number | undefined
+  // racks of today's brokers too: the metadata reconstructed for older bumps may have lost a broker with its rack
+  const extraRacks = [...new Set([...knownRacks(replay, options), ...live.brokers.flatMap(b => (b.rack === null ? [] : [b.rack]))])]
+  const reassignments = options.reassignments
+  // a topic deleted before a bump and re-created later: try today's layout under the ids the records saw
+  const absentTemplates = new Map(live.topics.map(t => [t.name, t]))
+  // Matches that hash alike (a broker with no rack and an unregistered one both add nothing) are the same step back.
+  const allTopics = [...new Set(timeline.flatMap(e => [...subscribedTopicsOf(e.groupType, e.before), ...subscribedTopicsOf(e.groupType, e.after)]))]
+  const stepBack = (cur: ClusterMetadata, matches: readonly Hypothesis[]): ClusterMetadata | undefined => {
+    if (matches.length === 0) return undefined
+    // of a rackless and an unregistered broker, the unregistered one is what usually happened
+    const ordered = [...matches].sort(
+      (a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'),
+    )
+    const candidates = ordered.map(m => applyHypothesis(cur, m, absentTemplates))
+    if (candidates.length === 1) return candidates[0]
+    const key = (x: ClusterMetadata) => {
+      const h = new TopicHasher(x)
+      return allTopics.map(t => (h.topic(t) ? h.topicHash(t).toString() : '-')).join(',')
+    }
+    const first = key(candidates[0])
+    return candidates.every(c => key(c) === first) ? candidates[0] : undefined
+  }
+  const firstSeen = topicIdsFirstSeen(replay)
+  const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
+  // ids in the records that no live topic has: ids of deleted topics (the same walk as knownTopicIds, done once)
+  const deadIds = [...firstSeen.keys()].filter(id => !liveIds.has(id))
+  for (let i = timeline.length - 1; i >= 0; i--) {
+    const e = timeline[i]
+    if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
+    const causes = classifyBump(e)
+    if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
+    if (!md) {
+      // (the walk goes back in time: what stopped it is a LATER change)
+      out.set(
+        e,
+        unexplained(
+          `the later metadata change at group epoch ${stoppedAt ?? '?'} could not be reconstructed, so the metadata before it (and this bump's) cannot be rebuilt from live metadata`,
+        ),
+      )
+      continue
+    }
+    const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
+    const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
+    const ids = new Map(topicsBefore.map(t => [t, deadIds]))
+    // Bring md to "just after this bump" if a later, unrecorded change happened since.
+    if (cachedGroupHash(md, topicsAfter) !== e.metadataHash) {
+      const later = searchHypotheses({
+        target: e.metadataHash,
+        topics: topicsAfter,
+        metadata: md,
+        knownTopicIds: ids,
+        extraRacks,
+        absentTemplates,
+        reassignments,
+      })
+      md = stepBack(md, later.matches)
+      if (!md) {
+        stoppedAt = e.epoch
+        out.set(e, unexplained('the metadata changed again later in ways the hashes cannot separate'))
+        continue
+      }
+    }
+    const r = searchHypotheses({
+      target: e.previousMetadataHash,
+      topics: topicsBefore,
+      metadata: md,
+      knownTopicIds: ids,
+      extraRacks,
+      absentTemplates,
+      reassignments,
+      priorityTopics: assignmentChanged(e, md, live),
+    })
+    if (r.matches.length === 0) {
+      // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
+      const cur = md
+      const gone = topicsBefore.filter(t => !cur.topics.some(x => x.name === t))
+      // an id assigned before the bump (so a topic of the group existed then) that no topic has today
+      const assignedBefore = assignedTopicIds(e)
+      const deadIds = [...firstSeen]
+        .filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset))
+        .map(([id]) => id)
+      if (gone.length > 0 && deadIds.length > 0) {
+        out.set(e, {
+          matches: [],
+          alternatives: [],
+          confidence: 'evident',
+          evident: {deletedTopics: gone, topicIds: deadIds},
+          note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
+        })
+      } else {
+        out.set(
+          e,
+          unexplained(
+            `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`,
+          ),
+        )
+      }
+      md = undefined
+      stoppedAt = e.epoch
+      continue
+    }
+    out.set(e, {matches: r.matches, alternatives: r.alternatives, confidence: confidenceOf(r), note: ''})
+    md = stepBack(md, r.matches)
+    if (!md) stoppedAt = e.epoch
+  }
+  return out
+}
+
+/**
+ * Topics whose assigned partitions (the union of the members' target assignments) differ before and after the bump:
+ * partitions added, a topic created or deleted show there. A hint for the search order only.
+ */
+export function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: ClusterMetadata): Set<string> {
+  if (e.groupType === 'classic' || e.groupType === 'streams') return new Set()
+  const union = (s: EpochChange['before']) => {
+    const out = new Map<string, number>()
+    for (const v of (s[e.groupType as 'consumer' | 'share']?.targetAssignment.values() ?? []) as Iterable<{
+      TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>
+    }>) {
+      for (const tp of v.TopicPartitions ?? []) out.set(tp.TopicId, (out.get(tp.TopicId) ?? 0) + tp.Partitions.length)
+    }
+    return out
+  }
+  const a = union(e.before)
+  const b = union(e.after)
+  const names = new Map([...live.topics, ...md.topics].map(t => [uuidToString(t.topicId), t.name]))
+  const out = new Set<string>()
+  for (const id of new Set([...a.keys(), ...b.keys()])) if (a.get(id) !== b.get(id) && names.has(id)) out.add(names.get(id)!)
+  return out
+}
+
+/** Topic ids in the members' target assignments before the bump (consumer and share groups; else undefined). */
+export function assignedTopicIds(e: EpochChange): Set<string> | undefined {
+  if (e.groupType !== 'consumer' && e.groupType !== 'share') return undefined
+  const out = new Set<string>()
+  for (const v of (e.before[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string}>}>) {
+    for (const tp of v.TopicPartitions ?? []) out.add(tp.TopicId)
+  }
+  return out
+}
+
+/** Every topic id in the group's records, with the offset of the first record that holds it. */
+export function topicIdsFirstSeen(replay: ReplayResult): Map<string, bigint> {
+  const seen = new Map<string, bigint>()
+  const walk = (v: unknown, offset: bigint): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x, offset)
+    else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'TopicId' && typeof x === 'string') {
+          if (!seen.has(x)) seen.set(x, offset)
+        } else walk(x, offset)
+      }
+    }
+  }
+  for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) walk(r.record.value, r.offset)
+  return seen
+}
+
+/** Rack names to try: members' RackId in the records, and racks from other sources (history). */
+export function knownRacks(replay: ReplayResult | GroupSummary, options: ExplainOptions): string[] {
+  return [...new Set([...memberRacks(replay), ...(options.knownRacks ?? [])])]
+}
+
+/** Topic ids the group's assignment records mention that are not live topic ids: ids of deleted topics. */
+export function knownTopicIds(replay: ReplayResult | GroupSummary, live: ClusterMetadata, topics: readonly string[]): Map<string, string[]> {
+  const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
+  const seen = new Set<string>('timeline' in replay ? [] : replay.topicIds)
+  if ('timeline' in replay)
+    for (const e of replay.timeline) for (const r of e.records) if (r.record.kind === 'record' && r.record.value) collectTopicIds(r.record.value, seen)
+  for (const type of ['consumer', 'share'] as const) {
+    const g = replay.state[type]
+    if (g) for (const m of [...g.targetAssignment.values(), ...g.currentAssignment.values()]) collectTopicIds(m, seen)
+  }
+  const dead = [...seen].filter(id => !liveIds.has(id))
+  return new Map(topics.map(t => [t, dead]))
+}
+
+/** Rack ids members reported: names of racks that may no longer exist on any broker. */
+export function memberRacks(replay: ReplayResult | GroupSummary): string[] {
+  if (!('timeline' in replay)) return [...replay.racks]
+  const racks = new Set<string>()
+  for (const e of replay.timeline) {
+    for (const s of [e.before, e.after]) {
+      for (const type of ['consumer', 'share', 'streams'] as const) {
+        for (const m of (s[type]?.members.values() ?? []) as Iterable<{RackId?: string | null}>) if (m.RackId) racks.add(m.RackId)
+      }
+    }
+  }
+  return [...racks]
+}
