@@ -15,6 +15,7 @@ import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {ClusterReader} from './cluster-reader.js'
 import {type KafkaClientOptions, KafkaSession} from './connection.js'
 import {type BrokerConfigs, describeBrokerConfigs} from './broker-configs.js'
+import {type BrokerApiVersions, brokerApiVersions} from './broker-versions.js'
 import * as G from './groups.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
 import {loadDecompressor} from './codecs.js'
@@ -31,6 +32,7 @@ export type {BrokersResult, MetadataMethod, MetadataOptions, PartitionReassignme
 export type {ClassicGroupDescribed, ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from './groups.js'
 export type {CommittedOffset, GroupCommittedOffsets} from './offset-fetch.js'
 export type {BrokerConfigs} from './broker-configs.js'
+export type {BrokerApiVersions} from './broker-versions.js'
 
 /** A partition's latest offset (offset null and an error name when it could not be read). */
 export interface ListedLogOffset {
@@ -120,6 +122,11 @@ export class KafkaClient implements ClusterReader {
   /** DescribeGroups v5 (classic groups), each group at its coordinator. */
   describeClassicGroups(groupIds: readonly string[]): Promise<G.ClassicGroupDescribed[]> {
     return this.#s.within(G.describeClassicGroups(this.#s, groupIds))
+  }
+
+  /** ApiVersions of each live broker, asked at that broker; errors per broker. */
+  brokerApiVersions(): Promise<BrokerApiVersions[]> {
+    return this.#s.within(brokerApiVersions(this.#s))
   }
 
   /** DescribeConfigs v4 of each live broker's own configs (only `keys`), asked at that broker; errors per broker. */

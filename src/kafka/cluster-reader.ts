@@ -5,6 +5,7 @@
  */
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {BrokerConfigs} from './broker-configs.js'
+import type {BrokerApiVersions} from './broker-versions.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
 import type {
   ClassicGroupDescribed,
@@ -34,6 +35,8 @@ export interface ClusterReader {
   describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
   /** Classic groups' state and members (DescribeGroups v5); read-only. */
   describeClassicGroups(groupIds: readonly string[]): Promise<ClassicGroupDescribed[]>
+  /** Each live broker's advertised API versions (ApiVersions v3, asked at that broker), errors per broker. */
+  brokerApiVersions(): Promise<BrokerApiVersions[]>
   /** Each live broker's own configs (DescribeConfigs v4, only `keys`), errors per broker; read-only. */
   brokerConfigs(keys: readonly string[]): Promise<BrokerConfigs[]>
   /** Committed offsets (OffsetFetch v8, all partitions of each group), each group at its coordinator; read-only. */

@@ -43,6 +43,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           : `possible if ${m.conditions.join(' and ')}`
     out.push(wrapProse(safe(`to the consumer protocol (KIP-848): ${state}. The first consumer-protocol member: ${m.firstMember}`), width, 2))
   }
+  for (const note of r.releases?.notes ?? []) out.push(wrapProse(safe(`versions: ${note}`), width, 2))
   if (r.downgrade)
     out.push(
       wrapProse(

@@ -20,6 +20,9 @@ import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe
 
+/** The minor release under test (4.4.0 → 4.4): what every broker's ApiVersions must tell. */
+const minor = (process.env.KAFKA_VERSION ?? '4.4.0').split('.').slice(0, 2).join('.')
+
 beforeAll(async () => {
   probe = await Probe.start('parity')
   await ensureBaseline(probe)
@@ -67,6 +70,11 @@ describe.skipIf(!IS_40)(`parity pass, 4.0 rules (Kafka ${version})`, () => {
         expect(settled.metadataHash, `${g.id}: a 4.0 coordinator stores no hash`).toBe(0n)
         const report = await explain(env, g.id)
         expect(report, `${g.id} ${what}`).toMatchObject({type: 'consumer', groupEpoch: settled.epoch, rules: '4.0', storedMetadataHash: null, inSync: true})
+        // the release its coordinator runs, told from its ApiVersions: this cluster's minor (issue 26)
+        expect((report as unknown as {releases: {coordinator: {atLeast: string}; mixed: boolean}}).releases, g.id).toMatchObject({
+          coordinator: {atLeast: minor},
+          mixed: false,
+        })
         out[g.id] = settled.epoch
       }
       return out
@@ -132,6 +140,11 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
         expect(report.type, g.id).toBe(g.kind)
         expect(report.groupEpoch, `${g.id} ${what}: group explain epoch`).toBe(settled.epoch)
         expect(report.storedMetadataHash, `${g.id} ${what}: group explain stored hash`).toBe(String(settled.metadataHash))
+        // the release its coordinator runs, told from its ApiVersions: this cluster's minor (issue 26)
+        expect((report as unknown as {releases: {coordinator: {atLeast: string}; mixed: boolean}}).releases, g.id).toMatchObject({
+          coordinator: {atLeast: minor},
+          mixed: false,
+        })
         out[g.id] = {epoch: settled.epoch, hash: settled.metadataHash}
       }
       return out

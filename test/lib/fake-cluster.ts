@@ -82,6 +82,16 @@ export class FakeCluster implements ClusterReader {
     }
   }
 
+  /** Per broker id, the API versions it advertises (default: none known, an error). */
+  readonly apiVersionsById = new Map<number, Map<number, {min: number; max: number}>>()
+  async brokerApiVersions() {
+    this.calls.push('brokerApiVersions')
+    return this.md.brokers.map(b => {
+      const apis = this.apiVersionsById.get(b.id)
+      return {nodeId: b.id, host: `broker-${b.id}`, port: 9092, apis: apis ?? null, error: apis ? null : 'UNKNOWN (fake)'}
+    })
+  }
+
   /** Per broker id, its configs as DescribeConfigs answers them (a string: that broker's error). */
   readonly brokerConfigsById = new Map<number, Record<string, string | null> | string>()
   async brokerConfigs(keys: readonly string[]) {

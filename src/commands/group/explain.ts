@@ -1,3 +1,4 @@
+import {readReleases} from '../../sources/releases.js'
 import {churnOf} from '../../core/explain/churn.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
@@ -180,6 +181,8 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
         annotateFromHistory(report, replay, view)
         progress.update('reading log end offsets')
         report.offsets = await readGroupOffsets(client, replay.state, live, m => this.warn(m))
+        progress.update("reading the brokers' API versions")
+        report.releases = await readReleases(client, group, report.rules)
         // exact, from the cluster's own metadata log, when given
         if (flags['metadata-log']) {
           await explainFromMetadataLog(report, replay, flags['metadata-log'], [...topics])

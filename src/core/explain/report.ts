@@ -1,4 +1,5 @@
 /** The `group explain` report: its types and the options it is made with (explain.ts makes it). */
+import type {ClusterReleases} from '../broker-release.js'
 import type {TopicHasher} from '../hash.js'
 import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../metadata.js'
@@ -154,6 +155,8 @@ export interface ExplainReport {
   offsets?: GroupOffsets | null
   /** Set by the command from the live metadata: brokers up, fenced, and unregistered ones still named as replicas of the group's topics. */
   brokers?: BrokerHealth
+  /** Set by `group explain`: each broker's release from its ApiVersions, the coordinator's, and what follows (broker-release.ts). */
+  releases?: ClusterReleases
   /** Classic groups: can the first consumer-protocol member upgrade it online, and what it will cause (migration.ts). */
   migration?: MigrationReadiness
   /** Consumer groups with classic-protocol members: when and under which configs it goes back to classic (migration.ts). */
