@@ -186,6 +186,10 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
         got++
         lastSeen = b.lastOffset
         if (b.lastOffset < next) continue // a compressed batch may start before the fetch offset
+        // written after the read began: left for the next read, so that what was delivered ends exactly at endOffset
+        // (a caller resumes from endOffset: a batch past it delivered now would be delivered again, or, for an audit
+        // --watch that tracks bumps from endOffset, silently absorbed into the read that was only a baseline)
+        if (b.baseOffset >= end.offset) break
         next = b.lastOffset + 1n
         if (o.onBatch) o.onBatch(b)
         else batches.push(b)

@@ -159,6 +159,19 @@ describe('partition reader', () => {
     expect(fake.retrier.waits).toBe(0)
   })
 
+  it('batches written after the read began (past the end offset ListOffsets gave) are left for the next read', async () => {
+    // two batches appended between ListOffsets and the Fetch: the broker sends them, the reader must not deliver
+    // them, or a caller resuming from endOffset reads them twice (audit --watch's baseline absorbed such a bump)
+    const fake = new Fake({onFetch: (_l, _o, call, f) => void (call === 0 && f.log.push(batch(20n, 5), batch(25n, 5)))})
+    const {r, delivered} = await read(fake)
+    expect(fake.calls.fetch).toBe(1)
+    expect(delivered).toEqual(all())
+    expect(r.endOffset).toBe(20n)
+    const next = await read(fake, r.endOffset)
+    expect(next.delivered).toEqual([20n, 25n])
+    expect(next.r.endOffset).toBe(30n)
+  })
+
   for (const code of [5, 6, 74, 75, 78]) {
     it(`Fetch answering leader error ${code} mid-read: looks the leader up again and resumes, no batch twice`, async () => {
       const fake = new Fake({
