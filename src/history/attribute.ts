@@ -50,6 +50,17 @@ export interface TopicChange {
   lastSeenBefore: string
   firstSeenAfter: string
   description: string
+  /** racks, placement: the partitions whose replicas or their racks differ (both moments' replica lists recorded). */
+  partitions?: PartitionChange[]
+}
+
+/** One partition's replicas and their racks (null: no rack) at the two moments. */
+export interface PartitionChange {
+  partition: number
+  replicasBefore: number[]
+  replicasAfter: number[]
+  racksBefore: Array<string | null>
+  racksAfter: Array<string | null>
 }
 
 declare module '../core/explain/causes.js' {
@@ -108,6 +119,8 @@ export function attributeBump(
   const b = ms[after]
   const names = [...new Set([...bump.topicsBefore, ...bump.topicsAfter])].sort()
   const changes: TopicChange[] = []
+  const ba = new Map((a.brokers ?? []).map(x => [x.id, x.rack]))
+  const bb = new Map((b.brokers ?? []).map(x => [x.id, x.rack]))
   for (const name of names) {
     const x = a.topics.get(name) ?? null
     const y = b.topics.get(name) ?? null
@@ -123,11 +136,9 @@ export function attributeBump(
     }
     let last = before
     for (let i = before + 1; i < first; i++) if ((ms[i].topics.get(name) ?? null)?.hash === x?.hash) last = i
-    changes.push(describe(name, x, y, isoTime(ms[last].at), isoTime(ms[first].at)))
+    changes.push(describe(name, x, y, isoTime(ms[last].at), isoTime(ms[first].at), {before: ba, after: bb}))
   }
   const brokers: HistoryAttribution['brokers'] = []
-  const ba = new Map((a.brokers ?? []).map(x => [x.id, x.rack]))
-  const bb = new Map((b.brokers ?? []).map(x => [x.id, x.rack]))
   for (const id of [...new Set([...ba.keys(), ...bb.keys()])].sort((p, q) => p - q)) {
     const r0 = ba.has(id) ? ba.get(id)! : 'absent'
     const r1 = bb.has(id) ? bb.get(id)! : 'absent'
@@ -159,7 +170,47 @@ export function historyRacks(view: HistoryView): string[] {
   return [...racks].sort()
 }
 
-function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string): TopicChange {
+type RackMaps = {before: ReadonlyMap<number, string | null>; after: ReadonlyMap<number, string | null>}
+
+/** At most this many partitions are named in a description (all are in `partitions`). */
+const NAMED_PARTITIONS = 4
+
+/**
+ * The partitions whose replica set or sorted racks differ between two recorded moments (a reorder of the same
+ * replicas moves no hash: not listed), or undefined when either moment lacks the replica lists.
+ */
+export function partitionChanges(x: TopicObservation, y: TopicObservation, racks: RackMaps): PartitionChange[] | undefined {
+  if (!x.replicas || !y.replicas) return undefined
+  const out: PartitionChange[] = []
+  const rackOf = (m: ReadonlyMap<number, string | null>) => (id: number) => m.get(id) ?? null
+  const key = (l: ReadonlyArray<string | number | null>) => [...l].map(String).sort().join('\u0000')
+  for (let p = 0; p < Math.max(x.replicas.length, y.replicas.length); p++) {
+    const r0 = x.replicas[p] ?? []
+    const r1 = y.replicas[p] ?? []
+    const k0 = r0.map(rackOf(racks.before))
+    const k1 = r1.map(rackOf(racks.after))
+    if (key(r0) === key(r1) && key(k0) === key(k1)) continue
+    out.push({partition: p, replicasBefore: r0, replicasAfter: r1, racksBefore: k0, racksAfter: k1})
+  }
+  return out
+}
+
+const rackList = (l: ReadonlyArray<string | null>) => l.map(r => r ?? 'no rack').join(',')
+
+/** `partition 1: replicas [1,2] on rack-a,rack-b → [2,3] on rack-b,rack-c` (or the racks alone when the replicas stayed). */
+export function partitionChangeText(c: PartitionChange): string {
+  const same = c.replicasBefore.join(',') === c.replicasAfter.join(',')
+  return same
+    ? `partition ${c.partition}: replicas [${c.replicasAfter.join(',')}] on racks ${rackList(c.racksBefore)} → ${rackList(c.racksAfter)}`
+    : `partition ${c.partition}: replicas [${c.replicasBefore.join(',')}] on ${rackList(c.racksBefore)} → [${c.replicasAfter.join(',')}] on ${rackList(c.racksAfter)}`
+}
+
+function partitionsText(list: readonly PartitionChange[]): string {
+  const named = list.slice(0, NAMED_PARTITIONS).map(partitionChangeText).join('; ')
+  return list.length > NAMED_PARTITIONS ? `${named}; and ${list.length - NAMED_PARTITIONS} more partitions` : named
+}
+
+function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string, racks: RackMaps): TopicChange {
   const when = `first seen at ${firstSeen} (last seen before at ${lastSeen})`
   const base = {topic: name, before: x, after: y, lastSeenBefore: lastSeen, firstSeenAfter: firstSeen}
   if (!x)
@@ -172,9 +223,11 @@ function describe(name: string, x: TopicObservation | null, y: TopicObservation 
       description: `${name}: recreated, id ${x.id} → ${y.id}${x.partitions !== y.partitions ? `, ${x.partitions} → ${y.partitions} partitions` : ''}, ${when}`,
     }
   if (x.partitions !== y.partitions) return {...base, kind: 'partitions', description: `${name}: ${x.partitions} → ${y.partitions} partitions, ${when}`}
-  if (x.racks.join(',') !== y.racks.join(','))
-    return {...base, kind: 'racks', description: `${name}: replica racks ${x.racks.join(',') || 'none'} → ${y.racks.join(',') || 'none'}, ${when}`}
-  return {...base, kind: 'placement', description: `${name}: replica placement or a replica broker's rack changed, ${when}`}
+  const kind = x.racks.join(',') !== y.racks.join(',') ? 'racks' : 'placement'
+  const partitions = partitionChanges(x, y, racks)
+  if (partitions && partitions.length > 0) return {...base, kind, partitions, description: `${name}: ${partitionsText(partitions)}, ${when}`}
+  if (kind === 'racks') return {...base, kind, description: `${name}: replica racks ${x.racks.join(',') || 'none'} → ${y.racks.join(',') || 'none'}, ${when}`}
+  return {...base, kind, description: `${name}: replica placement or a replica broker's rack changed, ${when}`}
 }
 
 /**
@@ -199,8 +252,8 @@ const racksText = (o: TopicObservation) => (o.racks.length > 0 ? `racks ${o.rack
 const rackOf = (r: string | null) => (r === null ? 'no rack' : r)
 
 /**
- * What the history saw, as details.changes: topics (partition counts, ids, distinct racks: the history keeps no
- * replica lists, so a placement change names no partition) and brokers' racks, each at the time first seen.
+ * What the history saw, as details.changes: topics (partition counts, ids; a placement or rack change names its
+ * partitions, replicas and racks, when both moments recorded replica lists) and brokers' racks, each at the time first seen.
  */
 export function exactChangesFromHistory(a: HistoryAttribution): ExactChange[] {
   const topics = a.changes.map((c): ExactChange => {
@@ -216,7 +269,16 @@ export function exactChangesFromHistory(a: HistoryAttribution): ExactChange[] {
       case 'partitions':
         return {kind: 'partition-count', then: String(x!.partitions), now: String(y!.partitions), ...at}
       default:
-        return {kind: 'replica-placement', then: racksText(x!), now: racksText(y!), ...at}
+        return c.partitions
+          ? {
+              kind: 'replica-placement',
+              partitions: c.partitions.map(p => p.partition),
+              then: c.partitions.map(p => `${p.partition}: [${p.replicasBefore.join(',')}] on ${rackList(p.racksBefore)}`).join('; '),
+              now: c.partitions.map(p => `${p.partition}: [${p.replicasAfter.join(',')}] on ${rackList(p.racksAfter)}`).join('; '),
+              replicasThen: c.partitions.map(p => ({partition: p.partition, replicas: p.replicasBefore})),
+              ...at,
+            }
+          : {kind: 'replica-placement', then: racksText(x!), now: racksText(y!), ...at}
     }
   })
   const brokers = a.brokers.map(

@@ -20,6 +20,11 @@ export interface TopicObservation {
   hash: string
   /** Distinct racks of the topic's replicas, sorted (empty when no broker has a rack). */
   racks: string[]
+  /**
+   * Each partition's replicas (broker ids, in the metadata's order; index = partition id), so that a placement or
+   * rack change names its partitions. Absent in lines written before it was kept.
+   */
+  replicas?: number[][]
 }
 
 export interface GroupObservation {
@@ -140,7 +145,15 @@ export function makeEntry(
   if (full || JSON.stringify(previous.brokers) !== JSON.stringify(brokers)) entry.brokers = brokers
   for (const [name, t] of [...now.topics].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const p = previous?.topics.get(name)
-    if (!p || p.id !== t.id || p.partitions !== t.partitions || p.hash !== t.hash || p.racks.join('\u0000') !== t.racks.join('\u0000')) entry.topics[name] = t
+    if (
+      !p ||
+      p.id !== t.id ||
+      p.partitions !== t.partitions ||
+      p.hash !== t.hash ||
+      p.racks.join('\u0000') !== t.racks.join('\u0000') ||
+      JSON.stringify(p.replicas ?? null) !== JSON.stringify(t.replicas ?? null)
+    )
+      entry.topics[name] = t
   }
   if (previous) for (const name of previous.topics.keys()) if (!now.topics.has(name)) entry.deletedTopics.push(name)
   for (const [id, g] of now.groups) {

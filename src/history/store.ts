@@ -56,7 +56,16 @@ export function observeTopics(md: ClusterMetadata, hasher = new TopicHasher(md))
         const rack = rackOf.get(r)
         if (rack !== null && rack !== undefined) racks.add(rack)
       }
-    out.set(t.name, {id: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(t.name).toString(), racks: [...racks].sort()})
+    const replicas: number[][] = []
+    for (const p of t.partitions) replicas[p.partition] = [...p.replicas]
+    out.set(t.name, {
+      id: uuidToString(t.topicId),
+      partitions: t.partitions.length,
+      hash: hasher.topicHash(t.name).toString(),
+      racks: [...racks].sort(),
+      // (a partition id missing from the metadata: an empty list)
+      replicas: Array.from(replicas, r => r ?? []),
+    })
   }
   return out
 }

@@ -122,11 +122,19 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       const [exact] = metadataCauses(since(withHistory, e2))
       expect(exact.confidence).toBe('exact')
       expect(exact.alternatives).toEqual([])
-      expect(exact.message).toContain(`${T}: replica racks rack-a → rack-a,rack-b`)
+      // the partition, its replicas and their racks before and after, as the two audits recorded them (item 5)
+      expect(exact.message).toContain(`${T}: partition 0: replicas [1,2] on rack-a,rack-a → [2,3] on rack-a,rack-b`)
       // every field exact (issue 28 item 1): details.changes is what the history saw, the guess only under inferred
       const d = exact.details as {changes: Array<{kind: string; topic?: string; then: string; now: string}>; inferred: {changes: Array<{kind: string}>}}
       expect(d.changes, JSON.stringify(exact)).toEqual([
-        expect.objectContaining({kind: 'replica-placement', topic: T, then: 'racks rack-a', now: 'racks rack-a,rack-b'}),
+        expect.objectContaining({
+          kind: 'replica-placement',
+          topic: T,
+          partitions: [0],
+          then: '0: [1,2] on rack-a,rack-a',
+          now: '0: [2,3] on rack-a,rack-b',
+          replicasThen: [{partition: 0, replicas: [1, 2]}],
+        }),
       ])
       expect(d.inferred.changes.map(c => c.kind)).toContain('broker-rack')
 

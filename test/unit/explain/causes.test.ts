@@ -137,16 +137,19 @@ describe('a reassignment and a rack change that hash alike', () => {
     expect(annotateFromHistory(r, replay, view)).toBe(1)
     const cause = metadataCause(r, 2)
     expect(cause).toMatchObject({confidence: 'exact', alternatives: []})
-    expect(cause.message).toContain('orders: replica racks rack-a → rack-a,rack-b')
+    // the partition, its replicas and their racks on both sides (issue 28 item 5), not just the topic's racks
+    expect(cause.message).toContain('orders: partition 0: replicas [1,2] on rack-a,rack-a → [2,3] on rack-a,rack-b')
     expect(cause.message).not.toContain('to answer it')
     // every field is the history's (issue 28 item 1); the guess lives only under details.inferred
     expect(cause.details.changes).toEqual([
       {
         kind: 'replica-placement',
         topic: 'orders',
-        then: 'racks rack-a',
-        now: 'racks rack-a,rack-b',
-        description: expect.stringContaining('orders: replica racks rack-a → rack-a,rack-b'),
+        partitions: [0],
+        then: '0: [1,2] on rack-a,rack-a',
+        now: '0: [2,3] on rack-a,rack-b',
+        replicasThen: [{partition: 0, replicas: [1, 2]}],
+        description: expect.stringContaining('orders: partition 0: replicas [1,2] on rack-a,rack-a → [2,3] on rack-a,rack-b'),
         time: new Date(log.time + 500).toISOString(),
       },
     ])

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {computeGroupHash, TopicHasher} from '../../../src/core/hash.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
-import {attributeBump, historyView} from '../../../src/history/attribute.js'
+import {attributeBump, exactChangesFromHistory, historyView} from '../../../src/history/attribute.js'
 import {crc32, encodeLine, expiredSegments, foldState, makeEntry, parseRetention, parseSegment} from '../../../src/history/format.js'
 import {clusterDir, defaultHistoryDir, loadHistory, observeTopics, recordHistory} from '../../../src/history/store.js'
 import {cluster, hashOf} from '../audit/fixtures.js'
@@ -205,6 +205,67 @@ describe('attribution from history', () => {
     })
     expect(b!.changes[0]).toMatchObject({topic: 'orders', kind: 'racks'})
     expect(b!.brokers).toEqual([{id: 3, before: 'rack-a', after: 'rack-b'}])
+    // both moments hold the replica lists: the partitions on broker 3 are named, with their racks then and now
+    expect(b!.changes[0].description).toMatch(/^orders: partition 1: replicas \[2,3\] on racks rack-a,rack-a → rack-a,rack-b; partition 2: /)
+    expect(b!.changes[0].partitions!.map(p => p.partition)).toEqual([1, 2])
+  })
+
+  it('a reassignment names the partition, its replicas and racks before and after; a reorder of the same replicas is no change', () => {
+    const moved = (replicas: number[]): ClusterMetadata => {
+      const md = cluster(3)
+      return {
+        ...md,
+        topics: md.topics.map(t => (t.name === 'orders' ? {...t, partitions: t.partitions.map(p => (p.partition === 0 ? {...p, replicas} : p))} : t)),
+      }
+    }
+    const root = dir()
+    record(root, cluster(3), T0)
+    record(root, moved([2, 1]), T0 + 30_000) // the same replicas reordered: recorded, but no hash change
+    record(root, moved([2, 3]), T0 + 60_000)
+    const view = historyView(loadHistory(root, 'cid').entries)
+    const a = attributeBump(view, {
+      topicsBefore: ['orders'],
+      topicsAfter: ['orders'],
+      previousHash: hashOf(cluster(3), ['orders']),
+      hash: hashOf(moved([2, 3]), ['orders']),
+      timestamp: T0 + 45_000,
+    })
+    expect(a!.changes).toHaveLength(1)
+    // (the topic's distinct racks are rack-a and rack-b before and after: a placement change)
+    expect(a!.changes[0]).toMatchObject({topic: 'orders', kind: 'placement'})
+    expect(a!.changes[0].partitions).toEqual([
+      {partition: 0, replicasBefore: [2, 1], replicasAfter: [2, 3], racksBefore: ['rack-a', 'rack-a'], racksAfter: ['rack-a', 'rack-b']},
+    ])
+    expect(a!.changes[0].description).toMatch(/^orders: partition 0: replicas \[2,1\] on rack-a,rack-a → \[2,3\] on rack-a,rack-b, first seen at /)
+    expect(exactChangesFromHistory(a!)).toEqual([
+      expect.objectContaining({
+        kind: 'replica-placement',
+        topic: 'orders',
+        partitions: [0],
+        then: '0: [2,1] on rack-a,rack-a',
+        now: '0: [2,3] on rack-a,rack-b',
+        replicasThen: [{partition: 0, replicas: [2, 1]}],
+      }),
+    ])
+  })
+
+  it('lines written before replica lists were kept: the change is still named, by racks only', () => {
+    const root = dir()
+    record(root, cluster(3, 2, 'rack-a'), T0)
+    record(root, cluster(3, 2, 'rack-b'), T0 + 60_000)
+    const entries = loadHistory(root, 'cid').entries.map(e => ({
+      ...e,
+      topics: Object.fromEntries(Object.entries(e.topics).map(([n, t]) => [n, {id: t.id, partitions: t.partitions, hash: t.hash, racks: t.racks}])),
+    }))
+    const a = attributeBump(historyView(entries), {
+      topicsBefore: ['orders'],
+      topicsAfter: ['orders'],
+      previousHash: hashOf(cluster(3, 2, 'rack-a'), ['orders']),
+      hash: hashOf(cluster(3, 2, 'rack-b'), ['orders']),
+      timestamp: T0 + 70_000,
+    })
+    expect(a!.changes[0].partitions).toBeUndefined()
+    expect(a!.changes[0].description).toMatch(/^orders: replica racks rack-a → rack-a,rack-b, /)
   })
 
   it('no attribution when history does not reproduce both hashes exactly (no guessing)', () => {
