@@ -26,11 +26,11 @@ import {failureOf, writeFailureFile} from '../io/prometheus-file.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../output-flags.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../sources/audit-checkpoint.js'
-import {newBumpEvents, newStuckEvents, orderBumps, PrintedBumps} from '../core/audit/watch.js'
+import {type BumpEvent, type BumpRevision, newBumpEvents, newStuckEvents, OpenBumps, orderBumps, PrintedBumps} from '../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../core/replay/index.js'
 import {annotateFromHistory, historyRacks, loadHistoryView} from '../history/index.js'
-import {printBumps, printStuck, runWatch} from '../io/watch-loop.js'
+import {printBumps, printRevisions, printStuck, runWatch} from '../io/watch-loop.js'
 import {checkpointErrorWarnings, fullReadWarnings} from '../render/partition-warnings.js'
 import {scanOffsets} from '../sources/audit-scan.js'
 import {rowCacheKey} from '../core/audit/row-cache.js'
@@ -395,24 +395,31 @@ error.`
         // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
         // passes is then named exactly from the two moments around it
         const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
-        if (p.watch && bumps.length > 0) {
+        // and the bumps printed earlier with a cause not known exactly, explained again with what was recorded since
+        const again = p.open?.replays(started) ?? []
+        const reexplained: Array<{report: ExplainReport; replay: ReplayResult}> = []
+        if (p.watch && (bumps.length > 0 || again.length > 0)) {
           const {view} = loadHistoryView(clusterId ?? undefined, flags['history-dir'])
-          for (const {group, replay} of bumps) {
+          const explain = (group: string, replay: ReplayResult) => {
             const report = explainGroup(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
             annotateFromHistory(report, replay, view)
-            explained.push({report, replay})
+            return {report, replay}
           }
+          for (const {group, replay} of bumps) explained.push(explain(group, replay))
+          for (const {group, replay} of again) reexplained.push(explain(group, replay))
         }
         // after the history: the log's exact names replace what the hashes alone inferred
         const dir = flags['metadata-log']
-        // (--watch: only on passes with new bumps, whose causes it names)
+        // (--watch: only on passes with bumps to name)
+        const named = [...explained, ...reexplained]
         const metadataLog =
-          dir && (!p.watch || explained.length > 0)
-            ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, explained, started)
+          dir && (!p.watch || named.length > 0)
+            ? await (await import('../sources/metadata-log-audit.js')).auditFromMetadataLog(dir, rows, named, started)
             : undefined
+        const revisions = reexplained.flatMap(({report}) => p.open!.revise(report, clusterId))
         if (metadataLog) for (const w of (await import('../sources/metadata-log.js')).metadataLogWarnings(metadataLog)) this.warn(w)
         const lags = flags.lag ? await this.lags(client, rows, progress) : undefined
-        return {rows: withLag(rows, lags), summary, history, historyNote, incremental, bumpReports: explained.map(e => e.report), metadataLog}
+        return {rows: withLag(rows, lags), summary, history, historyNote, incremental, bumps: explained, revisions, metadataLog}
       },
       p.watch ? {} : {progress: 'reading __consumer_offsets', quiet: p.quiet},
     )
@@ -438,6 +445,8 @@ error.`
     const {flags} = this
     const printed = new PrintedBumps()
     const printedStuck = new PrintedBumps()
+    // bumps printed with a cause not known exactly: explained again each pass, revised when it names them exactly
+    const open = new OpenBumps()
     // said once, after the first pass that read the cluster (stderr: stdout holds only bumps)
     let announced = false
     let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
@@ -463,10 +472,16 @@ error.`
               return {store: memory.store, clusterId: id, rowsKey: rowCacheKey(this.config.version, base.stuckAfterMs)}
             },
             trackFrom: partition => memory?.store.nextOffset(partition),
+            open,
           })
           // marked printed only now, when they are written (a pass that failed marked nothing)
-          const bumps = orderBumps(r.bumpReports.flatMap(report => newBumpEvents(report, r.summary.clusterId, printed)))
+          const replayOf = new Map<BumpEvent, ReplayResult>()
+          const bumps = orderBumps(
+            r.bumps.flatMap(({report, replay}) => newBumpEvents(report, r.summary.clusterId, printed).map(e => (replayOf.set(e, replay), e))),
+          )
+          printRevisions(r.revisions, flags.ndjson)
           printBumps(bumps, flags.ndjson)
+          open.add(bumps, e => replayOf.get(e)!, started)
           // members newly stuck, once each (a stuck member writes no record, so it makes no bump to print)
           printStuck(newStuckEvents(r.rows.filter(row => row.stuckMembers.length > 0).map(fullRow), r.summary.clusterId, printedStuck), flags.ndjson, started)
           if (!announced) {
@@ -526,6 +541,8 @@ interface PassOptions {
   /** watch: per partition, where the last pass stopped (records after it are replayed for causes). */
   trackFrom?: (partition: number) => bigint | undefined
   watch?: true
+  /** watch: bumps printed earlier whose causes this pass may name exactly. */
+  open?: OpenBumps
 }
 
 interface PassResult {
@@ -534,8 +551,10 @@ interface PassResult {
   history: HistoryStatus
   historyNote: string | undefined
   incremental: IncrementalStatus | undefined
-  /** watch: explain reports of the groups with new records, their timelines holding only the new bumps. */
-  bumpReports: ExplainReport[]
+  /** watch: explain reports of the groups with new records (their timelines holding only the new bumps), with their replays. */
+  bumps: Array<{report: ExplainReport; replay: ReplayResult}>
+  /** watch: bumps printed earlier, named exactly by this pass. */
+  revisions: BumpRevision[]
   /** --metadata-log: what was read and attributed. */
   metadataLog: AuditMetadataLog | undefined
 }

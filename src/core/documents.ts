@@ -27,6 +27,8 @@ export const SCHEMAS = {
   auditSummary: id('audit-summary'),
   /** `audit --watch --ndjson` and `group explain --watch --json`: one line per new epoch bump. */
   bump: id('bump'),
+  /** `--watch --ndjson`: a bump printed earlier whose cause a later pass named exactly (it refers to the first). */
+  bumpRevision: id('bump-revision'),
   /** `audit --watch --ndjson`: one line per member newly stuck (reconciling longer than its group's threshold). */
   stuckMember: id('stuck-member'),
   clusterHistory: id('cluster-history'),

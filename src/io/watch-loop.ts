@@ -4,9 +4,9 @@
  * SIGTERM) never interrupts a cycle: it ends the sleep, or the loop after the running cycle has finished its
  * writes. Clock, sleep and signals are injected so the loop is tested without time or processes.
  */
-import {type BumpEvent, bumpDocument, delayUntilNextCycle, type StuckEvent, stuckDocument} from '../core/audit/watch.js'
+import {type BumpEvent, type BumpRevision, bumpDocument, delayUntilNextCycle, revisionDocument, type StuckEvent, stuckDocument} from '../core/audit/watch.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
-import {bumpLine, stuckLine} from '../render/watch.js'
+import {bumpLine, revisionLine, stuckLine} from '../render/watch.js'
 
 export interface WatchLoopOptions {
   intervalMs: number
@@ -125,6 +125,12 @@ export async function runWatch(o: {
 export function printBumps(events: BumpEvent[], ndjson: boolean): void {
   if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
   else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+}
+
+/** Revisions of bumps printed before: one NDJSON `rebalance-doctor/bump-revision` document or one text line each. */
+export function printRevisions(events: BumpRevision[], ndjson: boolean): void {
+  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(revisionDocument(e)))}\n`).join(''))
+  else for (const e of events) process.stdout.write(`${revisionLine(e)}\n`)
 }
 
 /** Members newly stuck on stdout: one NDJSON `rebalance-doctor/stuck-member` document or one text line each. */

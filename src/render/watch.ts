@@ -1,11 +1,17 @@
 /** `--watch` text output: one line per new epoch bump, its causes after the colon. */
-import type {BumpEvent, StuckEvent} from '../core/audit/watch.js'
+import type {BumpEvent, BumpRevision, StuckEvent} from '../core/audit/watch.js'
 import {forTerminalLine} from './terminal.js'
 
 /** "2026-12-01T06:00:00.000Z orders (consumer) epoch 4 → 5: member m1 joined; ..." (escaped for a terminal). */
-export function bumpLine(e: BumpEvent): string {
+export function bumpLine(e: BumpEvent, tag = ''): string {
   const causes = e.causes.length > 0 ? e.causes.map(c => c.message).join('; ') : 'no cause found'
-  return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}: ${causes}`)
+  return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}${tag}: ${causes}`)
+}
+
+/** "… orders (consumer) epoch 4 → 5 revised: metadata changed (exact), …": a bump printed before, named exactly now. */
+export function revisionLine(e: BumpRevision): string {
+  const was = [...new Set(e.previousCauses.filter(c => c.confidence !== 'exact').map(c => c.confidence))].join(', ')
+  return `${bumpLine(e, ' revised')}${was ? ` (was ${was})` : ''}`
 }
 
 /** "2026-12-01T06:05:00.000Z orders (consumer) member m1 (client c1 on /10.0.0.7) stuck: UNREVOKED_PARTITIONS since …, blocks m2". */

@@ -11,8 +11,8 @@ import {isGroupPattern} from '../../core/group-filter.js'
 import {type SchemaId, SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ExplainReport, explainGroup} from '../../core/explain/explain.js'
 import {GroupReplay, type GroupState, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
-import {type BumpEvent, newBumpEvents, PrintedBumps} from '../../core/audit/watch.js'
-import {printBumps, runWatch} from '../../io/watch-loop.js'
+import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
+import {printBumps, printRevisions, runWatch} from '../../io/watch-loop.js'
 import {forTerminal, terminalSafeJson} from '../../render/terminal.js'
 import {renderExplain} from '../../render/explain.js'
 import {brokerHealth} from '../../core/explain/brokers.js'
@@ -291,6 +291,8 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
   private async watch(group: string, stuckAfterMs: number | undefined, from: {state: GroupState; nextOffset: bigint}): Promise<void> {
     const {flags} = this
     const printed = new PrintedBumps()
+    // bumps printed with a cause not known exactly: explained again each read, revised when history names them
+    const open = new OpenBumps()
     let at = from
     await runWatch({
       interval: flags.watch!.text,
@@ -319,18 +321,29 @@ matches, 3 with --fail-on-pending when any group is pending. Offsets and lag (of
             const replay = replaying.finish()
             const fresh = {...replay, timeline: replay.timeline.filter(e => e.offset >= since)}
             let events: BumpEvent[] = []
-            if (fresh.timeline.length > 0) {
-              const topics = topicsEverUsed(fresh)
+            let revisions: BumpRevision[] = []
+            const now = Date.now()
+            const again = open.replays(now)
+            if (fresh.timeline.length > 0 || again.length > 0) {
+              const topics = new Set([...topicsEverUsed(fresh), ...again.flatMap(o => [...topicsEverUsed(o.replay)])])
               const live = await client.clusterMetadata({topics: [...topics]})
               const {view} = loadHistoryView(live.clusterId, flags['history-dir'])
-              const report = explainGroup(group, fresh, {live, now: Date.now(), stuckAfterMs, knownRacks: historyRacks(view)})
-              annotateFromHistory(report, fresh, view)
-              events = newBumpEvents(report, live.clusterId ?? null, printed)
+              const explain = (r: ReplayResult) => {
+                const report = explainGroup(group, r, {live, now, stuckAfterMs, knownRacks: historyRacks(view)})
+                annotateFromHistory(report, r, view)
+                return report
+              }
+              revisions = again.flatMap(o => open.revise(explain(o.replay), live.clusterId ?? null))
+              if (fresh.timeline.length > 0) {
+                events = newBumpEvents(explain(fresh), live.clusterId ?? null, printed)
+                open.add(events, () => fresh, now)
+              }
             }
             at = {state: replay.state, nextOffset: log.endOffset}
-            return events
+            return {events, revisions}
           })
-          printBumps(events, flags.ndjson)
+          printRevisions(events.revisions, flags.ndjson)
+          printBumps(events.events, flags.ndjson)
         } finally {
           this.warnings.length = 0
         }
