@@ -1,7 +1,7 @@
-import {BaseCommand} from '../base-command.js'
+import {BaseCommand} from '../cli/base-command.js'
 import {type Completion, complete, type CompletionCommand, liveCandidates} from '../core/completion.js'
 import {SCHEMAS} from '../core/documents.js'
-import {connectionFlags} from '../kafka/flags.js'
+import {connectionFlags} from '../cli/connection-flags.js'
 import {withKafka} from '../kafka/session.js'
 
 /** A cluster that does not answer within this is no completion (unless --timeout is on the line). */

@@ -1,5 +1,5 @@
 import * as Args from '@oclif/core/args'
-import {BaseCommand} from '../base-command.js'
+import {BaseCommand} from '../cli/base-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {completionScript, type Shell, SHELLS} from '../render/completion-scripts.js'
 

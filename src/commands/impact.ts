@@ -1,7 +1,7 @@
-import {outputFlags} from '../output-flags.js'
+import {outputFlags} from '../cli/output-flags.js'
 import * as Flags from '@oclif/core/flags'
-import {EXIT} from '../base-command.js'
-import {LiveCommand} from '../live-command.js'
+import {EXIT} from '../cli/base-command.js'
+import {LiveCommand} from '../cli/live-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {InputError} from '../core/errors.js'
 import {

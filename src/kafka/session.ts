@@ -9,7 +9,7 @@ import {forTerminal} from '../render/terminal.js'
 import type {ConnectionSettings} from '../config/client-config.js'
 import type {KafkaClientOptions} from './client.js'
 import type {ClusterReader} from './cluster-reader.js'
-import type {ConnectionFlagValues} from './flags.js'
+import type {ConnectionFlagValues} from '../cli/connection-flags.js'
 
 export interface SessionIo {
   /** --debug: redacted progress on stderr. */

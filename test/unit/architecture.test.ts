@@ -45,7 +45,7 @@ const CORE_FORBIDDEN: Array<[RegExp, string]> = [
   [/^history\//, 'the audit history (src/history)'],
   [/^sources\//, 'a source (src/sources)'],
   [/^io\//, 'file I/O (src/io)'],
-  [/^commands\/|^base-command/, 'a command'],
+  [/^commands\/|^cli\//, 'a command or the CLI glue (src/cli)'],
   [/^@oclif\//, 'oclif'],
   [/^(node:)?(fs|fs\/promises|net|tls|child_process|http|https|dgram)$/, 'I/O from node'],
   [/^(cli-table3|ora|chalk|picocolors|kleur|colorette|ansi-colors|ansi-styles|supports-color)$/, 'a terminal library'],

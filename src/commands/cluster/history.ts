@@ -1,12 +1,12 @@
 import * as Flags from '@oclif/core/flags'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
-import {timeSpecFlag} from '../../flag-types.js'
+import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {terminalSafeJson} from '../../render/terminal.js'
-import {styleOf, timeFlags, outputFlags} from '../../output-flags.js'
+import {styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {

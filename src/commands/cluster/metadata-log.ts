@@ -1,8 +1,8 @@
-import {LiveCommand} from '../../live-command.js'
+import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {RuntimeError} from '../../core/errors.js'
 import {METADATA_LOG_KEYS, type MetadataLogNode, metadataLogNodes} from '../../core/metadata-log/location.js'
-import {outputFlags, terminalWidth} from '../../output-flags.js'
+import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import {renderMetadataLogLocations} from '../../render/metadata-log-location.js'
 
 export interface MetadataLogLocationsDocument {

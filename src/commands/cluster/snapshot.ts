@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags'
-import {LiveCommand} from '../../live-command.js'
+import {LiveCommand} from '../../cli/live-command.js'
 import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'

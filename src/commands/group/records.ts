@@ -1,15 +1,15 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import {EXIT} from '../../base-command.js'
-import {LiveCommand} from '../../live-command.js'
+import {EXIT} from '../../cli/base-command.js'
+import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {type GroupRecordsResult, parseRecordTypes, recordView} from '../../core/records-view.js'
 
 export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
-import {timeSpecFlag} from '../../flag-types.js'
+import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderGroupRecords} from '../../render/group-records.js'
-import {styleOf, timeFlags} from '../../output-flags.js'
+import {styleOf, timeFlags} from '../../cli/output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends LiveCommand<typeof GroupRecords> {

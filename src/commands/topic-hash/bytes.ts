@@ -7,7 +7,7 @@ import {uuidToString} from '../../core/uuid.js'
 import {renderTopicHashBytes} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {wantsLive} from '../../kafka/session.js'
-import {LiveCommand} from '../../live-command.js'
+import {LiveCommand} from '../../cli/live-command.js'
 
 /**
  * The most byte segments (one per header field, partition index and replica with a rack) shown: 200,000 is about

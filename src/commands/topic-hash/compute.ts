@@ -1,14 +1,14 @@
-import {outputFlags} from '../../output-flags.js'
+import {outputFlags} from '../../cli/output-flags.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
-import {type LogPoint, logPointFlag} from '../../flag-types.js'
+import {type LogPoint, logPointFlag} from '../../cli/flag-types.js'
 import {type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
 import {renderTopicHashReport} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {wantsLive} from '../../kafka/session.js'
-import {LiveCommand} from '../../live-command.js'
+import {LiveCommand} from '../../cli/live-command.js'
 
 export default class TopicHashCompute extends LiveCommand<typeof TopicHashCompute> {
   static override schema = SCHEMAS.topicHashCompute

@@ -6,7 +6,7 @@ import {readdirSync} from 'node:fs'
 import {join, relative} from 'node:path'
 import {Config} from '@oclif/core'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {BaseCommand} from '../../../src/base-command.js'
+import {BaseCommand} from '../../../src/cli/base-command.js'
 import {SCHEMAS, toDocument} from '../../../src/core/documents.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
 

@@ -5,7 +5,7 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {LiveCommand} from '../../../src/live-command.js'
+import {LiveCommand} from '../../../src/cli/live-command.js'
 import type {ClusterReader} from '../../../src/kafka/cluster-reader.js'
 import {setClusterFactory} from '../../../src/kafka/session.js'
 import {ROOT} from '../helpers.js'

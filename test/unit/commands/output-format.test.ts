@@ -1,7 +1,7 @@
 /** `-o json|yaml|table` (issue 16): -o json is --json, -o yaml the same document as YAML; cluster snapshot -o stays a file. */
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {outputFormatOf} from '../../../src/output-flags.js'
+import {outputFormatOf} from '../../../src/cli/output-flags.js'
 import {run, tempFile, WORKED} from '../helpers.js'
 
 const file = tempFile('worked.json', {...WORKED, topics: [{...WORKED.topics[0], name: 'ord\u202Eers'}, ...WORKED.topics.slice(1)]})

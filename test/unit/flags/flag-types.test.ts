@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {withoutFlagParseWrapper} from '../../../src/base-command.js'
+import {withoutFlagParseWrapper} from '../../../src/cli/base-command.js'
 import {
   durationFlag,
   groupPatternFlag,
@@ -9,7 +9,7 @@ import {
   retentionFlag,
   timeSpecFlag,
   watchIntervalFlag,
-} from '../../../src/flag-types.js'
+} from '../../../src/cli/flag-types.js'
 import {run} from '../helpers.js'
 
 /** What oclif does with an argument (or its environment variable) before run(): the flag's parse. */

@@ -62,7 +62,7 @@ describe('the Kafka adapter is read-only', () => {
 
 describe('offline commands do not load the Kafka client', () => {
   it('no static import of @platformatic/kafka or the adapter from commands, flags or config', () => {
-    const files = ['commands/topic-hash/compute.ts', 'commands/cluster/snapshot.ts', 'kafka/flags.ts', 'kafka/session.ts', 'config/client-config.ts']
+    const files = ['commands/topic-hash/compute.ts', 'commands/cluster/snapshot.ts', 'cli/connection-flags.ts', 'kafka/session.ts', 'config/client-config.ts']
     for (const f of files) {
       const text = readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')
       expect(text, f).not.toMatch(/^import (?!type)[^\n]*['"]@platformatic\/kafka/m)

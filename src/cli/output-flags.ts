@@ -1,6 +1,6 @@
 /** Flags for how humans see times and colour (JSON is never affected), and the Style they make. */
 import * as Flags from '@oclif/core/flags'
-import {colorWanted, type Style} from './render/style.js'
+import {colorWanted, type Style} from '../render/style.js'
 
 export const timeFlags = {
   'local-time': Flags.boolean({summary: "Times in the host's time zone, with its offset (JSON stays UTC).", exclusive: ['relative-time'], helpGroup: 'OUTPUT'}),

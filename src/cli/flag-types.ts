@@ -3,15 +3,15 @@
  * patterns. oclif parses them (from the argument or its environment variable) before run(), so a bad value is a
  * usage error (exit 2) naming the flag, the value and what is accepted, and commands receive the parsed value.
  * Where a value reads the clock (a duration ago), it is read when the flags are parsed.
- * The connection --timeout is such a type too (src/kafka/flags.ts).
+ * The connection --timeout is such a type too (src/cli/connection-flags.ts).
  */
 import * as Flags from '@oclif/core/flags'
-import {groupMatcher, parseTypes} from './core/group-filter.js'
-import type {GroupType} from './core/replay/index.js'
-import {asUsage, InputError} from './core/errors.js'
-import {parseDuration, parseTimeSpec} from './core/time.js'
-import {parseRetention} from './history/format.js'
-import {MAX_TIMEOUT_MS} from './config/client-config.js'
+import {groupMatcher, parseTypes} from '../core/group-filter.js'
+import type {GroupType} from '../core/replay/index.js'
+import {asUsage, InputError} from '../core/errors.js'
+import {parseDuration, parseTimeSpec} from '../core/time.js'
+import {parseRetention} from '../history/format.js'
+import {MAX_TIMEOUT_MS} from '../config/client-config.js'
 
 /** The flag's name as oclif passes it to parse (the third argument), for messages. */
 type FlagName = {name: string}

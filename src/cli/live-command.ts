@@ -7,10 +7,10 @@
 import type {Command} from '@oclif/core/command'
 import type * as Interfaces from '@oclif/core/interfaces'
 import {type ArgsOf, BaseCommand} from './base-command.js'
-import {connectionFlags} from './kafka/flags.js'
-import type {ClusterReader} from './kafka/cluster-reader.js'
-import {withKafka} from './kafka/session.js'
-import {type Progress, startProgress} from './render/progress.js'
+import {connectionFlags} from './connection-flags.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
+import {withKafka} from '../kafka/session.js'
+import {type Progress, startProgress} from '../render/progress.js'
 
 export type LiveFlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof LiveCommand)['baseFlags'] & T['flags']>
 
