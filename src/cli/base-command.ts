@@ -69,6 +69,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!this.jsonEnabled()) process.stderr.write(`${forTerminal(message)}\n`)
   }
 
+  /** A line on stderr whatever the output (an error met while the run goes on, a --watch notice): escaped. */
+  protected report(line: string): void {
+    process.stderr.write(`${forTerminal(line)}\n`)
+  }
+
+  /** The run's exit code when it returns normally (3 findings, 4 nothing matched, 5 history not written…). */
+  protected exitWith(code: number): void {
+    if (code !== EXIT.ok) process.exitCode = code
+  }
+
   public override log(message = '', ...args: unknown[]): void {
     super.log(typeof message === 'string' ? forTerminal(message) : message, ...args)
   }

@@ -56,9 +56,5 @@ export const connectionFlags = {
   }),
 }
 
-export interface ConnectionFlagValues {
-  'bootstrap-server'?: string
-  'command-config'?: string
-  timeout?: number
-  profile?: string
-}
+/** (declared with the session that reads them: src/kafka does not depend on the CLI) */
+export type {ConnectionFlagValues} from '../kafka/session.js'

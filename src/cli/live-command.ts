@@ -11,6 +11,7 @@ import {connectionFlags} from './connection-flags.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import {withKafka} from '../kafka/session.js'
 import {type Progress, startProgress} from '../render/progress.js'
+import type {Session} from '../operations/session.js'
 
 export type LiveFlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof LiveCommand)['baseFlags'] & T['flags']>
 
@@ -30,6 +31,11 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
    * Runs `work` on the cluster the connection flags name (always closed after). With `progress`, a spinner shows
    * that text until the work ends, unless `quiet` (default: under --json); `work` may update it.
    */
+  /** The cluster and the warning and stderr channels, for an operation (src/operations). */
+  protected get session(): Session {
+    return {withCluster: (work, o) => this.withCluster(work, o), warn: m => void this.warn(m), report: line => this.report(line)}
+  }
+
   protected async withCluster<R>(work: (client: ClusterReader, progress: Progress) => Promise<R>, o: {progress?: string; quiet?: boolean} = {}): Promise<R> {
     const progress = o.progress === undefined ? SILENT : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()))
     try {

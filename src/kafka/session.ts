@@ -9,12 +9,19 @@ import {forTerminal} from '../render/terminal.js'
 import type {ConnectionSettings} from '../config/client-config.js'
 import type {KafkaClientOptions} from './client.js'
 import type {ClusterReader} from './cluster-reader.js'
-import type {ConnectionFlagValues} from '../cli/connection-flags.js'
 
 export interface SessionIo {
   /** --debug: redacted progress on stderr. */
   readonly debug?: boolean
   readonly warn?: (message: string) => void
+}
+
+/** The connection flags' values (src/cli/connection-flags.ts declares the flags). */
+export interface ConnectionFlagValues {
+  'bootstrap-server'?: string
+  'command-config'?: string
+  timeout?: number
+  profile?: string
 }
 
 /** True when the flags ask for a live cluster (a bootstrap server or a command config was given). */

@@ -46,6 +46,7 @@ const CORE_FORBIDDEN: Array<[RegExp, string]> = [
   [/^sources\//, 'a source (src/sources)'],
   [/^io\//, 'file I/O (src/io)'],
   [/^commands\/|^cli\//, 'a command or the CLI glue (src/cli)'],
+  [/^operations\//, 'an operation (src/operations)'],
   [/^@oclif\//, 'oclif'],
   [/^(node:)?(fs|fs\/promises|net|tls|child_process|http|https|dgram)$/, 'I/O from node'],
   [/^(cli-table3|ora|chalk|picocolors|kleur|colorette|ansi-colors|ansi-styles|supports-color)$/, 'a terminal library'],
@@ -92,6 +93,13 @@ describe('architecture: the layers import one way', () => {
   it('only src/render and the command base class use the terminal libraries', () => {
     const rules: Array<[RegExp, string]> = [[/^(cli-table3|ora|chalk|picocolors|kleur|colorette)$/, 'a terminal library']]
     expect(violations(FILES, rules, p => !p.startsWith('render/'))).toEqual([])
+  })
+
+  it('sources only read: no operation, command or CLI glue; operations are used by commands, not the other way', () => {
+    const up: Array<[RegExp, string]> = [[/^(operations|commands|cli)\//, 'an operation, a command or the CLI glue']]
+    expect(violations(FILES, up, p => p.startsWith('sources/') || p.startsWith('kafka/') || p.startsWith('history/'))).toEqual([])
+    expect(violations(FILES, [[/^commands\//, 'a command']], p => p.startsWith('operations/'))).toEqual([])
+    expect(violations(FILES, [[/^cli\//, 'the CLI glue (oclif)']], p => p.startsWith('operations/'))).toEqual([])
   })
 
   it('renderers read data only: no Kafka, no sources, no history store, no commands', () => {

@@ -2,12 +2,12 @@
  * `audit --metadata-log DIR`: one replay of the log for the topics of every group that needs it; drifting groups
  * get the exact changes since their stored hash, and (with --watch) new bumps their exact causes.
  */
-import type {GroupAudit} from '../core/audit/audit.js'
-import {type AuditRow, StoredRow} from '../core/audit/stored-row.js'
-import type {ExplainReport} from '../core/explain/explain.js'
-import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../core/metadata-log/attribute.js'
-import {type ReplayResult, topicsEverUsed} from '../core/replay/index.js'
-import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from './metadata-log.js'
+import type {GroupAudit} from '../../core/audit/audit.js'
+import {type AuditRow, StoredRow} from '../../core/audit/stored-row.js'
+import type {ExplainReport} from '../../core/explain/explain.js'
+import {annotateFromMetadataLog, attributeDrift, type MetadataLogView} from '../../core/metadata-log/attribute.js'
+import {type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from '../../sources/metadata-log.js'
 
 /** summary.metadataLog: the log read, and what it attributed. */
 export interface AuditMetadataLog extends MetadataLogSource {

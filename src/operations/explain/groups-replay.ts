@@ -4,10 +4,10 @@
  * audit's scan with each accepted group replayed from its first record. Groups whose records end in their deletion
  * are left out, as audit leaves them out.
  */
-import {isDeleted} from '../core/audit/audit.js'
-import type {ReplayResult} from '../core/replay/index.js'
-import type {ClusterReader} from '../kafka/cluster-reader.js'
-import {scanOffsets} from './audit-scan.js'
+import {isDeleted} from '../../core/audit/audit.js'
+import type {ReplayResult} from '../../core/replay/index.js'
+import type {ClusterReader} from '../../kafka/cluster-reader.js'
+import {scanOffsets} from '../../sources/audit-scan.js'
 
 export async function replayMatchingGroups(
   client: ClusterReader,

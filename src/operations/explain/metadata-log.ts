@@ -1,10 +1,10 @@
 /** `group explain --metadata-log DIR`: replays the log tracking the group's topics and annotates the report. */
-import type {ExplainReport} from '../core/explain/explain.js'
-import {annotateFromMetadataLog} from '../core/metadata-log/attribute.js'
-import type {ReplayResult} from '../core/replay/index.js'
-import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from './metadata-log.js'
+import type {ExplainReport} from '../../core/explain/explain.js'
+import {annotateFromMetadataLog} from '../../core/metadata-log/attribute.js'
+import type {ReplayResult} from '../../core/replay/index.js'
+import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from '../../sources/metadata-log.js'
 
-declare module '../core/explain/explain.js' {
+declare module '../../core/explain/explain.js' {
   interface ExplainReport {
     /** With --metadata-log: the log read, and how many bumps it attributed exactly. */
     metadataLog?: MetadataLogSource & {attributed: number}

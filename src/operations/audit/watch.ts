@@ -1,0 +1,114 @@
+/**
+ * `audit --watch`: an incremental pass every interval (checkpoints held in memory, and written as --incremental
+ * writes them when the history is on), each new bump printed once with its causes, bumps printed before revised
+ * when a pass names them exactly, members newly stuck printed once, the --prometheus file and the history
+ * rewritten each pass. A failed pass is reported and retried from where the last good one ended; SIGINT/SIGTERM
+ * stop it after the running pass has written everything.
+ */
+import {fullRow} from '../../core/audit/stored-row.js'
+import {exitWithHistory, historyFailed} from '../../core/audit/pass.js'
+import {rowCacheKey} from '../../core/audit/row-cache.js'
+import {type BumpEvent, type BumpRevision, newBumpEvents, newStuckEvents, OpenBumps, orderBumps, PrintedBumps, type StuckEvent} from '../../core/audit/watch.js'
+import type {ReplayResult} from '../../core/replay/index.js'
+import {defaultHistoryDir} from '../../history/store.js'
+import {runWatch} from '../../io/watch-loop.js'
+import {checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../../sources/audit-checkpoint.js'
+import type {Session} from '../session.js'
+import {type AuditSettings, auditPass} from './pass.js'
+import {type PrometheusTarget, writePrometheus, writePrometheusFailure} from './prometheus.js'
+
+export interface AuditWatchOptions {
+  interval: {text: string; ms: number}
+  version: string
+  /** Checkpoints on disk too (with the history on, a real cluster id and no --group). */
+  persistCheckpoints: boolean
+  prometheus?: PrometheusTarget
+  /** How the filters read in the first notice ("--group orders-* --type consumer"). */
+  filters: string
+  debug: boolean
+}
+
+/** Where the watch's output goes (stdout documents or lines, chosen by the command). */
+export interface AuditWatchSink {
+  bumps(events: BumpEvent[]): void
+  revisions(events: BumpRevision[]): void
+  stuck(events: StuckEvent[], now: number): void
+  /** The end of a pass: what it warned is not kept for the next. */
+  passEnded(): void
+}
+
+export async function watchAudit(session: Session, o: AuditSettings, w: AuditWatchOptions, sink: AuditWatchSink): Promise<void> {
+  const printed = new PrintedBumps()
+  const printedStuck = new PrintedBumps()
+  // bumps printed with a cause not known exactly: explained again each pass, revised when it names them exactly
+  const open = new OpenBumps()
+  // said once, after the first pass that read the cluster (stderr: stdout holds only bumps)
+  let announced = false
+  let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
+  let clusterIdOfRun: string | undefined
+  await runWatch({
+    interval: w.interval.text,
+    intervalMs: w.interval.ms,
+    unit: 'cycle',
+    cycle: async n => {
+      const started = Date.now()
+      try {
+        const r = await auditPass(session, o, {
+          started,
+          watch: true,
+          onClusterId: id => (clusterIdOfRun = id),
+          checkpoints: clusterId => {
+            const id = clusterId ?? 'unknown-cluster'
+            const backing = w.persistCheckpoints && clusterId !== null ? checkpointStore(o.historyDir ?? defaultHistoryDir(), clusterId) : undefined
+            if (memory?.clusterId !== id) memory = {clusterId: id, store: memoryCheckpointStore(backing)}
+            return {store: memory.store, clusterId: id, rowsKey: rowCacheKey(w.version, o.stuckAfterMs)}
+          },
+          trackFrom: partition => memory?.store.nextOffset(partition),
+          open,
+        })
+        // marked printed only now, when they are written (a pass that failed marked nothing)
+        const replayOf = new Map<BumpEvent, ReplayResult>()
+        const bumps = orderBumps(
+          r.bumps.flatMap(({report, replay}) => newBumpEvents(report, r.summary.clusterId, printed).map(e => (replayOf.set(e, replay), e))),
+        )
+        sink.revisions(r.revisions)
+        sink.bumps(bumps)
+        open.add(bumps, e => replayOf.get(e)!, started)
+        // members newly stuck, once each (a stuck member writes no record, so it makes no bump to print)
+        sink.stuck(newStuckEvents(r.rows.filter(row => row.stuckMembers.length > 0).map(fullRow), r.summary.clusterId, printedStuck), started)
+        if (!announced) {
+          announced = true
+          session.report(
+            `watching ${r.summary.groups} group${r.summary.groups === 1 ? '' : 's'}${w.filters ? ` (${w.filters})` : ''} of cluster ${r.summary.clusterId ?? '(no id)'} every ${w.interval.text}: each new epoch bump and each member newly stuck is printed as it is read (SIGINT/Ctrl-C stops)`,
+          )
+        }
+        memory?.store.commit()
+        const {history} = r
+        const failed = historyFailed(history)
+        if (failed && 'error' in history)
+          session.report(`Warning: --watch cycle ${n}: the audit history could not be written to ${history.dir}: ${history.error}`)
+        if (w.prometheus) {
+          const status = writePrometheus(w.prometheus, {...r.summary, exitCode: exitWithHistory(r.summary, r.history)}, r.rows, failed)
+          if (!status.written) session.report(`Error: --watch cycle ${n}: could not write ${w.prometheus.file}: ${status.error}`)
+        }
+        if (w.debug) {
+          const mem = process.memoryUsage()
+          session.report(
+            `[debug] --watch cycle ${n}: ${r.summary.groups} groups, ${r.incremental?.recordsRead ?? r.summary.recordsScanned} records read, ${bumps.length} new bumps, ${Date.now() - started} ms, rss ${Math.round(mem.rss / 1e6)} MB, heap ${Math.round(mem.heapUsed / 1e6)} MB`,
+          )
+        }
+      } catch (error) {
+        // resumed next cycle from where the last good one ended: no bump of this cycle is lost
+        memory?.store.rollback()
+        if (w.prometheus) {
+          const failed = writePrometheusFailure(w.prometheus, error, started, clusterIdOfRun)
+          if (failed) session.report(`Error: --watch cycle ${n}: could not write ${w.prometheus.file}: ${failed}`)
+        }
+        throw error
+      } finally {
+        // nothing accumulates across cycles (the warnings were printed on stderr as they came)
+        sink.passEnded()
+      }
+    },
+  })
+}

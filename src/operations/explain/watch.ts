@@ -1,0 +1,87 @@
+/**
+ * `group explain GROUP --watch`: every interval, the group's records after the last read, replayed from the state
+ * the last read left (a copy: a read that fails half-way changes nothing); each new bump printed once with its
+ * causes, and bumps printed before revised when the history recorded since names them exactly.
+ */
+import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
+import {explainGroup} from '../../core/explain/explain.js'
+import {GroupReplay, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
+import {annotateFromHistory, historyRacks, loadHistoryView} from '../../history/index.js'
+import {runWatch} from '../../io/watch-loop.js'
+import {readGroupLog} from '../../sources/group-log.js'
+import type {Session} from '../session.js'
+import type {WatchFrom} from './one.js'
+
+export interface GroupWatchSink {
+  bumps(events: BumpEvent[]): void
+  revisions(events: BumpRevision[]): void
+  /** The end of a read: what it warned is not kept for the next. */
+  readEnded(): void
+}
+
+export async function watchGroup(
+  session: Session,
+  group: string,
+  from: WatchFrom,
+  o: {interval: {text: string; ms: number}; stuckAfterMs: number | undefined; historyDir: string | undefined},
+  sink: GroupWatchSink,
+): Promise<void> {
+  const printed = new PrintedBumps()
+  // bumps printed with a cause not known exactly: explained again each read, revised when history names them
+  const open = new OpenBumps()
+  let at = from
+  await runWatch({
+    interval: o.interval.text,
+    intervalMs: o.interval.ms,
+    unit: 'read',
+    cycle: async n => {
+      if (n === 1) return // the report was the first read
+      try {
+        const out = await session.withCluster(async client => {
+          let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
+          let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: r => replaying.push(r)})
+          let since = at.nextOffset
+          const misfit =
+            log.logStartOffset > at.nextOffset
+              ? `the log start (${log.logStartOffset}) moved past the last read (${at.nextOffset})`
+              : log.endOffset < at.nextOffset
+                ? `the log ends at ${log.endOffset}, before the last read (${at.nextOffset}): truncated`
+                : undefined
+          if (misfit) {
+            session.report(`Warning: --watch: ${misfit}; reading the group's records in full`)
+            replaying = new GroupReplay(group)
+            log = await readGroupLog(client, group, {onRecord: r => replaying.push(r)})
+            since = log.endOffset < at.nextOffset ? log.logStartOffset : at.nextOffset
+          }
+          const replay = replaying.finish()
+          const fresh = {...replay, timeline: replay.timeline.filter(e => e.offset >= since)}
+          let events: BumpEvent[] = []
+          let revisions: BumpRevision[] = []
+          const now = Date.now()
+          const again = open.replays(now)
+          if (fresh.timeline.length > 0 || again.length > 0) {
+            const topics = new Set([...topicsEverUsed(fresh), ...again.flatMap(x => [...topicsEverUsed(x.replay)])])
+            const live = await client.clusterMetadata({topics: [...topics]})
+            const {view} = loadHistoryView(live.clusterId, o.historyDir)
+            const explain = (r: ReplayResult) => {
+              const report = explainGroup(group, r, {live, now, stuckAfterMs: o.stuckAfterMs, knownRacks: historyRacks(view)})
+              annotateFromHistory(report, r, view)
+              return report
+            }
+            revisions = again.flatMap(x => open.revise(explain(x.replay), live.clusterId ?? null))
+            if (fresh.timeline.length > 0) {
+              events = newBumpEvents(explain(fresh), live.clusterId ?? null, printed)
+              open.add(events, () => fresh, now)
+            }
+          }
+          at = {state: replay.state, nextOffset: log.endOffset}
+          return {events, revisions}
+        })
+        sink.revisions(out.revisions)
+        sink.bumps(out.events)
+      } finally {
+        sink.readEnded()
+      }
+    },
+  })
+}
