@@ -3,7 +3,8 @@
 // RF 3, 6 brokers on 3 racks) with BUMPS epoch bumps (default 50): member joins and leaves, and metadata changes
 // made to a synthetic cluster one at a time, walking back from today's metadata: partitions added to a topic, a
 // topic created, a broker's rack changed, a single replica moved (a reassignment; 1 in 8) and, oldest, one bump with
-// two topic changes at once (nothing explains it: the full single, placement and pair search runs before giving up).
+// two topic changes at once (the full single, placement and capped pair search runs without a match; the partition
+// counts the group's assignment covered before the bump then explain it: byConfidence is all inferred-unique).
 // The stored hashes are computed from the scenario's metadata, so every attribution is really searched.
 //
 // What is measured: replayGroup + explainGroup (timeline, attribution of every bump, verdict), median of RUNS.
@@ -56,7 +57,7 @@ for (let i = 0; i < BUMPS - 1; i++) {
   plan.push(kind)
   metadataBumps++
 }
-// the oldest bump: two topics changed at once (unexplained, after the longest search)
+// the oldest bump: two topics changed at once (explained from the assignment's partition counts, after the longest search)
 const oldest = clone(states.at(-1))
 oldest.topics[1].partitions = oldest.topics[1].partitions.slice(0, 5)
 oldest.topics[2].partitions = oldest.topics[2].partitions.slice(0, 5)

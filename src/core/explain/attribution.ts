@@ -174,6 +174,7 @@ export function attributeMetadataChanges(
       absentTemplates,
       reassignments,
       priorityTopics: assignmentChanged(e, md, live),
+      assignedPartitionsBefore: assignedPartitionCounts(e, md),
     })
     if (r.matches.length === 0) {
       // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
@@ -231,6 +232,25 @@ export function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: Clu
   const names = new Map([...live.topics, ...md.topics].map(t => [uuidToString(t.topicId), t.name]))
   const out = new Set<string>()
   for (const id of new Set([...a.keys(), ...b.keys()])) if (a.get(id) !== b.get(id) && names.has(id)) out.add(names.get(id)!)
+  return out
+}
+
+/**
+ * Per topic (by name, from `md`'s ids), the partitions the target assignment covered before the bump: the highest
+ * assigned partition + 1 (consumer and share groups). The partition count then while the group had members (every
+ * partition of a subscribed topic is assigned); a candidate only, kept when it reproduces the stored hash.
+ */
+export function assignedPartitionCounts(e: EpochChange, md: ClusterMetadata): Map<string, number> | undefined {
+  if (e.groupType !== 'consumer' && e.groupType !== 'share') return undefined
+  const byId = new Map<string, number>()
+  for (const v of (e.before[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+    for (const tp of v.TopicPartitions ?? []) for (const p of tp.Partitions) byId.set(tp.TopicId, Math.max(byId.get(tp.TopicId) ?? 0, p + 1))
+  }
+  const out = new Map<string, number>()
+  for (const t of md.topics) {
+    const n = byId.get(uuidToString(t.topicId))
+    if (n !== undefined) out.set(t.name, n)
+  }
   return out
 }
 

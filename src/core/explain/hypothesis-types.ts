@@ -67,6 +67,12 @@ export interface HypothesisSearch {
    * knownTopicIds: "it existed then and was deleted since". Typically today's layout of a topic re-created later.
    */
   absentTemplates?: ReadonlyMap<string, TopicMetadata>
+  /**
+   * Per topic, the partitions the group's target assignment covered before the bump (the highest assigned partition
+   * + 1, from the records): when no single change nor pair fits, every topic with fewer partitions then than now is
+   * tested as one change (a script that altered many topics within one heartbeat).
+   */
+  assignedPartitionsBefore?: ReadonlyMap<string, number>
   /** Topics to try first (e.g. whose assigned partitions changed in the bump's records): only the order changes. */
   priorityTopics?: ReadonlySet<string>
   /** Reassignments in flight: their original replica lists are tried as the state before they started. */

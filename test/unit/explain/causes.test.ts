@@ -10,7 +10,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {annotateFromHistory, historyRacks, historyView} from '../../../src/history/index.js'
-import {consumer as c, Log, T1, T2} from '../replay/log.js'
+import {consumer as c, Log, T1, T2, T3} from '../replay/log.js'
 import {observeTopics} from '../../../src/history/store.js'
 
 const G = 'g1'
@@ -156,6 +156,60 @@ describe('a reassignment and a rack change that hash alike', () => {
     expect(cause.details.inferred!.changes!.length).toBeGreaterThan(0)
     expect(cause.details.inferred!.confidence).not.toBe('exact')
     expect(cause.details.nextStep).toBeUndefined()
+  })
+})
+
+describe('many topics altered within one heartbeat (issue 28 item 2)', () => {
+  const three = (a: number, b: number, x: number) =>
+    md([
+      layout(
+        'a',
+        T1,
+        Array.from({length: a}, () => [1, 2]),
+      ),
+      layout(
+        'b',
+        T2,
+        Array.from({length: b}, () => [2, 3]),
+      ),
+      layout(
+        'x',
+        T3,
+        Array.from({length: x}, () => [3, 1]),
+      ),
+    ])
+  const names = ['a', 'b', 'x']
+  const assigned = (a: number, b: number, x: number): [string, number[]][] => [
+    [T1, Array.from({length: a}, (_, i) => i)],
+    [T2, Array.from({length: b}, (_, i) => i)],
+    [T3, Array.from({length: x}, (_, i) => i)],
+  ]
+
+  it('three topics raised at once: no single change nor pair fits; the counts the assignment covered before do, as one change', () => {
+    const before = three(2, 3, 1)
+    const live = three(4, 5, 3)
+    const log = created(names, hash(before, names), assigned(2, 3, 1))
+    bump(log, 2, hash(live, names), assigned(4, 5, 3))
+    const cause = metadataCause(explain(log, live), 2)
+    expect(cause.confidence).toBe('inferred-unique')
+    const [m] = cause.details.changes as Array<{kind: string; parts: Array<{topic: string; then: string; now: string}>}>
+    expect(m.kind).toBe('combined')
+    expect(m.parts.map(p => [p.topic, p.then, p.now])).toEqual([
+      ['a', '2', '4'],
+      ['b', '3', '5'],
+      ['x', '1', '3'],
+    ])
+    expect(cause.message).toContain("the counts then are those the group's assignment covered before the bump")
+  })
+
+  it('counts that do not reproduce the stored hash are not offered (another change hid in the same bump)', () => {
+    const before = three(2, 3, 1)
+    const live = three(4, 5, 3)
+    // the assignment before claims 2, 3 and 2 partitions: x had 1 then, so that change is not the one
+    const log = created(names, hash(before, names), assigned(2, 3, 2))
+    bump(log, 2, hash(live, names), assigned(4, 5, 3))
+    const cause = metadataCause(explain(log, live), 2)
+    expect(cause.confidence).toBe('unexplained')
   })
 })
 
