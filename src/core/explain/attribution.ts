@@ -16,14 +16,15 @@ import {
   type ReassignmentInFlight,
   searchHypotheses,
 } from './hypotheses.js'
+import type {Evident} from './causes.js'
 import type {ExplainOptions, Finding} from './report.js'
 export interface Attribution {
   matches: Hypothesis[]
   alternatives: Hypothesis[]
   confidence: Confidence
   note: string
-  /** evident: the deleted topics and the ids the records hold for them. */
-  evident?: {deletedTopics: string[]; topicIds: string[]}
+  /** evident: the deleted topics and the ids the records hold for them; partitions the assignment shows added. */
+  evident?: Evident
 }
 
 /** An inferred cause in words that say it is inferred: "consistent with X" or "consistent with any of: X; or Y". */
@@ -135,13 +136,9 @@ export function attributeMetadataChanges(
     const causes = classifyBump(e)
     if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
     if (!md) {
-      // (the walk goes back in time: what stopped it is a LATER change)
-      out.set(
-        e,
-        unexplained(
-          `the later metadata change at group epoch ${stoppedAt ?? '?'} could not be reconstructed, so the metadata before it (and this bump's) cannot be rebuilt from live metadata`,
-        ),
-      )
+      // (the walk goes back in time: what stopped it is a LATER change); what the records show stays known
+      const why = `the later metadata change at group epoch ${stoppedAt ?? '?'} could not be reconstructed, so the metadata before it (and this bump's) cannot be rebuilt from live metadata`
+      out.set(e, fromAssignment(e, live, why) ?? unexplained(why))
       continue
     }
     const topicsAfter = subscribedTopicsOf(e.groupType, e.after)
@@ -194,12 +191,8 @@ export function attributeMetadataChanges(
           note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
         })
       } else {
-        out.set(
-          e,
-          unexplained(
-            `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`,
-          ),
-        )
+        const why = `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`
+        out.set(e, fromAssignment(e, live, why) ?? unexplained(why))
       }
       md = undefined
       stoppedAt = e.epoch
@@ -210,6 +203,46 @@ export function attributeMetadataChanges(
     if (!md) stoppedAt = e.epoch
   }
   return out
+}
+
+/**
+ * A bump whose old hash cannot be rebuilt, where the target assignment covered more partitions of a subscribed topic
+ * after it than before: those partitions were added (evident from the records), whatever else changed with them.
+ */
+function fromAssignment(e: EpochChange, live: ClusterMetadata, why: string): Attribution | undefined {
+  const count = (s: EpochChange['before']) => {
+    const out = new Map<string, number>()
+    if (e.groupType !== 'consumer' && e.groupType !== 'share') return out
+    for (const v of (s[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+      for (const tp of v.TopicPartitions ?? []) for (const p of tp.Partitions) out.set(tp.TopicId, Math.max(out.get(tp.TopicId) ?? 0, p + 1))
+    }
+    return out
+  }
+  const [before, after] = [count(e.before), count(e.after)]
+  const names = new Map(live.topics.map(t => [uuidToString(t.topicId), t.name]))
+  const subscribed = new Set(subscribedTopicsOf(e.groupType, e.before))
+  const added: NonNullable<Evident['partitionsAdded']> = []
+  for (const [id, now] of after) {
+    const then = before.get(id)
+    const topic = names.get(id)
+    if (then !== undefined && now > then && topic !== undefined && subscribed.has(topic)) added.push({topic, then, now})
+  }
+  if (added.length === 0) return undefined
+  added.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0))
+  const matches: Hypothesis[] = added.map(a => ({
+    kind: 'partition-count',
+    topic: a.topic,
+    then: String(a.then),
+    now: String(a.now),
+    description: `topic ${a.topic}: ${a.then} → ${a.now} partitions`,
+  }))
+  return {
+    matches,
+    alternatives: [],
+    confidence: 'evident',
+    evident: {deletedTopics: [], topicIds: [], partitionsAdded: added},
+    note: `${matches.map(m => m.description).join(', ')} (evident: the group's target assignment covered those partitions after this bump and not before); whether anything else changed in the same bump cannot be told: ${why}`,
+  }
 }
 
 /**

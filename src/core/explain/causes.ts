@@ -9,6 +9,17 @@ import type {LeaveReason} from './members.js'
  * What the steps after classification add to a cause's details, all optional. The audit history adds `history`
  * by declaration merging (history/attribute.ts): core does not import the history.
  */
+/**
+ * What the group's records show of a metadata change whose old hash cannot be rebuilt: subscribed topics gone whose
+ * ids the assignment records hold (deleted), and partitions the target assignment covered before and after the bump
+ * (added; the counts from the records, not from a hash).
+ */
+export interface Evident {
+  deletedTopics: string[]
+  topicIds: string[]
+  partitionsAdded?: Array<{topic: string; then: number; now: number}>
+}
+
 export interface CauseAnnotations {
   /** The member's client.id (causes naming a member). */
   clientId?: string
@@ -17,8 +28,8 @@ export interface CauseAnnotations {
    * once the cause is exact, the changes the history or the metadata log saw (with their time: exact-changes.ts).
    */
   changes?: Array<Hypothesis & {time?: string; offset?: string}>
-  /** evident: the deleted topics and the ids the records hold for them. */
-  evident?: {deletedTopics: string[]; topicIds: string[]}
+  /** evident: what the group's records show although the old hash cannot be rebuilt (Evident). */
+  evident?: Evident
   /** How to pin down an ambiguous or unexplained cause. */
   nextStep?: string
   /** What the hashes alone said, kept when a cause became exact (its changes and evident fields too). */
@@ -27,7 +38,7 @@ export interface CauseAnnotations {
     confidence: Confidence
     alternatives: Hypothesis[]
     changes?: Hypothesis[]
-    evident?: {deletedTopics: string[]; topicIds: string[]}
+    evident?: Evident
   }
   /** group explain --metadata-log: the attribution from the cluster's metadata log (exact or not). */
   metadataLog?: LogAttribution

@@ -160,24 +160,29 @@ describe('a reassignment and a rack change that hash alike', () => {
 })
 
 describe('many topics altered within one heartbeat (issue 28 item 2)', () => {
-  const three = (a: number, b: number, x: number) =>
-    md([
-      layout(
-        'a',
-        T1,
-        Array.from({length: a}, () => [1, 2]),
-      ),
-      layout(
-        'b',
-        T2,
-        Array.from({length: b}, () => [2, 3]),
-      ),
-      layout(
-        'x',
-        T3,
-        Array.from({length: x}, () => [3, 1]),
-      ),
-    ])
+  const three = (a: number, b: number, x: number, brokers: Broker[] = BROKERS) =>
+    md(
+      [
+        layout(
+          'a',
+          T1,
+          Array.from({length: a}, () => [1, 2]),
+        ),
+        layout(
+          'b',
+          T2,
+          Array.from({length: b}, () => [2, 3]),
+        ),
+        layout(
+          'x',
+          T3,
+          Array.from({length: x}, () => [3, 1]),
+        ),
+      ],
+      brokers,
+    )
+  // broker 3 on a rack no source names: no hypothesis can reproduce a hash from before that change
+  const UNSEEN: Broker[] = [...BROKERS.slice(0, 2), {id: 3, rack: 'rack-zz'}]
   const names = ['a', 'b', 'x']
   const assigned = (a: number, b: number, x: number): [string, number[]][] => [
     [T1, Array.from({length: a}, (_, i) => i)],
@@ -202,14 +207,40 @@ describe('many topics altered within one heartbeat (issue 28 item 2)', () => {
     expect(cause.message).toContain("the counts then are those the group's assignment covered before the bump")
   })
 
-  it('counts that do not reproduce the stored hash are not offered (another change hid in the same bump)', () => {
+  it('partitions added with a change no search finds (a rack never seen): the additions evident from the assignment, the rest said unknown', () => {
     const before = three(2, 3, 1)
-    const live = three(4, 5, 3)
-    // the assignment before claims 2, 3 and 2 partitions: x had 1 then, so that change is not the one
-    const log = created(names, hash(before, names), assigned(2, 3, 2))
+    const live = three(4, 5, 3, UNSEEN)
+    const log = created(names, hash(before, names), assigned(2, 3, 1))
     bump(log, 2, hash(live, names), assigned(4, 5, 3))
     const cause = metadataCause(explain(log, live), 2)
-    expect(cause.confidence).toBe('unexplained')
+    expect(cause.confidence).toBe('evident')
+    expect(cause.details.evident).toEqual({
+      deletedTopics: [],
+      topicIds: [],
+      partitionsAdded: [
+        {topic: 'a', then: 2, now: 4},
+        {topic: 'b', then: 3, now: 5},
+        {topic: 'x', then: 1, now: 3},
+      ],
+    })
+    expect(cause.message).toMatch(/^metadata changed: topic a: 2 → 4 partitions, topic b: 3 → 5 partitions, topic x: 1 → 3 partitions \(evident: /)
+    expect(cause.message).toContain('whether anything else changed in the same bump cannot be told')
+  })
+
+  it('a later bump no search reconstructs does not erase what the records show of the earlier ones', () => {
+    const v1 = three(2, 3, 1)
+    const v2 = three(4, 3, 1) // epoch 2: a raised to 4
+    const v3 = three(4, 3, 1, UNSEEN) // epoch 3: broker 3 on a rack nothing names
+    const log = created(names, hash(v1, names), assigned(2, 3, 1))
+    bump(log, 2, hash(v2, names), assigned(4, 3, 1))
+    bump(log, 3, hash(v3, names), assigned(4, 3, 1))
+    const r = explain(log, v3)
+    expect(metadataCause(r, 3).confidence).toBe('unexplained')
+    const earlier = metadataCause(r, 2)
+    expect(earlier.confidence).toBe('evident')
+    expect(earlier.message).toContain('topic a: 2 → 4 partitions')
+    // the dependency worded as it is: a LATER change stopped the walk back
+    expect(earlier.message).toContain('the later metadata change at group epoch 3 could not be reconstructed')
   })
 })
 
