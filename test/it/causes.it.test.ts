@@ -341,6 +341,14 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
     const G = await groupAwayFrom(probe, `${R}-rn-g`, 3)
     await d.cmd(`consumer ${R}n1 ${G} names ${T} rack=rack-b`)
     const e1 = (await settled(env, G)).groupEpoch!
+    // a second group, no member with a rack: there, nothing names rack-b, so the rack bump cannot be reconstructed;
+    // a partition increase (TopicCommand) before it must stay known (issue 28: one failed bump erases nothing)
+    const [T2, G2] = [`${R}-rn2`, await groupAwayFrom(probe, `${R}-rn2-g`, 3)]
+    await createTopic(T2, '3:1')
+    await d.cmd(`consumer ${R}n2 ${G2} names ${T2}`)
+    const f1 = (await settled(env, G2)).groupEpoch!
+    await tool(TOPIC_CMD, '--alter', '--topic', T2, '--partitions', '2')
+    const f2 = (await afterBump(env, G2, f1, 'the partition added')).groupEpoch!
     let rack3 = 'rack-b'
     const restart = async (rack: string) => {
       await killBroker(env, 3)
@@ -375,7 +383,20 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       }
       expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')
       expect(exact.message).toContain('broker 3 "rack-b" → "rack-c" (re-registered)')
+
+      // the second group: its rack bump unexplained; its partition increase before it still named, from its records
+      await afterBump(env, G2, f2, 'the second group saw broker 3 with rack-c', 120_000)
+      const bumps2 = since(await explain(env, G2, '--history-dir', noHistory), f1)
+      const causes2 = bumps2.map(e => [e.epoch, metadataCauses([e])[0]] as const).filter(([, c]) => c !== undefined)
+      expect(causes2.length, JSON.stringify(bumps2)).toBeGreaterThanOrEqual(2)
+      const [epoch2, added] = causes2[0]
+      expect(epoch2).toBe(f2)
+      expect(added.confidence, added.message).toBe('evident')
+      expect(added.details.evident).toEqual({deletedTopics: [], topicIds: [], partitionsAdded: [{topic: T2, then: 1, now: 2}]})
+      expect(added.message).toContain(`the later metadata change at group epoch ${causes2.at(-1)![0]} could not be reconstructed`)
+      expect(causes2.at(-1)![1].confidence).toBe('unexplained')
     } finally {
+      await d.cmd(`stop ${R}n2`).catch(() => undefined)
       await d.cmd(`stop ${R}n1`).catch(() => undefined)
       if (rack3 !== 'rack-b') await restart('rack-b').catch((error: Error) => console.warn(`[causes] restart broker 3 with rack-b: ${error.message}`))
     }
