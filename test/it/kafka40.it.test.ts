@@ -8,7 +8,9 @@
  *   3. a broker restarted with another rack: what the coordinator did (DumpLogSegments) is what the tool says;
  *   4. audit --metadata-log claims nothing for these groups (no hash to attribute).
  */
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {parseMetadataDocument} from '../../src/core/metadata.js'
 import {buildOnce, cli} from './adapter-cli.js'
 import {afterBump, kinds, runTag, settled, since} from './explain-lib.js'
 import {clusterSh, killBroker, startBroker, waitFor} from './lib/cluster.js'
@@ -162,5 +164,33 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
     expect(withLog.code).toBe(0)
     expect(withLog.row.driftFromLog).toBeUndefined()
     await d.cmd(`stop ${R}c1`)
+  })
+
+  it("cluster snapshot = the Admin client's view = the controller's metadata image (topic hashes from its log)", async () => {
+    const B = probe.env.bootstrap
+    const T = `${R}-snap`
+    await topicCommand('--create', '--topic', T, '--replica-assignment', '1:2,2:3,3:1')
+    const snap = await cli(['cluster', 'snapshot', '-b', B, '--json'])
+    expect(snap.code, snap.stderr).toBe(0)
+    const ours = parseMetadataDocument(JSON.parse(snap.stdout))
+    // Kafka's own Admin client (the driver's describeCluster + describeTopics), capture times aside
+    const {md: java} = await probe.metadata()
+    const strip = (m: typeof ours) => ({
+      brokers: m.brokers,
+      clusterId: m.clusterId,
+      topics: m.topics.map(t => ({...t, topicId: t.topicId.bytes.toString()})).sort((a, b) => (a.name < b.name ? -1 : 1)),
+    })
+    expect(strip(ours)).toEqual(strip(java))
+    // the controller's image (its KRaft metadata log, read to the end) hashes every topic as the live metadata does
+    const names = ours.topics.map(t => t.name)
+    const log = join(probe.env.raw.CONTROLLER_LOG_DIR, '__cluster_metadata-0')
+    const [live, image] = await Promise.all([
+      cli(['topic-hash', 'compute', ...names, '-b', B, '--json']),
+      cli(['topic-hash', 'compute', ...names, '--metadata-log', log, '--json']),
+    ])
+    expect(image.code, image.stderr).toBe(0)
+    const rows = (r: typeof live) => (JSON.parse(r.stdout) as {topics: Array<{name: string; hash: string}>}).topics.map(t => [t.name, t.hash])
+    expect(rows(image)).toEqual(rows(live))
+    expect(rows(live).length).toBe(names.length)
   })
 })

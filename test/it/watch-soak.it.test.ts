@@ -82,6 +82,7 @@ describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA
       const all = [audit, ...ex.map(e => e.w)]
       const start: Record<string, number> = {}
       let steps = 0
+      let flaps = 0
       try {
         await waitFor('the audit watch baseline and one more pass', async () => /--watch cycle 2:/.test(audit.stderr()), {timeoutMs: 60_000, intervalMs: 300})
         await waitFor('the explain watches started', async () => ex.every(e => e.w.lines().length > 0), {timeoutMs: 60_000, intervalMs: 300})
@@ -97,8 +98,9 @@ describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA
             case 0: // a new topic the regex matches: the regex is resolved again, a bump
               await d.cmd(`create-topic ${P}-ev-${topics++} --assign 1:3`)
               break
-            case 1: // a member joins the regex group
+            case 1: // a member joins the regex group (r1 again and again: a client that keeps coming and going)
               await d.cmd(`consumer r${members++} ${RX} regex ${P}-ev-.*`)
+              flaps++
               break
             case 2: // a partition added by Kafka's TopicCommand
               await tool('--alter', '--topic', T, '--partitions', String(++partitions))
@@ -159,6 +161,23 @@ describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA
             if (g === NM) for (const c of meta) expect(c.confidence, JSON.stringify(l)).toBe('exact')
           }
         }
+      }
+      // "it keeps rebalancing": the client that came and went is summarised with its joins and departures
+      if (flaps >= 2) {
+        const r = await cli(['group', 'explain', RX, '-b', probe.env.bootstrap, '--json', '--history-dir', tempDir()])
+        const churn = JSON.parse(r.stdout).churn as {clients: Array<{client: string; joins: number; departures: number; finding: string}>}
+        const r1 = churn.clients.find(c => c.client === 'r1')
+        expect(r1, JSON.stringify(churn)).toBeDefined()
+        expect(r1!.joins).toBe(flaps)
+        expect(r1!.departures).toBe(flaps)
+        // the driver closes the consumer (a leave heartbeat): never worded as a timeout; "by itself" when its leave came
+        // soon after its last state record, else the records cannot tell a leave from a timeout
+        expect(r1!.finding, JSON.stringify(r1)).toMatch(
+          new RegExp(
+            `^client r1: ${flaps} joins, ${flaps} departures in \\d+ s, each ~[\\d.]+ s after joining: (it leaves by itself|how it leaves the records cannot tell)`,
+          ),
+        )
+        console.log(`churn: ${r1!.finding}`)
       }
       const revisions = all.flatMap(w => w.lines().filter(l => l.schema.name === 'rebalance-doctor/bump-revision'))
       for (const r of revisions)
