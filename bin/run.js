@@ -20,7 +20,7 @@ const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([
   import('@oclif/core/run'),
   import('@oclif/core/flush'),
   import('@oclif/core/handle'),
-  import('../dist/base-command.js'),
+  import('../dist/cli/base-command.js'),
 ])
 const argv = process.argv.slice(2)
 
