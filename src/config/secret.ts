@@ -42,7 +42,7 @@ export function isSecretKey(key: string): boolean {
  * A setting's value as an error may quote it: only a plain token. A broken file (a lost newline, a stray
  * continuation) can join a secret onto a harmless key's value, and such a value always holds a separator.
  */
-export const PLAIN_TOKEN = /^[\w.-]{0,64}$/
+const PLAIN_TOKEN = /^[\w.-]{0,64}$/
 export const BOOTSTRAP_SHOWN = /^[\w.\-[\]:/]{0,300}$/
 export function shown(value: string | undefined, ok = PLAIN_TOKEN): string {
   return value !== undefined && ok.test(value) && !isSecretKey(value) ? `"${value}"` : '(value not shown: it may hold a secret)'
