@@ -7,7 +7,7 @@ import type {KafkaSession} from './connection.js'
 import * as Req from './messages/requests.js'
 import * as Res from './messages/responses.js'
 import {liveBrokers} from './metadata.js'
-import {API, decodeBody, encodeBody} from './protocol.js'
+import {API, decodeAs, encodeBody} from './protocol.js'
 
 export const DESCRIBE_CONFIGS_VERSION = 4
 const BROKER_RESOURCE = 4
@@ -38,7 +38,7 @@ export function encodeDescribeBrokerConfigs(nodeId: number, keys: readonly strin
 }
 
 export function decodeDescribeConfigs(buf: Buffer): WireResult[] {
-  return decodeBody(Res.DescribeConfigsResponse, DESCRIBE_CONFIGS_VERSION, buf).Results as unknown as WireResult[]
+  return decodeAs<{Results: WireResult[]}>(Res.DescribeConfigsResponse, DESCRIBE_CONFIGS_VERSION, buf).Results
 }
 
 export async function describeBrokerConfigs(s: KafkaSession, keys: readonly string[]): Promise<BrokerConfigs[]> {

@@ -4,7 +4,7 @@
  */
 import * as Req from './messages/requests.js'
 import * as Res from './messages/responses.js'
-import {decodeBody, encodeBody} from './protocol.js'
+import {decodeAs, encodeBody} from './protocol.js'
 
 export const DESCRIBE_GROUPS_VERSION = 5
 
@@ -41,7 +41,7 @@ interface WireGroup {
 }
 
 export function decodeDescribeGroups(buf: Buffer): ClassicGroupDescription[] {
-  const groups = decodeBody(Res.DescribeGroupsResponse, DESCRIBE_GROUPS_VERSION, buf).Groups as unknown as WireGroup[]
+  const groups = decodeAs<{Groups: WireGroup[]}>(Res.DescribeGroupsResponse, DESCRIBE_GROUPS_VERSION, buf).Groups
   return groups.map(g => ({
     groupId: g.GroupId,
     errorCode: g.ErrorCode,

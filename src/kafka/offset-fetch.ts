@@ -4,7 +4,7 @@
  */
 import * as Req from './messages/requests.js'
 import * as Res from './messages/responses.js'
-import {decodeBody, encodeBody} from './protocol.js'
+import {decodeAs, encodeBody} from './protocol.js'
 
 export const OFFSET_FETCH_VERSION = 8
 
@@ -34,7 +34,7 @@ interface WireGroup {
 }
 
 export function decodeOffsetFetch(buf: Buffer): GroupCommittedOffsets[] {
-  const groups = decodeBody(Res.OffsetFetchResponse, OFFSET_FETCH_VERSION, buf).Groups as unknown as WireGroup[]
+  const groups = decodeAs<{Groups: WireGroup[]}>(Res.OffsetFetchResponse, OFFSET_FETCH_VERSION, buf).Groups
   return groups.map(g => ({
     groupId: g.GroupId,
     errorCode: g.ErrorCode,

@@ -7,7 +7,9 @@
  */
 import {crc32c} from '@node-rs/crc32'
 import type {LogBatch, LogRecord} from '../core/log/batch.js'
-import {ByteReader, ProtocolDecodeError} from './wire.js'
+import {ByteReader} from '../core/records/bytes.js'
+import {DecodeFault} from '../core/records/errors.js'
+import {ProtocolDecodeError} from './wire.js'
 
 /**
  * A batch whose CRC-32C (over attributes to the end) does not match its bytes: damaged on disk or on the way.
@@ -69,7 +71,7 @@ const HEADER = 61 // bytes from baseOffset to the first record
 function varint(rr: ByteReader): number {
   const b = rr.buf
   const p = rr.pos
-  if (p + 1 < b.length) {
+  if (p + 1 < rr.end) {
     const x = b[p]
     if ((x & 0x80) === 0) {
       rr.pos = p + 1
@@ -89,7 +91,7 @@ function varint(rr: ByteReader): number {
 function skipVarint(rr: ByteReader): void {
   const b = rr.buf
   for (let n = 0; n < 10; n++) {
-    if (rr.pos >= b.length) throw new ProtocolDecodeError(`record truncated at offset ${rr.pos}`)
+    if (rr.pos >= rr.end) throw new ProtocolDecodeError(`record truncated at offset ${rr.pos}`)
     if ((b[rr.pos++] & 0x80) === 0) return
   }
   throw new ProtocolDecodeError(`varlong too long at offset ${rr.pos}`)
@@ -153,39 +155,45 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
     }
     const rr = new ByteReader(body)
     const records: RawRecord[] = []
-    const filter = (attributes & 0x20) === 0 ? keep : undefined
-    for (let i = 0; i < count; i++) {
-      const length = varint(rr) // record length
-      if (filter) {
-        // peek at the key; a refused record is skipped whole by its length
-        const start = rr.pos
-        rr.int8() // attributes
-        skipVarint(rr) // timestamp delta
-        skipVarint(rr) // offset delta
-        const keyLength = varint(rr)
-        if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
-        if (!filter(body, rr.pos, keyLength)) {
-          if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
-          rr.pos = start + length
-          continue
+    try {
+      const filter = (attributes & 0x20) === 0 ? keep : undefined
+      for (let i = 0; i < count; i++) {
+        const length = varint(rr) // record length
+        if (filter) {
+          // peek at the key; a refused record is skipped whole by its length
+          const start = rr.pos
+          rr.int8() // attributes
+          skipVarint(rr) // timestamp delta
+          skipVarint(rr) // offset delta
+          const keyLength = varint(rr)
+          if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
+          if (!filter(body, rr.pos, keyLength)) {
+            if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
+            rr.pos = start + length
+            continue
+          }
+          rr.pos = start
         }
-        rr.pos = start
+        rr.int8() // attributes (unused)
+        const timestampDelta = rr.varlong()
+        const offsetDelta = varint(rr)
+        const keyLength = varint(rr)
+        const key = keyLength < 0 ? null : rr.view(keyLength, 'key')
+        const valueLength = varint(rr)
+        const value = valueLength < 0 ? null : rr.view(valueLength, 'value')
+        const headers: RawRecord['headers'] = []
+        const headerCount = varint(rr)
+        for (let h = 0; h < headerCount; h++) {
+          const hk = rr.utf8(rr.varint())
+          const hl = rr.varint()
+          headers.push({key: hk, value: hl < 0 ? null : rr.view(hl, 'header value')})
+        }
+        records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
       }
-      rr.int8() // attributes (unused)
-      const timestampDelta = rr.varlong()
-      const offsetDelta = varint(rr)
-      const keyLength = varint(rr)
-      const key = keyLength < 0 ? null : rr.raw(keyLength)
-      const valueLength = varint(rr)
-      const value = valueLength < 0 ? null : rr.raw(valueLength)
-      const headers: RawRecord['headers'] = []
-      const headerCount = varint(rr)
-      for (let h = 0; h < headerCount; h++) {
-        const hk = rr.raw(rr.varint()).toString('utf8')
-        const hl = rr.varint()
-        headers.push({key: hk, value: hl < 0 ? null : rr.raw(hl)})
-      }
-      records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
+    } catch (error) {
+      // the shared reader (src/core) throws DecodeFault; the kafka side's callers and tests expect ProtocolDecodeError
+      if (!(error instanceof DecodeFault)) throw error
+      throw new ProtocolDecodeError(`record batch at offset ${baseOffset}: ${error.reason} at byte ${error.position} of its records`)
     }
     const lastOffset = baseOffset + BigInt(lastOffsetDelta)
     pos = end

@@ -41,6 +41,8 @@ export class ByteReader {
 
   need(n: number, what: string): void {
     if (n > this.end - this.pos) throw this.fault(`${what} needs ${n} byte${n === 1 ? '' : 's'}, ${this.end - this.pos} left`)
+    // a negative length would move the reader backwards (a record loop could spin forever)
+    if (n < 0) throw this.fault(`negative ${what} length ${n}`)
   }
 
   int8(): number {
@@ -70,6 +72,10 @@ export class ByteReader {
     const p = this.pos
     this.pos = p + 4
     return (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+  }
+
+  uint32(): number {
+    return this.int32() >>> 0
   }
 
   int64(): bigint {
@@ -106,6 +112,28 @@ export class ByteReader {
     }
   }
 
+  /** Zig-zag varint (record fields), 32 bits. */
+  varint(): number {
+    const u = this.uvarint()
+    return (u >>> 1) ^ -(u & 1)
+  }
+
+  /** Zig-zag varlong (record fields), 64 bits: at most 10 bytes. */
+  varlong(): bigint {
+    const start = this.pos
+    let value = 0n
+    let shift = 0n
+    for (;;) {
+      if (this.pos >= this.end) throw this.fault('varlong runs past the end', start)
+      const b = this.buf[this.pos++]
+      value |= BigInt(b & 0x7f) << shift
+      if ((b & 0x80) === 0) break
+      shift += 7n
+      if (shift > 63n) throw this.fault('varlong longer than 64 bits', start)
+    }
+    return (value >> 1n) ^ -(value & 1n)
+  }
+
   /** Kafka's printed form (22-char base64url, as uuidToString); built inline, it is on the hot path. */
   uuid(): string {
     this.need(16, 'uuid')
@@ -127,6 +155,14 @@ export class ByteReader {
   raw(n: number, what: string): Uint8Array {
     this.need(n, what)
     const out = Uint8Array.prototype.slice.call(this.buf, this.pos, this.pos + n)
+    this.pos += n
+    return out
+  }
+
+  /** Raw bytes of a checked length as a view, not a copy: for readers that decode a buffer and drop it (record batches). */
+  view(n: number, what: string): Uint8Array {
+    this.need(n, what)
+    const out = this.buf.subarray(this.pos, this.pos + n)
     this.pos += n
     return out
   }

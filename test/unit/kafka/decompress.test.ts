@@ -1,10 +1,12 @@
 import {gzipSync} from 'node:zlib'
+import {ByteReader} from '../../../src/core/records/bytes.js'
+import {DecodeFault} from '../../../src/core/records/errors.js'
 import {lz4Compress, snappyCompress} from '@platformatic/wasm-utils'
 import {describe, expect, it} from 'vitest'
 import {DecompressionLimitError, lz4UpperBound, maxBatchBytes, snappyDeclaredSize, ZSTD_MAX_WINDOW, zstdCheckFrames} from '../../../src/kafka/decompress.js'
 import {loadDecompressor} from '../../../src/kafka/codecs.js'
 import {parseRecordBatches} from '../../../src/kafka/record-batch.js'
-import {ByteReader, ProtocolDecodeError} from '../../../src/kafka/wire.js'
+import {ProtocolDecodeError} from '../../../src/kafka/wire.js'
 import {wasmMemoryBytes} from '../../../src/kafka/wasm-codecs.js'
 import {sealBatches} from '../../lib/batch-crc.js'
 
@@ -184,7 +186,8 @@ describe('bounded batch decompression', () => {
   it('a negative length never moves a reader backwards (a record loop could spin forever)', () => {
     const r = new ByteReader(Buffer.alloc(16))
     r.int64()
-    expect(() => r.raw(-3)).toThrow(ProtocolDecodeError)
+    expect(() => r.raw(-3, 'bytes')).toThrow(DecodeFault)
+    expect(() => r.view(-3, 'bytes')).toThrow(DecodeFault)
     expect(r.pos).toBe(8)
   })
 })

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {ListOffsetsRequest} from '../../../src/kafka/messages/requests.js'
 import * as P from '../../../src/kafka/protocol.js'
-import {ByteReader, ProtocolDecodeError} from '../../../src/kafka/wire.js'
+import {ByteReader} from '../../../src/core/records/bytes.js'
+import {DecodeFault} from '../../../src/core/records/errors.js'
 import {ByteWriter} from './byte-writer.js'
 
 /** A tagged-field section with real content: the case @platformatic/kafka 1.35's Reader.readTaggedFields misreads. */
@@ -29,7 +30,7 @@ describe('ByteReader (record-batch primitives)', () => {
       .toBuffer()
     const r = new ByteReader(b)
     expect([r.int8(), r.int16(), r.int32(), r.int64(), r.uvarint(), r.uvarint()]).toEqual([-2, -300, -70_000, -(2n ** 62n), 300, 2 ** 31])
-    expect(r.raw(r.uvarint() - 1).toString('utf8')).toBe('é')
+    expect(r.utf8(r.uvarint() - 1)).toBe('é')
     expect(r.remaining).toBe(0)
   })
 
@@ -39,9 +40,9 @@ describe('ByteReader (record-batch primitives)', () => {
     expect(r.varlong()).toBe(-(2n ** 63n))
   })
 
-  it('a truncated response is a ProtocolDecodeError, not a silent misread', () => {
-    expect(() => new ByteReader(Buffer.from([0, 0, 1])).int32()).toThrow(ProtocolDecodeError)
-    expect(() => new ByteReader(Buffer.from([0x05, 0x61])).raw(4)).toThrow(/truncated/)
+  it('a truncated input is a DecodeFault, not a silent misread', () => {
+    expect(() => new ByteReader(Buffer.from([0, 0, 1])).int32()).toThrow(DecodeFault)
+    expect(() => new ByteReader(Buffer.from([0x05, 0x61])).view(4, 'bytes')).toThrow(DecodeFault)
   })
 })
 
