@@ -6,9 +6,7 @@
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {
-  type BumpCause,
   classifyBump,
-  type EpochChange,
   type EpochMark,
   type GroupRules,
   type GroupSnapshot,
@@ -24,14 +22,14 @@ import {
 } from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
-import {causeView} from './causes.js'
 import {confidenceOf, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './hypotheses.js'
 import {classicMembers, liveTopicIds} from './classic.js'
 import {downgradeReadiness, migrationReadiness} from './migration.js'
-import {type LeaveFacts, topicNamesById, whyLeft} from './members.js'
-import {type Attribution, attributeMetadataChanges, consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from './attribution.js'
-import {memberName, membersOf, STATE_NAMES} from './member-status.js'
-import type {ExplainOptions, ExplainReport, HashDetails, TimelineEntry, Verdict} from './report.js'
+import {topicNamesById} from './members.js'
+import {attributeMetadataChanges, consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from './attribution.js'
+import {memberName, membersOf} from './member-status.js'
+import type {ExplainOptions, ExplainReport, HashDetails, Verdict} from './report.js'
+import {timelineEntry} from './timeline-entry.js'
 import {stuckAfterOf} from './report.js'
 
 export * from './report.js'
@@ -361,74 +359,4 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
     base.findings.push({code: 'HASH_DIFFERS', message: base.verdict.message, details})
   }
   return base
-}
-
-function timelineEntry(
-  e: EpochChange,
-  attribution: Attribution | undefined,
-  bumpCauses: readonly BumpCause[],
-  laterJoins: LeaveFacts['laterJoins'],
-): TimelineEntry {
-  const rules = rulesOf(e.groupType, e.after)
-  const causes = bumpCauses.map(c => {
-    const view = causeView(c)
-    if (c.kind === 'member-left' && e.groupType !== 'classic') {
-      const type = e.groupType
-      const g = e.before[type]
-      const cur = g?.currentAssignment.get(c.memberId) as {State?: number} | undefined
-      const at = g?.memberWrites.get(c.memberId)?.currentAssignment?.timestamp
-      const timeout = (g?.members.get(c.memberId) as {RebalanceTimeoutMs?: number} | undefined)?.RebalanceTimeoutMs
-      const leave = whyLeft({
-        type,
-        memberId: c.memberId,
-        instanceId: c.instanceId,
-        lastMemberEpoch: c.lastMemberEpoch,
-        at: e.timestamp,
-        lastState: cur?.State !== undefined && at !== undefined ? {state: cur.State, name: STATE_NAMES[type][cur.State] ?? String(cur.State), at} : null,
-        rebalanceTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
-        laterJoins,
-      })
-      view.details.leave = leave
-      view.message = `member ${c.memberId}${c.instanceId ? ` (instance ${c.instanceId})` : ''} left: ${leave.reason}`
-    }
-    if ('memberId' in c && typeof c.memberId === 'string' && e.groupType !== 'classic') {
-      // who the member is, in the operator's terms: the client.id it sent (the member id is a random UUID)
-      const m = (e.after[e.groupType]?.members.get(c.memberId) ?? e.before[e.groupType]?.members.get(c.memberId)) as {ClientId?: string} | undefined
-      if (m?.ClientId) {
-        view.details.clientId = m.ClientId
-        view.message = view.message.replace(`member ${c.memberId}`, `member ${c.memberId} (client ${m.ClientId})`)
-      }
-    }
-    if (c.kind === 'metadata-hash-changed') {
-      if (attribution) {
-        view.details.changes = attribution.matches
-        view.confidence = attribution.confidence
-        view.alternatives = attribution.alternatives
-        if (attribution.evident) view.details.evident = attribution.evident
-        view.message =
-          attribution.confidence === 'evident'
-            ? `metadata changed: ${attribution.note}`
-            : attribution.matches.length > 0
-              ? `metadata changed, ${consistentWith(attribution)}`
-              : `${view.message}; ${attribution.note}`
-      }
-      if (view.confidence === 'inferred-ambiguous' || view.confidence === 'unexplained') {
-        view.details.nextStep = PIN_DOWN_STEP
-        view.message += `; ${PIN_DOWN_STEP}`
-      }
-    }
-    return view
-  })
-  return {
-    epoch: e.epoch,
-    previousEpoch: e.previousEpoch ?? null,
-    timestamp: e.timestamp,
-    time: isoTime(e.timestamp),
-    offset: e.offset.toString(),
-    metadataHash: e.metadataHash === undefined || rules === '4.0' ? null : e.metadataHash.toString(),
-    previousMetadataHash: e.previousMetadataHash === undefined || rulesOf(e.groupType, e.before) === '4.0' ? null : e.previousMetadataHash.toString(),
-    rules,
-    assignmentEpoch: e.assignment?.assignmentEpoch ?? null,
-    causes,
-  }
 }

@@ -19,6 +19,7 @@ import {uuidToString} from '../uuid.js'
 import {cachedGroupHash, GroupHashPatcher, liveTopicHashes, rackTable, replicaBrokersOf, type TopicCandidate, topicHash} from './hash-patcher.js'
 import type {Confidence, Hypothesis, HypothesisResult, HypothesisSearch, ReassignmentInFlight} from './hypothesis-types.js'
 import {rackText, s_} from './hypothesis-types.js'
+import {assignedCountsMatch} from './assigned-counts.js'
 import {
   applyHypothesis,
   isBrokerChange,
@@ -366,37 +367,11 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     }
   }
 
-  // ---- several topics' partitions added in one bump: the counts then are those the group's assignment covered
-  // before it (the records say so); tested as one change, so any number of topics costs one hash per topic
-  if (result.matches.length === 0 && s.assignedPartitionsBefore) {
-    const parts = existing.flatMap(name => {
-      const n = s.assignedPartitionsBefore!.get(name)
-      const t = byName.get(name)!
-      return n !== undefined && n >= 1 && n < t.partitions.length ? [{name, n, t}] : []
-    })
-    if (parts.length >= 2 && result.tried < max) {
-      result.tried++
-      const hashes = new Map(
-        parts.map(({name, n, t}) => [name, topicHash({base: t, variant: `n${n}`, then: () => ({...t, partitions: t.partitions.slice(0, n)})}, rt)!] as const),
-      )
-      if (patcher.derive(hashes).hash() === s.target) {
-        const hs: Hypothesis[] = parts.map(({name, n, t}) => ({
-          kind: 'partition-count',
-          topic: name,
-          then: String(n),
-          now: String(t.partitions.length),
-          description: `topic ${name} had ${s_(n, 'partition')} then (${t.partitions.length} now)`,
-        }))
-        result.matches.push({
-          kind: 'combined',
-          topic: hs[0].topic,
-          then: hs.map(h => h.then).join('; '),
-          now: hs.map(h => h.now).join('; '),
-          description: `${hs.map(h => h.description).join(', and ')} (the counts then are those the group's assignment covered before the bump)`,
-          parts: hs,
-        })
-      }
-    }
+  // ---- several topics' partitions added in one bump (assigned-counts.ts)
+  if (result.matches.length === 0 && s.assignedPartitionsBefore && result.tried < max) {
+    result.tried++
+    const m = assignedCountsMatch(s.assignedPartitionsBefore, existing, byName, rt, patcher, s.target)
+    if (m) result.matches.push(m)
   }
 
   // ---- a broker change hashes like the replica placement that gives the same rack lists
