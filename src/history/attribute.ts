@@ -14,6 +14,7 @@ import type {ExactChange} from '../core/explain/exact-changes.js'
 import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
 import {annotateClassicFromHistory} from './classic.js'
+import type {HistoryAttribution, PartitionChange, TopicChange} from '../core/explain/evidence.js'
 import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
 
 /** One recorded moment: the audit time and the state after that audit's line. */
@@ -41,44 +42,7 @@ export function historyView(entries: readonly HistoryEntry[], clusterId: string 
   return {clusterId, moments}
 }
 
-export interface TopicChange {
-  topic: string
-  kind: 'partitions' | 'created' | 'deleted' | 'recreated' | 'racks' | 'placement'
-  before: TopicObservation | null
-  after: TopicObservation | null
-  /** Last recorded time with the old value, first recorded time with the new one (ISO-8601). */
-  lastSeenBefore: string
-  firstSeenAfter: string
-  description: string
-  /** racks, placement: the partitions whose replicas or their racks differ (both moments' replica lists recorded). */
-  partitions?: PartitionChange[]
-}
-
-/** One partition's replicas and their racks (null: no rack) at the two moments. */
-export interface PartitionChange {
-  partition: number
-  replicasBefore: number[]
-  replicasAfter: number[]
-  racksBefore: Array<string | null>
-  racksAfter: Array<string | null>
-}
-
-declare module '../core/explain/causes.js' {
-  interface CauseAnnotations {
-    /** group explain with an audit history: the exact change between two recorded audits. */
-    history?: HistoryAttribution
-  }
-}
-
-export interface HistoryAttribution {
-  source: 'history'
-  changes: TopicChange[]
-  /** Broker rack changes between the two moments (racks only; they explain 'racks'/'placement' kinds). */
-  brokers: Array<{id: number; before: string | null | 'absent'; after: string | null | 'absent'}>
-  lastSeenBefore: string
-  firstSeenAfter: string
-  message: string
-}
+export type {HistoryAttribution, PartitionChange, TopicChange} from '../core/explain/evidence.js'
 
 function groupHashAt(m: Moment, topics: readonly string[]): bigint {
   const hashes = new Map<string, bigint>()

@@ -4,24 +4,13 @@
  * generations: the history is evidence of when the count changed; the cause is exact only when the last audit
  * with the old count was at or after the previous generation and the first with the new one at or before this one.
  */
+import type {ClassicHistoryEvidence} from '../core/explain/evidence.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {ReplayResult} from '../core/replay/index.js'
 import {isoTime} from '../core/time.js'
 import type {HistoryView} from './attribute.js'
 
-export interface ClassicHistoryEvidence {
-  source: 'history'
-  exact: boolean
-  message: string
-  topics: Array<{topic: string; before: number; after: number; lastSeenBefore: string; firstSeenAfter: string}>
-}
-
-declare module '../core/explain/causes.js' {
-  interface CauseAnnotations {
-    /** classic-metadata-rejoin: the partition counts the audit history recorded. */
-    classicHistory?: ClassicHistoryEvidence
-  }
-}
+export type {ClassicHistoryEvidence} from '../core/explain/evidence.js'
 
 /** Annotates classic-metadata-rejoin causes (in place); returns how many became exact. */
 export function annotateClassicFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {

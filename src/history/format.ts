@@ -12,20 +12,8 @@
 
 export const HISTORY_FORMAT = 1
 
-export interface TopicObservation {
-  /** Topic id, Kafka's base64url form. */
-  id: string
-  partitions: number
-  /** Topic hash (KIP-1101), decimal string. */
-  hash: string
-  /** Distinct racks of the topic's replicas, sorted (empty when no broker has a rack). */
-  racks: string[]
-  /**
-   * Each partition's replicas (broker ids, in the metadata's order; index = partition id), so that a placement or
-   * rack change names its partitions. Absent in lines written before it was kept.
-   */
-  replicas?: number[][]
-}
+export type {TopicObservation} from '../core/explain/evidence.js'
+import type {TopicObservation} from '../core/explain/evidence.js'
 
 export interface GroupObservation {
   type: string

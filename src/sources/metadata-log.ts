@@ -10,6 +10,7 @@
  */
 import {basename} from 'node:path'
 import {InputError} from '../core/errors.js'
+import type {LogDamage, MetadataLogSource} from '../core/explain/evidence.js'
 import type {LogBatch} from '../core/log/batch.js'
 import type {MetadataLogView} from '../core/metadata-log/attribute.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
@@ -35,15 +36,7 @@ export {
   type SnapshotFile,
 } from './metadata-log-files.js'
 
-/** Where the log stops being readable exactly: nothing from `offset` on is replayed. */
-export interface LogDamage {
-  /** The file, and the byte of it, where the damage is (a gap: the file after the missing offsets). */
-  file: string
-  byte: number
-  /** The first offset not read exactly. */
-  offset: string
-  reason: string
-}
+export type {LogDamage, MetadataLogSource} from '../core/explain/evidence.js'
 
 export interface MetadataLogReplay {
   replay: MetadataReplay
@@ -198,27 +191,6 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
   }
   if (!snapshot) historyStart.timestamp = replay.firstTimestamp ?? null
   return {replay, files, snapshot, historyStart, segmentsRead, partialTailBytes, partialTail, damage}
-}
-
-/** What was read, for --json outputs (`source`). */
-/** Where a metadata log's history came from and how much of it was read (the `source` of `cluster history`). */
-export interface MetadataLogSource {
-  dir: string
-  snapshot: {file: string; endOffset: string} | null
-  historyStart: {offset: string; time: string | null}
-  lastOffset: string | null
-  lastTime: string | null
-  segments: number
-  records: number
-  skippedRecords: Record<string, number>
-  abortedTransactionRecords: number
-  /** The first 100 records that could not be decoded. */
-  decodeErrors: Array<{offset: string; message: string}>
-  partialTailBytes: number
-  /** An incomplete last batch of the last segment (a live file copied mid-write): not read. */
-  partialTail: {file: string; byte: number; bytes: number} | null
-  /** Damage or a gap that ended the replay: exact history ends before `damage.offset` (at `lastOffset`). */
-  damage: LogDamage | null
 }
 
 export function metadataLogSourceInfo(r: MetadataLogReplay): MetadataLogSource {

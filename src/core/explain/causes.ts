@@ -1,14 +1,11 @@
 /** Sentences for bump causes, in Kafka's words. Details stay structured for --json. */
 import type {LogAttribution} from '../metadata-log/attribute.js'
+import type {ClassicHistoryEvidence, HistoryAttribution} from './evidence.js'
 import type {BumpCause} from '../replay/index.js'
 import {type JsonSafe, toJsonSafe} from '../records/json.js'
 import type {Confidence, Hypothesis} from './hypotheses.js'
 import type {LeaveReason} from './members.js'
 
-/**
- * What the steps after classification add to a cause's details, all optional. The audit history adds `history`
- * by declaration merging (history/attribute.ts): core does not import the history.
- */
 /**
  * What the group's records show of a metadata change whose old hash cannot be rebuilt: subscribed topics gone whose
  * ids the assignment records hold (deleted), and partitions the target assignment covered before and after the bump
@@ -20,7 +17,12 @@ export interface Evident {
   partitionsAdded?: Array<{topic: string; then: number; now: number}>
 }
 
+/** What the steps after classification add to a cause's details, all optional. */
 export interface CauseAnnotations {
+  /** group explain with an audit history: the exact change between two recorded audits (src/history). */
+  history?: HistoryAttribution
+  /** classic-metadata-rejoin: the partition counts the audit history recorded. */
+  classicHistory?: ClassicHistoryEvidence
   /** The member's client.id (causes naming a member). */
   clientId?: string
   /**

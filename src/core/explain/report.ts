@@ -11,6 +11,7 @@ import type {GroupOffsets} from './offsets.js'
 import type {DowngradeReadiness, MigrationReadiness} from './migration.js'
 import type {Churn} from './churn.js'
 import type {MemberPartitions} from './members.js'
+import type {MetadataLogSource} from './evidence.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
@@ -157,6 +158,8 @@ export interface ExplainReport {
   brokers?: BrokerHealth
   /** Set by `group explain`: each broker's release from its ApiVersions, the coordinator's, and what follows (broker-release.ts). */
   releases?: ClusterReleases
+  /** With --metadata-log: the log read, and how many bumps it attributed exactly. */
+  metadataLog?: MetadataLogSource & {attributed: number}
   /** Classic groups: can the first consumer-protocol member upgrade it online, and what it will cause (migration.ts). */
   migration?: MigrationReadiness
   /** Consumer groups with classic-protocol members: when and under which configs it goes back to classic (migration.ts). */

@@ -2,14 +2,7 @@
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {annotateFromMetadataLog} from '../../core/metadata-log/attribute.js'
 import type {ReplayResult} from '../../core/replay/index.js'
-import {type MetadataLogSource, metadataLogSourceInfo, metadataLogView, replayMetadataLog} from '../../sources/metadata-log.js'
-
-declare module '../../core/explain/explain.js' {
-  interface ExplainReport {
-    /** With --metadata-log: the log read, and how many bumps it attributed exactly. */
-    metadataLog?: MetadataLogSource & {attributed: number}
-  }
-}
+import {metadataLogSourceInfo, metadataLogView, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export async function explainFromMetadataLog(report: ExplainReport, replay: ReplayResult, dir: string, topics: readonly string[]): Promise<number> {
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
