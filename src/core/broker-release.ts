@@ -54,14 +54,31 @@ export interface ClusterReleases {
   coordinator: {nodeId: number; atLeast: Release | null} | null
   /** True when the brokers that answered advertise different releases (a rolling upgrade or downgrade). */
   mixed: boolean
+  /**
+   * The cluster's finalized feature levels (name → level) as the coordinator (else the first broker that sent them)
+   * reports them: group.version 1 turns the consumer group protocol on, share.version and streams.version the
+   * share and streams groups; null when no broker sent them.
+   */
+  features: Record<string, number> | null
   /** Sentences: the coordinator's release and what follows from it. */
   notes: string[]
 }
 
+type BrokerAnswer = {
+  nodeId: number
+  apis: ReadonlyMap<number, {readonly max: number}> | null
+  features?: ReadonlyMap<string, number> | null
+  error: string | null
+}
+
+/** The feature a group type needs at level 1 or more (classic groups need none). */
+const FEATURE_OF: Readonly<Record<string, string>> = {consumer: 'group.version', share: 'share.version', streams: 'streams.version'}
+
 export function clusterReleases(
-  brokers: ReadonlyArray<{nodeId: number; apis: ReadonlyMap<number, {readonly max: number}> | null; error: string | null}>,
+  brokers: ReadonlyArray<BrokerAnswer>,
   coordinator: number | undefined,
   rules: '4.0' | '4.1+' | null = null,
+  groupType: string | null = null,
 ): ClusterReleases {
   const rows = brokers.map(b =>
     b.apis ? {nodeId: b.nodeId, ...releaseOf(b.apis), error: null} : {nodeId: b.nodeId, atLeast: null, evidence: '', error: b.error},
@@ -87,10 +104,18 @@ export function clusterReleases(
     notes.push(
       "4.1.0 (and perhaps 4.1.1, not checked) did not bump the epoch when a member's regex went from non-empty to empty (KAFKA-19899, fixed in 4.1.2): the API versions cannot tell 4.1 patch releases apart",
     )
+  const answer = brokers.find(b => b.nodeId === coordinator && b.features) ?? brokers.find(b => b.features)
+  const features = answer?.features ? Object.fromEntries([...answer.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null
+  const needed = groupType === null ? undefined : FEATURE_OF[groupType]
+  if (features && needed && (features[needed] ?? 0) < 1)
+    notes.push(
+      `the cluster's finalized ${needed} is ${features[needed] ?? 0} (broker ${answer!.nodeId}'s ApiVersions): ${groupType} groups cannot be used until it is raised (kafka-features.sh upgrade --feature ${needed}=1)`,
+    )
   return {
     brokers: rows,
     coordinator: c ? {nodeId: c.nodeId, atLeast: c.atLeast} : null,
     mixed: known.size > 1,
+    features,
     notes,
   }
 }

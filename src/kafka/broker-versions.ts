@@ -11,6 +11,8 @@ export interface BrokerApiVersions {
   readonly host: string
   readonly port: number
   readonly apis: ReadonlyMap<number, P.ApiVersionRange> | null
+  /** The cluster's finalized feature levels as this broker knows them (null: none sent). */
+  readonly features: ReadonlyMap<string, number> | null
   readonly error: string | null
 }
 
@@ -24,11 +26,11 @@ export async function brokerApiVersions(s: KafkaSession): Promise<BrokerApiVersi
         s.step = `waiting for ApiVersions from broker ${n.id} (${n.host}:${n.port})`
         // (response header v0, as on every connection's first ApiVersions)
         const av = await s.send(conn, P.API.ApiVersions, 3, P.encodeApiVersionsV3('rebalance-doctor', '0'), P.decodeApiVersionsV3, false)
-        if (av.errorCode !== 0) return {...base, apis: null, error: s.errorName(av.errorCode)}
-        return {...base, apis: av.apis, error: null}
+        if (av.errorCode !== 0) return {...base, apis: null, features: null, error: s.errorName(av.errorCode)}
+        return {...base, apis: av.apis, features: av.features, error: null}
       } catch (error) {
         if (s.closed) throw error
-        return {...base, apis: null, error: (error as Error).message}
+        return {...base, apis: null, features: null, error: (error as Error).message}
       }
     }),
   )

@@ -3,7 +3,7 @@ import {type ClusterReleases, clusterReleases} from '../core/broker-release.js'
 import type {GroupRules} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
-export async function readReleases(client: ClusterReader, group: string, rules: GroupRules | null): Promise<ClusterReleases> {
+export async function readReleases(client: ClusterReader, group: string, rules: GroupRules | null, groupType: string | null = null): Promise<ClusterReleases> {
   const [brokers, coordinators] = await Promise.all([client.brokerApiVersions(), client.groupCoordinators([group]).catch(() => new Map<string, number>())])
-  return clusterReleases(brokers, coordinators.get(group), rules)
+  return clusterReleases(brokers, coordinators.get(group), rules, groupType)
 }

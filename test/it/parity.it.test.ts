@@ -12,7 +12,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
 import {subscriptionMetadataFromLive} from '../../src/core/replay/index.js'
-import {buildOnce} from './adapter-cli.js'
+import {buildOnce, cli} from './adapter-cli.js'
 import {explain} from './explain-lib.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
 import type {GroupKind} from './lib/offsets-log.js'
@@ -169,5 +169,24 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
     for (const g of groups) expect(after[g.id].hash, `${g.id}: the hash moved`).not.toBe(before[g.id].hash)
     console.log(`[kafka-it] parity ${version}: ${JSON.stringify(Object.fromEntries(Object.entries(after).map(([k, v]) => [k, [before[k].epoch, v.epoch]])))}`)
     for (const m of ['pp1', 'pp2', 'pp3', 'pp4']) await d.cmd(`stop ${m}`)
+  })
+})
+
+describe(`finalized features (Kafka ${version})`, () => {
+  it("the finalized feature levels group explain reports are those Kafka's FeatureCommand describes", async () => {
+    const env = probe.env
+    // (any group id: the releases and features are read whether or not the group exists)
+    const r = await cli(['group', 'explain', 'pp-features-none', '-b', env.bootstrap, '--json'])
+    const features = (JSON.parse(r.stdout) as {releases: {features: Record<string, number> | null}}).releases.features
+    const text = await clusterSh(env, 'tool', 'org.apache.kafka.tools.FeatureCommand', '--bootstrap-server', env.bootstrap, 'describe')
+    const kafka: Record<string, number> = {}
+    // (metadata.version is printed as its release name, 4.4-IV2: ours is its level number, checked to be there)
+    for (const m of text.matchAll(/Feature:\s*(\S+)\s.*?FinalizedVersionLevel:\s*(\d+)\s/g)) if (Number(m[2]) > 0) kafka[m[1]] = Number(m[2])
+    expect(text).toMatch(/Feature:\s*metadata\.version\s.*FinalizedVersionLevel:\s*\d+\.\d+-IV\d+/)
+    expect(features?.['metadata.version'], JSON.stringify(features)).toBeGreaterThan(0)
+    const ours = Object.fromEntries(Object.entries(features ?? {}).filter(([k, v]) => v > 0 && k !== 'metadata.version'))
+    expect(ours, text).toEqual(kafka)
+    expect(Object.keys(ours), text).toContain('group.version')
+    console.log(`[kafka-it] finalized features ${version}: ${JSON.stringify(features)}`)
   })
 })

@@ -84,11 +84,20 @@ export class FakeCluster implements ClusterReader {
 
   /** Per broker id, the API versions it advertises (default: none known, an error). */
   readonly apiVersionsById = new Map<number, Map<number, {min: number; max: number}>>()
+  /** The cluster's finalized feature levels every answering broker reports (null: none sent). */
+  finalizedFeatures: ReadonlyMap<string, number> | null = new Map([['group.version', 1]])
   async brokerApiVersions() {
     this.calls.push('brokerApiVersions')
     return this.md.brokers.map(b => {
       const apis = this.apiVersionsById.get(b.id)
-      return {nodeId: b.id, host: `broker-${b.id}`, port: 9092, apis: apis ?? null, error: apis ? null : 'UNKNOWN (fake)'}
+      return {
+        nodeId: b.id,
+        host: `broker-${b.id}`,
+        port: 9092,
+        apis: apis ?? null,
+        features: apis ? this.finalizedFeatures : null,
+        error: apis ? null : 'UNKNOWN (fake)',
+      }
     })
   }
 

@@ -45,4 +45,21 @@ describe('clusterReleases', () => {
     // the coordinator did not answer: said so
     expect(clusterReleases([{nodeId: 3, apis: null, error: 'connection refused'}], 3).notes[0]).toContain('cannot be told')
   })
+
+  it("the cluster's finalized features, from the coordinator first; a group type whose feature is below 1 is said", () => {
+    const f = (m: Record<string, number>) => new Map(Object.entries(m))
+    const brokers = [
+      {nodeId: 1, apis: apis('4.0.2'), features: f({'share.version': 0, 'group.version': 1}), error: null},
+      {nodeId: 2, apis: apis('4.0.2'), features: f({'group.version': 1, 'share.version': 1}), error: null},
+    ]
+    // (sorted by name, as the coordinator reports them)
+    expect(clusterReleases(brokers, 2).features).toEqual({'group.version': 1, 'share.version': 1})
+    const share = clusterReleases(brokers, 1, null, 'share')
+    expect(share.features).toEqual({'group.version': 1, 'share.version': 0})
+    expect(share.notes.join('\n')).toContain(
+      "the cluster's finalized share.version is 0 (broker 1's ApiVersions): share groups cannot be used until it is raised",
+    )
+    expect(clusterReleases(brokers, 1, null, 'consumer').notes.join()).not.toContain('finalized')
+    expect(clusterReleases([{nodeId: 1, apis: apis('4.4.0'), features: null, error: null}], 1).features).toBeNull()
+  })
 })

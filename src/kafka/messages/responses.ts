@@ -28,6 +28,20 @@ export const ApiVersionsResponse: MessageSpec = {
       ],
     },
     {name: 'ThrottleTimeMs', type: 'int32', versions: '1+'},
+    // the cluster-wide finalized feature levels (group.version: the consumer group protocol; share, streams)
+    {name: 'FinalizedFeaturesEpoch', type: 'int64', versions: '3+', tag: 1, taggedVersions: '3+', default: -1},
+    {
+      name: 'FinalizedFeatures',
+      type: '[]FinalizedFeatureKey',
+      versions: '3+',
+      tag: 2,
+      taggedVersions: '3+',
+      fields: [
+        {name: 'Name', type: 'string', versions: '3+'},
+        {name: 'MaxVersionLevel', type: 'int16', versions: '3+'},
+        {name: 'MinVersionLevel', type: 'int16', versions: '3+'},
+      ],
+    },
   ],
 }
 

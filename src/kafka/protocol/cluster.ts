@@ -16,19 +16,27 @@ export interface ApiVersionRange {
 
 interface ApiVersionsBody {
   ApiKeys: Array<{ApiKey: number; MinVersion: number; MaxVersion: number}>
+  FinalizedFeaturesEpoch: bigint
+  FinalizedFeatures: Array<{Name: string; MaxVersionLevel: number; MinVersionLevel: number}> | undefined
 }
 
 export function encodeApiVersionsV3(softwareName: string, softwareVersion: string): Buffer {
   return encodeBody(Req.ApiVersionsRequest, 3, {ClientSoftwareName: softwareName, ClientSoftwareVersion: softwareVersion})
 }
 
-export function decodeApiVersionsV3(buf: Buffer): {errorCode: number; apis: Map<number, ApiVersionRange>} {
+/**
+ * The API version ranges, and the cluster's finalized feature levels (name → max version level) as this broker
+ * knows them, null when it sent none (a finalized-features epoch below 0: unknown).
+ */
+export function decodeApiVersionsV3(buf: Buffer): {errorCode: number; apis: Map<number, ApiVersionRange>; features: Map<string, number> | null} {
   // On UNSUPPORTED_VERSION the broker answers in v0 layout (non-compact array); we only need the error then.
   const errorCode = new ByteReader(buf).int16()
   const apis = new Map<number, ApiVersionRange>()
-  if (errorCode !== 0) return {errorCode, apis}
-  for (const a of decodeAs<ApiVersionsBody>(Res.ApiVersionsResponse, 3, buf).ApiKeys) apis.set(a.ApiKey, {min: a.MinVersion, max: a.MaxVersion})
-  return {errorCode, apis}
+  if (errorCode !== 0) return {errorCode, apis, features: null}
+  const body = decodeAs<ApiVersionsBody>(Res.ApiVersionsResponse, 3, buf)
+  for (const a of body.ApiKeys) apis.set(a.ApiKey, {min: a.MinVersion, max: a.MaxVersion})
+  const features = body.FinalizedFeaturesEpoch >= 0n ? new Map((body.FinalizedFeatures ?? []).map(f => [f.Name, f.MaxVersionLevel] as const)) : null
+  return {errorCode, apis, features}
 }
 
 // ---------------------------------------------------------------- SaslHandshake v1, SaslAuthenticate v2

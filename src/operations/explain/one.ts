@@ -58,7 +58,7 @@ export async function explainOne(session: Session, group: string, o: ExplainOpti
       progress.update('reading log end offsets')
       report.offsets = await readGroupOffsets(client, replay.state, live, m => session.warn(m))
       progress.update("reading the brokers' API versions")
-      report.releases = await readReleases(client, group, report.rules)
+      report.releases = await readReleases(client, group, report.rules, report.type)
       if (o.metadataLogDir) {
         await explainFromMetadataLog(report, replay, o.metadataLogDir, [...topics])
         for (const w of metadataLogWarnings(report.metadataLog!)) session.warn(w)

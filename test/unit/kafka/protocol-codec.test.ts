@@ -114,6 +114,16 @@ describe('response bodies from message specs', () => {
         expect(decoded.throttleTimeMs).toBe(P.decodeBody(specs[f.message], f.version, Buffer.from(f.hex, 'hex')).ThrottleTimeMs)
         delete decoded.throttleTimeMs
       }
+      if (f.message === 'ApiVersionsResponse') {
+        // added since (issue 26): the finalized feature levels, which the old decoder dropped
+        const body = P.decodeBody(specs[f.message], f.version, Buffer.from(f.hex, 'hex'))
+        const expected =
+          (body.FinalizedFeaturesEpoch as bigint) >= 0n
+            ? new Map((body.FinalizedFeatures as Array<{Name: string; MaxVersionLevel: number}>).map(x => [x.Name, x.MaxVersionLevel]))
+            : null
+        expect(decoded.features).toEqual(expected)
+        delete decoded.features
+      }
       expect(ser(decoded)).toEqual(f.decodedByOldCode)
     })
     it(`${name}: ${f.message} v${f.version} round-trips through the generic codec byte for byte`, () => {
@@ -179,7 +189,7 @@ describe('untrusted responses', () => {
   it('ApiVersions UNSUPPORTED_VERSION in the v0 layout: only the error is read', () => {
     // v0 layout: ErrorCode 35, then an int32-counted array the v3 reader would misread.
     const v0 = Buffer.from([0, 35, 0, 0, 0, 1, 0, 18, 0, 0, 0, 3])
-    expect(P.decodeApiVersionsV3(v0)).toEqual({errorCode: 35, apis: new Map()})
+    expect(P.decodeApiVersionsV3(v0)).toEqual({errorCode: 35, apis: new Map(), features: null})
   })
 
   it('only the versions we send are specified', () => {

@@ -55,10 +55,13 @@ describe('response decoders with tagged fields present', () => {
     w.int32(0)
     tags(w, [
       [0, Buffer.from([0x02, 0x0e, ...Buffer.from('kraft.version'), 0, 0, 0, 1, 0])],
-      [1, Buffer.alloc(8)],
+      [1, Buffer.from([0, 0, 0, 0, 0, 0, 0, 7])],
+      // FinalizedFeatures: group.version at level 1 (max), 1 (min)
+      [2, Buffer.from([0x02, 0x0e, ...Buffer.from('group.version'), 0, 1, 0, 1, 0])],
     ])
-    const {errorCode, apis} = P.decodeApiVersionsV3(w.toBuffer())
+    const {errorCode, apis, features} = P.decodeApiVersionsV3(w.toBuffer())
     expect(errorCode).toBe(0)
+    expect(features).toEqual(new Map([['group.version', 1]]))
     expect([...apis]).toEqual([
       [3, {min: 0, max: 13}],
       [60, {min: 0, max: 2}],
