@@ -4,7 +4,8 @@
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
 # Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.1 4.2.2 4.1.0": 4.1.0 is the first release with the metadata hash), and the unit suite plus the demo scenario on the
-# current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip).
+# current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip). Kafka 4.0:
+# KAFKA_40_VERSIONS (default "4.0.2") and the in-place upgrade to KAFKA_40_UPGRADE_TO (default "4.1.2").
 #   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
 #   KAFKA_IT_PORT_BASE=19400 npm test     (pin the ports; default: the first free range of 19300, 19330, ...)
 #   KAFKA_IT_JOBS=1 npm test              (integration suites one after another; default 2 side by side)
@@ -72,14 +73,18 @@ done
 # run dir. A free slot takes the next suite in this order: the full suite per KAFKA_VERSIONS, then the parity passes.
 # Their output is printed whole, suite by suite, when all are done. dist/ is compiled once, here, before they start.
 IT_JOBS=${KAFKA_IT_JOBS:-2}
-it_names=() it_versions=() it_files=()
-for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); done
-for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); done
+it_names=() it_versions=() it_files=() it_env=()
+for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); it_env+=(""); done
+for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); done
 # Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
 # 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
 # The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
 for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
-  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts")
+  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=("")
+  # a group written under 4.0, then every broker restarted in place on KAFKA_40_UPGRADE_TO's jars (default 4.1.2;
+  # empty = skip): on a cluster of its own, since it leaves that cluster on the other jars
+  up=${KAFKA_40_UPGRADE_TO-"4.1.2"}
+  [[ -n $up ]] && { it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); }
 done
 next_suite() { # prints the next suite index (the queue is a counter file under a lock)
   (
@@ -94,7 +99,7 @@ next_suite() { # prints the next suite index (the queue is a counter file under 
 integration() {
   local i=$1 slot=$2 v=${it_versions[$1]} t0 code base=()
   t0=$(date +%s)
-  rm -f "$OUT/it-$v.json" "$ROOT/.kafka-run/it-summary-$v.json"
+  rm -f "$OUT/it-$i.json" "$ROOT/.kafka-run/it-summary-$v.json"
   [[ -n ${KAFKA_IT_PORT_BASE:-} ]] && base=(KAFKA_IT_PORT_BASE=$((KAFKA_IT_PORT_BASE + 30 * slot)))
   {
     echo "=== ${it_names[$i]} ==="
@@ -103,8 +108,9 @@ integration() {
       code=1
     else
       # shellcheck disable=SC2086 # it_files[i] is empty (every file) or paths split on spaces
-      env ${base[@]+"${base[@]}"} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
-        npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$v.json" ${it_files[$i]}
+      # shellcheck disable=SC2086 # it_env[i] is empty or one NAME=VALUE
+      env ${base[@]+"${base[@]}"} ${it_env[$i]} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
+        npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$i.json" ${it_files[$i]}
       code=$?
     fi
   } >"$OUT/it-$i.log" 2>&1
@@ -129,7 +135,7 @@ if [[ ${#it_names[@]} -gt 0 ]]; then
   for ((i = 0; i < ${#it_names[@]}; i++)); do
     cat "$OUT/it-$i.log" 2>/dev/null
     read -r code secs <"$OUT/it-$i.rc" 2>/dev/null || { code=1; secs=0; }
-    record "${it_names[$i]}" "$OUT/it-${it_versions[$i]}.json" "$code" "$secs"
+    record "${it_names[$i]}" "$OUT/it-$i.json" "$code" "$secs"
   done
   echo "integration wall time: $(($(date +%s) - t0)) s"
 fi

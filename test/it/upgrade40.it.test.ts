@@ -1,5 +1,6 @@
 /**
- * Opt-in (not in CI: it leaves the cluster on other jars): a consumer group written under Kafka 4.0.x, then every
+ * In CI on a cluster of its own (scripts/test-all.sh: "4.0 -> 4.1.2 upgrade"; it leaves that cluster on other jars),
+ * and opt-in by hand: a consumer group written under Kafka 4.0.x, then every
  * broker restarted in place (same data dirs, controller left on 4.0) on the jars of KAFKA_UPGRADE_TO (e.g. 4.1.2).
  * The first 4.1+ recomputation stores a metadata hash, tombstones the 4.0 subscription metadata record and bumps the
  * epoch: group explain must call that bump `upgrade-from-4.0`, switch the group to rules 4.1+ with the stored hash
