@@ -72,7 +72,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
     if (!this.jsonEnabled()) this.log(renderGroupList(shown, terminalWidth()))
     if (shown.length === 0 && (flags.group !== undefined || flags.type !== undefined || flags.state !== undefined)) {
       this.note('no group matches the filters. Try this: drop --group/--type/--state to list every group.')
-      process.exitCode = EXIT.notFound
+      this.exitWith(EXIT.notFound)
     }
     return {groups: shown}
   }

@@ -78,7 +78,7 @@ The log is compacted: older values of a key may be gone.`
     }
     if (!this.jsonEnabled())
       this.log(renderGroupRecords(result, flags.wide ? 0 : 100, log.records.length, {...styleOf(flags), color: false, ...(flags.wide ? {width: 0} : {})}))
-    if (views.length === 0) process.exitCode = EXIT.notFound
+    if (views.length === 0) this.exitWith(EXIT.notFound)
     return result
   }
 }
