@@ -102,6 +102,13 @@ describe('architecture: the layers import one way', () => {
     expect(violations(FILES, [[/^cli\//, 'the CLI glue (oclif)']], p => p.startsWith('operations/'))).toEqual([])
   })
 
+  it('commands are thin: under 130 lines, their exit codes and stderr lines through the base class (one channel)', () => {
+    const commands = sourceFiles(join(SRC, 'commands')).map(f => ({path: relative(SRC, f), text: readFileSync(f, 'utf8')}))
+    expect(commands.length).toBeGreaterThan(10)
+    expect(commands.filter(c => c.text.split('\n').length > 130).map(c => c.path)).toEqual([])
+    expect(commands.filter(c => /process\.exitCode|process\.stderr\.write/.test(c.text)).map(c => c.path)).toEqual([])
+  })
+
   it('renderers read data only: no Kafka, no sources, no history store, no commands', () => {
     const rules: Array<[RegExp, string]> = [[/^(kafka|sources|history|commands|io)\/|^@platformatic\//, 'I/O or a command']]
     expect(violations(FILES, rules, p => p.startsWith('render/'))).toEqual([])
