@@ -102,7 +102,7 @@ export function clusterReleases(
     )
   if (c?.atLeast === '4.1')
     notes.push(
-      "4.1.0 (and perhaps 4.1.1, not checked) did not bump the epoch when a member's regex went from non-empty to empty (KAFKA-19899, fixed in 4.1.2): the API versions cannot tell 4.1 patch releases apart",
+      "4.1.0 and 4.1.1 did not bump the epoch when a member's regex went from non-empty to empty (KAFKA-19899, fixed in 4.1.2): the API versions cannot tell 4.1 patch releases apart",
     )
   const answer = brokers.find(b => b.nodeId === coordinator && b.features) ?? brokers.find(b => b.features)
   const features = answer?.features ? Object.fromEntries([...answer.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null

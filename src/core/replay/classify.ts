@@ -143,7 +143,8 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
   for (const r of d.regexResolutions)
     if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
-  // 4.4+ bumps when an existing member's ServerAssignor change moves the group's preferred assignor;
+  // 4.3.2 and 4.4+ bump when an existing member's ServerAssignor change moves the group's preferred assignor (KAFKA-20434;
+  // hasPreferredServerAssignorChanged, in 4.3.2's and 4.4.0's GroupMetadataManager, not in 4.3.1's);
   // a join or leave that moves it is already explained by the join or leave.
   const assignorEdited = d.membersChanged.some(m => m.changes.some(c => c.field === 'ServerAssignor'))
   if (e.groupType === 'consumer' && e.previousEpoch !== undefined && assignorEdited && d.preferredAssignor.before !== d.preferredAssignor.after) {

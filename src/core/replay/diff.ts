@@ -193,7 +193,7 @@ export function requiredTopics(t: V.StreamsGroupTopologyValue | null): string[] 
   return [...out].sort()
 }
 
-/** Most frequent ServerAssignor (ties: first seen), as KAFKA-20434 (4.4+) picks it; null = default. */
+/** Most frequent ServerAssignor (ties: first seen), as KAFKA-20434 (4.3.2, 4.4+) picks it; null = default. */
 export function preferredAssignor(g: ConsumerGroupState | null): string | null {
   if (!g) return null
   const count = new Map<string, number>()
