@@ -3,7 +3,7 @@
 # Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
-# Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.1 4.2.2 4.1.0": 4.1.0 is the first release with the metadata hash), and the unit suite plus the demo scenario on the
+# Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.2 4.2.2 4.1.0": the newest patch of each minor, and 4.1.0, the first release with the metadata hash), and the unit suite plus the demo scenario on the
 # current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip). Kafka 4.0:
 # KAFKA_40_VERSIONS (default "4.0.2") and the in-place upgrade to KAFKA_40_UPGRADE_TO (default "4.1.2").
 #   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
@@ -13,7 +13,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 VERSIONS=${KAFKA_VERSIONS-"4.4.0 4.1.2"}
-PARITY_VERSIONS=${KAFKA_PARITY_VERSIONS-"4.3.1 4.2.2 4.1.0"}
+PARITY_VERSIONS=${KAFKA_PARITY_VERSIONS-"4.3.2 4.2.2 4.1.0"}
 NODE_VERSIONS=${NODE_COMPAT_VERSIONS-"26.12.1"}
 OUT=$ROOT/.kafka-run/test-all
 mkdir -p "$OUT"
