@@ -8,9 +8,9 @@ import {AuditPass, historyGroups, type HistoryStatus, type IncrementalStatus} fr
 import {withLag} from '../../core/audit/lag.js'
 import type {AuditRow} from '../../core/audit/stored-row.js'
 import type {BumpRevision, OpenBumps} from '../../core/audit/watch.js'
-import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import type {ExplainReport} from '../../core/explain/explain.js'
 import type {GroupType, ReplayResult} from '../../core/replay/index.js'
-import {annotateFromHistory, historyRacks, loadHistoryView} from '../../history/index.js'
+import {loadHistoryView} from '../../history/index.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../../history/store.js'
 import {describeWriteError} from '../../io/atomic-file.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
@@ -20,6 +20,7 @@ import {scanOffsets} from '../../sources/audit-scan.js'
 import {readGroupLags} from '../../sources/group-lag.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import type {Session} from '../session.js'
+import {explainWithHistory, withRacks} from '../explain/with-history.js'
 import type {AuditMetadataLog} from './metadata-log.js'
 
 /** What every pass of a run shares (from the command's flags). */
@@ -70,7 +71,8 @@ export interface PassResult {
 }
 
 export async function auditPass(session: Session, o: AuditSettings, p: PassOptions): Promise<PassResult> {
-  const {started, stuckAfterMs} = {...p, ...o}
+  const {started} = p
+  const {stuckAfterMs} = o
   const warn = (m: string) => session.warn(m)
   return session.withCluster(
     async (client, progress) => {
@@ -125,12 +127,11 @@ export async function auditPass(session: Session, o: AuditSettings, p: PassOptio
       const again = p.open?.replays(started) ?? []
       const reexplained: Array<{report: ExplainReport; replay: ReplayResult}> = []
       if (p.watch && (audit.bumps.length > 0 || again.length > 0)) {
-        const {view} = loadHistoryView(clusterId ?? undefined, o.historyDir)
-        const explain = (group: string, replay: ReplayResult) => {
-          const report = explainGroup(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
-          annotateFromHistory(report, replay, view)
-          return {report, replay}
-        }
+        const history = withRacks(loadHistoryView(clusterId ?? undefined, o.historyDir).view)
+        const explain = (group: string, replay: ReplayResult) => ({
+          report: explainWithHistory(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments}, history),
+          replay,
+        })
         for (const {group, replay} of audit.bumps) explained.push(explain(group, replay))
         for (const {group, replay} of again) reexplained.push(explain(group, replay))
       }

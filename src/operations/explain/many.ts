@@ -3,15 +3,16 @@
  * one report each, the live metadata, reassignments and history read once for all.
  */
 import {brokerHealth} from '../../core/explain/brokers.js'
-import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import type {ExplainReport} from '../../core/explain/explain.js'
 import {type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
-import {annotateFromHistory, historyRacks, loadHistoryView} from '../../history/index.js'
+import {loadHistoryView} from '../../history/index.js'
 import {metadataLogWarnings} from '../../sources/metadata-log.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'
 import {explainManyFromMetadataLog} from './metadata-log.js'
 import {type ExplainOptions, window} from './one.js'
+import {explainWithHistory, withRacks} from './with-history.js'
 
 export async function explainMany(
   session: Session,
@@ -30,16 +31,15 @@ export async function explainMany(
       progress.update('reading live metadata')
       const live = await client.clusterMetadata({topics: [...topics]})
       const reassignments = await inFlightReassignments(client, m => session.warn(m))
-      const {view} = loadHistoryView(live.clusterId, o.historyDir)
+      const history = withRacks(loadHistoryView(live.clusterId, o.historyDir).view)
       const out: Array<{report: ExplainReport; replay: ReplayResult}> = []
       for (const [group, replay] of groups) {
         progress.update(`explaining ${out.length + 1}/${groups.size} groups`)
-        const report = explainGroup(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+        const report = explainWithHistory(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments}, history)
         report.brokers = brokerHealth(
           live,
           report.topics.map(t => t.name),
         )
-        annotateFromHistory(report, replay, view)
         report.offsets = null
         window(report, o)
         out.push({report, replay})

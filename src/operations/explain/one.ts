@@ -4,9 +4,9 @@
  */
 import {brokerHealth} from '../../core/explain/brokers.js'
 import {churnOf} from '../../core/explain/churn.js'
-import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import type {ExplainReport} from '../../core/explain/explain.js'
 import {GroupReplay, type GroupState, topicsEverUsed} from '../../core/replay/index.js'
-import {annotateFromHistory, historyRacks, loadHistoryView} from '../../history/index.js'
+import {loadHistoryView} from '../../history/index.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'
 import {metadataLogWarnings} from '../../sources/metadata-log.js'
@@ -14,6 +14,7 @@ import {inFlightReassignments} from '../../sources/reassignments.js'
 import {readReleases} from '../../sources/releases.js'
 import type {Session} from '../session.js'
 import {explainFromMetadataLog} from './metadata-log.js'
+import {explainWithHistory, withRacks} from './with-history.js'
 
 export interface ExplainOptions {
   now: number
@@ -48,13 +49,12 @@ export async function explainOne(session: Session, group: string, o: ExplainOpti
       const live = await client.clusterMetadata({topics: [...topics]})
       progress.update('reading partition reassignments in flight')
       const reassignments = await inFlightReassignments(client, m => session.warn(m))
-      const {view} = loadHistoryView(live.clusterId, o.historyDir)
-      const report = explainGroup(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, knownRacks: historyRacks(view)})
+      const history = withRacks(loadHistoryView(live.clusterId, o.historyDir).view)
+      const report = explainWithHistory(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments}, history)
       report.brokers = brokerHealth(
         live,
         report.topics.map(t => t.name),
       )
-      annotateFromHistory(report, replay, view)
       progress.update('reading log end offsets')
       report.offsets = await readGroupOffsets(client, replay.state, live, m => session.warn(m))
       progress.update("reading the brokers' API versions")
