@@ -210,15 +210,7 @@ export function attributeMetadataChanges(
  * after it than before: those partitions were added (evident from the records), whatever else changed with them.
  */
 function fromAssignment(e: EpochChange, live: ClusterMetadata, why: string): Attribution | undefined {
-  const count = (s: EpochChange['before']) => {
-    const out = new Map<string, number>()
-    if (e.groupType !== 'consumer' && e.groupType !== 'share') return out
-    for (const v of (s[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
-      for (const tp of v.TopicPartitions ?? []) for (const p of tp.Partitions) out.set(tp.TopicId, Math.max(out.get(tp.TopicId) ?? 0, p + 1))
-    }
-    return out
-  }
-  const [before, after] = [count(e.before), count(e.after)]
+  const [before, after] = [partitionsCovered(e, 'before'), partitionsCovered(e, 'after')]
   const names = new Map(live.topics.map(t => [uuidToString(t.topicId), t.name]))
   const subscribed = new Set(subscribedTopicsOf(e.groupType, e.before))
   const added: NonNullable<Evident['partitionsAdded']> = []
@@ -275,14 +267,21 @@ export function assignmentChanged(e: EpochChange, md: ClusterMetadata, live: Clu
  */
 export function assignedPartitionCounts(e: EpochChange, md: ClusterMetadata): Map<string, number> | undefined {
   if (e.groupType !== 'consumer' && e.groupType !== 'share') return undefined
-  const byId = new Map<string, number>()
-  for (const v of (e.before[e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
-    for (const tp of v.TopicPartitions ?? []) for (const p of tp.Partitions) byId.set(tp.TopicId, Math.max(byId.get(tp.TopicId) ?? 0, p + 1))
-  }
+  const byId = partitionsCovered(e, 'before')
   const out = new Map<string, number>()
   for (const t of md.topics) {
     const n = byId.get(uuidToString(t.topicId))
     if (n !== undefined) out.set(t.name, n)
+  }
+  return out
+}
+
+/** Per topic id, the highest partition the target assignment covers + 1, before or after the bump (consumer, share). */
+function partitionsCovered(e: EpochChange, side: 'before' | 'after'): Map<string, number> {
+  const out = new Map<string, number>()
+  if (e.groupType !== 'consumer' && e.groupType !== 'share') return out
+  for (const v of (e[side][e.groupType]?.targetAssignment.values() ?? []) as Iterable<{TopicPartitions?: Array<{TopicId: string; Partitions: number[]}>}>) {
+    for (const tp of v.TopicPartitions ?? []) for (const p of tp.Partitions) out.set(tp.TopicId, Math.max(out.get(tp.TopicId) ?? 0, p + 1))
   }
   return out
 }
