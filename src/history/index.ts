@@ -3,7 +3,7 @@ import {type HistoryView, historyView} from './attribute.js'
 import {defaultHistoryDir, loadHistory} from './store.js'
 
 export {annotateFromHistory, attributeBump, historyRacks, historyView, type HistoryAttribution, type HistoryView} from './attribute.js'
-export {defaultHistoryDir, HISTORY_DIR_ENV, loadHistory, recordHistory} from './store.js'
+export {defaultHistoryDir, HISTORY_DIR_ENV, historyStamp, loadHistory, recordHistory} from './store.js'
 
 /** The cluster's recorded history as a view (empty when there is none or it cannot be read). */
 export function loadHistoryView(clusterId: string | undefined, dir = defaultHistoryDir()): {dir: string; view: HistoryView} {

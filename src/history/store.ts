@@ -252,6 +252,25 @@ function listSegments(dir: string): string[] {
     .sort()
 }
 
+/**
+ * Changes whenever a segment of the cluster's history is written: its segments' names, sizes and modification times
+ * ('' when there is none). One readdir and a stat per day segment: a watch asks it to skip reloading an unchanged
+ * history.
+ */
+export function historyStamp(root: string, clusterId: string): string {
+  const dir = clusterDir(root, clusterId)
+  try {
+    return listSegments(dir)
+      .map(n => {
+        const st = statSync(join(dir, n))
+        return `${n}:${st.size}:${st.mtimeMs}`
+      })
+      .join('|')
+  } catch {
+    return ''
+  }
+}
+
 export interface LoadedHistory {
   dir: string
   entries: HistoryEntry[]

@@ -4,13 +4,13 @@
  * causes, and bumps printed before revised when the history recorded since names them exactly.
  */
 import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
-import {explainGroup} from '../../core/explain/explain.js'
 import {GroupReplay, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
-import {annotateFromHistory, historyRacks, loadHistoryView} from '../../history/index.js'
+import {defaultHistoryDir, historyStamp, loadHistoryView} from '../../history/index.js'
 import {runWatch} from '../../io/watch-loop.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import type {WatchFrom} from './one.js'
+import {explainWithHistory, withRacks} from './with-history.js'
 
 export interface GroupWatchSink {
   bumps(events: BumpEvent[]): void
@@ -30,6 +30,9 @@ export async function watchGroup(
   // bumps printed with a cause not known exactly: explained again each read, revised when history names them
   const open = new OpenBumps()
   let at = from
+  // the cluster the history is kept under, once a read has told it; the history's stamp at the last look
+  let clusterId: string | undefined
+  let stampSeen: string | undefined
   await runWatch({
     interval: o.interval.text,
     intervalMs: o.interval.ms,
@@ -58,16 +61,17 @@ export async function watchGroup(
           let events: BumpEvent[] = []
           let revisions: BumpRevision[] = []
           const now = Date.now()
-          const again = open.replays(now)
+          // bumps printed before are explained again only when the history was written since the last look
+          // (the view is read before it is stamped-over: a write in between makes the next stamp differ)
+          const stamp = clusterId === undefined ? undefined : historyStamp(o.historyDir ?? defaultHistoryDir(), clusterId)
+          const again = stamp !== undefined && stamp === stampSeen ? [] : open.replays(now)
           if (fresh.timeline.length > 0 || again.length > 0) {
             const topics = new Set([...topicsEverUsed(fresh), ...again.flatMap(x => [...topicsEverUsed(x.replay)])])
             const live = await client.clusterMetadata({topics: [...topics]})
-            const {view} = loadHistoryView(live.clusterId, o.historyDir)
-            const explain = (r: ReplayResult) => {
-              const report = explainGroup(group, r, {live, now, stuckAfterMs: o.stuckAfterMs, knownRacks: historyRacks(view)})
-              annotateFromHistory(report, r, view)
-              return report
-            }
+            clusterId = live.clusterId
+            if (stamp !== undefined) stampSeen = stamp
+            const history = withRacks(loadHistoryView(live.clusterId, o.historyDir).view)
+            const explain = (r: ReplayResult) => explainWithHistory(group, r, {live, now, stuckAfterMs: o.stuckAfterMs}, history)
             revisions = again.flatMap(x => open.revise(explain(x.replay), live.clusterId ?? null))
             if (fresh.timeline.length > 0) {
               events = newBumpEvents(explain(fresh), live.clusterId ?? null, printed)

@@ -6,7 +6,7 @@ import {computeGroupHash, TopicHasher} from '../../../src/core/hash.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {attributeBump, exactChangesFromHistory, historyView} from '../../../src/history/attribute.js'
 import {crc32, encodeLine, expiredSegments, foldState, makeEntry, parseRetention, parseSegment} from '../../../src/history/format.js'
-import {clusterDir, defaultHistoryDir, loadHistory, observeTopics, recordHistory} from '../../../src/history/store.js'
+import {clusterDir, defaultHistoryDir, historyStamp, loadHistory, observeTopics, recordHistory} from '../../../src/history/store.js'
 import {cluster, hashOf} from '../audit/fixtures.js'
 
 const DAY = 86_400_000
@@ -86,6 +86,17 @@ describe('history store (files)', () => {
     const loaded = loadHistory(root, 'cid')
     expect(loaded.entries.map(e => e.full)).toEqual([true, false, false])
     expect(readdirSync(clusterDir(root, 'cid')).filter(n => n.endsWith('.ndjson'))).toHaveLength(1)
+  })
+
+  it('the stamp changes with every write and not otherwise; none without a history', () => {
+    const root = dir()
+    expect(historyStamp(root, 'cid')).toBe('')
+    record(root, cluster(3), T0)
+    const a = historyStamp(root, 'cid')
+    expect(a).not.toBe('')
+    expect(historyStamp(root, 'cid')).toBe(a)
+    record(root, cluster(4), T0 + 60_000)
+    expect(historyStamp(root, 'cid')).not.toBe(a)
   })
 
   it('a crash mid-append (torn last line) loses only that line; the next append repairs the tail', () => {
