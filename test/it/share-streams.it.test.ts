@@ -1,16 +1,22 @@
 /**
  * Share groups (ShareGroupMetadata, type 11) and streams groups (StreamsGroupMetadata, type 17): their hashes are
- * regular fields of their own metadata records; ours, from the live metadata document, must equal them.
+ * regular fields of their own metadata records; ours, from the live metadata document, must equal them. A streams
+ * member leaving: a 4.1 coordinator stores hash 0 (4.2+ keeps the hash), and `group explain` and `audit` say so.
  */
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
-import {waitFor} from './lib/cluster.js'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {explain, kinds} from './explain-lib.js'
+import {clusterSh, versionAtLeast, waitFor} from './lib/cluster.js'
 import {ensureBaseline, Probe} from './lib/probe.js'
 
 let probe: Probe
 
 beforeAll(async () => {
-  probe = await Probe.start('share-streams')
+  const [p] = await Promise.all([Probe.start('share-streams'), buildOnce()])
+  probe = p
   await ensureBaseline(probe)
 })
 afterAll(async () => {
@@ -87,6 +93,76 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
     // the source topic alone (internal topics left out) would differ
     expect(hasher.groupHash(['st-src'])).not.toBe(s.metadataHash)
     console.log(`[kafka-it] streams group epochs: ${(await probe.history(app, 'streams')).map(r => r.epoch).join(' ')}`)
+    // k1 keeps running for the next test
+  })
+
+  it('a streams member leaves: 4.1 stores metadata hash 0 (4.2+ keeps it); explained as the fence, and so is the recomputation after it', async () => {
+    const d = probe.driver
+    const env = probe.env
+    const app = 'it-streams'
+    const is41 = !versionAtLeast(env.kafkaVersion, '4.2.0')
+    const running = (name: string) =>
+      waitFor(
+        `${name} RUNNING`,
+        async () => ((await d.cmd('members')).members as Array<{member: string; state: string}>).find(x => x.member === name)?.state === 'RUNNING',
+        {timeoutMs: 90_000},
+      )
+    await d.cmd(`streams k2 ${app} st-src st-sink`)
+    await running('k2')
+    const joined = await probe.settled(app, 'streams')
+    expect(joined.metadataHash).not.toBe(0n)
+    await d.cmd('stop k2')
+    // what the coordinator stored, read with DumpLogSegments
+    const left = await probe.waitStored(app, 'streams', 'the epoch after k2 left', r => r.epoch > joined.epoch)
+    expect(left.metadataHash).toBe(is41 ? 0n : joined.metadataHash)
+
+    const r = await explain(env, app)
+    const entry = r.timeline.find(e => e.epoch === left.epoch)!
+    const audit = await cli(['audit', '-b', env.bootstrap, '--json', '--group', app])
+    const row = JSON.parse(audit.stdout).groups[0]
+    expect(row.findings).not.toContain('drift')
+    if (!is41) {
+      expect(kinds(entry)).toEqual(['member-left'])
+      expect(r.findings.map(f => f.code)).not.toContain('HASH_ZEROED_BY_FENCE')
+      await d.cmd('stop k1')
+      return
+    }
+    expect(kinds(entry)).toEqual(['member-left', 'streams-hash-zeroed'])
+    expect(r.verdict.code).toBe('HASH_ZEROED_BY_FENCE')
+    expect(r.findings.find(f => f.code === 'HASH_ZEROED_BY_FENCE')?.details).toEqual({
+      fenceEpoch: left.epoch,
+      hashBefore: joined.metadataHash.toString(),
+      sameAsLive: true,
+    })
+    expect(row).toMatchObject({verdict: {code: 'HASH_ZEROED_BY_FENCE'}, inSync: false, hashZeroedByFence: {sameAsLive: true}})
+    expect(audit.code, audit.stderr).toBe(0)
+
+    // A change to a subscribed topic that does not change its hash (partition 0's replicas reordered, with Kafka's
+    // ReassignPartitionsCommand) makes the coordinator recompute on k1's next heartbeat: 0 → the hash before the fence.
+    const file = join(tempDir(), 'reorder.json')
+    const {md} = await probe.metadata()
+    const replicas = md.topics.find(t => t.name === 'st-src')!.partitions[0].replicas
+    writeFileSync(file, JSON.stringify({version: 1, partitions: [{topic: 'st-src', partition: 0, replicas: [...replicas].reverse()}]}))
+    await clusterSh(
+      env,
+      'tool',
+      'org.apache.kafka.tools.reassign.ReassignPartitionsCommand',
+      '--bootstrap-server',
+      env.bootstrap,
+      '--reassignment-json-file',
+      file,
+      '--execute',
+    )
+    const recomputed = await probe.waitStored(app, 'streams', 'the recomputation after the fence', x => x.epoch > left.epoch && x.metadataHash !== 0n)
+    expect(recomputed.metadataHash).toBe(joined.metadataHash)
+    const after = await explain(env, app)
+    const bump = after.timeline.find(e => e.epoch === recomputed.epoch)!
+    expect(kinds(bump)).toEqual(['streams-hash-recomputed'])
+    expect(bump.causes[0]).toMatchObject({confidence: 'exact', details: {fenceEpoch: left.epoch, sameAsBefore: true}})
+    expect(after.findings.map(f => f.code)).not.toContain('HASH_ZEROED_BY_FENCE')
+    console.log(
+      `[kafka-it] streams fence on ${env.kafkaVersion}: epochs ${(await probe.history(app, 'streams')).map(x => `${x.epoch}:${x.metadataHash}`).join(' ')}`,
+    )
     await d.cmd('stop k1')
   })
 })

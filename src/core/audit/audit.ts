@@ -23,7 +23,7 @@ export type FindingKind = (typeof FINDING_KINDS)[number]
 export interface GroupAudit {
   group: string
   type: GroupType | null
-  /** explain's verdict code (IN_SYNC, REBALANCE_PENDING, STALE_COORDINATOR_CACHE, HASH_DIFFERS, ASSIGNMENT_PENDING, RECONCILING, EMPTY_GROUP, CLASSIC_GROUP, GROUP_DELETED, NOT_FOUND). */
+  /** explain's verdict code (IN_SYNC, REBALANCE_PENDING, STALE_COORDINATOR_CACHE, HASH_DIFFERS, ASSIGNMENT_PENDING, HASH_ZEROED_BY_FENCE, RECONCILING, EMPTY_GROUP, CLASSIC_GROUP, GROUP_DELETED, NOT_FOUND). */
   verdict: Verdict
   groupEpoch: number | null
   assignmentEpoch: number | null
@@ -60,6 +60,11 @@ export interface GroupAudit {
   findings: FindingKind[]
   /** With --metadata-log, when stored ≠ live: the log's changes since the stored hash (exact), or why not. */
   driftFromLog?: LogAttribution
+  /**
+   * Streams: the stored hash is the 0 a Kafka 4.1 coordinator writes when it fences a member (4.1.0–4.1.2): the
+   * fence's epoch and the hash stored before it, which live metadata is compared with (drift only if they differ).
+   */
+  hashZeroedByFence?: {fenceEpoch: number; hashBefore: string; sameAsLive: boolean}
   /** Classic groups: the road to KIP-848 (explain/migration.ts; the metadata hash over today's metadata). */
   migration?: MigrationReadiness
   /** The group's lag at the time of the audit (lag.ts; its last field): null for share groups, with --no-lag, or when
@@ -170,6 +175,7 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
       })
   }
   const inSync = rules === '4.0' ? report.inSync : liveHash === undefined || !g ? null : liveHash === g.metadataHash
+  const zeroed = report.findings.find(f => f.code === 'HASH_ZEROED_BY_FENCE')?.details
   const empty = g ? g.members.size === 0 : true
   const verdict =
     inSync === true
@@ -210,7 +216,8 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   const unknownRecords = base.skippedRecords.filter(s => s.reason !== 'legacy').length
   const findings: FindingKind[] = []
   // an empty group's drift rebalances nothing until a member joins: reported, not a finding
-  if (inSync === false && !empty) findings.push('drift')
+  // (a 4.1 streams fence's 0 whose hash before equals the live one: no topic changed, the verdict says what follows)
+  if (inSync === false && !empty && !zeroed?.sameAsLive) findings.push('drift')
   if (assignmentPending) findings.push('pending')
   if (stuck.length > 0) findings.push('stuck')
   if (missing.length > 0) findings.push('missing-topics')
@@ -248,6 +255,7 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     ...(type === 'classic' && replay.state.classic?.value ? {migration: migrationReadiness(replay.state.classic.value)} : {}),
     lastEpochTime: g?.epochAt ? new Date(g.epochAt.timestamp).toISOString() : null,
     findings,
+    ...(zeroed ? {hashZeroedByFence: zeroed} : {}),
   }
 }
 

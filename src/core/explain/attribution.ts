@@ -4,7 +4,16 @@
  */
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type BumpCause, classifyBump, collectTopicIds, type EpochChange, type GroupSummary, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {
+  type BumpCause,
+  classifyBump,
+  collectTopicIds,
+  type EpochChange,
+  type GroupSummary,
+  metadataHashBefore,
+  type ReplayResult,
+  subscribedTopicsOf,
+} from '../replay/index.js'
 import {uuidToString} from '../uuid.js'
 import {
   applyHypothesis,
@@ -132,7 +141,8 @@ export function attributeMetadataChanges(
   const deadIds = [...firstSeen.keys()].filter(id => !liveIds.has(id))
   for (let i = timeline.length - 1; i >= 0; i--) {
     const e = timeline[i]
-    if (e.metadataHash === undefined || e.previousMetadataHash === undefined || e.metadataHash === e.previousMetadataHash) continue
+    const hashBefore = metadataHashBefore(e)
+    if (e.metadataHash === undefined || hashBefore === undefined || e.metadataHash === hashBefore) continue
     const causes = classifyBump(e)
     if (!causes.some((c: BumpCause) => c.kind === 'metadata-hash-changed')) continue
     if (!md) {
@@ -163,7 +173,7 @@ export function attributeMetadataChanges(
       }
     }
     const r = searchHypotheses({
-      target: e.previousMetadataHash,
+      target: hashBefore,
       topics: topicsBefore,
       metadata: md,
       knownTopicIds: ids,

@@ -114,6 +114,12 @@ export function describeCause(c: BumpCause): string {
       return `subscription metadata changed (Kafka 4.0 rules, read from the group's records): ${c.changes.map(x => x.description).join('; ')}`
     case 'upgrade-from-4.0':
       return 'first heartbeat after the upgrade from Kafka 4.0: the coordinator computed the metadata hash for the first time'
+    case 'streams-hash-zeroed':
+      return `the coordinator stored metadata hash 0 in place of ${c.before} when it removed the member: Kafka 4.1.0–4.1.2 do so when a streams member leaves or is fenced (fixed in 4.2.0); no topic changed, and the coordinator's next recomputation of the hash bumps the epoch once more`
+    case 'streams-hash-recomputed':
+      return c.sameAsBefore
+        ? `the coordinator recomputed the metadata hash that the Kafka 4.1 fence at group epoch ${c.fenceEpoch} had stored as 0; it equals the hash stored before that fence (${c.before}), so no topic changed: the bump is that fence's consequence`
+        : `the coordinator recomputed the metadata hash that the Kafka 4.1 fence at group epoch ${c.fenceEpoch} had stored as 0; it differs from the hash stored before that fence (${c.before} → ${c.after}), so the metadata also changed since`
     case 'assignor-changed':
       return `preferred server assignor changed from ${c.before ?? 'the broker default'} to ${c.after ?? 'the broker default'}`
     case 'share-initialization':

@@ -2,7 +2,7 @@
  * Where a recorded source (the audit history, the KRaft metadata log) saw the metadata before and after a bump,
  * its cause becomes exact. One walk over the report's metadata bumps and one way to mark a cause exact for both.
  */
-import {type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import {metadataHashBefore, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
 import type {CauseView} from './causes.js'
 import type {ExactChange} from './exact-changes.js'
 import type {ExplainReport} from './explain.js'
@@ -43,7 +43,7 @@ export function markExactCauses(
       const bump = {
         topicsBefore: subscribedTopicsOf(e.groupType, e.before),
         topicsAfter: subscribedTopicsOf(e.groupType, e.after),
-        previousHash: e.previousMetadataHash,
+        previousHash: metadataHashBefore(e)!,
         hash: e.metadataHash,
         timestamp: e.timestamp,
       }

@@ -246,7 +246,8 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   }
 
   // Assignment and reconciliation: true whatever the metadata says.
-  // An empty group has nothing to assign: 4.1 leaves the assignment epoch behind when the last member goes.
+  // An empty group has nothing to assign: up to 4.3.1 the coordinator leaves the assignment epoch behind when it
+  // fences the last member (KAFKA-20442, fixed in 4.3.2 and 4.4.0 by a target-assignment record in that write).
   const assignmentPending = g.targetAssignmentEpoch !== undefined && g.targetAssignmentEpoch < g.epoch && g.members.size > 0
   if (assignmentPending) {
     const since = marks.find(e => e.groupType === type && e.epoch > (g.targetAssignmentEpoch ?? 0))
@@ -299,6 +300,21 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const reconciling = base.members.some(m => m.reconciling)
   const empty = g.members.size === 0
 
+  // A Kafka 4.1 streams fence stored 0 (fence-zero.ts): the metadata is compared with the hash stored before it.
+  const zeroed = type === 'streams' && g.metadataHash === 0n ? (state.streams?.hashZeroedByFence ?? null) : null
+  if (zeroed) {
+    const same = zeroed.hashBefore === detail.hash
+    const message = `the stored metadata hash is 0: the Kafka 4.1 coordinator (4.1.0–4.1.2; fixed in 4.2.0) stores 0 when a streams member leaves or is fenced, as it did at group epoch ${zeroed.epoch}. The hash stored before it (${zeroed.hashBefore}) ${same ? 'equals the live one: no topic changed since' : `differs from the live one (${detail.hash})`}. The coordinator bumps the epoch once more when it next recomputes the hash (a change to one of the group's topics, a topology update, a coordinator reload)${same ? '; that bump will be this artefact, not a metadata change' : ''}`
+    base.findings.push({code: 'HASH_ZEROED_BY_FENCE', message, details: {fenceEpoch: zeroed.epoch, hashBefore: zeroed.hashBefore.toString(), sameAsLive: same}})
+    if (same) {
+      base.verdict = empty
+        ? {code: 'EMPTY_GROUP', message: `the group has no members; ${message}`, pending: false}
+        : {code: 'HASH_ZEROED_BY_FENCE', message, pending: assignmentPending || reconciling}
+      return base
+    }
+  }
+  const target = zeroed?.hashBefore ?? g.metadataHash
+
   if (base.inSync) {
     base.verdict = inSyncVerdict({
       empty,
@@ -312,7 +328,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
 
   // Stored ≠ live: which change to today's metadata reproduces the stored hash?
   const search = searchHypotheses({
-    target: g.metadataHash,
+    target,
     topics,
     metadata: options.live,
     knownTopicIds: knownTopicIds(replay, options.live, topics),
@@ -323,6 +339,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const described = [consistentWith(search)]
   const details: HashDetails = {
     stored: g.metadataHash.toString(),
+    ...(zeroed ? {comparedWith: target.toString()} : {}),
     live: detail.hash.toString(),
     changes: search.matches,
     confidence,

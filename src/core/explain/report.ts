@@ -19,6 +19,7 @@ export type VerdictCode =
   | 'STALE_COORDINATOR_CACHE' // a broker change the coordinator's topic-hash cache has not seen
   | 'HASH_DIFFERS' // stored ≠ live, no single change explains it
   | 'ASSIGNMENT_PENDING' // group epoch ahead of the target assignment epoch
+  | 'HASH_ZEROED_BY_FENCE' // stored hash 0 from a Kafka 4.1 streams fence; the hash before it equals the live one
   | 'RECONCILING' // members have not caught up with the target assignment
   | 'EMPTY_GROUP' // no members: nothing rebalances until one joins
   | 'CLASSIC_GROUP' // no metadata hash in the classic protocol
@@ -41,6 +42,8 @@ export interface Verdict {
 export interface HashDetails {
   stored: string | null
   live: string | null
+  /** The stored hash is a Kafka 4.1 streams fence's 0: the hash stored before that fence, which the search reproduced. */
+  comparedWith?: string
   /** 4.0 rules: the subscription metadata the group's records hold and what the coordinator would compute now. */
   subscriptionMetadata?: {stored: TopicSubscriptionMetadata[]; live: TopicSubscriptionMetadata[]}
   changes: Hypothesis[]
@@ -73,6 +76,7 @@ export type Finding =
   | FindingOf<'STALE_COORDINATOR_CACHE', HashDetails>
   | FindingOf<'REBALANCE_PENDING', HashDetails>
   | FindingOf<'HASH_DIFFERS', HashDetails>
+  | FindingOf<'HASH_ZEROED_BY_FENCE', {fenceEpoch: number; hashBefore: string; sameAsLive: boolean}>
 
 export type FindingCode = Finding['code']
 

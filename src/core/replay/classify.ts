@@ -40,6 +40,13 @@ export type BumpCause =
   | {readonly kind: 'subscription-metadata-changed'; readonly changes: readonly SubscriptionMetadataChange[]}
   /** First recomputation after 4.0 → 4.1+: stored hash 0 (absent) becomes non-zero. */
   | {readonly kind: 'upgrade-from-4.0'; readonly after: bigint; readonly partitionMetadataTombstoned: boolean}
+  /** Kafka 4.1 streams fence: the write stored metadata hash 0 in place of `before` (fence-zero.ts); no topic changed. */
+  | {readonly kind: 'streams-hash-zeroed'; readonly before: bigint}
+  /**
+   * The coordinator recomputed the hash that a 4.1 streams fence had stored as 0 (at `fenceEpoch`): it bumps whatever
+   * the metadata. `sameAsBefore`: the new hash equals the one stored before that fence, so no topic changed since.
+   */
+  | {readonly kind: 'streams-hash-recomputed'; readonly fenceEpoch: number; readonly before: bigint; readonly after: bigint; readonly sameAsBefore: boolean}
   | {readonly kind: 'assignor-changed'; readonly before: string | null; readonly after: string | null}
   | {readonly kind: 'share-initialization'; readonly topics: readonly V.TopicPartitionsInfo[]}
   | {
@@ -181,8 +188,19 @@ export function classifyBump(e: EpochChange): BumpCause[] {
       if (changes.length > 0) causes.push({kind: 'subscription-metadata-changed', changes})
     }
   }
-  const hashBefore = e.previousMetadataHash
   const hashAfter = e.metadataHash!
+  if (e.fenceStoredZeroHash && e.previousMetadataHash !== undefined) causes.push({kind: 'streams-hash-zeroed', before: e.previousMetadataHash})
+  const zeroed = e.zeroedByFence && hashAfter !== 0n ? e.zeroedByFence : undefined
+  if (zeroed)
+    causes.push({
+      kind: 'streams-hash-recomputed',
+      fenceEpoch: zeroed.epoch,
+      before: zeroed.hashBefore,
+      after: hashAfter,
+      sameAsBefore: zeroed.hashBefore === hashAfter,
+    })
+  // (after a 4.1 fence's 0, the metadata is compared with the hash stored before that fence)
+  const hashBefore = e.fenceStoredZeroHash ? hashAfter : (zeroed?.hashBefore ?? e.previousMetadataHash)
   if (hashBefore !== undefined && hashBefore !== hashAfter) {
     const topicSetChanged = d.subscribedTopics.added.length > 0 || d.subscribedTopics.removed.length > 0
     // 0 → non-zero is also what a subscribed topic coming into existence looks like; the 4.0

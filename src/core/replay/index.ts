@@ -18,6 +18,7 @@ export {
   type SkippedRecord,
   type ReplayOptions,
   type ReplayResult,
+  metadataHashBefore,
 } from './replay.js'
 export {
   applyRecord,

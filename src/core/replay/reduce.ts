@@ -6,6 +6,7 @@
  * The write grouping and bump detection are GroupReplay's (same functions), so audit results are the same as
  * from a full replay whose timeline is trimmed to the same number of bumps (test/unit/audit/reduce.test.ts).
  */
+import {noteFenceZero, streamsBeforeWrite} from './fence-zero.js'
 import {currentEpoch, EPOCH_TYPES, epochOf, type LoggedRecord, sameWrite, type SkippedRecord, splitWrites} from './replay.js'
 import {applyRecord, emptyGroupState, type GroupState, type GroupType} from './state.js'
 
@@ -127,8 +128,10 @@ export class GroupReducer {
     )
     const racks = new Set<string>()
     if (bumps.length > 0) memberRacks(this.state, racks)
+    const streamsBefore = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'streams') ? streamsBeforeWrite(this.state) : undefined
     for (const lr of write) this.apply(lr)
     if (bumps.length === 0) return
+    noteFenceZero(this.state, streamsBefore)
     memberRacks(this.state, racks)
     const topicIds = new Set<string>()
     for (const {record: r} of write) if (r.kind === 'record' && r.value) collectTopicIds(r.value, topicIds)

@@ -7,6 +7,7 @@
  * that changes a group epoch (or classic generation); the write's records travel with the entry.
  * Pure: the network reader feeds records in; nothing here does I/O.
  */
+import {noteFenceZero, streamsBeforeWrite} from './fence-zero.js'
 import {GROUP_METADATA_TYPES, type DecodedRecord, type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
 import {departedCommitTimes} from './classic-causes.js'
 import {diffGroup, type GroupDiff, subscribedTopicsOf} from './diff.js'
@@ -52,8 +53,23 @@ export interface EpochChange {
   readonly diff: GroupDiff
   /** Classic: the latest commit time (ms) per "topic:partition" before the write (see classic-causes.ts). */
   readonly classicCommits?: ReadonlyMap<string, number>
+  /**
+   * Streams, Kafka 4.1: this write fenced members and stored metadata hash 0 in place of previousMetadataHash
+   * (`streamsGroupFenceMember` of 4.1.0–4.1.2 writes 0; 4.2.0 keeps the hash). Nothing about the topics changed.
+   */
+  readonly fenceStoredZeroHash?: true
+  /**
+   * The previous stored hash is such a fence's 0: the fence's epoch and the hash stored before it, which is what the
+   * metadata is compared with (the coordinator compares with 0, so its next recomputation bumps in any case).
+   */
+  readonly zeroedByFence?: {readonly epoch: number; readonly hashBefore: bigint}
   /** The target assignment that first covered this epoch (4.3+ may compute it in a later write). */
   assignment?: {readonly assignmentEpoch: number; readonly offset: bigint; readonly timestamp: number}
+}
+
+/** The hash the bump's metadata is compared with: the stored one, or the one before a Kafka 4.1 streams fence's 0. */
+export function metadataHashBefore(e: EpochChange): bigint | undefined {
+  return e.zeroedByFence?.hashBefore ?? e.previousMetadataHash
 }
 
 export interface SkippedRecord {
@@ -141,12 +157,19 @@ export class GroupReplay {
       return epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!)
     })
     const before = bumps.length ? snapshot(this.state) : undefined
+    const streamsBefore = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'streams') ? streamsBeforeWrite(this.state) : undefined
     const prior = bumps.map(({record}) => {
       const type = EPOCH_TYPES.get(record.type)!
-      return {type, epoch: currentEpoch(this.state, type), hash: currentHash(this.state, type)}
+      return {
+        type,
+        epoch: currentEpoch(this.state, type),
+        hash: currentHash(this.state, type),
+        zeroed: type === 'streams' ? (this.state.streams?.hashZeroedByFence ?? undefined) : undefined,
+      }
     })
     for (const lr of write) this.apply(lr)
     if (!before) return this.matchAssignments(write)
+    const fenceZero = noteFenceZero(this.state, streamsBefore)
     const after = snapshot(this.state)
     const info: WriteInfo = {
       firstOffset: write[0].offset,
@@ -156,20 +179,24 @@ export class GroupReplay {
     }
     bumps.forEach((lr, i) => {
       const r = lr.record as KnownRecord
-      const {type, epoch, hash} = prior[i]
+      const {type, epoch, hash, zeroed} = prior[i]
+      const metadataHash = type === 'classic' ? undefined : ((r.value!.MetadataHash as bigint | undefined) ?? 0n)
+      const diff = diffGroup(type, before, after, write)
       const entry: EpochChange = {
         groupType: type,
         previousEpoch: epoch,
         epoch: epochOf(r)!,
         previousMetadataHash: hash,
-        metadataHash: type === 'classic' ? undefined : ((r.value!.MetadataHash as bigint | undefined) ?? 0n),
+        metadataHash,
+        ...(fenceZero && type === 'streams' ? {fenceStoredZeroHash: true as const} : {}),
+        ...(zeroed && hash === 0n ? {zeroedByFence: zeroed} : {}),
         offset: lr.offset,
         timestamp: lr.timestamp,
         write: info,
         records: write,
         before: before,
         after,
-        diff: diffGroup(type, before, after, write),
+        diff,
         ...(type === 'classic' ? {classicCommits: departedCommitTimes(before.classic?.value, after.classic?.value, this.state.offsets)} : {}),
       }
       this.timeline.push(entry)

@@ -64,6 +64,12 @@ export interface StreamsGroupState
   lastAssignmentConfigs: readonly V.KeyValue[] | null
   storedDescriptionTopologyEpoch: number
   failedDescriptionTopologyEpoch: number
+  /**
+   * The stored metadata hash is the 0 that a Kafka 4.1 coordinator writes when it fences a streams member (leave,
+   * session or rebalance timeout; `streamsGroupFenceMember` in 4.1.0–4.1.2, fixed in 4.2.0): the epoch of that write
+   * and the hash stored before it. Set by the replay (it needs the whole write); cleared by a non-zero hash.
+   */
+  hashZeroedByFence: {readonly epoch: number; readonly hashBefore: bigint} | null
 }
 
 export interface ClassicGroupState {
@@ -158,6 +164,7 @@ function streams(s: GroupState): StreamsGroupState {
     lastAssignmentConfigs: null,
     storedDescriptionTopologyEpoch: -1,
     failedDescriptionTopologyEpoch: -1,
+    hashZeroedByFence: null,
   })
 }
 
@@ -276,6 +283,7 @@ export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolea
       g.lastAssignmentConfigs = val?.LastAssignmentConfigs ?? null
       g.storedDescriptionTopologyEpoch = val?.StoredDescriptionTopologyEpoch ?? -1
       g.failedDescriptionTopologyEpoch = val?.FailedDescriptionTopologyEpoch ?? -1
+      if (g.metadataHash !== 0n || val === null) g.hashZeroedByFence = null
       break
     }
     case RT.StreamsGroupPartitionMetadata:

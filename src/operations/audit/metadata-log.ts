@@ -24,7 +24,8 @@ export async function auditFromMetadataLog(
 ): Promise<AuditMetadataLog> {
   // (a row read back from a checkpoint is never drifting: those are recomputed every run)
   const drifting = rows.filter(
-    (r): r is GroupAudit => !(r instanceof StoredRow) && r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null,
+    (r): r is GroupAudit =>
+      !(r instanceof StoredRow) && r.inSync === false && r.storedMetadataHash !== null && r.liveMetadataHash !== null && !r.hashZeroedByFence?.sameAsLive,
   )
   const topics = new Set<string>()
   for (const r of drifting) for (const t of r.topics) topics.add(t)
@@ -33,7 +34,9 @@ export async function auditFromMetadataLog(
   const view: MetadataLogView = metadataLogView(r)
   let driftsAttributed = 0
   for (const row of drifting) {
-    row.driftFromLog = attributeDrift(view, row.topics, BigInt(row.storedMetadataHash!), BigInt(row.liveMetadataHash!), now)
+    // (after a Kafka 4.1 streams fence's 0, the drift is since the hash stored before that fence)
+    const from = row.hashZeroedByFence?.hashBefore ?? row.storedMetadataHash!
+    row.driftFromLog = attributeDrift(view, row.topics, BigInt(from), BigInt(row.liveMetadataHash!), now)
     if (row.driftFromLog.exact) driftsAttributed++
   }
   let bumpsAttributed = 0

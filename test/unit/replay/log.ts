@@ -180,6 +180,23 @@ export const streams = {
     },
   }),
   targetMetadata: (g: string, AssignmentEpoch: number): RecordToEncode => ({type: 20, key: G(g), value: {AssignmentEpoch}}),
+  memberTombstone: (g: string, m: string): RecordToEncode => ({type: 19, key: M(g, m), value: null}),
+  /** A member at `MemberEpoch` with no tasks, STABLE. */
+  current: (g: string, m: string, MemberEpoch: number): RecordToEncode => ({
+    type: 22,
+    key: M(g, m),
+    value: {
+      MemberEpoch,
+      PreviousMemberEpoch: MemberEpoch - 1,
+      State: 1,
+      ActiveTasks: [],
+      StandbyTasks: [],
+      WarmupTasks: [],
+      ActiveTasksPendingRevocation: [],
+      StandbyTasksPendingRevocation: [],
+      WarmupTasksPendingRevocation: [],
+    },
+  }),
 }
 
 export const classic = {
