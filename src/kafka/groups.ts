@@ -54,9 +54,9 @@ export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly
   }))
 }
 
-/** ShareGroupDescribe v1 (Kafka 4.1+). */
+/** ShareGroupDescribe v1 (Kafka 4.1+), or v0 (4.0's early access, brokers with unstable API versions enabled). */
 export async function describeShareGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ShareGroupDescribed[]> {
-  const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, buf => P.decodeShareGroupDescribeV1(buf), 1)
+  const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, P.decodeShareGroupDescribe)
   return gs.map(g => ({...g, errorName: s.errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))}))
 }
 

@@ -153,7 +153,7 @@ export const ConsumerGroupDescribeResponse: MessageSpec = {
 
 export const ShareGroupDescribeResponse: MessageSpec = {
   name: 'ShareGroupDescribeResponse',
-  validVersions: '1',
+  validVersions: '0-1',
   flexibleVersions: '0+',
   commonStructs: [TopicPartitions, Assignment],
   fields: [

@@ -169,7 +169,7 @@ export const ConsumerGroupDescribeRequest: MessageSpec = {
 
 export const ShareGroupDescribeRequest: MessageSpec = {
   name: 'ShareGroupDescribeRequest',
-  validVersions: '1',
+  validVersions: '0-1',
   flexibleVersions: '0+',
   fields: [GroupIds, IncludeAuthorizedOperations],
 }

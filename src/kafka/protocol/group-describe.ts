@@ -165,8 +165,9 @@ export interface ShareGroupDescription extends DescribeError {
   readonly members: ShareGroupMember[]
 }
 
-export function decodeShareGroupDescribeV1(buf: Buffer): ShareGroupDescription[] {
-  return decodeAs<ShareGroupDescribeBody>(Res.ShareGroupDescribeResponse, 1, buf).Groups.map(g => ({
+/** v1 (4.1+), or v0: Kafka 4.0's early-access version, the same fields (kafka-clients 4.0.2's JSON; schemas.it). */
+export function decodeShareGroupDescribe(buf: Buffer, version = 1): ShareGroupDescription[] {
+  return decodeAs<ShareGroupDescribeBody>(Res.ShareGroupDescribeResponse, version, buf).Groups.map(g => ({
     ...groupHeader(g),
     members: g.Members.map(m => ({
       ...memberHeader(m),

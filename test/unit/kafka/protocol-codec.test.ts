@@ -73,7 +73,7 @@ const decoders: Record<string, (b: Buffer, version: number) => unknown> = {
   lg: b => P.decodeListGroupsV5(b),
   cg0: P.decodeConsumerGroupDescribe,
   cg1: P.decodeConsumerGroupDescribe,
-  sg: b => P.decodeShareGroupDescribeV1(b),
+  sg: b => P.decodeShareGroupDescribe(b),
   st0: P.decodeStreamsGroupDescribe,
   st1: P.decodeStreamsGroupDescribe,
   lo: b => P.decodeListOffsetsV7Many(b),
