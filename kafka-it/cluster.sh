@@ -221,6 +221,12 @@ log.cleaner.threads=1
 log.cleaner.dedupe.buffer.size=16777216
 EOF
     common_props
+    if [[ $KV == 4.0.* ]]; then
+      # Kafka 4.0's share groups are early access: on with the share protocol and the unstable API versions (the
+      # Share* APIs are v0 and unstable in 4.0.2's JSON; no other API changes), as an operator trying them would do.
+      echo "unstable.api.versions.enable=true"
+      echo "group.coordinator.rebalance.protocols=classic,consumer,share"
+    fi
     if [[ $KV == 4.1.* ]]; then
       echo "unstable.api.versions.enable=true"
       # The coordinator writes zstd-compressed __consumer_offsets batches on 4.1 (GroupCoordinatorConfig's

@@ -106,7 +106,13 @@ export function clusterReleases(
     )
   const answer = brokers.find(b => b.nodeId === coordinator && b.features) ?? brokers.find(b => b.features)
   const features = answer?.features ? Object.fromEntries([...answer.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null
-  const needed = groupType === null ? undefined : FEATURE_OF[groupType]
+  // 4.0 has no share.version: its share groups are early access, on by broker configs (4.0.2's GroupCoordinatorConfig)
+  const early40 = groupType === 'share' && c?.error === null && c.atLeast === '4.0'
+  if (early40)
+    notes.push(
+      "Kafka 4.0's share groups are early access, not for production: the brokers enable them with group.coordinator.rebalance.protocols (with share) and unstable.api.versions.enable, not with a feature (share.version came in 4.1; share groups are production-ready from 4.2)",
+    )
+  const needed = groupType === null || early40 ? undefined : FEATURE_OF[groupType]
   if (features && needed && (features[needed] ?? 0) < 1)
     notes.push(
       `the cluster's finalized ${needed} is ${features[needed] ?? 0} (broker ${answer!.nodeId}'s ApiVersions): ${groupType} groups cannot be used until it is raised (kafka-features.sh upgrade --feature ${needed}=1)`,

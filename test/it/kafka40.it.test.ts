@@ -166,6 +166,44 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
     await d.cmd(`stop ${R}c1`)
   })
 
+  it('a share group (early access in 4.0): listed through ShareGroupDescribe v0, in sync under 4.0 rules, a partition increase attributed exactly', async () => {
+    const d = probe.driver
+    const env = probe.env
+    const S = `${R}-40s`
+    const G = `${R}-40sg`
+    await topicCommand('--create', '--topic', S, '--replica-assignment', '1:2,2:3')
+    await d.cmd(`share ${R}s1 ${G} ${S}`)
+    // what the 4.0 coordinator wrote (DumpLogSegments): ShareGroupMetadata without a hash, ShareGroupPartitionMetadata
+    const first = await probe.settled(G, 'share')
+    expect(first.metadataHash).toBe(0n)
+    const partitionMetadata = () => probe.records(G).then(rs => rs.filter(r => r.type === 9 && r.value !== null).at(-1)?.value as {topics: any[]} | undefined)
+    expect((await partitionMetadata())?.topics.map(t => [t.topicName, t.numPartitions])).toEqual([[S, 2]])
+
+    const list = await cli(['group', 'list', '-b', env.bootstrap, '--json'])
+    expect(list.code, list.stderr).toBe(0)
+    const listed = (JSON.parse(list.stdout) as {groups: Array<Record<string, unknown>>}).groups.find(g => g.group === G)
+    expect(listed).toMatchObject({type: 'share', groupEpoch: first.epoch, members: 1})
+    expect(listed?.describeError).toBeUndefined()
+
+    const ok = await settled(env, G)
+    expect(ok).toMatchObject({type: 'share', rules: '4.0', storedMetadataHash: null, inSync: true, verdict: {code: 'IN_SYNC'}})
+    const notes = ((ok as unknown as {releases?: {notes: string[]}}).releases?.notes ?? []).join(' ')
+    expect(notes).toContain('early access')
+    expect(notes).not.toContain('finalized share.version')
+    expect((await audit(G)).code).toBe(0)
+
+    await topicCommand('--alter', '--topic', S, '--partitions', '3')
+    const up = await afterBump(env, G, first.epoch, 'a bump after the partition increase')
+    const attributed = since(up, first.epoch)
+      .flatMap(e => e.causes)
+      .filter(c => c.kind === 'subscription-metadata-changed')
+    expect(attributed).toHaveLength(1)
+    expect(attributed[0]).toMatchObject({confidence: 'exact'})
+    expect(attributed[0].details.changes).toEqual([expect.objectContaining({kind: 'partition-count', topic: S, then: '2', now: '3'})])
+    expect((await partitionMetadata())?.topics.map(t => [t.topicName, t.numPartitions])).toEqual([[S, 3]])
+    await d.cmd(`stop ${R}s1`)
+  })
+
   it("cluster snapshot = the Admin client's view = the controller's metadata image (topic hashes from its log)", async () => {
     const B = probe.env.bootstrap
     const T = `${R}-snap`

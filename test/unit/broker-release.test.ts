@@ -49,8 +49,8 @@ describe('clusterReleases', () => {
   it("the cluster's finalized features, from the coordinator first; a group type whose feature is below 1 is said", () => {
     const f = (m: Record<string, number>) => new Map(Object.entries(m))
     const brokers = [
-      {nodeId: 1, apis: apis('4.0.2'), features: f({'share.version': 0, 'group.version': 1}), error: null},
-      {nodeId: 2, apis: apis('4.0.2'), features: f({'group.version': 1, 'share.version': 1}), error: null},
+      {nodeId: 1, apis: apis('4.1.0'), features: f({'share.version': 0, 'group.version': 1}), error: null},
+      {nodeId: 2, apis: apis('4.1.0'), features: f({'group.version': 1, 'share.version': 1}), error: null},
     ]
     // (sorted by name, as the coordinator reports them)
     expect(clusterReleases(brokers, 2).features).toEqual({'group.version': 1, 'share.version': 1})
@@ -61,5 +61,9 @@ describe('clusterReleases', () => {
     )
     expect(clusterReleases(brokers, 1, null, 'consumer').notes.join()).not.toContain('finalized')
     expect(clusterReleases([{nodeId: 1, apis: apis('4.4.0'), features: null, error: null}], 1).features).toBeNull()
+    // 4.0 has no share.version: its share groups are early access, enabled by broker configs
+    const share40 = clusterReleases([{nodeId: 1, apis: apis('4.0.2'), features: f({'group.version': 1}), error: null}], 1, '4.0', 'share')
+    expect(share40.notes.join('\n')).toContain("Kafka 4.0's share groups are early access")
+    expect(share40.notes.join('\n')).not.toContain('finalized share.version')
   })
 })

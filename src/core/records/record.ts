@@ -25,7 +25,10 @@ export interface KnownRecord {
   readonly version: number | undefined
   /** null = tombstone. */
   readonly value: StructValue | null
-  /** Why a legacy type (0, 9, 18) can be in the log; replay counts type 0 offsets and skips 9 and 18. */
+  /**
+   * Why a legacy type (0, 9, 18) can be in the log. Replay counts type 0 offsets, applies 9 (a Kafka 4.0 share
+   * group's subscription metadata: the 4.0 coordinator reads it, 4.1+ skips it on load) and skips 18.
+   */
   readonly legacy?: string
   /** Set when the value matched an older incompatible layout (e.g. "4.0" share records). */
   readonly layout?: string

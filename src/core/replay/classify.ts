@@ -205,8 +205,9 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     const topicSetChanged = d.subscribedTopics.added.length > 0 || d.subscribedTopics.removed.length > 0
     // 0 → non-zero is also what a subscribed topic coming into existence looks like; the 4.0
     // ConsumerGroupPartitionMetadata record (or its tombstone in this write) tells them apart.
-    const had40Record = d.partitionMetadataTombstoned || (e.before.consumer?.partitionMetadata ?? null) !== null
-    if (hashBefore === 0n && e.groupType === 'consumer' && had40Record) {
+    // (a 4.1+ coordinator tombstones the consumer record; it leaves a share group's type 9 record, which it skips)
+    const had40Record = d.partitionMetadataTombstoned || (e.groupType === 'share' ? e.before.share : e.before.consumer)?.partitionMetadata != null
+    if (hashBefore === 0n && (e.groupType === 'consumer' || e.groupType === 'share') && had40Record) {
       causes.push({kind: 'upgrade-from-4.0', after: hashAfter, partitionMetadataTombstoned: d.partitionMetadataTombstoned})
     } else if (!topicSetChanged) {
       causes.push({kind: 'metadata-hash-changed', before: hashBefore, after: hashAfter, topics: d.subscribedTopics.after})

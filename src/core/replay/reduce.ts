@@ -147,8 +147,10 @@ export class GroupReducer {
   private apply(lr: LoggedRecord): void {
     const r = lr.record
     if (r.kind === 'unknown') this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: r.reason})
-    // types 9 and 18: the coordinator skips them on load (as GroupReplay does)
-    else if (r.legacy && r.type !== 0) this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
+    // type 18: the coordinator skips it on load (as GroupReplay does); type 9 is a 4.0 share group's subscription
+    // metadata, which a 4.0 coordinator reads (4.1+ skips it)
+    else if (r.legacy && r.type !== 0 && r.type !== 9)
+      this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
     else applyRecord(this.state, r, {offset: lr.offset, timestamp: lr.timestamp})
   }
 }

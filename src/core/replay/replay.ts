@@ -224,7 +224,7 @@ export class GroupReplay {
     const r = lr.record
     if (r.kind === 'unknown') {
       this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: r.reason})
-    } else if (r.legacy && r.type !== RT.LegacyOffsetCommit) {
+    } else if (r.legacy && r.type !== RT.LegacyOffsetCommit && r.type !== RT.ShareGroupPartitionMetadata) {
       // Types 9 and 18: the coordinator skips them on load; type 0 offsets still count.
       this.skipped.push({offset: lr.offset, type: r.type, version: r.version, reason: 'legacy', note: r.legacy})
     } else {

@@ -276,7 +276,8 @@ describe('write grouping', () => {
     log.write([c.member(G, 'm1', {names: ['a']}), c.member('other', 'x', {names: ['q']}), c.metadata('other', 9), c.metadata(G, 1, H1)])
     log.raw(Uint8Array.from([0, 99, 0, 2, 0x67, 0x31]), Uint8Array.from([0, 0])) // type 99 for g1
     log.raw(Uint8Array.from([0, 3, 0, 2, 0x67, 0x31]), Uint8Array.from([0, 7, 1, 2])) // ConsumerGroupMetadata v7
-    log.write([{type: 9, key: {GroupId: G}, value: {Topics: []}}])
+    log.write([{type: 18, key: {GroupId: G}, value: {Topics: []}}]) // never released: skipped, as brokers do
+    log.write([{type: 9, key: {GroupId: G}, value: {Topics: []}}]) // a 4.0 share group's subscription metadata: applied
     const seen: bigint[] = []
     const {timeline, skipped, state} = replayGroup(G, log.records, {onRecord: r => seen.push(r.offset)})
     expect(timeline).toHaveLength(1)
@@ -285,9 +286,10 @@ describe('write grouping', () => {
     expect(skipped).toEqual([
       {offset: 104n, type: 99, version: 0, reason: 'unknown-type'},
       {offset: 105n, type: 3, version: 7, reason: 'unknown-version'},
-      {offset: 106n, type: 9, version: 0, reason: 'legacy', note: expect.stringMatching(/4\.0/)},
+      {offset: 106n, type: 18, version: 0, reason: 'legacy', note: expect.stringMatching(/never in a release/)},
     ])
-    expect(seen).toEqual([100n, 103n, 104n, 105n, 106n])
+    expect(state.share?.partitionMetadata).toEqual({Topics: []})
+    expect(seen).toEqual([100n, 103n, 104n, 105n, 106n, 107n])
   })
 
   it('PartitionReplay: every group of a partition in one pass', async () => {

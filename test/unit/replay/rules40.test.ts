@@ -11,7 +11,7 @@ import {parseMetadataDocument, type ClusterMetadata} from '../../../src/core/met
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {auditContext, auditGroup} from '../../../src/core/audit/audit.js'
 import {predictImpact} from '../../../src/core/impact/index.js'
-import {Log, T1, T2, consumer as c} from './log.js'
+import {Log, T1, T2, consumer as c, share as sh} from './log.js'
 
 const G = 'g40'
 
@@ -189,5 +189,43 @@ describe('4.0 group through the pre-existing API (the issue 26 symptoms)', () =>
     expect(a.findings).toEqual([])
     expect(a.storedMetadataHash).toBeNull()
     expect(classifyBump(r.timeline[1]).map(x => x.kind)).toEqual(['subscription-metadata-changed'])
+  })
+})
+
+describe('Kafka 4.0 share groups (early access): ShareGroupPartitionMetadata (type 9) is their subscription metadata', () => {
+  /** As a 4.0.2 coordinator writes it (DumpLogSegments in kafka40.it): type 9 with each bump, no hash. */
+  function share40(): Log {
+    const log = new Log()
+    log.write([
+      sh.member(G, 's1', ['a']),
+      {type: 9, key: {GroupId: G}, value: {Topics: [{TopicId: T1, TopicName: 'a', NumPartitions: 2, PartitionMetadata: []}]}},
+      sh.metadata(G, 1),
+    ])
+    log.write([{type: 9, key: {GroupId: G}, value: {Topics: [{TopicId: T1, TopicName: 'a', NumPartitions: 3, PartitionMetadata: []}]}}, sh.metadata(G, 2)])
+    log.write([sh.target(G, 's1', [[T1, [0, 1, 2]]]), sh.targetMetadata(G, 2), sh.current(G, 's1', 2, [[T1, [0, 1, 2]]])])
+    return log
+  }
+  const live = (n: number) =>
+    parseMetadataDocument({
+      brokers: [{id: 1, rack: null}],
+      topics: [{name: 'a', topicId: T1, partitions: Array.from({length: n}, (_, partition) => ({partition, replicas: [1]}))}],
+    })
+
+  it('4.0 rules, in sync, and the partition increase attributed exactly (it was read as 4.1+ drift against hash 0)', () => {
+    const replay = replayGroup(G, share40().records)
+    expect(rulesOf('share', replay.state)).toBe('4.0')
+    expect(classifyBump(replay.timeline[1]).map(x => x.kind)).toEqual(['subscription-metadata-changed'])
+    const r = explainGroup(G, replay, {live: live(3), now: Date.now()})
+    expect(r).toMatchObject({rules: '4.0', storedMetadataHash: null, verdict: {code: 'IN_SYNC'}})
+    const row = auditGroup(G, replay, auditContext(live(3), Date.now(), 300_000))
+    expect(row).toMatchObject({rules: '4.0', inSync: true, findings: []})
+  })
+
+  it('upgraded in place: the first 4.1+ hash is upgrade-from-4.0 (4.1+ leaves the type 9 record and skips it)', () => {
+    const log = share40()
+    log.write([sh.metadata(G, 3, 77n)])
+    const replay = replayGroup(G, log.records)
+    expect(classifyBump(replay.timeline[2]).map(x => x.kind)).toEqual(['upgrade-from-4.0'])
+    expect(rulesOf('share', replay.state)).toBe('4.1+')
   })
 })
