@@ -10,6 +10,7 @@ import {
   collectTopicIds,
   type EpochChange,
   type GroupSummary,
+  internalTopics,
   metadataHashBefore,
   type ReplayResult,
   subscribedTopicsOf,
@@ -175,6 +176,7 @@ export function attributeMetadataChanges(
     const r = searchHypotheses({
       target: hashBefore,
       topics: topicsBefore,
+      absentTogether: e.groupType === 'streams' ? internalTopics(e.before.streams?.topology ?? null) : undefined,
       metadata: md,
       knownTopicIds: ids,
       extraRacks,

@@ -12,6 +12,7 @@ import {
   type GroupSnapshot,
   type GroupSummary,
   groupTypeOf,
+  internalTopics,
   type ReplayResult,
   diffSubscriptionMetadata,
   rulesOf,
@@ -330,6 +331,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const search = searchHypotheses({
     target,
     topics,
+    absentTogether: type === 'streams' ? internalTopics(state.streams?.topology ?? null) : undefined,
     metadata: options.live,
     knownTopicIds: knownTopicIds(replay, options.live, topics),
     extraRacks: knownRacks(replay, options),

@@ -80,6 +80,13 @@ export class GroupHashPatcher {
   hash(): bigint {
     return this.buf.length === 0 ? 0n : xxh3Signed(this.buf)
   }
+
+  /** The group hash with these topics left out (several topics created since). */
+  without(names: Iterable<string>): bigint {
+    const out = new Set(names)
+    const m = new Map([...this.index].filter(([n]) => !out.has(n)).map(([n, j]) => [n, this.get(j)]))
+    return m.size === 0 ? 0n : computeGroupHash(m)
+  }
 }
 
 /**

@@ -352,7 +352,7 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
             ? patcher.derive(new Map([[a.topic, ha]])).with(b.topic, hb)
             : hb !== undefined
               ? patcher.derive(new Map([[b.topic, hb]])).with(a.topic, undefined)
-              : undefined
+              : patcher.without([a.topic, b.topic])
         if (group !== s.target) continue
         const [x, y] = [a.h(), b.h()]
         result.matches.push({
@@ -372,6 +372,26 @@ export function searchHypotheses(s: HypothesisSearch): HypothesisResult {
     result.tried++
     const m = assignedCountsMatch(s.assignedPartitionsBefore, existing, byName, rt, patcher, s.target)
     if (m) result.matches.push(m)
+  }
+
+  // ---- several topics created together (a streams topology's internal topics)
+  const together = (s.absentTogether ?? []).filter(n => byName.has(n))
+  if (result.matches.length === 0 && together.length > 2 && result.tried < max) {
+    result.tried++
+    if (patcher.without(together) === s.target) {
+      const parts = together.map(name => {
+        const id = uuidToString(byName.get(name)!.topicId)
+        return {kind: 'topic-absent' as const, topic: name, then: 'absent', now: id, description: `topic ${name} did not exist then (created since, id ${id})`}
+      })
+      result.matches.push({
+        kind: 'combined',
+        topic: together[0],
+        then: parts.map(p => p.then).join('; '),
+        now: parts.map(p => p.now).join('; '),
+        description: `topics ${together.join(', ')} did not exist then (created since)`,
+        parts,
+      })
+    }
   }
 
   // ---- a broker change hashes like the replica placement that gives the same rack lists

@@ -73,6 +73,11 @@ export interface HypothesisSearch {
    * tested as one change (a script that altered many topics within one heartbeat).
    */
   assignedPartitionsBefore?: ReadonlyMap<string, number>
+  /**
+   * Topics that may all have been created since, together (a streams topology's internal topics, which the
+   * coordinator creates before it validates the topology): tested as one change when nothing above fits.
+   */
+  absentTogether?: readonly string[]
   /** Topics to try first (e.g. whose assigned partitions changed in the bump's records): only the order changes. */
   priorityTopics?: ReadonlySet<string>
   /** Reassignments in flight: their original replica lists are tried as the state before they started. */

@@ -193,6 +193,16 @@ export function requiredTopics(t: V.StreamsGroupTopologyValue | null): string[] 
   return [...out].sort()
 }
 
+/** A streams topology's internal topics (repartition and changelog): the coordinator creates them. */
+export function internalTopics(t: V.StreamsGroupTopologyValue | null): string[] {
+  const out = new Set<string>()
+  for (const s of t?.Subtopologies ?? []) {
+    for (const x of s.RepartitionSourceTopics) out.add(x.Name)
+    for (const x of s.StateChangelogTopics) out.add(x.Name)
+  }
+  return [...out].sort()
+}
+
 /** Most frequent ServerAssignor (ties: first seen), as KAFKA-20434 (4.3.2, 4.4+) picks it; null = default. */
 export function preferredAssignor(g: ConsumerGroupState | null): string | null {
   if (!g) return null

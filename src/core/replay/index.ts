@@ -43,6 +43,7 @@ export {
   setChange,
   subscribedTopicsOf,
   requiredTopics,
+  internalTopics,
   preferredAssignor,
   type GroupDiff,
   type SetChange,
