@@ -192,8 +192,17 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
     expect(notes).not.toContain('finalized share.version')
     expect((await audit(G)).code).toBe(0)
 
+    const imp = await cli(['impact', '-b', env.bootstrap, '--json', '--add-partitions', `${S}=3`])
+    expect(imp.code, imp.stderr).toBe(0)
+    const predicted = (JSON.parse(imp.stdout) as {groups: Array<{group: string; rules: string; bumps: {min: number; max: number}}>}).groups.find(
+      g => g.group === G,
+    )!
+    expect(predicted.rules).toBe('4.0')
     await topicCommand('--alter', '--topic', S, '--partitions', '3')
     const up = await afterBump(env, G, first.epoch, 'a bump after the partition increase')
+    const bumps = since(up, first.epoch).length
+    expect(bumps).toBeGreaterThanOrEqual(predicted.bumps.min)
+    expect(bumps).toBeLessThanOrEqual(predicted.bumps.max)
     const attributed = since(up, first.epoch)
       .flatMap(e => e.causes)
       .filter(c => c.kind === 'subscription-metadata-changed')
