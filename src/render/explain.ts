@@ -52,7 +52,10 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
         2,
       ),
     )
-  const findings = r.findings.filter(f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code))
+  // (a finding the verdict already says is not repeated)
+  const findings = r.findings.filter(
+    f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code) && !(f.code === r.verdict.code && f.message === r.verdict.message),
+  )
   if (findings.length > 0) {
     out.push('findings:')
     for (const f of findings) out.push(wrapProse(`  - ${f.code}: ${safe(f.message)}`, width, 4).replace(f.code, paint(f.code, 'warn', style)))

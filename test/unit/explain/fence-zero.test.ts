@@ -9,6 +9,7 @@ import {explainGroup} from '../../../src/core/explain/explain.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {classifyBump, GroupReducer, replayGroup} from '../../../src/core/replay/index.js'
+import {renderExplain} from '../../../src/render/explain.js'
 import {Log, streams as st, T1} from '../replay/log.js'
 
 const G = 'app'
@@ -74,6 +75,8 @@ describe('a Kafka 4.1 streams fence storing metadata hash 0', () => {
     expect(same.verdict).toMatchObject({code: 'HASH_ZEROED_BY_FENCE', pending: false})
     expect(same.findings.find(f => f.code === 'HASH_ZEROED_BY_FENCE')?.details).toEqual({fenceEpoch: 3, hashBefore: H2.toString(), sameAsLive: true})
     expect(same.storedMetadataHash).toBe('0')
+    // the text says it once (the verdict), not again as a finding
+    expect(renderExplain(same).split('stores 0 when a streams member leaves').length - 1).toBe(1)
 
     const moved = explainGroup(G, replayGroup(G, fenced().records), {live: md(3), now: Date.now()})
     expect(moved.verdict.code).toBe('REBALANCE_PENDING')
