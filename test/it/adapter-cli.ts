@@ -42,8 +42,9 @@ export function cli(args: string[], env: Record<string, string> = {}): Promise<C
     const p = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env: {...clean, ...env}, cwd: REPO_ROOT})
     let stdout = ''
     let stderr = ''
-    p.stdout.on('data', d => (stdout += d))
-    p.stderr.on('data', d => (stderr += d))
+    // (decoded as a stream: a UTF-8 character split between two chunks stays whole)
+    p.stdout.setEncoding('utf8').on('data', d => (stdout += d))
+    p.stderr.setEncoding('utf8').on('data', d => (stderr += d))
     p.on('error', reject)
     p.on('close', code => resolve({code: code ?? -1, stdout, stderr, ms: performance.now() - t0}))
   })

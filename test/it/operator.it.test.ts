@@ -289,7 +289,9 @@ function onPty(cols: number, args: string[], timeoutMs = 30_000): Promise<{code:
     })
     let out = ''
     // a progress storm (issue 16 defect 1: 835 MB in 10 minutes) is cut here, and then fails the size assertion
-    p.stdout.on('data', d => {
+    // (decoded as a stream: a UTF-8 character split between two pty reads stays whole; per chunk it became three
+    // replacement characters, and a 200-column table border measured 201)
+    p.stdout.setEncoding('utf8').on('data', d => {
       if (out.length < 4_000_000) out += d
       else p.kill('SIGKILL')
     })

@@ -33,12 +33,13 @@ function onPty(columns: number, command: string): Promise<{code: number | null; 
   return new Promise((resolve, reject) => {
     const p = spawn('script', ['-q', '-e', '-c', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {cwd: ROOT, env: {...process.env, NO_COLOR: '1'}})
     let out = ''
-    const take = (d: Buffer) => {
-      out += d.toString('utf8')
+    const take = (d: string) => {
+      out += d
       if (out.length > MAX_BYTES) p.kill('SIGKILL') // the bug this guards against: endless output
     }
-    p.stdout.on('data', take)
-    p.stderr.on('data', take)
+    // (decoded as streams: a UTF-8 character split between two reads stays whole)
+    p.stdout.setEncoding('utf8').on('data', take)
+    p.stderr.setEncoding('utf8').on('data', take)
     const timer = setTimeout(() => p.kill('SIGKILL'), 20_000)
     p.on('error', reject)
     p.on('close', code => {

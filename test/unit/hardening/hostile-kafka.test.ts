@@ -37,8 +37,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
     let stdout = ''
     let stderr = ''
     const kill = setTimeout(() => p.kill('SIGKILL'), TIMEOUT_MS + SLACK_MS + 30_000)
-    p.stdout.on('data', d => (stdout += d))
-    p.stderr.on('data', d => (stderr += d))
+    p.stdout.setEncoding('utf8').on('data', d => (stdout += d))
+    p.stderr.setEncoding('utf8').on('data', d => (stderr += d))
     p.on('error', reject)
     p.on('close', status => {
       clearTimeout(kill)

@@ -82,8 +82,8 @@ function runCli(args: string[], env: Record<string, string>): Promise<Run> {
         if (m) hwm = Math.max(hwm, Number(m[1]))
       } catch {}
     }, 50)
-    p.stdout.on('data', d => (stdout += d))
-    p.stderr.on('data', d => (stderr += d))
+    p.stdout.setEncoding('utf8').on('data', d => (stdout += d))
+    p.stderr.setEncoding('utf8').on('data', d => (stderr += d))
     p.on('error', reject)
     p.on('close', code => {
       clearInterval(poll)
