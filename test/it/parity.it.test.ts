@@ -14,9 +14,10 @@ import {TopicHasher} from '../../src/core/hash.js'
 import {subscriptionMetadataFromLive} from '../../src/core/replay/index.js'
 import {buildOnce, cli} from './adapter-cli.js'
 import {explain} from './explain-lib.js'
-import {clusterSh, waitFor} from './lib/cluster.js'
+import {clusterSh, versionAtLeast, waitFor} from './lib/cluster.js'
 import type {GroupKind} from './lib/offsets-log.js'
 import {ensureBaseline, Probe} from './lib/probe.js'
+import {RawMember} from './lib/raw-member.js'
 
 let probe: Probe
 
@@ -169,6 +170,51 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
     for (const g of groups) expect(after[g.id].hash, `${g.id}: the hash moved`).not.toBe(before[g.id].hash)
     console.log(`[kafka-it] parity ${version}: ${JSON.stringify(Object.fromEntries(Object.entries(after).map(([k, v]) => [k, [before[k].epoch, v.epoch]])))}`)
     for (const m of ['pp1', 'pp2', 'pp3', 'pp4']) await d.cmd(`stop ${m}`)
+  })
+})
+
+describe.skipIf(IS_40)(`KAFKA-19899: a member's regex going from non-empty to empty (Kafka ${version})`, () => {
+  // 4.1.2's maybeUpdateRegularExpressions bumps when a member drops its regex (`else if (isNotEmpty(oldRegex))`);
+  // 4.1.0 and 4.1.1 only did when the group's topic set changed. Here it does not: the member keeps the topic by name.
+  const fixed = versionAtLeast(version, '4.1.2')
+  const claim = fixed
+    ? 'bumps the epoch; group explain names the regex change and the deleted resolution, exact'
+    : 'does not bump the epoch; group explain says in sync, and that the 4.1 patch release decides'
+  it(claim, async () => {
+    const G = 'it-pp-19899'
+    const T = 'pp-k19899'
+    await probe.driver.cmd(`create-topic ${T} 1 3`)
+    const member = await RawMember.join(probe.env.bootstrap, G, [T], `${T}.*`)
+    try {
+      const regexRecords = async () => (await probe.records(G)).filter(r => r.type === 16)
+      await waitFor('the regex resolution record', async () => (await regexRecords()).some(r => r.value !== null), {timeoutMs: 60_000, intervalMs: 700})
+      const before = await probe.settled(G, 'consumer', 2500)
+      await member.beat([T], '')
+      await waitFor('the regex tombstone', async () => (await regexRecords()).some(r => r.value === null), {timeoutMs: 60_000, intervalMs: 700})
+      const after = await probe.settled(G, 'consumer', 2500)
+      expect(after.metadataHash, 'the topic set did not change').toBe(before.metadataHash)
+      expect(after.epoch, `DumpLogSegments: group epoch after the regex was dropped (Kafka ${version})`).toBe(before.epoch + (fixed ? 1 : 0))
+      const report = await explain(probe.env, G)
+      expect(report).toMatchObject({groupEpoch: after.epoch, inSync: true})
+      const bump = report.timeline.find(e => e.epoch === before.epoch + 1)
+      if (fixed) {
+        expect(
+          bump?.causes.map(c => [c.kind, c.confidence]),
+          JSON.stringify(bump),
+        ).toEqual([
+          ['regex-changed', 'exact'],
+          ['regex-resolution-deleted', 'exact'],
+        ])
+        expect(bump?.causes[1].details).toMatchObject({regex: `${T}.*`, topics: [T]})
+      } else {
+        expect(bump, 'no bump on 4.1.0 and 4.1.1').toBeUndefined()
+      }
+      const notes = JSON.stringify((report as unknown as {releases: unknown}).releases)
+      if (version.startsWith('4.1.')) expect(notes, 'a 4.1 coordinator: the note names KAFKA-19899').toContain('KAFKA-19899')
+      console.log(`[kafka-it] KAFKA-19899 ${version}: epoch ${before.epoch} -> ${after.epoch}`)
+    } finally {
+      await member.leave()
+    }
   })
 })
 

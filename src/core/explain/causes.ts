@@ -108,6 +108,8 @@ export function describeCause(c: BumpCause): string {
       return `member ${c.memberId} changed its regex from ${c.before ?? 'none'} to ${c.after ?? 'none'}`
     case 'regex-resolution-changed':
       return `regex ${c.regex} now resolves to more or fewer topics: added ${list(c.added)}, removed ${list(c.removed)}`
+    case 'regex-resolution-deleted':
+      return `no member subscribes to regex ${c.regex} any more: the coordinator deleted its resolution (${list(c.topics)}; the topics themselves did not change)`
     case 'metadata-hash-changed':
       return `metadata of the subscribed topics changed (hash ${c.before} → ${c.after})`
     case 'subscription-metadata-changed':

@@ -31,6 +31,11 @@ export type BumpCause =
   | {readonly kind: 'subscription-changed'; readonly memberId: string; readonly added: readonly string[]; readonly removed: readonly string[]}
   | {readonly kind: 'regex-changed'; readonly memberId: string; readonly before: string | null; readonly after: string | null}
   | {readonly kind: 'regex-resolution-changed'; readonly regex: string; readonly added: readonly string[]; readonly removed: readonly string[]}
+  /**
+   * The regex's resolution record was tombstoned: its last subscribed member left or changed its regex (the
+   * coordinator deletes the resolved regular expression then). The regex still matches the same topics.
+   */
+  | {readonly kind: 'regex-resolution-deleted'; readonly regex: string; readonly topics: readonly string[]}
   /** The hash moved while the group's topic set did not: topic metadata changed (partitions, id, racks) or a cache effect. */
   | {readonly kind: 'metadata-hash-changed'; readonly before: bigint; readonly after: bigint; readonly topics: readonly string[]}
   /**
@@ -148,8 +153,10 @@ export function classifyBump(e: EpochChange): BumpCause[] {
   }
   for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
-  for (const r of d.regexResolutions)
-    if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
+  for (const r of d.regexResolutions) {
+    if (r.before !== null && r.after === null) causes.push({kind: 'regex-resolution-deleted', regex: r.regex, topics: r.removed})
+    else if (r.added.length || r.removed.length) causes.push({kind: 'regex-resolution-changed', regex: r.regex, added: r.added, removed: r.removed})
+  }
   // 4.3.2 and 4.4+ bump when an existing member's ServerAssignor change moves the group's preferred assignor (KAFKA-20434;
   // hasPreferredServerAssignorChanged, in 4.3.2's and 4.4.0's GroupMetadataManager, not in 4.3.1's);
   // a join or leave that moves it is already explained by the join or leave.

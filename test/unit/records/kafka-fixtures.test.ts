@@ -157,7 +157,7 @@ describe('causes on the 4.4.0 broker log', () => {
     const t = find('dop-regex')
     expect(kinds(t)).toEqual([
       ['group-created', 'member-joined', 'regex-resolution-changed'],
-      ['member-left', 'regex-resolution-changed'],
+      ['member-left', 'regex-resolution-deleted'],
     ])
     // The broker put both writes in one batch (append linger), a millisecond apart.
     expect(t[0].write.batchBaseOffset).toBe(0n)
@@ -224,8 +224,10 @@ describe('causes on the 4.1.2 broker log', () => {
       ['group-created', 'member-joined'],
       ['regex-resolution-changed'],
       ['regex-resolution-changed'],
-      ['member-left', 'regex-resolution-changed'],
+      ['member-left', 'regex-resolution-deleted'],
     ])
     expect(classifyBump(t[2])[0]).toEqual({kind: 'regex-resolution-changed', regex: 're-orders-.*', added: ['re-orders-2'], removed: []})
+    // the last member left: the coordinator deleted the resolution; the regex still matches both topics
+    expect(classifyBump(t[3])[1]).toEqual({kind: 'regex-resolution-deleted', regex: 're-orders-.*', topics: ['re-orders-1', 're-orders-2']})
   })
 })

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {classifyBump, replayGroup, GroupReplay, groupTypeOf, type EpochChange} from '../../../src/core/replay/index.js'
+import {describeCause} from '../../../src/core/explain/causes.js'
 import {Log, T1, T2, T3, classic, consumer as c, share as s, streams as st} from './log.js'
 
 const kinds = (e: EpochChange) => classifyBump(e).map(x => x.kind)
@@ -147,8 +148,12 @@ describe('consumer group replay', () => {
     expect(classifyBump(timeline[3])).toEqual([
       {kind: 'regex-changed', memberId: 'm1', before: 'x.*', after: null},
       {kind: 'regex-changed', memberId: 'm2', before: 'x.*', after: null},
-      {kind: 'regex-resolution-changed', regex: 'x.*', added: [], removed: ['x1']},
+      {kind: 'regex-resolution-deleted', regex: 'x.*', topics: ['x1']},
     ])
+    // the tombstone is not a resolution that lost x1: x1 still matches; nobody subscribes to the regex any more
+    expect(describeCause(classifyBump(timeline[3])[2])).toBe(
+      'no member subscribes to regex x.* any more: the coordinator deleted its resolution (x1; the topics themselves did not change)',
+    )
   })
 
   it('upgrade from 4.0: hash absent (0) then non-zero, with the partition-metadata tombstone', () => {
