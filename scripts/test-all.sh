@@ -5,7 +5,8 @@
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
 # Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.2 4.2.2 4.1.0": the newest patch of each minor, and 4.1.0, the first release with the metadata hash), and the unit suite plus the demo scenario on the
 # current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip). Kafka 4.0:
-# KAFKA_40_VERSIONS (default "4.0.2") and the in-place upgrade to KAFKA_40_UPGRADE_TO (default "4.1.2").
+# KAFKA_40_VERSIONS (default "4.0.2") and the in-place upgrade to KAFKA_40_UPGRADE_TO (default "4.1.2"). A streams
+# group's in-place upgrade KAFKA_41_UPGRADE ("FROM TO", default "4.1.2 4.4.0"; empty = skip).
 #   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
 #   KAFKA_IT_PORT_BASE=19400 npm test     (pin the ports; default: the first free range of 19300, 19330, ...)
 #   KAFKA_IT_JOBS=1 npm test              (integration suites one after another; default 2 side by side)
@@ -86,6 +87,10 @@ for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
   up=${KAFKA_40_UPGRADE_TO-"4.1.2"}
   [[ -n $up ]] && { it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); }
 done
+# a streams group written under 4.1 (which stores neither its validated topology epoch nor its assignment configs),
+# then every broker restarted in place on 4.2+ jars: the one bump that records them (test/it/upgrade41.it.test.ts)
+read -r up41_from up41_to <<<"${KAFKA_41_UPGRADE-"4.1.2 4.4.0"}"
+[[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); }
 next_suite() { # prints the next suite index (the queue is a counter file under a lock)
   (
     flock 8

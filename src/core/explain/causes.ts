@@ -132,6 +132,8 @@ export function describeCause(c: BumpCause): string {
       }`
     case 'streams-topology-validated':
       return `streams topology validated (validated topology epoch ${c.before} → ${c.after}): its internal topics exist`
+    case 'streams-upgrade-from-4.1':
+      return `first epoch written by a Kafka 4.2+ coordinator (an upgrade from 4.1): 4.1 stored neither the validated topology epoch nor the assignment configs, and 4.2+ bumps once when it first records them (validated topology epoch -1 → ${c.validatedTopologyEpoch}; configs ${c.assignmentConfigs.map(x => `${x.field}=${x.after}`).join(', ')}); the topology did not change, and whether the configs differ from those 4.1 used cannot be told from the records`
     case 'streams-assignment-configs-changed':
       return `streams assignment configs changed: ${c.changes.map(x => x.field).join(', ')}`
     case 'streams-member-changed':

@@ -62,6 +62,14 @@ export type BumpCause =
       readonly topicsRemoved: readonly string[]
     }
   | {readonly kind: 'streams-topology-validated'; readonly before: number; readonly after: number}
+  /**
+   * The first epoch a Kafka 4.2+ coordinator wrote for a group whose records before came from 4.1: 4.1 stored neither
+   * the validated topology epoch nor the assignment configs, so 4.2+ loads -1 and none, and bumps once when it
+   * records them (4.2.1's streamsGroupHeartbeat). Replaces streams-topology-validated and
+   * streams-assignment-configs-changed for that write: neither the topology nor (as far as the records tell) the
+   * configs changed.
+   */
+  | {readonly kind: 'streams-upgrade-from-4.1'; readonly validatedTopologyEpoch: number; readonly assignmentConfigs: readonly FieldChange[]}
   | {readonly kind: 'streams-assignment-configs-changed'; readonly changes: readonly FieldChange[]}
   | {readonly kind: 'streams-member-changed'; readonly memberId: string; readonly fields: readonly string[]}
   /** A new member id took over a static member's instance id in the same write. */
@@ -176,11 +184,21 @@ export function classifyBump(e: EpochChange): BumpCause[] {
         topicsRemoved: t.requiredTopics.removed,
       })
     }
-    if (d.validatedTopologyEpoch && d.validatedTopologyEpoch.before !== d.validatedTopologyEpoch.after)
-      causes.push({kind: 'streams-topology-validated', ...d.validatedTopologyEpoch})
-    // At creation the configs are recorded for the first time: not a change.
-    if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined)
-      causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+    const validated = d.validatedTopologyEpoch
+    const upgradeFrom41 =
+      e.previousEpoch !== undefined &&
+      validated?.before === -1 &&
+      validated.after >= 0 &&
+      !d.assignmentConfigsRecordedBefore &&
+      !!d.lastAssignmentConfigs?.length
+    if (upgradeFrom41) {
+      causes.push({kind: 'streams-upgrade-from-4.1', validatedTopologyEpoch: validated.after, assignmentConfigs: d.lastAssignmentConfigs!})
+    } else {
+      if (validated && validated.before !== validated.after) causes.push({kind: 'streams-topology-validated', ...validated})
+      // At creation the configs are recorded for the first time: not a change.
+      if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined)
+        causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+    }
     for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map(c => c.field)})
   }
   if (e.groupType === 'consumer' || e.groupType === 'share') {

@@ -98,6 +98,11 @@ export interface GroupDiff {
   readonly topology?: TopologyDiff
   readonly validatedTopologyEpoch?: {readonly before: number; readonly after: number}
   readonly lastAssignmentConfigs?: readonly FieldChange[]
+  /**
+   * Streams: the record before this write carried assignment configs. Every record a 4.2+ coordinator writes after a
+   * heartbeat carries them (num.standby.replicas at least); 4.1 records have none.
+   */
+  readonly assignmentConfigsRecordedBefore?: boolean
   /** Share: partitions whose share state became initialized / initializing in this write. */
   readonly shareInitialized?: readonly V.TopicPartitionsInfo[]
   readonly shareInitializing?: readonly V.TopicPartitionsInfo[]
@@ -371,6 +376,7 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
       topology: topologyDiff(bs?.topology ?? null, as?.topology ?? null),
       validatedTopologyEpoch: {before: bs?.validatedTopologyEpoch ?? -1, after: as?.validatedTopologyEpoch ?? -1},
       lastAssignmentConfigs: configs,
+      assignmentConfigsRecordedBefore: bc.size > 0,
     }
   }
   if (type === 'share') {

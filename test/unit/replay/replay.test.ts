@@ -335,7 +335,12 @@ describe('share groups', () => {
 describe('streams groups', () => {
   it('topology initialized, validated, configs changed, member changed; non-bump metadata rewrites', () => {
     const log = new Log()
-    log.write([st.member(G, 'm1', 0), st.topology(G, 0, ['in'], ['app-store-changelog']), st.metadata(G, 1, H1)])
+    // 4.2+ records the assignment configs from the group's first epoch on
+    log.write([
+      st.member(G, 'm1', 0),
+      st.topology(G, 0, ['in'], ['app-store-changelog']),
+      st.metadata(G, 1, H1, {LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '1'}]}),
+    ])
     log.write([st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '0'}]})])
     log.write([
       st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: [{Key: 'num.standby.replicas', Value: '0'}], StoredDescriptionTopologyEpoch: 0}),
@@ -355,12 +360,44 @@ describe('streams groups', () => {
     expect(timeline[0].diff.subscribedTopics.after).toEqual(['app-store-changelog', 'in'])
     expect(classifyBump(timeline[1])).toEqual([
       {kind: 'streams-topology-validated', before: -1, after: 0},
-      {kind: 'streams-assignment-configs-changed', changes: [{field: 'num.standby.replicas', before: undefined, after: '0'}]},
+      {kind: 'streams-assignment-configs-changed', changes: [{field: 'num.standby.replicas', before: '1', after: '0'}]},
     ])
     expect(kinds(timeline[2])).toEqual(['streams-assignment-configs-changed'])
     expect(classifyBump(timeline[3])).toEqual([{kind: 'streams-member-changed', memberId: 'm1', fields: ['RackId']}])
     expect(classifyBump(timeline[4])).toEqual([{kind: 'streams-topology-changed', epochBefore: 0, epochAfter: 1, topicsAdded: ['in2'], topicsRemoved: []}])
     expect(state.streams).toMatchObject({epoch: 5, storedDescriptionTopologyEpoch: -1, validatedTopologyEpoch: 0})
+  })
+
+  // Seen on a real 4.1.2 cluster restarted in place on 4.2.2 jars: epoch 3 with the same hash, ValidatedTopologyEpoch
+  // and LastAssignmentConfigs written for the first time.
+  const configs = [{Key: 'num.standby.replicas', Value: '0'}]
+  it('upgrade from 4.1: the first 4.2+ write records the validated topology epoch and the configs; one cause, not two changes', () => {
+    const log = new Log()
+    log.write([st.member(G, 'm1', 0), st.topology(G, 0, ['in'], ['app-store-changelog']), st.metadata(G, 1, H1)]) // 4.1
+    log.write([st.metadata(G, 2, H2)]) // 4.1: internal topics created
+    log.write([st.metadata(G, 3, H2, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: configs})]) // 4.2.2
+    const {timeline} = replayGroup(G, log.records)
+    expect(classifyBump(timeline[2])).toEqual([
+      {kind: 'streams-upgrade-from-4.1', validatedTopologyEpoch: 0, assignmentConfigs: [{field: 'num.standby.replicas', before: undefined, after: '0'}]},
+    ])
+    expect(describeCause(classifyBump(timeline[2])[0])).toContain('validated topology epoch -1 → 0; configs num.standby.replicas=0')
+  })
+
+  it('upgrade from 4.1 whose first 4.2+ write was a fence (loaded configs: none): the next heartbeat is still the upgrade bump', () => {
+    const log = new Log()
+    log.write([st.member(G, 'm1', 0), st.topology(G, 0, ['in'], []), st.metadata(G, 1, H1)]) // 4.1
+    log.write([st.metadata(G, 2, H1, {LastAssignmentConfigs: []})]) // 4.2: a member fenced right after the restart
+    log.write([st.metadata(G, 3, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: configs})])
+    const {timeline} = replayGroup(G, log.records)
+    expect(kinds(timeline[2])).toEqual(['streams-upgrade-from-4.1'])
+  })
+
+  it('a 4.2+ group whose topology is validated later (configs recorded from the start): validation, not an upgrade', () => {
+    const log = new Log()
+    log.write([st.member(G, 'm1', 0), st.topology(G, 0, ['in'], ['app-store-changelog']), st.metadata(G, 1, H1, {LastAssignmentConfigs: configs})])
+    log.write([st.metadata(G, 2, H1, {ValidatedTopologyEpoch: 0, LastAssignmentConfigs: configs})])
+    const {timeline} = replayGroup(G, log.records)
+    expect(kinds(timeline[1])).toEqual(['streams-topology-validated'])
   })
 })
 
