@@ -270,8 +270,24 @@ describe('partition read (for group records)', () => {
 describe('read-only', () => {
   it('live commands leave groups, committed offsets, topics and configs as they were', async () => {
     const B = probe.env.bootstrap
-    // nothing else runs now: members of earlier tests are stopped; let their last writes land
-    await new Promise(r => setTimeout(r, 3000))
+    // nothing else runs now: members of earlier tests are stopped; wait for their last writes to land (every group of
+    // this file empty, the end of their __consumer_offsets partitions unchanged over two reads), not a fixed time
+    let lastEnds = ''
+    await waitFor(
+      "this file's groups empty and their __consumer_offsets partitions still",
+      async () => {
+        const ours = (await withClient(c => c.listGroups())).filter(g => g.groupId.startsWith(R))
+        if (ours.some(g => !['Empty', 'Dead'].includes(g.state))) return undefined
+        const partitions = [...new Set(ours.map(g => probe.offsetsPartition(g.groupId)))]
+        const ends = (await withClient(c => Promise.all(partitions.map(p => c.readPartition({partition: p, fromOffset: 1n << 62n})))))
+          .map(r => `${r.partition}:${r.endOffset}`)
+          .join(',')
+        const still = ends === lastEnds
+        lastEnds = ends
+        return still || undefined
+      },
+      {timeoutMs: 120_000, intervalMs: 1000},
+    )
     const before = await clusterState(probe.env)
     const runs = [
       await cli(['cluster', 'snapshot', '-b', B, '--include-internal', '-o', join(dir, 'ro.json')]),
