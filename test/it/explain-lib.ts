@@ -44,6 +44,12 @@ export interface Report {
   topics: Array<{name: string; exists: boolean; topicId?: string; partitions?: number}>
   members: Array<{memberId: string; clientId?: string | null; memberEpoch: number | null; reconciling: boolean; subscribedTopicNames: string[]}>
   timeline: Entry[]
+  releases?: {
+    brokers: Array<{nodeId: number; atLeast: string | null; error: string | null}>
+    coordinator: {nodeId: number; atLeast: string | null} | null
+    mixed: boolean
+    notes: string[]
+  }
 }
 
 export async function explainRaw(env: ClusterEnv, group: string, ...args: string[]): Promise<CliResult> {
@@ -143,3 +149,22 @@ export class MemberJvm {
 
 /** Names of this run's topics and groups (the suite may run twice against one cluster while developing). */
 export const runTag = () => `x${Date.now().toString(36).slice(-5)}`
+
+/** The release `releases` names for a Kafka version: its minor, and '4.4' for 4.4 and later. */
+const minorOf = (version: string) => version.split('.').slice(0, 2).join('.')
+
+/**
+ * Mid rolling upgrade (brokers `upgraded` restarted on `to`, the others still on `from`): `group explain` names each
+ * broker's release, says the cluster is mixed and which release its coordinator runs.
+ */
+export async function expectRollingUpgrade(env: ClusterEnv, group: string, upgraded: number[], from: string, to: string): Promise<Report> {
+  const report = await explain(env, group)
+  const r = report.releases!
+  expect(r.mixed, JSON.stringify(r)).toBe(true)
+  for (const b of r.brokers) expect(b.atLeast, `broker ${b.nodeId}`).toBe(upgraded.includes(b.nodeId) ? minorOf(to) : minorOf(from))
+  expect(r.notes.join('\n')).toContain('a rolling upgrade')
+  expect(r.coordinator, JSON.stringify(r)).not.toBeNull()
+  expect(r.coordinator!.atLeast).toBe(r.brokers.find(b => b.nodeId === r.coordinator!.nodeId)!.atLeast)
+  expect(r.notes[0]).toContain(`its coordinator, broker ${r.coordinator!.nodeId}, runs`)
+  return report
+}

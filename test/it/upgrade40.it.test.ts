@@ -11,7 +11,7 @@ import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce} from './adapter-cli.js'
-import {explain, runTag, settled, waitReport} from './explain-lib.js'
+import {explain, expectRollingUpgrade, runTag, settled, waitReport} from './explain-lib.js'
 import {clusterSh, killBroker, REPO_ROOT, startBroker} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
@@ -49,6 +49,13 @@ describe.skipIf(!RUN)(`in-place upgrade Kafka ${VERSION} -> ${TO}`, () => {
       await d.cmd(`wait-broker ${n} fenced 60000`)
       await startBroker(upEnv, n)
       await d.cmd(`wait-broker ${n} unfenced 120000`)
+      if (n === 1) {
+        // mid upgrade: broker 1 on the new release, 2 and 3 on the old
+        const mid = await expectRollingUpgrade(env, G, [1], VERSION, TO)
+        console.log(`[upgrade40] mid upgrade: ${JSON.stringify([mid.rules, mid.releases!.coordinator, mid.releases!.notes])}`)
+        // a 4.0-rules group whose coordinator already runs 4.1+: the note says its next recomputation bumps once more
+        if (mid.rules === '4.0' && mid.releases!.coordinator!.atLeast !== '4.0') expect(mid.releases!.notes.join(' ')).toContain('bumps the epoch once more')
+      }
     }
     const after = await waitReport(env, G, 'rules 4.1+ in sync after the upgrade', r => r.rules === '4.1+' && r.verdict.code === 'IN_SYNC', 180_000)
     console.log(`[upgrade40] ${VERSION} -> ${TO}: ${JSON.stringify(after.timeline.map(e => [e.epoch, e.rules, e.metadataHash, e.causes.map(c => c.kind)]))}`)

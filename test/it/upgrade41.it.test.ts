@@ -11,7 +11,7 @@ import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce} from './adapter-cli.js'
-import {explain, runTag} from './explain-lib.js'
+import {explain, expectRollingUpgrade, runTag} from './explain-lib.js'
 import {clusterSh, killBroker, REPO_ROOT, startBroker, waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
@@ -59,6 +59,11 @@ describe.skipIf(!RUN)(`in-place upgrade Kafka ${VERSION} -> ${TO}, a streams gro
       await d.cmd(`wait-broker ${n} fenced 60000`)
       await startBroker(upEnv, n)
       await d.cmd(`wait-broker ${n} unfenced 120000`)
+      if (n === 1) {
+        // mid upgrade: broker 1 on the new release, 2 and 3 on the old
+        const mid = await expectRollingUpgrade(env, app, [1], VERSION, TO)
+        console.log(`[upgrade41] mid upgrade: ${JSON.stringify([mid.rules, mid.releases!.coordinator, mid.releases!.notes])}`)
+      }
     }
     await probe.waitStored(app, 'streams', 'a bump after the upgrade', r => r.epoch > before.epoch, 180_000)
     const after = await probe.settled(app, 'streams')
