@@ -8,12 +8,14 @@
  *   3. a broker restarted with another rack: what the coordinator did (DumpLogSegments) is what the tool says;
  *   4. audit --metadata-log claims nothing for these groups (no hash to attribute).
  */
+import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseMetadataDocument} from '../../src/core/metadata.js'
-import {buildOnce, cli} from './adapter-cli.js'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {afterBump, kinds, runTag, settled, since} from './explain-lib.js'
-import {clusterSh, killBroker, startBroker, waitFor} from './lib/cluster.js'
+import {clusterSh, killBroker, REPO_ROOT, startBroker, waitFor} from './lib/cluster.js'
 import {groupAwayFrom, Probe} from './lib/probe.js'
 
 const VERSION = process.env.KAFKA_VERSION ?? '4.4.0'
@@ -164,6 +166,63 @@ describe.skipIf(!IS_40)(`Kafka 4.0 rules (Kafka ${VERSION})`, () => {
     expect(withLog.code).toBe(0)
     expect(withLog.row.driftFromLog).toBeUndefined()
     await d.cmd(`stop ${R}c1`)
+  })
+
+  it('audit --watch with --prometheus under 4.0 rules: a TopicCommand partition increase printed once, exact; the metrics in sync', async () => {
+    const d = probe.driver
+    const T = `${R}-w`
+    const G = `${R}-wg`
+    await d.cmd(`create-topic ${T} --assign 1:2,2:3`)
+    await d.cmd(`consumer ${R}w1 ${G} names ${T}`)
+    await settled(probe.env, G)
+    const prom = join(tempDir(), 'rd.prom')
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
+    const args = ['audit', '-b', probe.env.bootstrap, '--watch', '2s', '--ndjson', '--group', G, '--history-dir', tempDir(), '--prometheus', prom]
+    const w = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args, '--debug'], {env: clean, cwd: REPO_ROOT})
+    let stdout = ''
+    let stderr = ''
+    w.stdout.on('data', x => (stdout += x))
+    w.stderr.on('data', x => (stderr += x))
+    const exited = new Promise<number | null>(resolve => w.on('close', code => resolve(code)))
+    type Bump = {schema: {name: string}; group: string; epoch: number; offset: string; causes: Array<{kind: string; confidence: string; message: string}>}
+    const bumps = () =>
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map(l => JSON.parse(l) as Bump)
+        .filter(b => b.schema.name === 'rebalance-doctor/bump')
+    const series = (name: string) => new RegExp(`^rebalance_doctor_${name}\\{[^}]*group="${G}"[^}]*\\} (\\S+)$`, 'm').exec(readFileSync(prom, 'utf8'))?.[1]
+    try {
+      await waitFor('two watch passes', async () => /--watch cycle 2:/.test(stderr), {timeoutMs: 60_000, intervalMs: 300})
+      expect(bumps()).toEqual([])
+      expect(series('group_metadata_hash_in_sync')).toBe('1')
+      await topicCommand('--alter', '--topic', T, '--partitions', '3')
+      await waitFor('the partition increase printed', async () => bumps().some(b => b.causes.some(c => c.kind === 'subscription-metadata-changed')), {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      })
+      const n = Number(/--watch cycle (\d+):[^\n]*$/.exec(stderr.trimEnd())?.[1] ?? 0)
+      await waitFor('two more passes', async () => new RegExp(`--watch cycle ${n + 2}:`).test(stderr), {timeoutMs: 30_000, intervalMs: 300})
+    } finally {
+      w.kill('SIGTERM')
+    }
+    expect(await exited, stderr.slice(-3000)).toBe(0)
+    console.log(`[kafka40] audit --watch --ndjson:\n${stdout}`)
+    const all = bumps()
+    const keys = all.map(b => `${b.epoch}:${b.offset}`)
+    expect(new Set(keys).size, keys.join(' ')).toBe(keys.length)
+    // every bump printed is one the coordinator wrote (DumpLogSegments), and the partition increase is exact
+    const stored = new Set((await probe.history(G, 'consumer')).map(r => r.epoch))
+    for (const b of all) expect(stored.has(b.epoch), `epoch ${b.epoch}`).toBe(true)
+    const meta = all.flatMap(b => b.causes).filter(c => c.kind === 'subscription-metadata-changed')
+    expect(meta).toHaveLength(1)
+    expect(meta[0].confidence).toBe('exact')
+    expect(meta[0].message).toContain(T)
+    expect(all.flatMap(b => b.causes).map(c => c.kind)).not.toContain('unexplained')
+    // the last pass's metrics: in sync under 4.0's rules, no finding
+    expect(series('group_metadata_hash_in_sync')).toBe('1')
+    expect(readFileSync(prom, 'utf8')).toMatch(new RegExp(`^rebalance_doctor_group_verdict\\{[^}]*group="${G}"[^}]*verdict="IN_SYNC"[^}]*\\} 1$`, 'm'))
+    await d.cmd(`stop ${R}w1`)
   })
 
   it('a share group (early access in 4.0): listed through ShareGroupDescribe v0, in sync under 4.0 rules, a partition increase attributed exactly', async () => {
