@@ -276,12 +276,15 @@ describe('read-only', () => {
     await waitFor(
       "this file's groups empty and their __consumer_offsets partitions still",
       async () => {
-        const ours = (await withClient(c => c.listGroups())).filter(g => g.groupId.startsWith(R))
-        if (ours.some(g => !['Empty', 'Dead'].includes(g.state))) return undefined
-        const partitions = [...new Set(ours.map(g => probe.offsetsPartition(g.groupId)))]
-        const ends = (await withClient(c => Promise.all(partitions.map(p => c.readPartition({partition: p, fromOffset: 1n << 62n})))))
-          .map(r => `${r.partition}:${r.endOffset}`)
-          .join(',')
+        const ends = await withClient(async c => {
+          const ours = (await c.listGroups()).filter(g => g.groupId.startsWith(R))
+          if (ours.some(g => !['Empty', 'Dead'].includes(g.state))) return undefined
+          // a read from past the end fetches nothing and gives the partition's end offset
+          const partitions = [...new Set(ours.map(g => probe.offsetsPartition(g.groupId)))]
+          const reads = await Promise.all(partitions.map(p => c.readPartition({partition: p, fromOffset: 1n << 62n})))
+          return reads.map(r => `${r.partition}:${r.endOffset}`).join(',')
+        })
+        if (ends === undefined) return undefined
         const still = ends === lastEnds
         lastEnds = ends
         return still || undefined

@@ -69,6 +69,7 @@ describe.skipIf(!RUN)(`in-place upgrade Kafka ${VERSION} -> ${TO}, a streams gro
     const after = await probe.settled(app, 'streams')
     // the coordinator's own records (DumpLogSegments): the first bump after the upgrade keeps the hash (seen: one
     // bump, 2 -> 3, on 4.2.2 and 4.4.0)
+    expect(after.epoch, 'one bump').toBe(before.epoch + 1)
     const firstAfter = (await probe.history(app, 'streams')).find(r => r.epoch > before.epoch)!
     expect(firstAfter.metadataHash, 'the hash kept').toBe(before.metadataHash)
     expect(after.metadataHash, 'the hash kept').toBe(before.metadataHash)
