@@ -10,7 +10,7 @@ import {groupMatcher, parseTypes} from '../core/group-filter.js'
 import type {GroupType} from '../core/replay/index.js'
 import {asUsage, InputError} from '../core/errors.js'
 import {parseDuration, parseTimeSpec} from '../core/time.js'
-import {parseRetention} from '../history/format.js'
+import {parseRetention} from '../core/history/format.js'
 import {MAX_TIMEOUT_MS} from '../config/client-config.js'
 
 /** The flag's name as oclif passes it to parse (the third argument), for messages. */

@@ -1,8 +1,7 @@
-/** The audit history for `group explain`: load a cluster's history and attribute metadata bumps from it. */
-import {type HistoryView, historyView} from './attribute.js'
+/** The audit history on disk: load a cluster's history as moments (core/history/view.ts), record an audit. */
+import {type HistoryView, historyView} from '../core/history/view.js'
 import {defaultHistoryDir, loadHistory} from './store.js'
 
-export {annotateFromHistory, attributeBump, historyRacks, historyView, type HistoryAttribution, type HistoryView} from './attribute.js'
 export {defaultHistoryDir, HISTORY_DIR_ENV, historyStamp, loadHistory, recordHistory} from './store.js'
 
 /** The cluster's recorded history as a view (empty when there is none or it cannot be read). */

@@ -29,7 +29,7 @@ import {
   segmentDay,
   segmentName,
   type TopicObservation,
-} from './format.js'
+} from '../core/history/format.js'
 
 export const HISTORY_DIR_ENV = 'REBALANCE_DOCTOR_HISTORY_DIR'
 

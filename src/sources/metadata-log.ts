@@ -10,7 +10,7 @@
  */
 import {basename} from 'node:path'
 import {InputError} from '../core/errors.js'
-import type {LogDamage, MetadataLogSource} from '../core/explain/evidence.js'
+import type {LogDamage, MetadataLogSource} from '../core/explain/evidence/recorded.js'
 import type {LogBatch} from '../core/log/batch.js'
 import type {MetadataLogView} from '../core/metadata-log/attribute.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
@@ -36,7 +36,7 @@ export {
   type SnapshotFile,
 } from './metadata-log-files.js'
 
-export type {LogDamage, MetadataLogSource} from '../core/explain/evidence.js'
+export type {LogDamage, MetadataLogSource} from '../core/explain/evidence/recorded.js'
 
 export interface MetadataLogReplay {
   replay: MetadataReplay

@@ -2,14 +2,16 @@
  * `audit`: every group of the cluster in one pass. Pure: replayed groups and one live metadata snapshot in,
  * one row per group and a summary out. Topic hashes are computed once per topic (a shared TopicHasher); only
  * groups whose stored hash differs from the live one go through explain's hypothesis search (which has to
- * re-hash candidates anyway). Explain itself is reused unchanged: without live metadata for the replay-only
- * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
+ * re-hash candidates anyway). The row is made from explain's own parts: the group's facts (facts.ts) and the
+ * verdict for now (verdict.ts); past bumps are not explained here (the watch explains new ones).
  */
-import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, type StuckAfter, type Verdict} from '../explain/explain.js'
+import type {StuckAfter, Verdict} from '../explain/explain.js'
+import {groupFacts} from '../explain/facts.js'
+import {judge} from '../explain/verdict.js'
 import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
-import {type GroupRules, type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'
+import type {GroupRules, GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
 import type {LogAttribution} from '../metadata-log/attribute.js'
 import type {MigrationReadiness} from '../explain/migration.js'
 import {migrationReadiness} from '../explain/migration.js'
@@ -143,52 +145,19 @@ export function isDeleted(replay: ReplayResult | GroupSummary): boolean {
   return !live && !s.classic?.value && replay.skipped.length === 0
 }
 
-/** One group's audit row. */
+/** One group's audit row: the group's facts from its records, and the verdict against the live metadata, once each. */
 export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary, ctx: AuditContext): GroupAudit {
-  const base = explainGroup(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
+  const facts = groupFacts(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
+  const base = facts.fields
   const type = base.type
-  let report: ExplainReport = base
-  let liveHash: bigint | undefined
-  let topics: string[] = []
-  let missing: string[] = []
-  const g = type && type !== 'classic' ? replay.state[type] : null
   const rules = base.rules
-  if (rules === '4.0' && g && g.epoch !== undefined) {
-    // no hash: explain with live metadata compares the stored subscription metadata (cheap, no search)
-    topics = subscribedTopicsOf(type!, replay.state)
-    report = explainGroup(groupId, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, timeline: false})
-    missing = report.topics.filter(t => !t.exists).map(t => t.name)
-  } else if (type && type !== 'classic' && g && g.epoch !== undefined) {
-    topics = subscribedTopicsOf(type, replay.state)
-    const detail = ctx.hasher.groupHashDetail(topics)
-    liveHash = detail.hash
-    missing = detail.missing
-    // stored ≠ live: explain with live metadata names the change (hypotheses) and gives the verdict
-    if (detail.hash !== g.metadataHash)
-      report = explainGroup(groupId, replay, {
-        live: ctx.live,
-        hasher: ctx.hasher,
-        now: ctx.now,
-        stuckAfterMs: ctx.stuckAfterMs,
-        timeline: false,
-        reassignments: ctx.reassignments,
-      })
-  }
-  const inSync = rules === '4.0' ? report.inSync : liveHash === undefined || !g ? null : liveHash === g.metadataHash
-  const zeroed = report.findings.find(f => f.code === 'HASH_ZEROED_BY_FENCE')?.details
+  const now = judge(facts, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, reassignments: ctx.reassignments})
+  const g = type && type !== 'classic' ? replay.state[type] : null
+  const {inSync, verdict, missing} = now
+  const topics = now.topics.map(t => t.name)
+  const zeroed = now.findings.find(f => f.code === 'HASH_ZEROED_BY_FENCE')?.details
   const empty = g ? g.members.size === 0 : true
-  const verdict =
-    inSync === true
-      ? inSyncVerdict({
-          empty,
-          epoch: base.groupEpoch,
-          topicCount: topics.length,
-          assignmentPending: base.findings.some(f => f.code === 'ASSIGNMENT_PENDING'),
-          reconciling: base.members.filter(m => m.reconciling).length,
-          rules,
-        })
-      : report.verdict
-  const change = report.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
+  const change = now.findings.find(f => f.code === 'REBALANCE_PENDING' || f.code === 'STALE_COORDINATOR_CACHE' || f.code === 'HASH_DIFFERS')
   const matches = change?.details.changes ?? []
   // (an empty group's changes are named only in explain's verdict message; its drift list stays empty)
   const driftMatches = inSync === false ? matches : []
@@ -222,11 +191,8 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   if (stuck.length > 0) findings.push('stuck')
   if (missing.length > 0) findings.push('missing-topics')
   if (unknownRecords > 0) findings.push('unknown-records')
-  // (replicas do not count under 4.0 rules: a reassignment bumps nothing there)
-  const inFlight =
-    rules !== '4.0' && ctx.reassignments.length > 0 && topics.length > 0
-      ? reassignmentFinding(topics, ctx.live, ctx.reassignments, ctx.hasher, inSync)
-      : undefined
+  // (replicas do not count under 4.0 rules: a reassignment bumps nothing there, and the verdict names none)
+  const inFlight = now.findings.find(f => f.code === 'REASSIGNMENT_IN_FLIGHT')
   const reassignments: GroupAudit['reassignments'] = inFlight?.details.topics ?? []
   if (reassignments.length > 0) findings.push('reassignment')
   return {
@@ -236,7 +202,7 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     groupEpoch: base.groupEpoch,
     assignmentEpoch: base.assignmentEpoch,
     storedMetadataHash: base.storedMetadataHash,
-    liveMetadataHash: liveHash === undefined ? null : liveHash.toString(),
+    liveMetadataHash: now.liveMetadataHash,
     rules,
     inSync,
     drift: driftMatches.map(h => ({kind: h.kind, topic: h.topic ?? null, broker: h.broker ?? null, then: h.then, now: h.now, description: h.description})),

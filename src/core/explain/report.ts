@@ -1,4 +1,4 @@
-/** The `group explain` report: its types and the options it is made with (explain.ts makes it). */
+/** The `group explain` report: its types and the inputs it is made from (explain.ts makes it). */
 import type {ClusterReleases} from '../broker-release.js'
 import type {TopicHasher} from '../hash.js'
 import type {BrokerHealth} from './brokers.js'
@@ -11,7 +11,9 @@ import type {GroupOffsets} from './offsets.js'
 import type {DowngradeReadiness, MigrationReadiness} from './migration.js'
 import type {Churn} from './churn.js'
 import type {MemberPartitions} from './members.js'
-import type {MetadataLogSource} from './evidence.js'
+import type {MetadataLogSource} from './evidence/recorded.js'
+import type {RecordedHistory} from '../history/view.js'
+import type {MetadataLogView} from '../metadata-log/attribute.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling
@@ -211,8 +213,10 @@ export interface ExplainOptions {
   /** false: no timeline in the report, no cause classification or attribution of past bumps (audit needs only
    * the current state and verdict). */
   timeline?: boolean
-  /** Rack names known from other sources (history): racks no broker has today can only be tested by name. */
-  knownRacks?: readonly string[]
+  /** The audit history: evidence for past bumps, and racks no broker has today (tested by name in the search). */
+  history?: RecordedHistory
+  /** `--metadata-log`: the KRaft metadata log read, evidence for past bumps. */
+  metadataLog?: {view: MetadataLogView; source: MetadataLogSource}
   /** Partition reassignments in flight (ListPartitionReassignments): a finding, and hypotheses for past bumps. */
   reassignments?: readonly ReassignmentInFlight[]
 }

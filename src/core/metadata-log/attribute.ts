@@ -6,13 +6,8 @@
  * Causes found this way carry `details.source: 'metadata-log'` (exact); where the log does not reach back to the
  * bump, or no combination fits, the inferred cause stays and says why.
  */
-import type {ExplainReport} from '../explain/explain.js'
 import {computeGroupHash} from '../hash.js'
-import {markExactCauses} from '../explain/exact.js'
-import {exactChangesFromLog} from '../explain/exact-changes.js'
-import type {ReplayResult} from '../replay/index.js'
 import {isoTime} from '../time.js'
-import {annotateClassicRejoins} from './classic.js'
 import {historyRows, type HistoryRow} from './history.js'
 import type {MetadataChange} from './image.js'
 import type {TopicHashPoint} from './replay.js'
@@ -35,13 +30,14 @@ const SLACK_MS = 2000
 const PER_TOPIC = 8
 const MAX_COMBINATIONS = 200_000
 
-interface Pick {
+/** One topic's point in the log chosen for a combination (null: the topic absent). */
+interface TopicPoint {
   topic: string
   point: TopicHashPoint | null
 }
 
 /** The per-topic points (null = topic absent) whose group hash is `target`, preferring the most recent. */
-export function findCombination(view: MetadataLogView, topics: readonly string[], target: bigint, atOrBefore: number): Pick[] | undefined {
+export function findCombination(view: MetadataLogView, topics: readonly string[], target: bigint, atOrBefore: number): TopicPoint[] | undefined {
   const options: Array<Array<TopicHashPoint | null>> = topics.map(t => {
     const seq = (view.hashes.get(t) ?? []).filter(p => p.timestamp <= atOrBefore + SLACK_MS || p.atHistoryStart)
     const recent = seq
@@ -155,7 +151,7 @@ export function attributeDrift(view: MetadataLogView, topics: readonly string[],
   }
 }
 
-function changesBetween(view: MetadataLogView, before: readonly Pick[], after: readonly Pick[], timestamp: number): LogAttribution {
+function changesBetween(view: MetadataLogView, before: readonly TopicPoint[], after: readonly TopicPoint[], timestamp: number): LogAttribution {
   const prev = new Map(before.map(p => [p.topic, p.point]))
   const relevant: MetadataChange[] = []
   for (const a of after) {
@@ -183,19 +179,4 @@ function changesBetween(view: MetadataLogView, before: readonly Pick[], after: r
     before: Object.fromEntries(before.map(p => [p.topic, pointView(p.point)])),
     after: Object.fromEntries(after.map(p => [p.topic, pointView(p.point)])),
   }
-}
-
-/** Annotates the report's metadata-hash-changed causes (in place); returns how many were attributed exactly. */
-export function annotateFromMetadataLog(report: ExplainReport, replay: ReplayResult, view: MetadataLogView): number {
-  const classic = annotateClassicRejoins(report, replay, view)
-  return (
-    classic +
-    markExactCauses(report, replay, (bump, cause) => {
-      const a = attributeFromLog(view, bump)
-      cause.details.metadataLog = a
-      if (!a.exact) return undefined
-      cause.details.source = 'metadata-log'
-      return {message: a.message, changes: exactChangesFromLog(a.changes ?? [])}
-    })
-  )
 }

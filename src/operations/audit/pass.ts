@@ -3,12 +3,14 @@
  * when given), the history recorded, and with --watch the causes of the new bumps (and of bumps printed earlier
  * whose causes this pass may name exactly), --metadata-log's exact names, each group's lag.
  */
-import {type AuditSummary, auditContext, type FindingKind} from '../../core/audit/audit.js'
+import {type AuditContext, type AuditSummary, auditContext, type FindingKind} from '../../core/audit/audit.js'
 import {AuditPass, historyGroups, type HistoryStatus, type IncrementalStatus} from '../../core/audit/pass.js'
 import {withLag} from '../../core/audit/lag.js'
 import type {AuditRow} from '../../core/audit/stored-row.js'
 import type {BumpRevision, OpenBumps} from '../../core/audit/watch.js'
-import type {ExplainReport} from '../../core/explain/explain.js'
+import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import {type RecordedHistory, recordedHistory} from '../../core/history/view.js'
+import type {ClusterMetadata} from '../../core/metadata.js'
 import type {GroupType, ReplayResult} from '../../core/replay/index.js'
 import {loadHistoryView} from '../../history/index.js'
 import {defaultHistoryDir, HISTORY_DIR_ENV, recordHistory} from '../../history/store.js'
@@ -20,8 +22,7 @@ import {scanOffsets} from '../../sources/audit-scan.js'
 import {readGroupLags} from '../../sources/group-lag.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import type {Session} from '../session.js'
-import {explainWithHistory, withRacks} from '../explain/with-history.js'
-import type {AuditMetadataLog} from './metadata-log.js'
+import {type AuditMetadataLog, attributeAuditDrifts, readAuditMetadataLog} from './metadata-log.js'
 
 /** What every pass of a run shares (from the command's flags). */
 export interface AuditSettings {
@@ -120,29 +121,7 @@ export async function auditPass(session: Session, o: AuditSettings, p: PassOptio
         !p.watch && historyError !== undefined && scan.checkpointErrors.length > 0 && scan.checkpointErrors.every(e => cause(e) === historyError)
       if (!checkpointsFailedWithHistory)
         for (const w of checkpointErrorWarnings(scan.checkpointErrors, flag, checkpoints?.store.dir ?? '', cause, HISTORY_DIR_ENV)) warn(w)
-      // causes of the new bumps (watch), after this pass's history is recorded: a metadata change between two
-      // passes is then named exactly from the two moments around it
-      const explained: Array<{report: ExplainReport; replay: ReplayResult}> = []
-      // and the bumps printed earlier with a cause not known exactly, explained again with what was recorded since
-      const again = p.open?.replays(started) ?? []
-      const reexplained: Array<{report: ExplainReport; replay: ReplayResult}> = []
-      if (p.watch && (audit.bumps.length > 0 || again.length > 0)) {
-        const history = withRacks(loadHistoryView(clusterId ?? undefined, o.historyDir).view)
-        const explain = (group: string, replay: ReplayResult) => ({
-          report: explainWithHistory(group, replay, {live, hasher: ctx.hasher, now: started, stuckAfterMs, reassignments}, history),
-          replay,
-        })
-        for (const {group, replay} of audit.bumps) explained.push(explain(group, replay))
-        for (const {group, replay} of again) reexplained.push(explain(group, replay))
-      }
-      // after the history: the log's exact names replace what the hashes alone inferred
-      // (--watch: only on passes with bumps to name)
-      const named = [...explained, ...reexplained]
-      const metadataLog =
-        o.metadataLogDir && (!p.watch || named.length > 0)
-          ? await (await import('./metadata-log.js')).auditFromMetadataLog(o.metadataLogDir, rows, named, started)
-          : undefined
-      if (metadataLog) for (const w of (await import('../../sources/metadata-log.js')).metadataLogWarnings(metadataLog)) warn(w)
+      const {explained, reexplained, metadataLog} = await explainBumps(session, o, p, {live, ctx, clusterId, rows, bumps: audit.bumps})
       const revisions = reexplained.flatMap(({report}) => p.open!.revise(report, clusterId))
       const lags = o.lag ? await groupLags(client, rows, progress, warn) : undefined
       return {rows: withLag(rows, lags), summary, history, historyNote, incremental, checkpointsFailedWithHistory, bumps: explained, revisions, metadataLog}
@@ -184,4 +163,53 @@ async function groupLags(client: ClusterReader, rows: readonly AuditRow[], progr
     warn(`per-group lag not read (groups[].lag null): ${(error as Error).message}`)
     return undefined
   }
+}
+
+/**
+ * With --watch, the causes of the new bumps and of bumps printed earlier whose causes this pass may name exactly,
+ * after this pass's history is recorded (a metadata change between two passes is then named exactly from the two
+ * moments around it), with the metadata log as evidence too; --metadata-log also names each drifting group's changes.
+ */
+async function explainBumps(
+  session: Session,
+  o: AuditSettings,
+  p: PassOptions,
+  x: {
+    live: ClusterMetadata
+    ctx: AuditContext
+    clusterId: string | null
+    rows: readonly AuditRow[]
+    bumps: ReadonlyArray<{group: string; replay: ReplayResult}>
+  },
+) {
+  const again = p.open?.replays(p.started) ?? []
+  const named = p.watch ? [...x.bumps, ...again] : []
+  // (--watch: the log is read only on passes with bumps to name)
+  const log =
+    o.metadataLogDir && (!p.watch || named.length > 0)
+      ? await readAuditMetadataLog(
+          session,
+          o.metadataLogDir,
+          x.rows,
+          named.map(b => b.replay),
+        )
+      : undefined
+  const explain = (history: RecordedHistory) => (b: {group: string; replay: ReplayResult}) => ({
+    report: explainGroup(b.group, b.replay, {
+      live: x.live,
+      hasher: x.ctx.hasher,
+      now: p.started,
+      stuckAfterMs: o.stuckAfterMs,
+      reassignments: x.ctx.reassignments,
+      history,
+      ...(log ? {metadataLog: log} : {}),
+    }),
+    replay: b.replay,
+  })
+  const history = named.length > 0 ? recordedHistory(loadHistoryView(x.clusterId ?? undefined, o.historyDir).view) : undefined
+  const explained = history ? x.bumps.map(explain(history)) : []
+  const reexplained = history ? again.map(explain(history)) : []
+  const reports = [...explained, ...reexplained].map(b => b.report)
+  const metadataLog = log && attributeAuditDrifts(log, x.rows, reports, p.started)
+  return {explained, reexplained, metadataLog}
 }

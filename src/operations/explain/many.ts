@@ -1,23 +1,18 @@
 /**
  * `group explain PATTERN` / `--all`: every matching group's records (every __consumer_offsets partition read once),
- * one report each, the live metadata, reassignments and history read once for all.
+ * the explanation's inputs read once for all, one report each through the same pipeline as one group.
  */
-import {brokerHealth} from '../../core/explain/brokers.js'
-import type {ExplainReport} from '../../core/explain/explain.js'
-import {type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
-import {loadHistoryView} from '../../history/index.js'
-import {metadataLogWarnings} from '../../sources/metadata-log.js'
-import {inFlightReassignments} from '../../sources/reassignments.js'
+import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import {windowed} from '../../core/explain/window.js'
+import {topicsEverUsed} from '../../core/replay/index.js'
 import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'
-import {explainManyFromMetadataLog} from './metadata-log.js'
-import {type ExplainOptions, window} from './one.js'
-import {explainWithHistory, withRacks} from './with-history.js'
+import {type ExplainRequest, readExplainInputs} from './inputs.js'
 
 export async function explainMany(
   session: Session,
   accept: (group: string) => boolean,
-  o: ExplainOptions & {concurrency: number; quiet: boolean},
+  o: ExplainRequest & {concurrency: number; quiet: boolean},
 ): Promise<ExplainReport[]> {
   return session.withCluster(
     async (client, progress) => {
@@ -28,28 +23,13 @@ export async function explainMany(
       if (groups.size === 0) return []
       const topics = new Set<string>()
       for (const replay of groups.values()) for (const t of topicsEverUsed(replay)) topics.add(t)
-      progress.update('reading live metadata')
-      const live = await client.clusterMetadata({topics: [...topics]})
-      const reassignments = await inFlightReassignments(client, m => session.warn(m))
-      const history = withRacks(loadHistoryView(live.clusterId, o.historyDir).view)
-      const out: Array<{report: ExplainReport; replay: ReplayResult}> = []
+      const inputs = await readExplainInputs(session, client, progress, topics, o)
+      const out: ExplainReport[] = []
       for (const [group, replay] of groups) {
         progress.update(`explaining ${out.length + 1}/${groups.size} groups`)
-        const report = explainWithHistory(group, replay, {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments}, history)
-        report.brokers = brokerHealth(
-          live,
-          report.topics.map(t => t.name),
-        )
-        report.offsets = null
-        window(report, o)
-        out.push({report, replay})
+        out.push(windowed(explainGroup(group, replay, {...inputs, extras: {brokers: true, offsets: null}}), o))
       }
-      if (o.metadataLogDir) {
-        await explainManyFromMetadataLog(out, o.metadataLogDir, [...topics])
-        const source = out[0]?.report.metadataLog
-        if (source) for (const w of metadataLogWarnings(source)) session.warn(w)
-      }
-      return out.map(({report}) => report)
+      return out
     },
     {progress: 'reading __consumer_offsets', quiet: o.quiet},
   )

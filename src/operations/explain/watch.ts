@@ -4,13 +4,14 @@
  * causes, and bumps printed before revised when the history recorded since names them exactly.
  */
 import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
+import {explainGroup} from '../../core/explain/explain.js'
+import {recordedHistory} from '../../core/history/view.js'
 import {GroupReplay, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
 import {defaultHistoryDir, historyStamp, loadHistoryView} from '../../history/index.js'
 import {runWatch} from '../../io/watch-loop.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import type {WatchFrom} from './one.js'
-import {explainWithHistory, withRacks} from './with-history.js'
 
 export interface GroupWatchSink {
   bumps(events: BumpEvent[]): void
@@ -70,8 +71,8 @@ export async function watchGroup(
             const live = await client.clusterMetadata({topics: [...topics]})
             clusterId = live.clusterId
             if (stamp !== undefined) stampSeen = stamp
-            const history = withRacks(loadHistoryView(live.clusterId, o.historyDir).view)
-            const explain = (r: ReplayResult) => explainWithHistory(group, r, {live, now, stuckAfterMs: o.stuckAfterMs}, history)
+            const history = recordedHistory(loadHistoryView(live.clusterId, o.historyDir).view)
+            const explain = (r: ReplayResult) => explainGroup(group, r, {live, now, stuckAfterMs: o.stuckAfterMs, history})
             revisions = again.flatMap(x => open.revise(explain(x.replay), live.clusterId ?? null))
             if (fresh.timeline.length > 0) {
               events = newBumpEvents(explain(fresh), live.clusterId ?? null, printed)

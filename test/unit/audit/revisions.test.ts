@@ -9,7 +9,7 @@ import {explainGroup} from '../../../src/core/explain/explain.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {type ReplayResult, replayGroup} from '../../../src/core/replay/index.js'
-import {annotateFromHistory, historyView} from '../../../src/history/index.js'
+import {historyView, recordedHistory} from '../../../src/core/history/view.js'
 import {observeTopics} from '../../../src/history/store.js'
 import {revisionLine} from '../../../src/render/watch.js'
 import {consumer as c, Log, T1} from '../replay/log.js'
@@ -53,9 +53,7 @@ const moment = (m: ClusterMetadata, t: number) => ({
 })
 
 function explained(replay: ReplayResult, time: number, history: Array<ReturnType<typeof moment>>) {
-  const report = explainGroup(G, replay, {live, now: time + 1000})
-  annotateFromHistory(report, replay, historyView(history as never, 'cid'))
-  return report
+  return explainGroup(G, replay, {live, now: time + 1000, history: recordedHistory(historyView(history as never, 'cid'))})
 }
 
 describe('OpenBumps: revisions of bumps printed before', () => {

@@ -9,7 +9,8 @@ import {type ReassignmentInFlight, searchHypotheses} from '../../../src/core/exp
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {annotateFromHistory, historyRacks, historyView} from '../../../src/history/index.js'
+import {historyRacks, historyView, recordedHistory} from '../../../src/core/history/view.js'
+import {exactFrom} from '../../lib/evidence.js'
 import {consumer as c, Log, T1, T2, T3} from '../replay/log.js'
 import {observeTopics} from '../../../src/history/store.js'
 
@@ -35,7 +36,13 @@ function bump(log: Log, epoch: number, h: bigint, tps: [string, number[]][] = [[
   log.write([c.current(G, 'm1', epoch, tps)])
 }
 const explain = (log: Log, live: ClusterMetadata, o: {reassignments?: ReassignmentInFlight[]; knownRacks?: string[]} = {}): ExplainReport =>
-  explainGroup(G, replayGroup(G, log.records), {live, now: log.time + 1000, ...o})
+  explainGroup(G, replayGroup(G, log.records), {
+    live,
+    now: log.time + 1000,
+    reassignments: o.reassignments,
+    // racks only an earlier audit saw (no broker has them today)
+    ...(o.knownRacks ? {history: {view: {clusterId: null, moments: []}, racks: o.knownRacks}} : {}),
+  })
 const metadataCause = (r: ExplainReport, epoch: number) => r.timeline.find(e => e.epoch === epoch)!.causes.find(x => x.kind === 'metadata-hash-changed')!
 
 describe('a reassignment and a rack change that hash alike', () => {
@@ -121,7 +128,6 @@ describe('a reassignment and a rack change that hash alike', () => {
     const log = created(['orders'], hash(before, ['orders']))
     bump(log, 2, hash(live, ['orders']))
     const replay = replayGroup(G, log.records)
-    const r = explainGroup(G, replay, {live, now: log.time + 1000})
     const at = (m: ClusterMetadata, t: number) => ({
       v: 1,
       clusterId: 'cid',
@@ -134,7 +140,8 @@ describe('a reassignment and a rack change that hash alike', () => {
     })
     const view = historyView([at(before, log.time - 60_000), at(live, log.time + 500)] as never)
     expect(historyRacks(view)).toEqual(['rack-a', 'rack-b'])
-    expect(annotateFromHistory(r, replay, view)).toBe(1)
+    const r = explainGroup(G, replay, {live, now: log.time + 1000, history: recordedHistory(view)})
+    expect(exactFrom(r, 'history')).toBe(1)
     const cause = metadataCause(r, 2)
     expect(cause).toMatchObject({confidence: 'exact', alternatives: []})
     // the partition, its replicas and their racks on both sides (issue 28 item 5), not just the topic's racks

@@ -9,7 +9,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {type FileOps, nodeFileOps, writeFileAtomic} from '../../../src/io/atomic-file.js'
-import {parseSegment} from '../../../src/history/format.js'
+import {parseSegment} from '../../../src/core/history/format.js'
 import {acquireLock, clusterDir, loadHistory, recordHistory, releaseLock} from '../../../src/history/store.js'
 import {cluster} from '../audit/fixtures.js'
 

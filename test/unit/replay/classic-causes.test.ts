@@ -6,13 +6,13 @@
 import {describe, expect, it} from 'vitest'
 import {causeView} from '../../../src/core/explain/causes.js'
 import {type ExplainReport, explainGroup} from '../../../src/core/explain/explain.js'
-import {annotateFromMetadataLog, type MetadataLogView} from '../../../src/core/metadata-log/attribute.js'
+import type {MetadataLogView} from '../../../src/core/metadata-log/attribute.js'
 import type {MetadataChange} from '../../../src/core/metadata-log/image.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../../../src/core/replay/index.js'
-import {annotateFromHistory} from '../../../src/history/attribute.js'
 import {renderExplain} from '../../../src/render/explain.js'
 import {PLAIN} from '../../../src/render/style.js'
+import {exactFrom, history, logEvidence} from '../../lib/evidence.js'
 import {Log, share, T1} from './log.js'
 
 const G = 'billing-legacy'
@@ -238,9 +238,10 @@ describe('--metadata-log for a classic leader rejoin', () => {
   const rejoin = (r: ExplainReport) => r.timeline.at(-1)!.causes.find(c => c.kind === 'classic-metadata-rejoin')!
 
   it('a partition increase of a subscribed topic between the generations: exact', () => {
-    const report = explainGroup(G, replay)
-    expect(rejoin(report).confidence).toBe('inferred-unique')
-    expect(annotateFromMetadataLog(report, replay, view([change({})]))).toBe(1)
+    expect(rejoin(explainGroup(G, replay)).confidence).toBe('inferred-unique')
+    const report = explainGroup(G, replay, {metadataLog: logEvidence(view([change({})]))})
+    expect(exactFrom(report, 'metadata-log')).toBe(1)
+    expect(report.metadataLog?.attributed).toBe(1)
     expect(rejoin(report)).toMatchObject({confidence: 'exact', details: {source: 'metadata-log', metadataLog: {exact: true}}})
     expect(rejoin(report).message).toMatch(/exact, from the metadata log/)
   })
@@ -252,8 +253,8 @@ describe('--metadata-log for a classic leader rejoin', () => {
       [view([change({})], at - 1000), /does not reach back/],
       [view([change({kind: 'replicas-changed', partitions: undefined})]), /holds no change/],
     ] as const) {
-      const report = explainGroup(G, replay)
-      expect(annotateFromMetadataLog(report, replay, v)).toBe(0)
+      const report = explainGroup(G, replay, {metadataLog: logEvidence(v)})
+      expect(report.metadataLog?.attributed).toBe(0)
       expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {metadataLog: {exact: false, message: expect.stringMatching(why)}}})
     }
   })
@@ -277,14 +278,14 @@ describe('audit history for a classic leader rejoin', () => {
   const rejoin = (r: ExplainReport) => r.timeline.at(-1)!.causes.find(c => c.kind === 'classic-metadata-rejoin')!
 
   it('audits with 3 then 6 partitions between the two generations: exact', () => {
-    const report = explainGroup(G, replay)
-    expect(annotateFromHistory(report, replay, {clusterId: null, moments: [moment(t3 + 1000, 3), moment(t4 - 1000, 6)]})).toBe(1)
+    const report = explainGroup(G, replay, {history: history({clusterId: null, moments: [moment(t3 + 1000, 3), moment(t4 - 1000, 6)]})})
+    expect(exactFrom(report, 'history')).toBe(1)
     expect(rejoin(report)).toMatchObject({confidence: 'exact', details: {classicHistory: {exact: true, topics: [{topic: 'orders', before: 3, after: 6}]}}})
   })
 
   it('audits that bracket a wider window: evidence kept, still inferred', () => {
-    const report = explainGroup(G, replay)
-    expect(annotateFromHistory(report, replay, {clusterId: null, moments: [moment(t3 - 1000, 3), moment(t4 + 1000, 6)]})).toBe(0)
+    const report = explainGroup(G, replay, {history: history({clusterId: null, moments: [moment(t3 - 1000, 3), moment(t4 + 1000, 6)]})})
+    expect(exactFrom(report, 'history')).toBe(0)
     expect(rejoin(report)).toMatchObject({confidence: 'inferred-unique', details: {classicHistory: {exact: false}}})
     expect(rejoin(report).details.classicHistory!.message).toMatch(/^recorded history agrees, but does not place the change/)
   })

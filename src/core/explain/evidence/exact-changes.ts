@@ -3,8 +3,8 @@
  * every field of it describes what happened, not what the hashes alone suggested (that moves to details.inferred).
  * From the KRaft metadata log's rows (one per partition, replica list, broker registration). Pure.
  */
-import type {HistoryRow} from '../metadata-log/history.js'
-import type {Hypothesis} from './hypotheses.js'
+import type {HistoryRow} from '../../metadata-log/history.js'
+import type {Hypothesis} from '../hypotheses.js'
 
 const list = (l: readonly number[] | undefined) => `[${(l ?? []).join(',')}]`
 const rack = (r: string | null | undefined) => (r === null || r === undefined ? 'no rack' : r)

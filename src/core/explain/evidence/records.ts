@@ -1,19 +1,36 @@
-/** One bump of the timeline as the report shows it: its causes in words, with what is known of each (pure). */
-import {type BumpCause, type EpochChange, rulesOf} from '../replay/index.js'
-import {isoTime} from '../time.js'
-import {type Attribution, consistentWith} from './attribution.js'
-import {causeView} from './causes.js'
-import {PIN_DOWN_STEP} from './hypotheses.js'
-import {type LeaveFacts, whyLeft} from './members.js'
-import {STATE_NAMES} from './member-status.js'
-import type {TimelineEntry} from './report.js'
+/**
+ * The records' own evidence: each bump's causes as the diff of the coordinator's records shows them, in words, with
+ * why a member left as far as its records tell. A metadata change stays unexplained here: which change it was is
+ * for the other sources (settle.ts). Pure.
+ */
+import {type BumpCause, classifyBump, type EpochChange, rulesOf} from '../../replay/index.js'
+import {isoTime} from '../../time.js'
+import {causeView} from '../causes.js'
+import {type LeaveFacts, whyLeft} from '../members.js'
+import {STATE_NAMES} from '../member-status.js'
+import type {TimelineEntry} from '../report.js'
 
-export function timelineEntry(
-  e: EpochChange,
-  attribution: Attribution | undefined,
-  bumpCauses: readonly BumpCause[],
-  laterJoins: LeaveFacts['laterJoins'],
-): TimelineEntry {
+/** The timeline from the records alone: one entry per bump, its causes read from the diff. */
+export function recordsTimeline(bumps: readonly EpochChange[]): TimelineEntry[] {
+  const causes = bumps.map(e => classifyBump(e))
+  // every join, for telling a leave that was followed by a rejoin (same member id, or same instance id)
+  const joins = bumps.flatMap((e, i) =>
+    causes[i].flatMap(c =>
+      c.kind === 'member-joined' || c.kind === 'static-member-replaced'
+        ? [{memberId: c.memberId, instanceId: c.instanceId ?? null, epoch: e.epoch, at: e.timestamp, offset: e.offset}]
+        : [],
+    ),
+  )
+  return bumps.map((e, i) =>
+    timelineEntry(
+      e,
+      causes[i],
+      joins.filter(j => j.offset > e.offset),
+    ),
+  )
+}
+
+function timelineEntry(e: EpochChange, bumpCauses: readonly BumpCause[], laterJoins: LeaveFacts['laterJoins']): TimelineEntry {
   const rules = rulesOf(e.groupType, e.after)
   const causes = bumpCauses.map(c => {
     const view = causeView(c)
@@ -42,24 +59,6 @@ export function timelineEntry(
       if (m?.ClientId) {
         view.details.clientId = m.ClientId
         view.message = view.message.replace(`member ${c.memberId}`, `member ${c.memberId} (client ${m.ClientId})`)
-      }
-    }
-    if (c.kind === 'metadata-hash-changed') {
-      if (attribution) {
-        view.details.changes = attribution.matches
-        view.confidence = attribution.confidence
-        view.alternatives = attribution.alternatives
-        if (attribution.evident) view.details.evident = attribution.evident
-        view.message =
-          attribution.confidence === 'evident'
-            ? `metadata changed: ${attribution.note}`
-            : attribution.matches.length > 0
-              ? `metadata changed, ${consistentWith(attribution)}`
-              : `${view.message}; ${attribution.note}`
-      }
-      if (view.confidence === 'inferred-ambiguous' || view.confidence === 'unexplained') {
-        view.details.nextStep = PIN_DOWN_STEP
-        view.message += `; ${PIN_DOWN_STEP}`
       }
     }
     return view

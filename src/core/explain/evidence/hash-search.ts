@@ -2,8 +2,8 @@
  * Metadata bumps attributed from live metadata: the walk back from today through each bump (hypotheses.ts tests
  * the changes), and the reassignment finding. Pure.
  */
-import {TopicHasher} from '../hash.js'
-import type {ClusterMetadata} from '../metadata.js'
+import {TopicHasher} from '../../hash.js'
+import type {ClusterMetadata} from '../../metadata.js'
 import {
   type BumpCause,
   classifyBump,
@@ -14,8 +14,8 @@ import {
   metadataHashBefore,
   type ReplayResult,
   subscribedTopicsOf,
-} from '../replay/index.js'
-import {uuidToString} from '../uuid.js'
+} from '../../replay/index.js'
+import {uuidToString} from '../../uuid.js'
 import {
   applyHypothesis,
   cachedGroupHash,
@@ -25,9 +25,10 @@ import {
   type HypothesisResult,
   type ReassignmentInFlight,
   searchHypotheses,
-} from './hypotheses.js'
-import type {Evident} from './causes.js'
-import type {ExplainOptions, Finding} from './report.js'
+} from '../hypotheses.js'
+import type {Evident} from '../causes.js'
+import type {ExplainOptions, Finding} from '../report.js'
+import type {BumpInput, CauseEvidence} from './types.js'
 export interface Attribution {
   matches: Hypothesis[]
   alternatives: Hypothesis[]
@@ -327,7 +328,7 @@ export function topicIdsFirstSeen(replay: ReplayResult): Map<string, bigint> {
 
 /** Rack names to try: members' RackId in the records, and racks from other sources (history). */
 export function knownRacks(replay: ReplayResult | GroupSummary, options: ExplainOptions): string[] {
-  return [...new Set([...memberRacks(replay), ...(options.knownRacks ?? [])])]
+  return [...new Set([...memberRacks(replay), ...(options.history?.racks ?? [])])]
 }
 
 /** Topic ids the group's assignment records mention that are not live topic ids: ids of deleted topics. */
@@ -356,4 +357,20 @@ export function memberRacks(replay: ReplayResult | GroupSummary): string[] {
     }
   }
   return [...racks]
+}
+
+/** The hash search's evidence: for each metadata bump, the changes to today's metadata that reproduce its hashes. */
+export function hashSearchEvidence(bumps: readonly BumpInput[], live: ClusterMetadata, replay: ReplayResult, options: ExplainOptions): CauseEvidence[] {
+  const attributed = attributeMetadataChanges(
+    bumps.map(b => b.change),
+    live,
+    replay,
+    options,
+  )
+  return bumps.flatMap(b => {
+    const inferred = attributed.get(b.change)
+    return inferred
+      ? [{offset: b.change.offset.toString(), kind: 'metadata-hash-changed' as const, source: 'hash-search' as const, annotations: {}, inferred}]
+      : []
+  })
 }

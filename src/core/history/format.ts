@@ -12,8 +12,8 @@
 
 export const HISTORY_FORMAT = 1
 
-export type {TopicObservation} from '../core/explain/evidence.js'
-import type {TopicObservation} from '../core/explain/evidence.js'
+export type {TopicObservation} from '../explain/evidence/recorded.js'
+import type {TopicObservation} from '../explain/evidence/recorded.js'
 
 export interface GroupObservation {
   type: string

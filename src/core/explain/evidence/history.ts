@@ -7,42 +7,14 @@
  * and new partition counts, ids and racks: also when several topics changed at once, which hypothesis testing
  * on live metadata cannot separate.
  */
-import {computeGroupHash} from '../core/hash.js'
-import type {ExplainReport} from '../core/explain/explain.js'
-import {markExactCauses} from '../core/explain/exact.js'
-import type {ExactChange} from '../core/explain/exact-changes.js'
-import type {ReplayResult} from '../core/replay/index.js'
-import {isoTime} from '../core/time.js'
-import {annotateClassicFromHistory} from './classic.js'
-import type {HistoryAttribution, PartitionChange, TopicChange} from '../core/explain/evidence.js'
-import {applyEntry, type HistoryEntry, type HistoryState, type TopicObservation} from './format.js'
-
-/** One recorded moment: the audit time and the state after that audit's line. */
-export interface Moment {
-  at: number
-  topics: ReadonlyMap<string, TopicObservation>
-  brokers: ReadonlyArray<{id: number; rack: string | null}> | undefined
-}
-
-export interface HistoryView {
-  clusterId: string | null
-  moments: Moment[]
-}
-
-/** Folds entries (all segments, in time order) into moments. Each moment shares unchanged topic objects. */
-export function historyView(entries: readonly HistoryEntry[], clusterId: string | null = null): HistoryView {
-  const sorted = [...entries].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
-  const s: HistoryState = {brokers: undefined, topics: new Map(), groups: new Map()}
-  const moments: Moment[] = []
-  for (const e of sorted) {
-    applyEntry(s, e)
-    s.groups.clear() // groups are not needed for attribution; keep memory to topics
-    moments.push({at: Date.parse(e.at), topics: new Map(s.topics), brokers: s.brokers})
-  }
-  return {clusterId, moments}
-}
-
-export type {HistoryAttribution, PartitionChange, TopicChange} from '../core/explain/evidence.js'
+import {computeGroupHash} from '../../hash.js'
+import type {Moment, HistoryView} from '../../history/view.js'
+import {isoTime} from '../../time.js'
+import type {ExactChange} from './exact-changes.js'
+import {metadataBump} from './bump.js'
+import {classicHistoryEvidence} from './history-classic.js'
+import type {HistoryAttribution, PartitionChange, TopicChange, TopicObservation} from './recorded.js'
+import type {BumpInput, CauseEvidence} from './types.js'
 
 function groupHashAt(m: Moment, topics: readonly string[]): bigint {
   const hashes = new Map<string, bigint>()
@@ -122,18 +94,6 @@ export function attributeBump(
   }
 }
 
-/** Every rack the history saw on a broker: names to test in hypotheses when no broker has them today. */
-export function historyRacks(view: HistoryView): string[] {
-  const racks = new Set<string>()
-  let last: Moment['brokers']
-  for (const m of view.moments) {
-    if (m.brokers === last) continue
-    last = m.brokers
-    for (const b of m.brokers ?? []) if (b.rack !== null) racks.add(b.rack)
-  }
-  return [...racks].sort()
-}
-
 type RackMaps = {before: ReadonlyMap<number, string | null>; after: ReadonlyMap<number, string | null>}
 
 /** At most this many partitions are named in a description (all are in `partitions`). */
@@ -195,21 +155,25 @@ function describe(name: string, x: TopicObservation | null, y: TopicObservation 
 }
 
 /**
- * Adds history attributions to an explain report's metadata-hash-changed causes (in place). The replay gives
- * each bump's topic sets (matched by the epoch record's offset). Returns how many causes were attributed.
+ * The history's evidence for each metadata bump: the change between the last recorded moment with the hash before
+ * and the first with the hash after (exact); classic leader rejoins checked against the partition counts recorded.
  */
-export function annotateFromHistory(report: ExplainReport, replay: ReplayResult, view: HistoryView): number {
-  if (view.moments.length === 0) return 0
-  const classic = annotateClassicFromHistory(report, replay, view)
-  return (
-    classic +
-    markExactCauses(report, replay, (bump, cause) => {
-      const a = attributeBump(view, bump)
-      if (!a) return undefined
-      cause.details.history = a
-      return {message: `metadata changed (exact), ${a.message}`, changes: exactChangesFromHistory(a)}
+export function historyEvidence(bumps: readonly BumpInput[], view: HistoryView): CauseEvidence[] {
+  if (view.moments.length === 0) return []
+  const out = classicHistoryEvidence(bumps, view)
+  for (const b of bumps) {
+    const bump = metadataBump(b)
+    const a = bump && attributeBump(view, bump)
+    if (!a) continue
+    out.push({
+      offset: b.change.offset.toString(),
+      kind: 'metadata-hash-changed',
+      source: 'history',
+      annotations: {history: a},
+      exact: {message: `metadata changed (exact), ${a.message}`, changes: exactChangesFromHistory(a)},
     })
-  )
+  }
+  return out
 }
 
 const racksText = (o: TopicObservation) => (o.racks.length > 0 ? `racks ${o.racks.join(',')}` : 'no racks')

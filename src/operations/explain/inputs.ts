@@ -1,0 +1,49 @@
+/**
+ * Everything an explanation is made from besides the group's records, read once for one group or many: the live
+ * metadata of the topics, the reassignments in flight, the audit history and (with --metadata-log) the KRaft
+ * metadata log. The pipeline (core/explain/explain.ts) turns them into evidence; nothing here decides a cause.
+ */
+import type {ExplainOptions} from '../../core/explain/explain.js'
+import {recordedHistory} from '../../core/history/view.js'
+import {loadHistoryView} from '../../history/index.js'
+import type {ClusterReader} from '../../kafka/cluster-reader.js'
+import type {Progress} from '../../render/progress.js'
+import {metadataLogSourceInfo, metadataLogView, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
+import {inFlightReassignments} from '../../sources/reassignments.js'
+import type {Session} from '../session.js'
+
+/** What a `group explain` asks for: the flags that shape the report. */
+export interface ExplainRequest {
+  now: number
+  stuckAfterMs: number | undefined
+  historyDir: string | undefined
+  metadataLogDir?: string
+  /** Only timeline entries at or after this time (ms). */
+  since?: number
+  /** Only the last N timeline entries. */
+  last?: number
+}
+
+export async function readExplainInputs(
+  session: Session,
+  client: ClusterReader,
+  progress: Progress,
+  topics: ReadonlySet<string>,
+  o: ExplainRequest,
+): Promise<ExplainOptions & {live: NonNullable<ExplainOptions['live']>}> {
+  progress.update('reading live metadata')
+  const live = await client.clusterMetadata({topics: [...topics]})
+  progress.update('reading partition reassignments in flight')
+  const reassignments = await inFlightReassignments(client, m => session.warn(m))
+  const history = recordedHistory(loadHistoryView(live.clusterId, o.historyDir).view)
+  const metadataLog = o.metadataLogDir ? await readMetadataLogEvidence(session, o.metadataLogDir, topics) : undefined
+  return {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, history, ...(metadataLog ? {metadataLog} : {})}
+}
+
+/** The metadata log, replayed once tracking the given topics; its damage or partial tail is a warning. */
+export async function readMetadataLogEvidence(session: Pick<Session, 'warn'>, dir: string, topics: ReadonlySet<string>) {
+  const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
+  const source = metadataLogSourceInfo(r)
+  for (const w of metadataLogWarnings(source)) session.warn(w)
+  return {view: metadataLogView(r), source}
+}
