@@ -1,5 +1,5 @@
 /** `cluster history` for humans: the span of exact history the log holds, then one row a change. */
-import type {HistoryRow} from '../core/metadata-log/history.js'
+import type {ChangeRow} from '../core/metadata-log/changes.js'
 import {formatTime, PLAIN, type Style} from './style.js'
 import {renderTable} from './table.js'
 
@@ -19,7 +19,7 @@ export function renderClusterHistory(
     partialTail?: {file: string; byte: number; bytes: number} | null
   },
   start: {offset: bigint | string | number; timestamp: number | null},
-  changes: readonly HistoryRow[],
+  changes: readonly ChangeRow[],
   style: Style = PLAIN,
 ): string {
   let head = `${printable(source.dir)}: exact history from offset ${start.offset}${start.timestamp === null ? '' : ` (${formatTime(start.timestamp, style)})`} to ${source.lastOffset ?? '-'} (${formatTime(source.lastTime, style)})`

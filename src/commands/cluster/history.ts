@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {SCHEMAS, toDocument} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
-import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
+import {changeRows, type ChangeRow} from '../../core/metadata-log/changes.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {terminalSafeJson} from '../../render/terminal.js'
@@ -33,12 +33,12 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     ...timeFlags,
   }
 
-  async run(): Promise<{source: MetadataLogSource; changes: HistoryRow[]}> {
+  async run(): Promise<{source: MetadataLogSource; changes: ChangeRow[]}> {
     const {flags} = this
     const {since, until} = flags
     if (since !== undefined && until !== undefined && since > until) throw new InputError('--since is after --until', 'Swap them.')
     const r = await replayMetadataLog(flags['metadata-log'], until === undefined ? {} : {untilTime: until})
-    const changes = historyRows(r.replay.changes, {
+    const changes = changeRows(r.replay.changes, {
       ...(flags.topic ? {topics: new Set(flags.topic)} : {}),
       ...(flags.broker ? {brokers: new Set(flags.broker)} : {}),
       since,

@@ -8,7 +8,7 @@
  */
 import {computeGroupHash} from '../hash.js'
 import {isoTime} from '../time.js'
-import {historyRows, type HistoryRow} from './history.js'
+import {changeRows, type ChangeRow} from './changes.js'
 import type {MetadataChange} from './image.js'
 import type {TopicHashPoint} from './replay.js'
 
@@ -79,7 +79,7 @@ export interface LogAttribution {
   source: 'metadata-log'
   exact: boolean
   message: string
-  changes?: HistoryRow[]
+  changes?: ChangeRow[]
   before?: Record<string, {hash: string; offset: string; time: string} | null>
   after?: Record<string, {hash: string; offset: string; time: string} | null>
 }
@@ -166,7 +166,7 @@ function changesBetween(view: MetadataLogView, before: readonly TopicPoint[], af
   const unique = [...new Map(relevant.map(c => [`${c.offset}:${c.kind}:${c.topic ?? ''}:${c.partition ?? ''}:${c.broker ?? ''}`, c])).values()].sort((x, y) =>
     x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0,
   )
-  const changes = historyRows(unique)
+  const changes = changeRows(unique)
   const text =
     changes.length > 0
       ? changes.map(c => `${c.description} (${c.time})`).join('; ')

@@ -3,7 +3,7 @@
  * every field of it describes what happened, not what the hashes alone suggested (that moves to details.inferred).
  * From the KRaft metadata log's rows (one per partition, replica list, broker registration). Pure.
  */
-import type {HistoryRow} from '../../metadata-log/history.js'
+import type {ChangeRow} from '../../metadata-log/changes.js'
 import type {Hypothesis} from '../hypotheses.js'
 
 const list = (l: readonly number[] | undefined) => `[${(l ?? []).join(',')}]`
@@ -12,7 +12,7 @@ const rack = (r: string | null | undefined) => (r === null || r === undefined ? 
 /** An exact change: a Hypothesis with when and where the source saw it. */
 export type ExactChange = Hypothesis & {time: string; offset?: string}
 
-export function exactChangesFromLog(rows: readonly HistoryRow[]): ExactChange[] {
+export function exactChangesFromLog(rows: readonly ChangeRow[]): ExactChange[] {
   const out: ExactChange[] = []
   for (const r of rows) {
     if (!r.movesHash) continue

@@ -5,7 +5,7 @@
  * generation's write and this one: the cause becomes exact when it holds such a change, and otherwise says so.
  */
 import type {LogAttribution, MetadataLogView} from '../../metadata-log/attribute.js'
-import {historyRows} from '../../metadata-log/history.js'
+import {changeRows} from '../../metadata-log/changes.js'
 import {classicSubscribedTopics} from '../../replay/classic-topics.js'
 import type {EpochChange} from '../../replay/index.js'
 import {isoTime} from '../../time.js'
@@ -46,7 +46,7 @@ function rejoinFromLog(e: EpochChange, since: number | null, view: MetadataLogVi
       c.timestamp <= e.timestamp + SLACK_MS &&
       (c.topic !== undefined ? topics.has(c.topic) : c.topicsOnBroker?.some(t => topics.has(t))),
   )
-  const rows = historyRows(changes)
+  const rows = changeRows(changes)
   if (rows.length === 0)
     return {
       source: 'metadata-log',

@@ -1,18 +1,18 @@
 /**
- * `cluster history`: the metadata changes that can move a group hash, coalesced the way an operator made them
+ * The metadata log's changes as rows (`cluster history`, and the changes an exact cause names): those that can move a group hash, coalesced the way an operator made them
  * (a topic created with its partitions, partitions added in one request), filtered, as stable JSON rows.
  */
 import {isoTime} from '../time.js'
 import {describeChange, type MetadataChange} from './image.js'
 
-export interface HistoryFilter {
+export interface ChangeFilter {
   topics?: ReadonlySet<string>
   brokers?: ReadonlySet<number>
   since?: number
   until?: number
 }
 
-export interface HistoryRow {
+export interface ChangeRow {
   offset: string
   timestamp: number
   time: string
@@ -60,8 +60,8 @@ export function coalesceChanges(changes: readonly MetadataChange[]): MetadataCha
   return out
 }
 
-export function historyRows(changes: readonly MetadataChange[], f: HistoryFilter = {}): HistoryRow[] {
-  const rows: HistoryRow[] = []
+export function changeRows(changes: readonly MetadataChange[], f: ChangeFilter = {}): ChangeRow[] {
+  const rows: ChangeRow[] = []
   for (const c of coalesceChanges(changes)) {
     if (f.since !== undefined && c.timestamp < f.since) continue
     if (f.until !== undefined && c.timestamp > f.until) continue
@@ -72,13 +72,13 @@ export function historyRows(changes: readonly MetadataChange[], f: HistoryFilter
         ((c.broker !== undefined && f.brokers.has(c.broker)) || [...(c.replicas ?? []), ...(c.previousReplicas ?? [])].some(b => f.brokers!.has(b)))
       if (!byTopic && !byBroker) continue
     }
-    rows.push(historyRow(c))
+    rows.push(changeRow(c))
   }
   return rows
 }
 
-export function historyRow(c: MetadataChange): HistoryRow {
-  const row: HistoryRow = {
+export function changeRow(c: MetadataChange): ChangeRow {
+  const row: ChangeRow = {
     offset: c.offset.toString(),
     timestamp: c.timestamp,
     time: isoTime(c.timestamp),
