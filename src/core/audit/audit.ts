@@ -6,7 +6,7 @@
  * findings (assignment pending, members reconciling, unknown records), with it for drifted groups.
  */
 import {explainGroup, type ExplainReport, inSyncVerdict, reassignmentFinding, type StuckAfter, type Verdict} from '../explain/explain.js'
-import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
+import type {Hypothesis, ReassignmentInFlight} from '../explain/search/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import {type GroupRules, type GroupSummary, type GroupType, type ReplayResult, subscribedTopicsOf} from '../replay/index.js'

@@ -23,7 +23,7 @@ import {
 } from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
-import {confidenceOf, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './hypotheses.js'
+import {confidenceOf, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './search/hypotheses.js'
 import {classicMembers, liveTopicIds} from './classic.js'
 import {downgradeReadiness, migrationReadiness} from './migration.js'
 import {topicNamesById} from './members.js'

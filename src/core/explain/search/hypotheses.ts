@@ -13,9 +13,9 @@
  * Hashing is cheap: one topic hash per candidate, and the group hash is re-hashed from a pre-sorted buffer with
  * one 8-byte slot patched, so tens of thousands of candidates over a thousand topics cost well under a second.
  */
-import type {RackTable} from '../hash.js'
-import type {BrokerMetadata, TopicMetadata} from '../metadata.js'
-import {uuidToString} from '../uuid.js'
+import type {RackTable} from '../../hash.js'
+import type {BrokerMetadata, TopicMetadata} from '../../metadata.js'
+import {uuidToString} from '../../uuid.js'
 import {cachedGroupHash, GroupHashPatcher, liveTopicHashes, rackTable, replicaBrokersOf, type TopicCandidate, topicHash} from './hash-patcher.js'
 import type {Confidence, Hypothesis, HypothesisResult, HypothesisSearch, ReassignmentInFlight} from './hypothesis-types.js'
 import {rackText, s_} from './hypothesis-types.js'
