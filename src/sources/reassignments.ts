@@ -1,5 +1,5 @@
 /** Partition reassignments in flight, for explain and audit. Optional: without DESCRIBE on the cluster it warns. */
-import type {ReassignmentInFlight} from '../core/explain/hypotheses.js'
+import type {ReassignmentInFlight} from '../core/explain/search/hypotheses.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export async function inFlightReassignments(client: ClusterReader, warn: (message: string) => void): Promise<ReassignmentInFlight[]> {

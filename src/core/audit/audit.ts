@@ -8,7 +8,7 @@
 import type {StuckAfter, Verdict} from '../explain/explain.js'
 import {groupFacts} from '../explain/facts.js'
 import {judge} from '../explain/verdict.js'
-import type {Hypothesis, ReassignmentInFlight} from '../explain/hypotheses.js'
+import type {Hypothesis, ReassignmentInFlight} from '../explain/search/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import type {GroupRules, GroupSummary, GroupType, ReplayResult} from '../replay/index.js'

@@ -3,7 +3,7 @@ import type {LogAttribution} from '../metadata-log/attribute.js'
 import type {ClassicHistoryEvidence, HistoryAttribution} from './evidence/recorded.js'
 import type {BumpCause} from '../replay/index.js'
 import {type JsonSafe, toJsonSafe} from '../records/json.js'
-import type {Confidence, Hypothesis} from './hypotheses.js'
+import type {Confidence, Hypothesis} from './search/hypotheses.js'
 import type {LeaveReason} from './members.js'
 
 /**

@@ -8,7 +8,7 @@
 import {consistentWith} from './evidence/hash-search.js'
 import type {CauseView} from './causes.js'
 import {type CauseEvidence, EVIDENCE_SOURCES, type EvidenceSource, evidenceKey} from './evidence/types.js'
-import {PIN_DOWN_STEP} from './hypotheses.js'
+import {PIN_DOWN_STEP} from './search/hypotheses.js'
 import type {TimelineEntry} from './report.js'
 
 /** Higher first: the first source with exact evidence decides the cause. */

@@ -18,7 +18,7 @@ import {
 import {uuidToString} from '../uuid.js'
 import {consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from './evidence/hash-search.js'
 import type {FactFields, GroupFacts} from './facts.js'
-import {confidenceOf, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './hypotheses.js'
+import {confidenceOf, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './search/hypotheses.js'
 import {memberName} from './member-status.js'
 import type {ExplainOptions, Finding, HashDetails, TopicStatus, Verdict} from './report.js'
 

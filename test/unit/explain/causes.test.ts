@@ -5,7 +5,7 @@
 import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup} from '../../../src/core/audit/audit.js'
 import {explainGroup, type ExplainReport} from '../../../src/core/explain/explain.js'
-import {type ReassignmentInFlight, searchHypotheses} from '../../../src/core/explain/hypotheses.js'
+import {type ReassignmentInFlight, searchHypotheses} from '../../../src/core/explain/search/hypotheses.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'

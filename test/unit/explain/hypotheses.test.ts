@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {applyHypothesis, searchHypotheses} from '../../../src/core/explain/hypotheses.js'
+import {applyHypothesis, searchHypotheses} from '../../../src/core/explain/search/hypotheses.js'
 
 const brokers = [
   {id: 1, rack: 'rack-a'},

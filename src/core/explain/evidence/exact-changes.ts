@@ -4,7 +4,7 @@
  * From the KRaft metadata log's rows (one per partition, replica list, broker registration). Pure.
  */
 import type {ChangeRow} from '../../metadata-log/changes.js'
-import type {Hypothesis} from '../hypotheses.js'
+import type {Hypothesis} from '../search/hypotheses.js'
 
 const list = (l: readonly number[] | undefined) => `[${(l ?? []).join(',')}]`
 const rack = (r: string | null | undefined) => (r === null || r === undefined ? 'no rack' : r)

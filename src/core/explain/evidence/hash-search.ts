@@ -25,7 +25,7 @@ import {
   type HypothesisResult,
   type ReassignmentInFlight,
   searchHypotheses,
-} from '../hypotheses.js'
+} from '../search/hypotheses.js'
 import type {Evident} from '../causes.js'
 import type {ExplainOptions, Finding} from '../report.js'
 import type {BumpInput, CauseEvidence} from './types.js'

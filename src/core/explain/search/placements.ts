@@ -1,5 +1,5 @@
-import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../metadata.js'
-import {type Uuid, uuidFromString} from '../uuid.js'
+import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../../metadata.js'
+import {type Uuid, uuidFromString} from '../../uuid.js'
 import type {Hypothesis} from './hypothesis-types.js'
 export function parseUuid(id: string): Uuid | undefined {
   try {

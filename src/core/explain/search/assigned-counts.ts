@@ -3,8 +3,8 @@
  * then are those the group's target assignment covered before the bump (the records say so), tested together as one
  * change, so any number of topics costs one hash per topic. Kept only when it reproduces the stored hash. Pure.
  */
-import type {RackTable} from '../hash.js'
-import type {TopicMetadata} from '../metadata.js'
+import type {RackTable} from '../../hash.js'
+import type {TopicMetadata} from '../../metadata.js'
 import {type GroupHashPatcher, topicHash} from './hash-patcher.js'
 import {type Hypothesis, s_} from './hypothesis-types.js'
 

@@ -3,8 +3,8 @@
  * and topic hashes cached by topic object, rack assignment and variant (the walk back tests the same topics bump
  * after bump). Pure.
  */
-import {computeGroupHash, computeTopicHash, RackTable, xxh3Signed} from '../hash.js'
-import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../metadata.js'
+import {computeGroupHash, computeTopicHash, RackTable, xxh3Signed} from '../../hash.js'
+import type {BrokerMetadata, ClusterMetadata, TopicMetadata} from '../../metadata.js'
 import type {Hypothesis} from './hypothesis-types.js'
 let scratch = Buffer.alloc(0)
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1

@@ -1,4 +1,4 @@
-import type {ClusterMetadata, TopicMetadata} from '../metadata.js'
+import type {ClusterMetadata, TopicMetadata} from '../../metadata.js'
 
 export type HypothesisKind =
   | 'partition-count' // the topic had fewer partitions
