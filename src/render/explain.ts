@@ -1,9 +1,9 @@
 /** The human form of `group explain`: verdict first, then findings, members, topics and the timeline. */
-import {brokerHealthText} from '../core/explain/brokers.js'
-import type {CauseView} from '../core/explain/causes.js'
+import {brokerHealthText} from '../core/explain/report/brokers.js'
+import type {CauseView} from '../core/explain/report/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
-import type {NamedPartitions} from '../core/explain/members.js'
-import type {GroupOffsets} from '../core/explain/offsets.js'
+import type {NamedPartitions} from '../core/explain/report/members.js'
+import type {GroupOffsets} from '../core/explain/report/offsets.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
 import {forTerminalLine} from './terminal.js'

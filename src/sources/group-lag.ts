@@ -4,7 +4,7 @@
  * offsets (share groups) are not asked.
  */
 import {type CommittedPartition, type GroupLag, groupLag, lagError, lagPartitions, logEndKey} from '../core/audit/lag.js'
-import type {LogEnd} from '../core/explain/offsets.js'
+import type {LogEnd} from '../core/explain/report/offsets.js'
 import type {GroupType} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 

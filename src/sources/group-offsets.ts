@@ -2,7 +2,7 @@
  * The log end offsets the offsets table of `group explain` needs (ListOffsets LATEST, read uncommitted, like
  * `kafka-consumer-groups --describe`; read-only), joined with the committed offsets the replay holds.
  */
-import {type GroupOffsets, groupOffsets, type LogEnd, offsetPartitionsOf} from '../core/explain/offsets.js'
+import {type GroupOffsets, groupOffsets, type LogEnd, offsetPartitionsOf} from '../core/explain/report/offsets.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupState} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'

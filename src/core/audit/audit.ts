@@ -6,15 +6,15 @@
  * verdict for now (verdict.ts); past bumps are not explained here (the watch explains new ones).
  */
 import type {StuckAfter, Verdict} from '../explain/explain.js'
-import {groupFacts} from '../explain/facts.js'
-import {judge} from '../explain/verdict.js'
+import {groupFacts} from '../explain/report/facts.js'
+import {judge} from '../explain/report/verdict.js'
 import type {Hypothesis, ReassignmentInFlight} from '../explain/search/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import type {GroupRules, GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
 import type {LogAttribution} from '../metadata-log/attribute.js'
-import type {MigrationReadiness} from '../explain/migration.js'
-import {migrationReadiness} from '../explain/migration.js'
+import type {MigrationReadiness} from '../explain/report/migration.js'
+import {migrationReadiness} from '../explain/report/migration.js'
 import type {GroupLag} from './lag.js'
 import {StoredRow} from './stored-row.js'
 

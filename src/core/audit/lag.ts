@@ -4,7 +4,7 @@
  * LOG-END-OFFSET). Pure: both come in, one summary per group goes out. The sum is kafka-consumer-groups' LAG column
  * added up over the partitions that have both offsets (a committed -1 is no position, as there).
  */
-import type {LogEnd} from '../explain/offsets.js'
+import type {LogEnd} from '../explain/report/offsets.js'
 import type {GroupAudit} from './audit.js'
 import {type AuditRow, StoredRow} from './stored-row.js'
 

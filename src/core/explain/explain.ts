@@ -11,21 +11,21 @@
  */
 import type {ClusterReleases} from '../broker-release.js'
 import type {GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
-import {brokerHealth} from './brokers.js'
+import {brokerHealth} from './report/brokers.js'
 import {hashSearchEvidence} from './evidence/hash-search.js'
 import {historyEvidence} from './evidence/history.js'
 import {metadataLogEvidence} from './evidence/metadata-log.js'
 import {recordsTimeline} from './evidence/records.js'
 import type {BumpInput, CauseEvidence} from './evidence/types.js'
-import {groupFacts} from './facts.js'
-import type {GroupOffsets} from './offsets.js'
-import type {ExplainOptions, ExplainReport, TopicStatus} from './report.js'
+import {groupFacts} from './report/facts.js'
+import type {GroupOffsets} from './report/offsets.js'
+import type {ExplainOptions, ExplainReport, TopicStatus} from './report/report.js'
 import {type Settled, settle} from './settle.js'
-import {judge} from './verdict.js'
+import {judge} from './report/verdict.js'
 
-export * from './report.js'
+export * from './report/report.js'
 export {reassignmentFinding} from './evidence/hash-search.js'
-export {inSyncVerdict} from './verdict.js'
+export {inSyncVerdict} from './report/verdict.js'
 
 /** What a live read adds to a report (group explain): merged once, when the report is built. */
 export interface LiveExtras {

@@ -3,7 +3,7 @@
  * the explanation's inputs read once for all, one report each through the same pipeline as one group.
  */
 import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
-import {windowed} from '../../core/explain/window.js'
+import {windowed} from '../../core/explain/report/window.js'
 import {topicsEverUsed} from '../../core/replay/index.js'
 import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'

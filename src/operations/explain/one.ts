@@ -3,8 +3,8 @@
  * history, the metadata log), offsets and the brokers' releases read side by side, and the report built once.
  */
 import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
-import {groupIdentity} from '../../core/explain/facts.js'
-import {windowed} from '../../core/explain/window.js'
+import {groupIdentity} from '../../core/explain/report/facts.js'
+import {windowed} from '../../core/explain/report/window.js'
 import {GroupReplay, type GroupState, topicsEverUsed} from '../../core/replay/index.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'

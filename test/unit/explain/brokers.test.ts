@@ -1,6 +1,6 @@
 /** group explain says which brokers are fenced or gone, and which of the group's topics they hold replicas of. */
 import {afterEach, describe, expect, it} from 'vitest'
-import {brokerHealth, brokerHealthText} from '../../../src/core/explain/brokers.js'
+import {brokerHealth, brokerHealthText} from '../../../src/core/explain/report/brokers.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {setClusterFactory} from '../../../src/kafka/session.js'
 import {T1, T2} from '../replay/log.js'

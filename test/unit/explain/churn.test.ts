@@ -1,6 +1,6 @@
 /** "It keeps rebalancing" (issue 28): bumps by cause and a client that comes and goes, summed over the timeline. */
 import {describe, expect, it} from 'vitest'
-import {churnOf} from '../../../src/core/explain/churn.js'
+import {churnOf} from '../../../src/core/explain/report/churn.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import type {CauseView} from '../../../src/core/explain/causes.js'
+import type {CauseView} from '../../../src/core/explain/report/causes.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {groupOffsets, type LogEnd, offsetPartitionsOf} from '../../../src/core/explain/offsets.js'
+import {groupOffsets, type LogEnd, offsetPartitionsOf} from '../../../src/core/explain/report/offsets.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {OFFSET_ROWS, offsetsText} from '../../../src/render/explain.js'

@@ -4,7 +4,7 @@
  * group subscribes to (subscribedTopicsOf read the share section for classic groups).
  */
 import {describe, expect, it} from 'vitest'
-import {causeView} from '../../../src/core/explain/causes.js'
+import {causeView} from '../../../src/core/explain/report/causes.js'
 import {type ExplainReport, explainGroup} from '../../../src/core/explain/explain.js'
 import type {MetadataLogView} from '../../../src/core/metadata-log/attribute.js'
 import type {MetadataChange} from '../../../src/core/metadata-log/image.js'

@@ -26,8 +26,8 @@ import {
   type ReassignmentInFlight,
   searchHypotheses,
 } from '../search/hypotheses.js'
-import type {Evident} from '../causes.js'
-import type {ExplainOptions, Finding} from '../report.js'
+import type {Evident} from '../report/causes.js'
+import type {ExplainOptions, Finding} from '../report/report.js'
 import type {BumpInput, CauseEvidence} from './types.js'
 export interface Attribution {
   matches: Hypothesis[]

@@ -6,7 +6,7 @@
  */
 import type {HistoryView} from '../../history/view.js'
 import {isoTime} from '../../time.js'
-import type {CauseView} from '../causes.js'
+import type {CauseView} from '../report/causes.js'
 import {classicBumps} from './bump.js'
 import type {ClassicHistoryEvidence} from './recorded.js'
 import type {BumpInput, CauseEvidence} from './types.js'

@@ -5,10 +5,10 @@
  */
 import {type BumpCause, classifyBump, type EpochChange, rulesOf} from '../../replay/index.js'
 import {isoTime} from '../../time.js'
-import {causeView} from '../causes.js'
-import {type LeaveFacts, whyLeft} from '../members.js'
-import {STATE_NAMES} from '../member-status.js'
-import type {TimelineEntry} from '../report.js'
+import {causeView} from '../report/causes.js'
+import {type LeaveFacts, whyLeft} from '../report/members.js'
+import {STATE_NAMES} from '../report/member-status.js'
+import type {TimelineEntry} from '../report/report.js'
 
 /** The timeline from the records alone: one entry per bump, its causes read from the diff. */
 export function recordsTimeline(bumps: readonly EpochChange[]): TimelineEntry[] {

@@ -3,7 +3,7 @@
  * KRaft metadata log) is a pure function from the bumps to evidence; settle.ts decides each cause from all of it.
  */
 import type {Attribution} from './hash-search.js'
-import type {CauseAnnotations, CauseView} from '../causes.js'
+import type {CauseAnnotations, CauseView} from '../report/causes.js'
 import type {ExactChange} from './exact-changes.js'
 import type {EpochChange} from '../../replay/index.js'
 

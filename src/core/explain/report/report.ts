@@ -1,19 +1,19 @@
 /** The `group explain` report: its types and the inputs it is made from (explain.ts makes it). */
-import type {ClusterReleases} from '../broker-release.js'
-import type {TopicHasher} from '../hash.js'
+import type {ClusterReleases} from '../../broker-release.js'
+import type {TopicHasher} from '../../hash.js'
 import type {BrokerHealth} from './brokers.js'
-import type {ClusterMetadata} from '../metadata.js'
-import type {GroupRules, GroupState, GroupType, TopicSubscriptionMetadata} from '../replay/index.js'
+import type {ClusterMetadata} from '../../metadata.js'
+import type {GroupRules, GroupState, GroupType, TopicSubscriptionMetadata} from '../../replay/index.js'
 import type {CauseView} from './causes.js'
-import type {Confidence, Hypothesis, ReassignmentInFlight} from './search/hypotheses.js'
+import type {Confidence, Hypothesis, ReassignmentInFlight} from '../search/hypotheses.js'
 import type {ClassicMemberDetail} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import type {DowngradeReadiness, MigrationReadiness} from './migration.js'
 import type {Churn} from './churn.js'
 import type {MemberPartitions} from './members.js'
-import type {MetadataLogSource} from './evidence/recorded.js'
-import type {RecordedHistory} from '../history/view.js'
-import type {MetadataLogView} from '../metadata-log/attribute.js'
+import type {MetadataLogSource} from '../evidence/recorded.js'
+import type {RecordedHistory} from '../../history/view.js'
+import type {MetadataLogView} from '../../metadata-log/attribute.js'
 
 export type VerdictCode =
   | 'IN_SYNC' // stored hash = live hash, no assignment pending, nobody reconciling

@@ -5,7 +5,7 @@
  * stated as a fact that the records do not hold. Pure.
  */
 import type {CauseView} from './causes.js'
-import type {TimelineEntry} from './explain.js'
+import type {TimelineEntry} from '../explain.js'
 
 export interface ChurnClient {
   /** The client.id the members sent; the member id when none. */

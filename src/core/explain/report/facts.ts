@@ -3,8 +3,17 @@
  * the findings true whatever the metadata says (records skipped, assignment pending, members reconciling), or the
  * verdict itself when the records settle it (not found, deleted, classic). Pure.
  */
-import {type EpochMark, type GroupRules, type GroupState, type GroupSummary, type GroupType, groupTypeOf, type ReplayResult, rulesOf} from '../replay/index.js'
-import {isoTime} from '../time.js'
+import {
+  type EpochMark,
+  type GroupRules,
+  type GroupState,
+  type GroupSummary,
+  type GroupType,
+  groupTypeOf,
+  type ReplayResult,
+  rulesOf,
+} from '../../replay/index.js'
+import {isoTime} from '../../time.js'
 import {classicMembers, liveTopicIds} from './classic.js'
 import {downgradeReadiness, migrationReadiness} from './migration.js'
 import {topicNamesById} from './members.js'

@@ -2,7 +2,7 @@
  * Which brokers are up, fenced or gone, as the live metadata says, and which of the group's topics have replicas on
  * those that are not up: the first question of an incident that involves a broker. Pure.
  */
-import type {ClusterMetadata} from '../metadata.js'
+import type {ClusterMetadata} from '../../metadata.js'
 
 export interface BrokerHealth {
   /** Registered and not fenced. */

@@ -7,10 +7,10 @@
  * consumer group (its committed offsets stay). What the records tell is said as such; the two broker configs are
  * conditions (they are not in the records). Pure.
  */
-import type {ClusterMetadata} from '../metadata.js'
-import {TopicHasher} from '../hash.js'
-import {classicSubscribedTopics} from '../replay/classic-topics.js'
-import type {GroupMetadataValue} from '../replay/values.js'
+import type {ClusterMetadata} from '../../metadata.js'
+import {TopicHasher} from '../../hash.js'
+import {classicSubscribedTopics} from '../../replay/classic-topics.js'
+import type {GroupMetadataValue} from '../../replay/values.js'
 
 export interface MigrationReadiness {
   /** possible: nothing in the records blocks it; blocked: the records show it cannot; replaced: an empty group. */

@@ -1,9 +1,9 @@
 /** Sentences for bump causes, in Kafka's words. Details stay structured for --json. */
-import type {LogAttribution} from '../metadata-log/attribute.js'
-import type {ClassicHistoryEvidence, HistoryAttribution} from './evidence/recorded.js'
-import type {BumpCause} from '../replay/index.js'
-import {type JsonSafe, toJsonSafe} from '../records/json.js'
-import type {Confidence, Hypothesis} from './search/hypotheses.js'
+import type {LogAttribution} from '../../metadata-log/attribute.js'
+import type {ClassicHistoryEvidence, HistoryAttribution} from '../evidence/recorded.js'
+import type {BumpCause} from '../../replay/index.js'
+import {type JsonSafe, toJsonSafe} from '../../records/json.js'
+import type {Confidence, Hypothesis} from '../search/hypotheses.js'
 import type {LeaveReason} from './members.js'
 
 /**

@@ -3,8 +3,8 @@
  * against the live metadata, what a difference means (a rebalance coming, a stale coordinator cache, a change no
  * single candidate explains), and the findings that go with it. Pure.
  */
-import {TopicHasher} from '../hash.js'
-import type {ClusterMetadata} from '../metadata.js'
+import {TopicHasher} from '../../hash.js'
+import type {ClusterMetadata} from '../../metadata.js'
 import {
   diffSubscriptionMetadata,
   type GroupSummary,
@@ -14,11 +14,11 @@ import {
   subscribedTopicsOf,
   subscriptionMetadataFromLive,
   subscriptionMetadataFromRecord,
-} from '../replay/index.js'
-import {uuidToString} from '../uuid.js'
-import {consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from './evidence/hash-search.js'
+} from '../../replay/index.js'
+import {uuidToString} from '../../uuid.js'
+import {consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from '../evidence/hash-search.js'
 import type {FactFields, GroupFacts} from './facts.js'
-import {confidenceOf, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from './search/hypotheses.js'
+import {confidenceOf, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from '../search/hypotheses.js'
 import {memberName} from './member-status.js'
 import type {ExplainOptions, Finding, HashDetails, TopicStatus, Verdict} from './report.js'
 

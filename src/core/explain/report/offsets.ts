@@ -8,10 +8,10 @@
  * from the caller (ListOffsets LATEST, read uncommitted, like the tool). Consumer groups, and classic groups from
  * the assignments their GroupMetadata value stores (consumer protocol; see classic.ts).
  */
-import type {ClusterMetadata} from '../metadata.js'
-import type {GroupState} from '../replay/state.js'
-import type {TopicPartitions} from '../replay/values.js'
-import {uuidToString} from '../uuid.js'
+import type {ClusterMetadata} from '../../metadata.js'
+import type {GroupState} from '../../replay/state.js'
+import type {TopicPartitions} from '../../replay/values.js'
+import {uuidToString} from '../../uuid.js'
 import {classicAssignments} from './classic.js'
 import {topicNamesById} from './members.js'
 

@@ -1,5 +1,5 @@
-import type {EpochMark, GroupState} from '../replay/index.js'
-import {isoTime} from '../time.js'
+import type {EpochMark, GroupState} from '../../replay/index.js'
+import {isoTime} from '../../time.js'
 import {memberPartitions} from './members.js'
 import type {MemberStatus} from './report.js'
 export const STATE_NAMES: Record<'consumer' | 'share' | 'streams', Record<number, string>> = {

@@ -4,10 +4,10 @@
  * which members the others wait on (a partition can be assigned only once its previous owner revoked it). Consumer
  * and share groups; streams groups assign tasks, not partitions, and get none of this.
  */
-import type {ClusterMetadata} from '../metadata.js'
-import type {ConsumerGroupState, GroupState, ShareGroupState} from '../replay/state.js'
-import type {TopicPartitions} from '../replay/values.js'
-import {uuidToString} from '../uuid.js'
+import type {ClusterMetadata} from '../../metadata.js'
+import type {ConsumerGroupState, GroupState, ShareGroupState} from '../../replay/state.js'
+import type {TopicPartitions} from '../../replay/values.js'
+import {uuidToString} from '../../uuid.js'
 
 export interface NamedPartitions {
   /** The topic's name in today's metadata; null when no topic has that id any more (deleted or re-created). */

@@ -8,10 +8,10 @@
  * leader's, written when the generation's SyncGroup completed): it is both the current and the target assignment;
  * the coordinator does not know of revocations in flight, so nothing is called pending here.
  */
-import type {EmbeddedDecode} from '../records/index.js'
-import type {ClusterMetadata} from '../metadata.js'
-import type {ClassicMember, GroupMetadataValue} from '../replay/values.js'
-import {uuidToString} from '../uuid.js'
+import type {EmbeddedDecode} from '../../records/index.js'
+import type {ClusterMetadata} from '../../metadata.js'
+import type {ClassicMember, GroupMetadataValue} from '../../replay/values.js'
+import {uuidToString} from '../../uuid.js'
 import type {MemberPartitions, NamedPartitions} from './members.js'
 
 /** What only a classic member has. */
