@@ -113,4 +113,19 @@ describe('architecture: the layers import one way', () => {
     const rules: Array<[RegExp, string]> = [[/^(kafka|sources|history|commands|io)\/|^@platformatic\//, 'I/O or a command']]
     expect(violations(FILES, rules, p => p.startsWith('render/'))).toEqual([])
   })
+
+  it('explanation flows one way: evidence functions know nothing of settle or the report builder; settle no source', () => {
+    const evidence = FILES.filter(f => f.path.startsWith('core/explain/evidence/'))
+    expect(evidence.map(f => f.path)).toEqual(
+      expect.arrayContaining(['core/explain/evidence/history.js', 'core/explain/evidence/metadata-log.js'].map(p => p.replace('.js', '.ts'))),
+    )
+    const downstream: Array<[RegExp, string]> = [[/^core\/explain\/(explain|settle)\.js$/, 'the settle step or the pipeline (evidence comes first)']]
+    expect(violations(FILES, downstream, p => p.startsWith('core/explain/evidence/') || p.startsWith('core/explain/search/'))).toEqual([])
+    // settle reads evidence as data: the evidence types, never a source's function
+    const sources: Array<[RegExp, string]> = [[/^core\/explain\/evidence\/(?!types\.js$)/, 'an evidence source (settle takes evidence as data)']]
+    expect(violations(FILES, sources, p => p === 'core/explain/settle.ts')).toEqual([])
+    // only the pipeline calls the evidence sources and settle
+    const callers = FILES.filter(f => f.imports.includes('core/explain/settle.js')).map(f => f.path)
+    expect(callers).toEqual(['core/explain/explain.ts'])
+  })
 })

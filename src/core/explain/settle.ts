@@ -5,10 +5,9 @@
  * audit times). What an exact cause said before stays under `details.inferred`, so every other field of an exact
  * cause is what the winning source saw. Pure: new cause objects, the inputs untouched.
  */
-import {consistentWith} from './evidence/hash-search.js'
 import type {CauseView} from './report/causes.js'
 import {type CauseEvidence, EVIDENCE_SOURCES, type EvidenceSource, evidenceKey} from './evidence/types.js'
-import {PIN_DOWN_STEP} from './search/hypotheses.js'
+import {consistentWith, PIN_DOWN_STEP} from './search/hypotheses.js'
 import type {TimelineEntry} from './report/report.js'
 
 /** Higher first: the first source with exact evidence decides the cause. */

@@ -22,7 +22,6 @@ import {
   type Confidence,
   confidenceOf,
   type Hypothesis,
-  type HypothesisResult,
   type ReassignmentInFlight,
   searchHypotheses,
 } from '../search/hypotheses.js'
@@ -36,14 +35,6 @@ export interface Attribution {
   note: string
   /** evident: the deleted topics and the ids the records hold for them; partitions the assignment shows added. */
   evident?: Evident
-}
-
-/** An inferred cause in words that say it is inferred: "consistent with X" or "consistent with any of: X; or Y". */
-export function consistentWith(r: Pick<HypothesisResult, 'matches' | 'alternatives'>): string {
-  const all = [...r.matches, ...r.alternatives].map(m => m.description)
-  if (all.length === 0) return 'no change tried reproduces the stored hash'
-  if (all.length === 1) return `consistent with: ${all[0]} (inferred from the stored hashes; no other change tried reproduces them)`
-  return `consistent with any of: ${all.join('; or ')} (inferred from the stored hashes, which these changes produce alike)`
 }
 
 export const unexplained = (note: string): Attribution => ({matches: [], alternatives: [], confidence: 'unexplained', note})

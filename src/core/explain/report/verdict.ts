@@ -16,9 +16,9 @@ import {
   subscriptionMetadataFromRecord,
 } from '../../replay/index.js'
 import {uuidToString} from '../../uuid.js'
-import {consistentWith, knownRacks, knownTopicIds, reassignmentFinding} from '../evidence/hash-search.js'
+import {knownRacks, knownTopicIds, reassignmentFinding} from '../evidence/hash-search.js'
 import type {FactFields, GroupFacts} from './facts.js'
-import {confidenceOf, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from '../search/hypotheses.js'
+import {confidenceOf, consistentWith, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from '../search/hypotheses.js'
 import {memberName} from './member-status.js'
 import type {ExplainOptions, Finding, HashDetails, TopicStatus, Verdict} from './report.js'
 

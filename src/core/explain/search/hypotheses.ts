@@ -60,3 +60,11 @@ export function confidenceOf(r: Pick<HypothesisResult, 'matches' | 'alternatives
 /** How to make an inferred-ambiguous or unexplained metadata cause exact. */
 export const PIN_DOWN_STEP =
   'to answer it: record history with `audit` at an interval shorter than the time between metadata changes (e.g. every 5 minutes from cron), or give a copy of the metadata log (`--metadata-log`; `rebalance-doctor cluster metadata-log` says where each broker keeps it)'
+
+/** An inferred cause in words that say it is inferred: "consistent with X" or "consistent with any of: X; or Y". */
+export function consistentWith(r: Pick<HypothesisResult, 'matches' | 'alternatives'>): string {
+  const all = [...r.matches, ...r.alternatives].map(m => m.description)
+  if (all.length === 0) return 'no change tried reproduces the stored hash'
+  if (all.length === 1) return `consistent with: ${all[0]} (inferred from the stored hashes; no other change tried reproduces them)`
+  return `consistent with any of: ${all.join('; or ')} (inferred from the stored hashes, which these changes produce alike)`
+}
