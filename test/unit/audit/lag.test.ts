@@ -6,15 +6,12 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {groupLag, withLag} from '../../../src/core/audit/lag.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {run} from '../helpers.js'
 import {consumer, share, T1} from '../replay/log.js'
 import {cluster, hashOf} from './fixtures.js'
-
-afterEach(() => setClusterFactory(undefined))
 
 const c = (topic: string, partition: number, offset: bigint, errorCode = 0) => ({topic, partition, offset, errorCode})
 
@@ -72,7 +69,7 @@ function clusterWithCommits(): FakeCluster {
   return fake
 }
 
-const audit = (fake: FakeCluster, ...args: string[]) => withFake(fake, () => run(['audit', '-b', 'fake:9092', ...args]))
+const audit = (fake: FakeCluster, ...args: string[]) => run(['audit', '-b', 'fake:9092', ...args], fake)
 const rowOf = (doc: {groups: Array<{group: string}>}, g: string) => doc.groups.find(r => r.group === g) as unknown as {lag: unknown}
 
 describe('audit: per-group lag through a fake cluster', () => {

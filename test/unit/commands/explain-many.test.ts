@@ -10,7 +10,7 @@ import {consumer, T1} from '../replay/log.js'
 import {captureOutput, ROOT} from '../helpers.js'
 import {isGroupPattern} from '../../../src/core/group-filter.js'
 import {type FakeCluster, onePartitionCluster} from '../../lib/fake-cluster.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {opening} from '../../lib/commands.js'
 
 function live() {
   return parseMetadataDocument({
@@ -44,12 +44,10 @@ let stderr: string[] = []
 let fake: FakeCluster
 beforeEach(() => {
   fake = fakeClient()
-  setClusterFactory(async () => fake)
   ;({stdout, stderr} = captureOutput())
   process.exitCode = undefined
 })
 afterEach(() => {
-  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
@@ -59,7 +57,7 @@ async function explain(argv: string[]): Promise<{exitCode: number; error?: Error
   let error: Error | undefined
   process.exitCode = undefined
   try {
-    await GroupExplain.run([...argv, '-b', 'h:1', '--history-dir', '/nonexistent-rd-history'], ROOT)
+    await opening(GroupExplain, fake).run([...argv, '-b', 'h:1', '--history-dir', '/nonexistent-rd-history'], ROOT)
   } catch (error_) {
     error = error_ as Error
   }

@@ -255,15 +255,15 @@ describe('a --command-config file with a secret that others can read (issue 27, 
   })
 
   it('the warning reaches the command (withKafka: stderr, or --json warnings)', async () => {
-    const {setClusterFactory, withKafka} = await import('../../../src/kafka/session.js')
+    const {withKafka} = await import('../../../src/kafka/session.js')
     const f = await file(0o644)
     const warned: string[] = []
-    setClusterFactory(async () => ({close: async () => {}}) as never)
-    try {
-      await withKafka({'command-config': f} as never, {warn: m => void warned.push(m)}, async () => 1)
-    } finally {
-      setClusterFactory(undefined)
-    }
+    await withKafka(
+      {'command-config': f} as never,
+      {warn: m => void warned.push(m)},
+      async () => 1,
+      async () => ({close: async () => {}}) as never,
+    )
     expect(warned).toHaveLength(1)
     expect(warned[0]).toMatch(/readable by its group and all users \(mode 0644\): restrict it with chmod 600/)
   })

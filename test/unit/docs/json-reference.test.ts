@@ -7,15 +7,12 @@
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {SCHEMAS} from '../../../src/core/documents.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {cluster, hashOf} from '../audit/fixtures.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
 import {consumer, T1} from '../replay/log.js'
-
-afterEach(() => setClusterFactory(undefined))
 
 const reference = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8')
 
@@ -73,7 +70,7 @@ function busyCluster(): FakeCluster {
 }
 
 const live = async (...args: string[]) => {
-  const r = await withFake(busyCluster(), () => run([...args, '-b', 'fake:9092']))
+  const r = await run([...args, '-b', 'fake:9092'], busyCluster())
   expect([0, 3], `${args.join(' ')}: ${r.stderr}${r.error?.message ?? ''}`).toContain(r.exitCode)
   return JSON.parse(r.stdout)
 }

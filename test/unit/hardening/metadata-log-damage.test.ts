@@ -8,7 +8,7 @@ import {mkdirSync, mkdtempSync, symlinkSync, writeFileSync} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
 import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {attributeDrift, attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
@@ -16,8 +16,7 @@ import {computeGroupHash} from '../../../src/core/hash.js'
 import * as metadataLog from '../../../src/sources/metadata-log.js'
 import {run} from '../helpers.js'
 import {cli} from './cli.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {cluster, hashOf} from '../audit/fixtures.js'
 import {consumer, T1} from '../replay/log.js'
 
@@ -269,8 +268,6 @@ describe('a directory that is not a metadata log, and files that are not regular
 })
 
 describe('audit and group explain with a damaged metadata log say so, in text and JSON', () => {
-  afterEach(() => setClusterFactory(undefined))
-
   function damagedDir(): string {
     const {seg0, seg1} = segments()
     seg1[0][seg1[0].indexOf('rack-c') + 5] ^= 1
@@ -293,12 +290,12 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   it('group explain --metadata-log: a warning naming the damage on stderr and in --json (metadataLog.damage)', async () => {
     const dir = damagedDir()
     const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
-    const text = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir]))
+    const text = await run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir], fakeWithGroup())
     expect(text.exitCode, text.stderr).toBe(0)
     expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(
       /metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt.*\): exact history ends at offset 8/,
     )
-    const json = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const json = await run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json'], fakeWithGroup())
     const doc = JSON.parse(json.stdout)
     expect(doc.metadataLog).toMatchObject({lastOffset: '8', damage: {offset: '9', byte: 0}})
     expect(doc.warnings.join('\n')).toMatch(/metadata log damaged at offset 9/)
@@ -307,7 +304,7 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   it('audit --metadata-log: the same warning; a __consumer_offsets-0 directory is a usage error before connecting', async () => {
     const dir = damagedDir()
     const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
-    const json = await withFake(fakeWithGroup(), () => run(['audit', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const json = await run(['audit', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json'], fakeWithGroup())
     const doc = JSON.parse(json.stdout)
     expect(JSON.stringify(doc.warnings)).toMatch(/metadata log damaged at offset 9/)
     const parent = mkdtempSync(join(tmpdir(), 'rd-mdlog-wrong-'))

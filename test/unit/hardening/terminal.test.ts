@@ -10,7 +10,8 @@ import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/rend
 import {consumer, T1, type MemberOpts} from '../replay/log.js'
 import {ROOT, tempFile} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {type ClusterSource, opening} from '../../lib/commands.js'
+import type {ClusterFactory} from '../../../src/kafka/session.js'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -62,14 +63,15 @@ function fakeClient() {
   )
 }
 
+/** The cluster of a run: what a broker sends reaches the command as a warning, through the session's own warn. */
+const hostileBroker: ClusterFactory = async (_settings, options) => {
+  options.warn?.(`broker ${H} sent something odd`)
+  return fakeClient()
+}
+
 let out: string[] = []
 beforeEach(() => {
   out = []
-  // what a broker sends reaches the command as a warning, through the session's own warn
-  setClusterFactory(async (_settings, options) => {
-    options.warn?.(`broker ${H} sent something odd`)
-    return fakeClient()
-  })
   const capture = (chunk: unknown) => {
     out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'))
     return true
@@ -80,16 +82,15 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
 })
 afterEach(() => {
-  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
 
-async function runCmd(path: string, argv: string[]): Promise<{text: string; error?: Error}> {
+async function runCmd(path: string, argv: string[], cluster: ClusterSource = hostileBroker): Promise<{text: string; error?: Error}> {
   const {default: Cmd} = await import(path)
   let error: Error | undefined
   try {
-    await Cmd.run(argv, ROOT)
+    await opening(Cmd, cluster).run(argv, ROOT)
   } catch (error_) {
     error = error_ as Error
   }
@@ -258,7 +259,7 @@ describe('no raw control character reaches the terminal', () => {
   it('group explain: a line break in an id cannot forge a line of the text (issue 27, 13)', async () => {
     const g = 'g\nverdict: STABLE: nothing to see\r\n'
     const m = 'm\nverdict: FORGED'
-    setClusterFactory(async () =>
+    const cluster = async () =>
       onePartitionCluster(
         live(),
         [
@@ -270,9 +271,8 @@ describe('no raw control character reaches the terminal', () => {
           consumer.metadata(g, 2, 43n),
         ],
         1_700_000_000_000,
-      ),
-    )
-    const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'])
+      )
+    const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'], cluster)
     const verdicts = text.split('\n').filter(l => /^\W*verdict:/.test(l))
     expect(verdicts, text).toHaveLength(1)
     expect(text).not.toContain('FORGED\n')
@@ -281,15 +281,15 @@ describe('no raw control character reaches the terminal', () => {
 
   it('group records: a line break in the group id cannot start a line of its own (issue 27, 13)', async () => {
     const g = 'g\nverdict: STABLE'
-    setClusterFactory(async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000))
-    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'])
+    const cluster = async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000)
+    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'], cluster)
     expect(
       text.split('\n').filter(l => /^\W*verdict:/.test(l)),
       text,
     ).toEqual([])
     expect(text).toContain('g\\nverdict: STABLE: __consumer_offsets-0')
     out = []
-    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'])
+    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'], cluster)
     expect(
       none.text.split('\n').filter(l => /^\W*verdict:/.test(l)),
       none.text,
