@@ -45,7 +45,7 @@ describe('auditGroup', () => {
     expect(a.drift.some(d => d.kind === 'broker-rack' && d.broker === 3)).toBe(true)
   })
 
-  it('two topics changed at once: drift named as one change of both (issue 28: it was HASH_DIFFERS)', () => {
+  it('two topics changed at once: drift named as one change of both, not an unexplained HASH_DIFFERS', () => {
     const log = new Log()
     settledGroup(log, 'g', ['orders', 'payments'], hashOf(cluster(3, 2), ['orders', 'payments']))
     const a = audit(log, 'g', cluster(4, 3))

@@ -455,7 +455,7 @@ describe('incremental audit (checkpoint)', () => {
     expect(JSON.parse(written)).toEqual({groups: [plain, odd], n: 1})
   })
 
-  it('the checksum covers the first line too: a bit flipped in a counter is damage, not carried on (issue 27, 15)', () => {
+  it('the checksum covers the first line too: a bit flipped in a counter is damage, not carried on', () => {
     const cp: PartitionCheckpoint = {
       clusterId: 'c',
       partition: 0,

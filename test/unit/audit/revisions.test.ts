@@ -1,5 +1,5 @@
 /**
- * Issue 28 item 4: a bump printed by a --watch with a cause not known exactly is explained again on later passes;
+ * A bump printed by a --watch with a cause not known exactly is explained again on later passes;
  * once the history (recorded meanwhile, by this watch or another audit) names it exactly, a revision is printed
  * once, referring to the first print. An inference from later live metadata is never a revision.
  */

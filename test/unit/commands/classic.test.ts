@@ -1,5 +1,5 @@
 /**
- * A Stable classic group with one consumer-protocol member through the fake cluster, as issue 29 found it: group
+ * A Stable classic group with one consumer-protocol member (a group mid-migration) through the fake cluster: group
  * explain gives its member and offsets/lag, audit and its Prometheus file count the member.
  */
 import {mkdtempSync, readFileSync} from 'node:fs'
@@ -96,7 +96,7 @@ describe('a classic group through a fake cluster', () => {
     const row = JSON.parse(r.stdout).groups.find((g: {group: string}) => g.group === G)
     expect(row).toMatchObject({type: 'classic', groupEpoch: 3, members: 1})
     expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_group_members\{[^}]*group="billing-legacy"[^}]*\} 1$/m)
-    // the road to KIP-848: per group, and counted in the summary (issue 29)
+    // the road to KIP-848: per group, and counted in the summary
     expect(row.migration).toMatchObject({upgrade: 'possible', blockers: [], metadataHash: null})
     expect(JSON.parse(r.stdout).summary.classicMigration).toEqual({possible: 1, blocked: 0, replaced: 0})
   })

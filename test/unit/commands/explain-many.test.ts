@@ -1,5 +1,5 @@
 /**
- * `group explain PATTERN` and `--all` (issue 16): every matching group explained from one read of each
+ * `group explain PATTERN` and `--all`: every matching group explained from one read of each
  * __consumer_offsets partition; JSON list document, NDJSON one report per line, text one report per group;
  * exit 4 when nothing matches, 3 with --fail-on-pending; --literal for an id with * in it; --watch stays single.
  */

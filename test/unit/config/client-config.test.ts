@@ -220,7 +220,7 @@ describe('parseJaasConfig', () => {
   )
 })
 
-describe('a --command-config file with a secret that others can read (issue 27, 18)', () => {
+describe('a --command-config file with a secret that others can read', () => {
   const secret = 'hunter2-s3cr3t'
   const text = `bootstrap.servers=k:9092\nsecurity.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="${secret}";\n`
   async function file(mode: number): Promise<string> {

@@ -1,4 +1,4 @@
-/** "It keeps rebalancing" (issue 28): bumps by cause and a client that comes and goes, summed over the timeline. */
+/** "It keeps rebalancing": bumps by cause and a client that comes and goes, summed over the timeline. */
 import {describe, expect, it} from 'vitest'
 import {churnOf} from '../../../src/core/explain/churn.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'

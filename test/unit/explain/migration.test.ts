@@ -1,4 +1,4 @@
-/** The road to KIP-848 of a classic group (issue 29): what the records tell, what the broker configs must allow. */
+/** The road to KIP-848 of a classic group: what the records tell, what the broker configs must allow. */
 import {describe, expect, it} from 'vitest'
 import {downgradeReadiness, migrationReadiness} from '../../../src/core/explain/migration.js'
 import {TopicHasher} from '../../../src/core/hash.js'

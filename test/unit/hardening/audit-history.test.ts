@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 6 (and the writers of defect 7): `audit` always writes its output (table, JSON, NDJSON,
+ * `audit` always writes its output (table, JSON, NDJSON,
  * Prometheus) even when its history cannot be written; the history failure is on stderr, a JSON field and a
  * Prometheus metric, and exits 5 when there is no finding to exit 3. The Prometheus file and
  * `cluster snapshot --output` go through the atomic writer: a full disk fails them and keeps the old file.
@@ -181,7 +181,7 @@ describe('atomic writers on a full disk', () => {
   })
 })
 
-describe('audit --incremental where no checkpoint can be written (a cron user without a home directory: issue 27, 21)', () => {
+describe('audit --incremental where no checkpoint can be written (a cron user without a home directory)', () => {
   it('one warning, not one per partition, and the hint names --history-dir', async () => {
     const {FakeCluster} = await import('../../lib/fake-cluster.js')
     const open = async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 7: history on a full disk. Short writes and ENOSPC are detected (never taken as success), a
+ * History on a full disk. Short writes and ENOSPC are detected (never taken as success), a
  * rewrite is atomic and never drops entries that were readable, temp files are cleaned, and the stale-lock
  * takeover never deletes a lock another writer holds. The fs write function is injected (root ignores chmod).
  */

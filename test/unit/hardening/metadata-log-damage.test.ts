@@ -1,5 +1,5 @@
 /**
- * Damaged metadata-log directories (issue 27 items 4, 6-9, 14): a changed byte (CRC-32C), a damaged batch length
+ * Damaged metadata-log directories: a changed byte (CRC-32C), a damaged batch length
  * mid-segment, a gap between segments or within one, an undecodable record, another topic's directory, and files
  * that are not regular files. Damage ends what is claimed exact at its offset, in text and JSON; a directory or
  * file that is not a metadata log is a usage error naming it (exit 2), in bounded time.

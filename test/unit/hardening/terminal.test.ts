@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 2: terminal injection. Group ids, member ids, client ids, client hosts, instance ids and racks
+ * Terminal injection. Group ids, member ids, client ids, client hosts, instance ids and racks
  * (chosen by any client) and names from files carry escape sequences, C1 controls and a bidi override; they go
  * through every command's text output (tables, notes, warnings, errors, progress) and no raw control character
  * reaches stdout or stderr. JSON keeps the exact values.
@@ -203,7 +203,7 @@ describe('no raw control character reaches the terminal', () => {
     expect(JSON.parse(j)).toEqual(v)
   })
 
-  it('cluster history --ndjson escapes C1, bidi and line separators from the log as --json does (issue 27, 13)', async () => {
+  it('cluster history --ndjson escapes C1, bidi and line separators from the log as --json does', async () => {
     const name = `t${H}\u2028\u0085\u2029`
     const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-log-'))
     const t = Date.parse('2026-11-30T14:00:00Z')
@@ -256,7 +256,7 @@ describe('no raw control character reaches the terminal', () => {
     expect(lines.slice(0, -1)).toEqual(JSON.parse(json).changes)
   })
 
-  it('group explain: a line break in an id cannot forge a line of the text (issue 27, 13)', async () => {
+  it('group explain: a line break in an id cannot forge a line of the text', async () => {
     const g = 'g\nverdict: STABLE: nothing to see\r\n'
     const m = 'm\nverdict: FORGED'
     const cluster = async () =>
@@ -279,7 +279,7 @@ describe('no raw control character reaches the terminal', () => {
     expect(text).toContain('g\\nverdict: STABLE: nothing to see\\x0d\\n')
   })
 
-  it('group records: a line break in the group id cannot start a line of its own (issue 27, 13)', async () => {
+  it('group records: a line break in the group id cannot start a line of its own', async () => {
     const g = 'g\nverdict: STABLE'
     const cluster = async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000)
     const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'], cluster)

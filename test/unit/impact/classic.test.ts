@@ -1,5 +1,5 @@
 /**
- * impact for classic consumer groups (issue 29): the leader rejoins when a metadata refresh differs from what it
+ * impact for classic consumer groups: the leader rejoins when a metadata refresh differs from what it
  * assigned with — partition counts of subscribed topics, a topic gone, and racks only when the leader has a rack.
  */
 import {describe, expect, it} from 'vitest'

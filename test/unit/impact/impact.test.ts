@@ -246,7 +246,7 @@ describe('impact', () => {
     expect(re2jMatches('fresh', 'fresh-12')).toEqual({matches: false}) // whole-name match
   })
 
-  it('regexes are evaluated with RE2/J syntax (issue 27.2): what JavaScript refused or reads otherwise', () => {
+  it('regexes are evaluated with RE2/J syntax: what JavaScript refused or reads otherwise', () => {
     // RE2/J-only syntax, refused as "unknown" before (a hand-written list)
     expect(re2jMatches('(?i)FRESH-.*', 'fresh-1')).toEqual({matches: true})
     expect(re2jMatches('(?P<p>fresh)-\\d', 'fresh-1')).toEqual({matches: true})

@@ -100,7 +100,7 @@ describe('metadata record codec', () => {
 })
 
 describe('metadata log replay', () => {
-  it("a replica change moves the hash only when the partition's sorted racks change: a reorder or a move within a rack does not (issue 28 item 6)", async () => {
+  it("a replica change moves the hash only when the partition's sorted racks change: a reorder or a move within a rack does not", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-mdlog-'))
     const t = Date.parse('2026-11-30T14:00:00Z')
     writeFileSync(

@@ -145,8 +145,8 @@ describe('Kafka 4.0 verdicts (explain, audit, impact)', () => {
   })
 })
 
-// (fails on the code before issue 26: audit found 'drift' from the absent hash read as 0)
-describe('4.0 group through the pre-existing API (the issue 26 symptoms)', () => {
+// (a 4.0 group stores no hash: read as 0, it would be 'drift' on every audit)
+describe('a 4.0 group read through the pre-existing API: no hash is not hash 0', () => {
   it('audit: no drift, explain: the 3 -> 5 bump not unexplained', () => {
     const log = new Log()
     log.write([
