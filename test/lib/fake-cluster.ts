@@ -1,6 +1,6 @@
 /**
  * The one stand-in for a cluster in command tests: a ClusterReader over records built with the log builders
- * (test/unit/replay/log.ts). Commands run (through oclif, or their class) against it instead of a broker: a test
+ * (test/lib/records.ts). Commands run (through oclif, or their class) against it instead of a broker: a test
  * hands it to the run (`run(args, fake)`, test/lib/commands.ts) and the live command opens it through the real
  * LiveCommand and session code. Each write is one batch in the group's __consumer_offsets
  * partition, encoded with the record codec.

@@ -2,8 +2,8 @@ import {describe, expect, it} from 'vitest'
 import {auditContext, auditGroup, exitCodeFor, FINDING_KINDS, isDeleted, parseFailOn, summarize} from '../../../src/core/audit/audit.js'
 import {groupMatcher, parseTypes} from '../../../src/core/group-filter.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1} from '../replay/log.js'
-import {cluster, hashOf, settledGroup} from './fixtures.js'
+import {consumer, Log, T1} from '../../lib/records.js'
+import {cluster, hashOf, settledGroup} from '../../lib/fixtures.js'
 
 const NOW = 1_700_000_000_000 + 3_600_000
 

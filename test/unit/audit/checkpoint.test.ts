@@ -17,7 +17,7 @@ import {
 import {auditDocument} from '../../../src/core/audit/output.js'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
-import {cluster} from './fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {batches, generate} from './generated.js'
 import {jsonPieces, writeInChunks} from '../../../src/render/json-stream.js'
 import {hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'

@@ -22,8 +22,8 @@ import type {KafkaClient} from '../../../src/kafka/client.js'
 import {checkpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
 import {encodeRecord} from '../../../src/core/records/index.js'
-import {consumer, T1} from '../replay/log.js'
-import {cluster, hashOf} from './fixtures.js'
+import {consumer, T1} from '../../lib/records.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 import {batches, generate} from './generated.js'
 
 type Batch = LogBatch & {partitionLeaderEpoch: number}

@@ -12,7 +12,7 @@ import {type ReplayResult, replayGroup} from '../../../src/core/replay/index.js'
 import {annotateFromHistory, historyView} from '../../../src/history/index.js'
 import {observeTopics} from '../../../src/history/store.js'
 import {revisionLine} from '../../../src/render/watch.js'
-import {consumer as c, Log, T1} from '../replay/log.js'
+import {consumer as c, Log, T1} from '../../lib/records.js'
 
 const G = 'g1'
 const brokers = [

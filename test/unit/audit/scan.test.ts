@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
-import {consumer} from '../replay/log.js'
+import {consumer} from '../../lib/records.js'
 
 let offset = 0n
 let time = 1_700_000_000_000

@@ -19,8 +19,8 @@ import {runWatch, stopOnSignals, watchLoop} from '../../../src/io/watch-loop.js'
 import {bumpLine} from '../../../src/render/watch.js'
 import {memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
-import {consumer} from '../replay/log.js'
-import {cluster} from './fixtures.js'
+import {consumer} from '../../lib/records.js'
+import {cluster} from '../../lib/fixtures.js'
 
 type Batch = LogBatch & {partitionLeaderEpoch: number}
 

@@ -8,9 +8,9 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage} from '../../../src/core/records/index.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
-import {consumer, T1} from '../replay/log.js'
+import {consumer, T1} from '../../lib/records.js'
 
 const dir = () => mkdtempSync(join(tmpdir(), 'rd-classic-'))
 const G = 'billing-legacy'

@@ -7,7 +7,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {FakeCluster} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
 
 const live = (...args: string[]) => run([...args, '-b', 'fake:9092'], new FakeCluster(cluster()))

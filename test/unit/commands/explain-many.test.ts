@@ -6,7 +6,7 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {consumer, T1} from '../replay/log.js'
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
 import {captureOutput, ROOT} from '../helpers.js'
 import {isGroupPattern} from '../../../src/core/group-filter.js'
 import {type FakeCluster, onePartitionCluster} from '../../lib/fake-cluster.js'
@@ -19,13 +19,7 @@ function live() {
     topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
   })
 }
-const settled = (g: string) => [
-  consumer.member(g, 'm1', {names: ['orders']}),
-  consumer.metadata(g, 1, new TopicHasher(live()).groupHash(['orders'])),
-  consumer.target(g, 'm1', [[T1, [0]]]),
-  consumer.targetMetadata(g, 1),
-  consumer.current(g, 'm1', 1, [[T1, [0]]]),
-]
+const settled = (g: string) => settledConsumer(g, 'm1', ['orders'], new TopicHasher(live()).groupHash(['orders']), [[T1, [0]]])
 function fakeClient() {
   return onePartitionCluster(live(), [
     ...settled('orders-1'),

@@ -7,9 +7,9 @@ import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cluster, hashOf} from '../audit/fixtures.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
-import {consumer, T1} from '../replay/log.js'
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 
 const history = () => mkdtempSync(join(tmpdir(), 'rd-live-'))
@@ -19,13 +19,7 @@ const live = (...args: string[]) => [...args, '-b', 'fake:9092', ...(['audit', '
 /** A consumer group settled at epoch 2 (a member joined, then a second bump when another joined). */
 function settled(fake: FakeCluster, g: string, o: {pending?: boolean} = {}): void {
   const h = hashOf(fake.md, ['orders'])
-  fake.write(g, [
-    consumer.member(g, 'm1', {names: ['orders']}),
-    consumer.metadata(g, 1, h),
-    consumer.target(g, 'm1', [[T1, [0, 1, 2]]]),
-    consumer.targetMetadata(g, 1),
-    consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]]),
-  ])
+  fake.write(g, settledConsumer(g, 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   fake.write(g, [consumer.member(g, 'm2', {names: ['orders']}), consumer.metadata(g, 2, h)], 60_000)
   if (o.pending) return // the target assignment of epoch 2 is not written: assignment pending
   fake.write(g, [

@@ -2,7 +2,7 @@
 import {describe, expect, it} from 'vitest'
 import {brokerHealth, brokerHealthText} from '../../../src/core/explain/brokers.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {T1, T2} from '../replay/log.js'
+import {T1, T2} from '../../lib/records.js'
 import {run} from '../helpers.js'
 import {longIdCluster, LONG} from '../../lib/long-ids.js'
 

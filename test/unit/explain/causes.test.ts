@@ -10,7 +10,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {annotateFromHistory, historyRacks, historyView} from '../../../src/history/index.js'
-import {consumer as c, Log, T1, T2, T3} from '../replay/log.js'
+import {consumer as c, Log, T1, T2, T3} from '../../lib/records.js'
 import {observeTopics} from '../../../src/history/store.js'
 
 const G = 'g1'

@@ -4,7 +4,7 @@ import {churnOf} from '../../../src/core/explain/churn.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
-import {consumer as c, Log, T1} from '../replay/log.js'
+import {consumer as c, Log, T1} from '../../lib/records.js'
 
 const G = 'g1'
 

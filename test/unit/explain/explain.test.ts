@@ -1,5 +1,5 @@
 /**
- * explainGroup on logs built with the record encoder (test/unit/replay/log.ts) and metadata documents; every hash
+ * explainGroup on logs built with the record encoder (test/lib/records.ts) and metadata documents; every hash
  * the records store is computed by TopicHasher from the metadata the scenario says the coordinator saw then.
  */
 import {describe, expect, it} from 'vitest'
@@ -7,7 +7,7 @@ import {explainGroup, type ExplainReport} from '../../../src/core/explain/explai
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {classic, consumer as c, Log, share as s, streams as st, T1, T2} from '../replay/log.js'
+import {classic, consumer as c, Log, share as s, streams as st, T1, T2} from '../../lib/records.js'
 
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'

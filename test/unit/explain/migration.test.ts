@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {downgradeReadiness, migrationReadiness} from '../../../src/core/explain/migration.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import type {GroupMetadataValue} from '../../../src/core/replay/values.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 
 const member = (id: string, topics: string[]) => ({
   memberId: id,

@@ -12,7 +12,7 @@ import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {clusterDir} from '../../../src/history/store.js'
 import {nodeFileOps} from '../../../src/io/atomic-file.js'
-import {consumer, T1} from '../replay/log.js'
+import {T1, settledConsumer} from '../../lib/records.js'
 import {captureOutput, ROOT} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
 import {opening} from '../../lib/commands.js'
@@ -29,13 +29,7 @@ function live() {
 let storedHash = 0n
 function fakeClient() {
   const g = 'g1'
-  return onePartitionCluster(live(), [
-    consumer.member(g, 'm1', {names: ['orders']}),
-    consumer.metadata(g, 1, storedHash),
-    consumer.target(g, 'm1', [[T1, [0]]]),
-    consumer.targetMetadata(g, 1),
-    consumer.current(g, 'm1', 1, [[T1, [0]]]),
-  ])
+  return onePartitionCluster(live(), settledConsumer(g, 'm1', ['orders'], storedHash, [[T1, [0]]]))
 }
 
 let stdout: string[] = []
@@ -186,13 +180,7 @@ describe('audit --incremental where no checkpoint can be written (a cron user wi
     const {FakeCluster} = await import('../../lib/fake-cluster.js')
     const open = async () => {
       const fake = new FakeCluster(live(), {offsetsPartitions: 5})
-      fake.write('g1', [
-        consumer.member('g1', 'm1', {names: ['orders']}),
-        consumer.metadata('g1', 1, storedHash),
-        consumer.target('g1', 'm1', [[T1, [0]]]),
-        consumer.targetMetadata('g1', 1),
-        consumer.current('g1', 'm1', 1, [[T1, [0]]]),
-      ])
+      fake.write('g1', settledConsumer('g1', 'm1', ['orders'], storedHash, [[T1, [0]]]))
       return fake
     }
     const r = await audit(['--incremental', '--history-dir', unwritableHistory()], open)

@@ -11,7 +11,7 @@ import {describe, expect, it} from 'vitest'
 import {type FileOps, nodeFileOps, writeFileAtomic} from '../../../src/io/atomic-file.js'
 import {parseSegment} from '../../../src/history/format.js'
 import {acquireLock, clusterDir, loadHistory, recordHistory, releaseLock} from '../../../src/history/store.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-11-01T10:00:00Z')

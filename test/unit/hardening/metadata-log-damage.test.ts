@@ -10,46 +10,21 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
-import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {attributeDrift, attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
 import {computeGroupHash} from '../../../src/core/hash.js'
 import * as metadataLog from '../../../src/sources/metadata-log.js'
 import {run} from '../helpers.js'
 import {cli} from './cli.js'
+import {brokerRegistration, partitionChange, partitionRecord as part, topicRecord as topic} from '../../lib/metadata-records.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
-import {cluster, hashOf} from '../audit/fixtures.js'
-import {consumer, T1} from '../replay/log.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
+import {T1, settledConsumer} from '../../lib/records.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
 const T = Date.parse('2026-11-30T14:00:00Z')
-const reg = (id: number, rack: string) =>
-  encodeMetadataRecord(0, {
-    BrokerId: id,
-    IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
-    BrokerEpoch: BigInt(id),
-    EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}],
-    Features: [],
-    Rack: rack,
-    Fenced: false,
-    InControlledShutdown: false,
-    LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg'],
-  })
-const topic = (name: string, id: string) => encodeMetadataRecord(2, {Name: name, TopicId: id})
-const part = (id: string, p: number, replicas: number[]) =>
-  encodeMetadataRecord(3, {
-    PartitionId: p,
-    TopicId: id,
-    Replicas: replicas,
-    Isr: replicas,
-    RemovingReplicas: [],
-    AddingReplicas: [],
-    Leader: replicas[0],
-    LeaderEpoch: 0,
-    PartitionEpoch: 0,
-    Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA'),
-  })
-const change = (id: string, p: number, replicas: number[]) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas})
+const reg = (id: number, rack: string) => brokerRegistration(id, rack, {fenced: false})
+const change = (id: string, p: number, replicas: number[]) => partitionChange(id, p, {Replicas: replicas, Isr: replicas})
 
 /**
  * Two segments: 0-8 (brokers, topic orders) and 9-12 (a rack change at 9, topic payments at 10-11, a reassignment
@@ -277,13 +252,7 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   function fakeWithGroup(): FakeCluster {
     const fake = new FakeCluster(cluster())
     const h = hashOf(fake.md, ['orders'])
-    fake.write('g1', [
-      consumer.member('g1', 'm1', {names: ['orders']}),
-      consumer.metadata('g1', 1, h),
-      consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]),
-      consumer.targetMetadata('g1', 1),
-      consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]]),
-    ])
+    fake.write('g1', settledConsumer('g1', 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
     return fake
   }
 

@@ -7,7 +7,7 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
-import {consumer, T1, type MemberOpts} from '../replay/log.js'
+import {consumer, T1, type MemberOpts} from '../../lib/records.js'
 import {ROOT, tempFile} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
 import {type ClusterSource, opening} from '../../lib/commands.js'

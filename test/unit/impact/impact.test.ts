@@ -12,9 +12,9 @@ import {
 } from '../../../src/core/impact/index.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {replayGroup, type ReplayResult} from '../../../src/core/replay/index.js'
-import {cluster, hashOf, settledGroup} from '../audit/fixtures.js'
+import {cluster, hashOf, settledGroup} from '../../lib/fixtures.js'
 import {renderImpact} from '../../../src/render/impact.js'
-import {consumer, Log, share, streams, T1} from '../replay/log.js'
+import {consumer, Log, share, streams, T1} from '../../lib/records.js'
 
 const md = cluster(3, 2) // orders p0 [1,2] p1 [2,3] p2 [3,1]; payments p0 [3] p1 [1]; racks a a b
 

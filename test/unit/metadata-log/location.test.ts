@@ -5,7 +5,7 @@ import {decodeBody} from '../../../src/kafka/protocol.js'
 import {DescribeConfigsRequest} from '../../../src/kafka/messages/requests.js'
 import {encodeDescribeBrokerConfigs} from '../../../src/kafka/broker-configs.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
 
 const at = (o: Record<string, string | null>) => metadataLogLocation(new Map(Object.entries(o)))

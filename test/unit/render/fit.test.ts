@@ -3,7 +3,7 @@ import {renderExplain} from '../../../src/render/explain.js'
 import {fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1, T2} from '../replay/log.js'
+import {consumer, Log, T1, T2} from '../../lib/records.js'
 import {A, B, C, fixtureReport, G, live} from './fixture.js'
 
 const lines = (text: string) => text.split('\n')

@@ -2,7 +2,7 @@
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1, T2} from '../replay/log.js'
+import {consumer, Log, T1, T2} from '../../lib/records.js'
 
 export const G = 'orders-service'
 export const A = 'consumer-orders-service-1-5c1e0f3a-9b7d-4e2f-8a61-0d3c2b1a9f88'

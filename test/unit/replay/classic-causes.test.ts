@@ -13,7 +13,7 @@ import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../
 import {annotateFromHistory} from '../../../src/history/attribute.js'
 import {renderExplain} from '../../../src/render/explain.js'
 import {PLAIN} from '../../../src/render/style.js'
-import {Log, share, T1} from './log.js'
+import {Log, share, T1} from '../../lib/records.js'
 
 const G = 'billing-legacy'
 

@@ -11,7 +11,7 @@ import {parseMetadataDocument, type ClusterMetadata} from '../../../src/core/met
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {auditContext, auditGroup} from '../../../src/core/audit/audit.js'
 import {predictImpact} from '../../../src/core/impact/index.js'
-import {Log, T1, T2, consumer as c, share as sh} from './log.js'
+import {Log, T1, T2, consumer as c, share as sh} from '../../lib/records.js'
 
 const G = 'g40'
 

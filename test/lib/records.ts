@@ -1,6 +1,6 @@
 /** Builds a group's log from encoded records (encode → bytes → decode), one write per batch. */
-import {decodeRecord, encodeRecord, type RecordToEncode, type StructValue} from '../../../src/core/records/index.js'
-import type {LoggedRecord} from '../../../src/core/replay/index.js'
+import {decodeRecord, encodeRecord, type RecordToEncode, type StructValue} from '../../src/core/records/index.js'
+import type {LoggedRecord} from '../../src/core/replay/index.js'
 
 export const T1 = 'AAAAAAAAAAAAAAAAAAAAAQ'
 export const T2 = 'AAAAAAAAAAAAAAAAAAAAAg'
@@ -108,6 +108,20 @@ export const consumer = {
     value: {offset, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: T1},
     version: 4,
   }),
+}
+
+/**
+ * A consumer group `g` settled with one member `m` on `topics`: group epoch, assignment epoch and member epoch all
+ * `epoch`, the stored metadata hash `hash`, `assigned` both its target and its current assignment.
+ */
+export function settledConsumer(g: string, m: string, topics: string[], hash: bigint, assigned: [string, number[]][], epoch = 1): RecordToEncode[] {
+  return [
+    consumer.member(g, m, {names: topics}),
+    consumer.metadata(g, epoch, hash),
+    consumer.target(g, m, assigned),
+    consumer.targetMetadata(g, epoch),
+    consumer.current(g, m, epoch, assigned),
+  ]
 }
 
 export const share = {
