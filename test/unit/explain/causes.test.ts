@@ -11,7 +11,7 @@ import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/met
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {annotateFromHistory, historyRacks, historyView} from '../../../src/history/index.js'
 import {consumer as c, Log, T1, T2, T3} from '../../lib/records.js'
-import {observeTopics} from '../../../src/history/store.js'
+import {historyMoment} from '../../lib/history.js'
 
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'
@@ -122,17 +122,7 @@ describe('a reassignment and a rack change that hash alike', () => {
     bump(log, 2, hash(live, ['orders']))
     const replay = replayGroup(G, log.records)
     const r = explainGroup(G, replay, {live, now: log.time + 1000})
-    const at = (m: ClusterMetadata, t: number) => ({
-      v: 1,
-      clusterId: 'cid',
-      deletedTopics: [],
-      at: new Date(t).toISOString(),
-      full: true,
-      brokers: m.brokers.map(b => ({id: b.id, rack: b.rack})),
-      topics: Object.fromEntries(observeTopics(m)),
-      groups: {},
-    })
-    const view = historyView([at(before, log.time - 60_000), at(live, log.time + 500)] as never)
+    const view = historyView([historyMoment(before, log.time - 60_000), historyMoment(live, log.time + 500)] as never)
     expect(historyRacks(view)).toEqual(['rack-a', 'rack-b'])
     expect(annotateFromHistory(r, replay, view)).toBe(1)
     const cause = metadataCause(r, 2)

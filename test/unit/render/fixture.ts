@@ -20,7 +20,8 @@ export const live = parseMetadataDocument(
   'test',
 )
 
-export function fixtureLog(): Log {
+/** The group's start: member A alone on orders and payments, settled at epoch 1. */
+export function settledA(): Log {
   const log = new Log()
   log.write([
     consumer.member(G, A, {names: ['orders', 'payments']}),
@@ -35,6 +36,11 @@ export function fixtureLog(): Log {
       [T2, [0]],
     ]),
   ])
+  return log
+}
+
+export function fixtureLog(): Log {
+  const log = settledA()
   log.write([consumer.member(G, C, {names: ['orders']}), consumer.metadata(G, 2), consumer.targetMetadata(G, 2), consumer.target(G, C, [])], {gap: 60_000})
   log.write([consumer.memberTombstone(G, C), consumer.targetTombstone(G, C), consumer.currentTombstone(G, C), consumer.metadata(G, 3)], {gap: 60_000})
   const revoking = consumer.current(G, A, 3, [
