@@ -1,5 +1,6 @@
 /** Builds a group's log from encoded records (encode → bytes → decode), one write per batch. */
 import {decodeRecord, encodeRecord, type RecordToEncode, type StructValue} from '../../src/core/records/index.js'
+import type {LogBatch} from '../../src/core/log/batch.js'
 import type {LoggedRecord} from '../../src/core/replay/index.js'
 
 export const T1 = 'AAAAAAAAAAAAAAAAAAAAAQ'
@@ -237,4 +238,31 @@ export const classic = {
     },
   }),
   tombstone: (g: string): RecordToEncode => ({type: 2, key: {group: g}, value: null}),
+}
+
+/**
+ * Record batches as a __consumer_offsets partition holds them (encoded records at consecutive offsets, each batch a
+ * second after the last, leader epoch 0), for the scanners; `producerId` makes a batch transactional.
+ */
+export class BatchWriter {
+  offset = 0n
+  time = 1_700_000_000_000
+
+  batch(records: RecordToEncode[], txn: {producerId?: bigint} = {}): LogBatch & {partitionLeaderEpoch: number} {
+    this.time += 1000
+    const base = this.offset
+    const rs = records.map(r => {
+      const e = encodeRecord(r)
+      return {offset: this.offset++, timestamp: BigInt(this.time), key: e.key, value: e.value, headers: []}
+    })
+    return {
+      baseOffset: base,
+      lastOffset: this.offset - 1n,
+      producerId: txn.producerId ?? -1n,
+      isTransactional: txn.producerId !== undefined,
+      isControl: false,
+      partitionLeaderEpoch: 0,
+      records: rs,
+    } as unknown as LogBatch & {partitionLeaderEpoch: number}
+  }
 }
