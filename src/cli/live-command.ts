@@ -9,7 +9,7 @@ import type * as Interfaces from '@oclif/core/interfaces'
 import {type ArgsOf, BaseCommand} from './base-command.js'
 import {connectionFlags} from './connection-flags.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
-import {withKafka} from '../kafka/session.js'
+import {type ClusterFactory, withKafka} from '../kafka/session.js'
 import {type Progress, startProgress} from '../render/progress.js'
 import type {Session} from '../operations/session.js'
 
@@ -24,22 +24,29 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
     ...connectionFlags,
   }
 
+  /**
+   * Opens this command's cluster: undefined for the Kafka client. A subclass that sets it runs the command on
+   * another cluster (the unit tests' fake, test/lib/commands.ts), with the flags and session as a user gets them.
+   */
+  static openCluster: ClusterFactory | undefined = undefined
+
   declare protected flags: LiveFlagsOf<T>
   declare protected args: ArgsOf<T>
 
-  /**
-   * Runs `work` on the cluster the connection flags name (always closed after). With `progress`, a spinner shows
-   * that text until the work ends, unless `quiet` (default: under --json); `work` may update it.
-   */
   /** The cluster and the warning and stderr channels, for an operation (src/operations). */
   protected get session(): Session {
     return {withCluster: (work, o) => this.withCluster(work, o), warn: m => void this.warn(m), report: line => this.report(line)}
   }
 
+  /**
+   * Runs `work` on the cluster the connection flags name (always closed after). With `progress`, a spinner shows
+   * that text until the work ends, unless `quiet` (default: under --json); `work` may update it.
+   */
   protected async withCluster<R>(work: (client: ClusterReader, progress: Progress) => Promise<R>, o: {progress?: string; quiet?: boolean} = {}): Promise<R> {
     const progress = o.progress === undefined ? SILENT : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()))
     try {
-      return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress))
+      const {openCluster} = this.constructor as typeof LiveCommand
+      return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress), openCluster)
     } finally {
       progress.stop()
     }

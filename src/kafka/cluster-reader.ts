@@ -1,6 +1,7 @@
 /**
  * What commands and sources read from a live cluster, as an interface: KafkaClient implements it, and tests put
- * a fake in its place (src/kafka/session.ts `setClusterFactory`), so commands are tested without a broker.
+ * a fake in its place (a `ClusterFactory` given to the command, src/cli/live-command.ts), so commands are tested
+ * without a broker.
  * Read-only by construction: nothing here joins, commits, creates or alters.
  */
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'

@@ -29,18 +29,11 @@ export function wantsLive(flags: ConnectionFlagValues): boolean {
   return Boolean(flags['bootstrap-server'] || flags['command-config'] || flags.profile)
 }
 
-/** Opens a cluster for a command; the one a test puts in place with setClusterFactory. */
+/** Opens a cluster for a command: the Kafka client by default; a test passes one that opens a fake cluster. */
 export type ClusterFactory = (settings: ConnectionSettings, options: KafkaClientOptions) => Promise<ClusterReader & {close(): Promise<void>}>
 
-// On globalThis: one factory for every instance of this module (a test may load the commands apart from its own import).
-const FACTORY = Symbol.for('rebalance-doctor.cluster-factory')
-
-/** Tests: every withKafka opens `factory`'s cluster instead of a KafkaClient; undefined puts the real one back. */
-export function setClusterFactory(factory: ClusterFactory | undefined): void {
-  ;(globalThis as Record<symbol, unknown>)[FACTORY] = factory
-}
-
-export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: ClusterReader) => Promise<T>): Promise<T> {
+/** `open` opens the cluster (default: the Kafka client, loaded on this first use). */
+export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: ClusterReader) => Promise<T>, open?: ClusterFactory): Promise<T> {
   // flag (or its environment variable, which oclif folds into it) > profile
   const profile = flags.profile ? await loadProfile(flags.profile) : undefined
   const settings = resolveConnectionSettings({
@@ -52,8 +45,7 @@ export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, w
   for (const w of settings.warnings ?? []) warn(w)
   const debug = io.debug ? (line: string) => process.stderr.write(`[debug] ${forTerminal(line)}\n`) : undefined
   debug?.(`connection settings: ${describeSettings(settings)}`)
-  const factory = (globalThis as Record<symbol, unknown>)[FACTORY] as ClusterFactory | undefined
-  const open = factory ?? (await loadClient(debug))
+  open ??= await loadClient(debug)
   // Timed from here: the deadline (--timeout) starts when the client opens.
   const t0 = performance.now()
   let client: (ClusterReader & {close(): Promise<void>}) | undefined

@@ -165,7 +165,7 @@ describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
         ].sort(),
       )
       expect(json.stuckMembers.find(m => m.memberId === k1.memberId)!.since).toBe(k1.reconcilingSince)
-      // which one blocks the rest (issue 16): k1 holds the partitions k2 is to get; both named with client and host
+      // which one blocks the rest: k1 holds the partitions k2 is to get; both named with client and host
       const s1 = json.stuckMembers.find(m => m.memberId === k1.memberId)!
       const s2 = json.stuckMembers.find(m => m.memberId === k2.memberId)!
       expect(s1).toMatchObject({blocking: [k2.memberId], waitingOn: [], clientId: k1.clientId, clientHost: k1.clientHost})

@@ -145,7 +145,7 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
       storedMetadataHash: before.metadataHash.toString(),
       liveMetadataHash: live.toString(),
     })
-    // two topics changed at once: named as one change of both (issue 28 item 2; it was HASH_DIFFERS)
+    // two topics changed at once: named as one change of both, not an unexplained HASH_DIFFERS
     expect(drift.verdict.code).toBe('REBALANCE_PENDING')
     expect(drift.drift.map(x => x.kind)).toEqual(['combined'])
     expect(JSON.stringify(drift.drift)).toContain(`${P}-grow2`)
@@ -228,7 +228,7 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
       plain.every(c => !c.details.history),
       JSON.stringify(plain),
     ).toBe(true)
-    // both topics' partition counts, as one inferred change (issue 28 item 2), never worded as exact
+    // both topics' partition counts, as one inferred change, never worded as exact
     const both = plain.find(c => c.confidence.startsWith('inferred') && c.message.includes(`${P}-grow2`))
     expect(both, JSON.stringify(plain)).toBeDefined()
     expect(both!.message).toMatch(/inferred/)

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "causes you can trust", on a real cluster (brokers 1, 2, 3: rack-a, rack-a, rack-b) with the changes
+ * "Causes you can trust", on a real cluster (brokers 1, 2, 3: rack-a, rack-a, rack-b) with the changes
  * made by Kafka's own tools (TopicCommand, ReassignPartitionsCommand, ClusterTool through `cluster.sh tool`):
  *   1. a reassignment [1,2] → [2,3] seen by the group in one bump (the group is empty while it runs): the rack
  *      lists then equal "broker 3 had rack-a", so the cause is inferred-ambiguous and lists the replica move; with
@@ -12,7 +12,7 @@
  *   5. a rack renamed: broker 3 restarted with rack-c, so no broker has rack-b any more. The old name is known only
  *      from a member's client.rack (RackId in the group's records): the bump is attributed to broker 3's rack, not
  *      left unexplained. Broker 3 goes back to rack-b at the end whatever happens.
- * In 4 and 5, `group explain --metadata-log` on the controller's KRaft metadata log makes the same bump exact (issue 12).
+ * In 4 and 5, `group explain --metadata-log` on the controller's KRaft metadata log makes the same bump exact.
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -124,7 +124,7 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(exact.alternatives).toEqual([])
       // the partition, its replicas and their racks before and after, as the two audits recorded them (item 5)
       expect(exact.message).toContain(`${T}: partition 0: replicas [1,2] on rack-a,rack-a → [2,3] on rack-a,rack-b`)
-      // every field exact (issue 28 item 1): details.changes is what the history saw, the guess only under inferred
+      // every field exact: details.changes is what the history saw, the guess only under inferred
       const d = exact.details as {changes: Array<{kind: string; topic?: string; then: string; now: string}>; inferred: {changes: Array<{kind: string}>}}
       expect(d.changes, JSON.stringify(exact)).toEqual([
         expect.objectContaining({
@@ -320,7 +320,7 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       ).toBe(true)
       expect(pair.message).toContain(`topic ${T} had 2 partitions then (3 now), and broker 3`)
       expect(metadataCauses(since(r2, e1)).map(c => c.confidence)).not.toContain('unexplained')
-      // issue 12: from the controller's metadata log, the same bump is exact and names both changes with their times
+      // from the controller's metadata log, the same bump is exact and names both changes with their times
       const [exact] = metadataCauses(since(await explain(env, G, '--metadata-log', controllerLog()), e1))
       expect(exact.details.source, JSON.stringify(exact)).toBe('metadata-log')
       expect(exact.message).toContain('broker 3 unregistered (was "rack-b")')
@@ -342,7 +342,7 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
     await d.cmd(`consumer ${R}n1 ${G} names ${T} rack=rack-b`)
     const e1 = (await settled(env, G)).groupEpoch!
     // a second group, no member with a rack: there, nothing names rack-b, so the rack bump cannot be reconstructed;
-    // a partition increase (TopicCommand) before it must stay known (issue 28: one failed bump erases nothing)
+    // a partition increase (TopicCommand) before it must stay known (one failed bump erases nothing)
     const [T2, G2] = [`${R}-rn2`, await groupAwayFrom(probe, `${R}-rn2-g`, 3)]
     await createTopic(T2, '3:1')
     await d.cmd(`consumer ${R}n2 ${G2} names ${T2}`)
@@ -367,10 +367,10 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       expect(cause.details.changes).toEqual(expect.arrayContaining([expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-b', now: 'rack-c'})]))
       expect(cause.message).toContain('consistent with: broker 3 had rack rack-b then (rack rack-c now)')
       expect(r.groupEpoch).toBeGreaterThan(e1)
-      // issue 12: from the controller's metadata log, exact, with the re-registration's time
+      // from the controller's metadata log, exact, with the re-registration's time
       const [exact] = metadataCauses(since(await explain(env, G, '--history-dir', noHistory, '--metadata-log', controllerLog()), e1))
       if (exact.details.source !== 'metadata-log') {
-        // evidence (issue 12): the log's changes of the topic and broker 3, and the topic's hash at each of them
+        // evidence: the log's changes of the topic and broker 3, and the topic's hash at each of them
         const h = JSON.parse((await cli(['cluster', 'history', '--metadata-log', controllerLog(), '--topic', T, '--broker', '3', '--json'])).stdout)
         console.log(
           `[causes] history: ${JSON.stringify(h.source)} ${JSON.stringify(h.changes.map((c: {offset: string; time: string; description: string}) => [c.offset, c.time, c.description]))}`,

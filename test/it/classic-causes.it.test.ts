@@ -132,7 +132,7 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     expect(expired).toMatchObject({confidence: 'inferred-unique', details: {memberId: cId, how: {kind: 'session-timeout', inferred: true}}})
 
     const before = last().epoch
-    // impact before the change (issue 29): the classic group predicted to rebalance once, at its leader's refresh
+    // impact before the change: the classic group predicted to rebalance once, at its leader's refresh
     const plan = await cli(['impact', '-b', bs, '--add-partitions', `${topic}=6`, '--json'])
     expect(plan.code, plan.stderr).toBe(0)
     const predicted = (JSON.parse(plan.stdout) as {classicGroups: Array<{group: string; bumps: {min: number; max: number}; steps: Array<{why: string}>}>})
@@ -155,7 +155,7 @@ describe(`classic generation causes (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0
     expect(exact).toMatchObject({confidence: 'exact', details: {source: 'metadata-log'}})
     expect(exact.message).toContain(topic)
 
-    // the road to KIP-848 (issue 29): readiness before, the online upgrade by a consumer-protocol member after
+    // the road to KIP-848: readiness before, the online upgrade by a consumer-protocol member after
     const ready = JSON.parse((await cli(['group', 'explain', g, '-b', bs, '--json'])).stdout) as {migration: {upgrade: string; metadataHash: string | null}}
     expect(ready.migration).toMatchObject({upgrade: 'possible'})
     expect(ready.migration.metadataHash).toMatch(/^-?\d+$/)

@@ -130,7 +130,7 @@ const TOPIC_COMMAND = 'org.apache.kafka.tools.TopicCommand'
 const REASSIGN = 'org.apache.kafka.tools.reassign.ReassignPartitionsCommand'
 
 describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
-  // (issue 12: this scenario was opt-in after failing once in a full CI run after the earlier files; it prints the
+  // (this scenario was opt-in after failing once in a full CI run after the earlier files; it prints the
   // log's history and the live hashes when a bump is not attributed, to find out why if it happens again)
   it('changes made with Kafka tools: cluster history names them, group explain --metadata-log attributes each bump exactly', async () => {
     const env = probe.env
@@ -168,7 +168,7 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     const report = await explain(env, G, '--metadata-log', ctrlDir)
     const bumps = since(report, e1).filter(e => e.causes.some(c => c.kind === 'metadata-hash-changed'))
     if (bumps.some(b => b.causes.some(c => c.kind === 'metadata-hash-changed' && c.details.source !== 'metadata-log'))) {
-      // evidence for issue 12 (this scenario failed after earlier files): what the log holds against what was stored
+      // why a bump was left unattributed (it happened after earlier files): what the log holds against what was stored
       const live = (await cli(['topic-hash', 'compute', T, '-b', env.bootstrap, '--json'])).stdout
       const all = (await cli(['cluster', 'history', '--metadata-log', ctrlDir, '--json'])).stdout
       console.log(`[metadata-log] bumps: ${JSON.stringify(since(report, e1).map(e => ({epoch: e.epoch, time: e.time, causes: e.causes})))}`)

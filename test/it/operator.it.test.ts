@@ -288,7 +288,7 @@ function onPty(cols: number, args: string[], timeoutMs = 30_000): Promise<{code:
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
-    // a progress storm (issue 16 defect 1: 835 MB in 10 minutes) is cut here, and then fails the size assertion
+    // a progress storm (an endless spinner once wrote 835 MB in 10 min) is cut here, and then fails the size assertion
     // (decoded as a stream: a UTF-8 character split between two pty reads stays whole; per chunk it became three
     // replacement characters, and a 200-column table border measured 201)
     p.stdout.setEncoding('utf8').on('data', d => {
@@ -319,7 +319,7 @@ const visible = (s: string) =>
     .map(line => line.split('\r').at(-1)!)
     .join('\n')
 
-describe('a real terminal (pty) at 0, 80, 120 and 200 columns (issue 16)', () => {
+describe('a real terminal (pty) at 0, 80, 120 and 200 columns', () => {
   it('group explain: bounded output, no cursor-up storm, lines fit the width, one line per ordinary timeline row at 120', async () => {
     const hist = tempDir()
     const captures: string[] = []

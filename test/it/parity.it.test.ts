@@ -71,7 +71,7 @@ describe.skipIf(!IS_40)(`parity pass, 4.0 rules (Kafka ${version})`, () => {
         expect(settled.metadataHash, `${g.id}: a 4.0 coordinator stores no hash`).toBe(0n)
         const report = await explain(env, g.id)
         expect(report, `${g.id} ${what}`).toMatchObject({type: 'consumer', groupEpoch: settled.epoch, rules: '4.0', storedMetadataHash: null, inSync: true})
-        // the release its coordinator runs, told from its ApiVersions: this cluster's minor (issue 26)
+        // the release its coordinator runs, told from its ApiVersions: this cluster's minor
         expect((report as unknown as {releases: {coordinator: {atLeast: string}; mixed: boolean}}).releases, g.id).toMatchObject({
           coordinator: {atLeast: minor},
           mixed: false,
@@ -141,7 +141,7 @@ describe.skipIf(IS_40)(`parity pass (Kafka ${version})`, () => {
         expect(report.type, g.id).toBe(g.kind)
         expect(report.groupEpoch, `${g.id} ${what}: group explain epoch`).toBe(settled.epoch)
         expect(report.storedMetadataHash, `${g.id} ${what}: group explain stored hash`).toBe(String(settled.metadataHash))
-        // the release its coordinator runs, told from its ApiVersions: this cluster's minor (issue 26)
+        // the release its coordinator runs, told from its ApiVersions: this cluster's minor
         expect((report as unknown as {releases: {coordinator: {atLeast: string}; mixed: boolean}}).releases, g.id).toMatchObject({
           coordinator: {atLeast: minor},
           mixed: false,

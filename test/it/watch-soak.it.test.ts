@@ -1,5 +1,5 @@
 /**
- * Issue 28: `audit --watch` and `group explain --watch` over a stretch of real churn print every epoch bump once,
+ * `audit --watch` and `group explain --watch` over a stretch of real churn print every epoch bump once,
  * checked against the coordinator's own records (DumpLogSegments), and revise the bumps they first could not name
  * exactly. While both watch (2 s), topics matching a broker-side regex (SubscriptionPattern) are created, members
  * join and leave, and partitions are added with Kafka's TopicCommand.

@@ -1,8 +1,8 @@
 /**
  * The one stand-in for a cluster in command tests: a ClusterReader over records built with the log builders
- * (test/unit/replay/log.ts). Commands run (through oclif, or their class) against it instead of a broker: every
- * live command opens the cluster through the factory withFake puts in place (setClusterFactory), so the test
- * goes through the real LiveCommand and session code. Each write is one batch in the group's __consumer_offsets
+ * (test/lib/records.ts). Commands run (through oclif, or their class) against it instead of a broker: a test
+ * hands it to the run (`run(args, fake)`, test/lib/commands.ts) and the live command opens it through the real
+ * LiveCommand and session code. Each write is one batch in the group's __consumer_offsets
  * partition, encoded with the record codec.
  */
 import type {ClusterMetadata} from '../../src/core/metadata.js'
@@ -11,7 +11,6 @@ import type {ClusterReader} from '../../src/kafka/cluster-reader.js'
 import type {PartitionRead, PartitionReadOptions} from '../../src/kafka/partition-reader.js'
 import type {RawRecordBatch} from '../../src/kafka/record-batch.js'
 import type {ListedGroup} from '../../src/kafka/protocol.js'
-import {setClusterFactory} from '../../src/kafka/session.js'
 import type {DescribedGroupInput} from '../../src/core/group-list.js'
 
 export const OFFSETS_PARTITIONS = 5
@@ -232,22 +231,6 @@ export class FakeCluster implements ClusterReader {
   }
 
   async close(): Promise<void> {}
-}
-
-/**
- * Every live command in `body` reads `cluster`; the real client is put back after. `onOpen` gets the session's
- * options as a real client would (e.g. to warn through them).
- */
-export async function withFake<T>(cluster: FakeCluster, body: () => Promise<T>, onOpen?: (options: {warn?: (m: string) => void}) => void): Promise<T> {
-  setClusterFactory(async (_settings, options) => {
-    onOpen?.(options)
-    return cluster
-  })
-  try {
-    return await body()
-  } finally {
-    setClusterFactory(undefined)
-  }
 }
 
 /**

@@ -3,8 +3,8 @@
  * layout tests at 80, 120 and 200 columns: a drifting group with a member that left, a group with a member stuck
  * revoking, and what ListGroups and the describes answer for them.
  */
-import {cluster, hashOf} from '../unit/audit/fixtures.js'
-import {consumer, T1, T2} from '../unit/replay/log.js'
+import {cluster, hashOf} from './fixtures.js'
+import {consumer, T1, T2} from './records.js'
 import {FakeCluster} from './fake-cluster.js'
 import type {RecordToEncode} from '../../src/core/records/index.js'
 

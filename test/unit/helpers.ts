@@ -5,6 +5,7 @@ import {fileURLToPath} from 'node:url'
 import {type Command, Config} from '@oclif/core'
 import {runCommand} from '@oclif/test'
 import {vi} from 'vitest'
+import {type ClusterSource, loadOptionsOpening} from '../lib/commands.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -34,10 +35,14 @@ export function configFromSource(): Promise<Config> {
   return srcConfig
 }
 
-/** Runs a command through oclif as a user would (colon id), capturing output, error and exit code. */
-export async function run(args: string[]) {
+/**
+ * Runs a command through oclif as a user would (colon id), capturing output, error and exit code. A live command
+ * opens `cluster` (a fake, test/lib/fake-cluster.ts); without it, the Kafka client.
+ */
+export async function run(args: string[], cluster?: ClusterSource) {
   process.exitCode = undefined
-  const r = await runCommand(args, await configFromSource())
+  const config = await configFromSource()
+  const r = await runCommand(args, cluster ? loadOptionsOpening(config, cluster) : config)
   const exitCode = (r.error as {oclif?: {exit?: number}} | undefined)?.oclif?.exit ?? (process.exitCode as number | undefined) ?? 0
   process.exitCode = undefined
   return {...r, exitCode}

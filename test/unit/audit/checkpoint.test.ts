@@ -17,10 +17,26 @@ import {
 import {auditDocument} from '../../../src/core/audit/output.js'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
-import {cluster} from './fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {batches, generate} from './generated.js'
 import {jsonPieces, writeInChunks} from '../../../src/render/json-stream.js'
 import {hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
+
+/** A checkpoint of partition 0 of cluster `c` holding `groups`: the fields no test here varies at their usual values. */
+function checkpointHolding(groups: PartitionCheckpoint['groups'], o: Partial<PartitionCheckpoint> = {}): PartitionCheckpoint {
+  return {
+    clusterId: 'c',
+    partition: 0,
+    keepEpochs: 3,
+    nextOffset: 10n,
+    logStartOffset: 0n,
+    lastBatch: null,
+    counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
+    rowsKey: 'k',
+    groups,
+    ...o,
+  }
+}
 
 const md = cluster(3, 2)
 
@@ -220,20 +236,10 @@ describe('incremental audit (checkpoint)', () => {
         recent: [],
       })
     const entry = {deleted: true} as const
-    const base: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 10n,
-      logStartOffset: 0n,
-      lastBatch: null,
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: 'k',
-      groups: [
-        ['a', {data: data('a', 100_000), row: entry}],
-        ['b', {data: data('b'), row: null}],
-      ],
-    }
+    const base: PartitionCheckpoint = checkpointHolding([
+      ['a', {data: data('a', 100_000), row: entry}],
+      ['b', {data: data('b'), row: null}],
+    ])
     // no states file yet: written, with the cached group
     const first = encodeCheckpoint(base, 'g1')
     expect(JSON.parse(first.states!).groups.map((g: string[]) => g[0])).toEqual(['a'])
@@ -266,21 +272,11 @@ describe('incremental audit (checkpoint)', () => {
   it('a group read and not changed is written back as the very line read; a changed one is encoded anew', () => {
     const data = (id: string) =>
       encodeGroupData({state: {groupId: id, consumer: null, share: null, streams: null, classic: null, offsets: new Map()}, skipped: [], recent: []})
-    const base: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 10n,
-      logStartOffset: 0n,
-      lastBatch: null,
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: 'k',
-      groups: [
-        ['a', {data: data('a'), row: {deleted: true}}],
-        ['b', {data: data('b'), row: {deleted: true}}],
-        ['c', {data: data('c'), row: null}],
-      ],
-    }
+    const base: PartitionCheckpoint = checkpointHolding([
+      ['a', {data: data('a'), row: {deleted: true}}],
+      ['b', {data: data('b'), row: {deleted: true}}],
+      ['c', {data: data('c'), row: null}],
+    ])
     const first = encodeCheckpoint(base, 'g1')
     const read = decodeCheckpoint(Buffer.concat(first.header), () => first.states!) as PartitionCheckpoint
     const firstText = text(first.header)
@@ -324,20 +320,10 @@ describe('incremental audit (checkpoint)', () => {
 
   it('a cached row is read back as its text, parsed only when needed, and written back as read; its facts and text are checked', () => {
     const row = sampleRow('g\u202e\u0085"x')
-    const cp: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 10n,
-      logStartOffset: 0n,
-      lastBatch: null,
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: 'k',
-      groups: [
-        [row.group, {data: '{}', row: {type: 'consumer', row}}],
-        ['d', {data: '{}', row: {deleted: true}}],
-      ],
-    }
+    const cp: PartitionCheckpoint = checkpointHolding([
+      [row.group, {data: '{}', row: {type: 'consumer', row}}],
+      ['d', {data: '{}', row: {deleted: true}}],
+    ])
     const {header: h, states} = encodeCheckpoint(cp, 'g1')
     const back = decodeCheckpoint(Buffer.concat(h), () => states!) as PartitionCheckpoint
     const entry = back.groups[0][1].row as {type: string; row: StoredRow}
@@ -391,17 +377,7 @@ describe('incremental audit (checkpoint)', () => {
   it('the values rows repeat are kept once per file (shared, frozen): the facts read equal the facts written', () => {
     const rows = ['a', 'b', 'c'].map(g => sampleRow(g))
     rows[2] = {...rows[2], findings: [], missingTopics: ['["t","u\u0085"]']}
-    const cp: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 10n,
-      logStartOffset: 0n,
-      lastBatch: null,
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: 'k',
-      groups: rows.map(r => [r.group, {data: '{}', row: {type: 'consumer', row: r}}] as const),
-    }
+    const cp: PartitionCheckpoint = checkpointHolding(rows.map(r => [r.group, {data: '{}', row: {type: 'consumer', row: r}}] as const))
     const {header: h, states} = encodeCheckpoint(cp, 'g1')
     const [a, b, c] = (decodeCheckpoint(Buffer.concat(h), () => states!) as PartitionCheckpoint).groups.map(([, g]) => (g.row as {row: StoredRow}).row)
     for (const [i, r] of [a, b, c].entries()) expect(r.facts).toEqual(factsOf('consumer', rows[i]))
@@ -421,20 +397,10 @@ describe('incremental audit (checkpoint)', () => {
   it("a cached row's bytes go to --json as read only when they are printable ASCII (else its text, made terminal-safe)", () => {
     const plain: GroupAudit = {...sampleRow('plain-group'), topics: ['t'], missingTopics: [], findings: []}
     const odd = sampleRow('g\u202e\u0085"é')
-    const cp: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 10n,
-      logStartOffset: 0n,
-      lastBatch: null,
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: 'k',
-      groups: [
-        [plain.group, {data: '{}', row: {type: 'consumer', row: plain}}],
-        [odd.group, {data: '{}', row: {type: 'consumer', row: odd}}],
-      ],
-    }
+    const cp: PartitionCheckpoint = checkpointHolding([
+      [plain.group, {data: '{}', row: {type: 'consumer', row: plain}}],
+      [odd.group, {data: '{}', row: {type: 'consumer', row: odd}}],
+    ])
     const {header: h, states} = encodeCheckpoint(cp, 'g1')
     const rowsOf = (file: string) =>
       (decodeCheckpoint(resum(file), () => states!) as PartitionCheckpoint).groups.map(([, g]) => (g.row as {row: StoredRow}).row)
@@ -455,18 +421,8 @@ describe('incremental audit (checkpoint)', () => {
     expect(JSON.parse(written)).toEqual({groups: [plain, odd], n: 1})
   })
 
-  it('the checksum covers the first line too: a bit flipped in a counter is damage, not carried on (issue 27, 15)', () => {
-    const cp: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 100n,
-      logStartOffset: 0n,
-      lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4},
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: null,
-      groups: [],
-    }
+  it('the checksum covers the first line too: a bit flipped in a counter is damage, not carried on', () => {
+    const cp: PartitionCheckpoint = checkpointHolding([], {nextOffset: 100n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, rowsKey: null})
     const none = () => '{}'
     // one bit flipped in a counter (0x30 -> 0x31) is
     // damage (a full read, reported once), not "1 undecodable record(s)" carried into every later run
@@ -485,17 +441,7 @@ describe('incremental audit (checkpoint)', () => {
   })
 
   it('misfits: another cluster or keep, log start past it, truncated, last batch changed or gone; damaged files', () => {
-    const cp: PartitionCheckpoint = {
-      clusterId: 'c',
-      partition: 0,
-      keepEpochs: 3,
-      nextOffset: 100n,
-      logStartOffset: 0n,
-      lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4},
-      counters: {recordsScanned: 0, offsetCommitsSkipped: 0, decodeErrors: 0, batches: 0},
-      rowsKey: null,
-      groups: [],
-    }
+    const cp: PartitionCheckpoint = checkpointHolding([], {nextOffset: 100n, lastBatch: {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4}, rowsKey: null})
     expect(checkpointMisfit(cp, {clusterId: 'other', partition: 0, keepEpochs: 3})).toMatch(/another cluster/)
     expect(checkpointMisfit(cp, {clusterId: 'c', partition: 0, keepEpochs: 5})).toMatch(/keeps 3/)
     expect(firstBatchMisfit(cp, {baseOffset: 90n, lastOffset: 99n, leaderEpoch: 4})).toBeUndefined()

@@ -1,8 +1,8 @@
 /** Generated `__consumer_offsets` logs of many groups of every type, as record batches (audit tests). */
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
-import {classic, consumer, share, streams, T1, T2, T3} from '../replay/log.js'
-import {cluster, hashOf} from './fixtures.js'
+import {classic, consumer, share, streams, T1, T2, T3} from '../../lib/records.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 
 type Raw = {key: Uint8Array; value: Uint8Array | null}
 

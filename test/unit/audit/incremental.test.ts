@@ -22,8 +22,8 @@ import type {KafkaClient} from '../../../src/kafka/client.js'
 import {checkpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
 import {encodeRecord} from '../../../src/core/records/index.js'
-import {consumer, T1} from '../replay/log.js'
-import {cluster, hashOf} from './fixtures.js'
+import {consumer, settledConsumer, T1} from '../../lib/records.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 import {batches, generate} from './generated.js'
 
 type Batch = LogBatch & {partitionLeaderEpoch: number}
@@ -80,63 +80,85 @@ async function audit(client: KafkaClient, dir: string | undefined, now: number, 
   return {json: JSON.stringify({rows, deleted, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors}), scan}
 }
 
+const checkpointFile = (dir: string) => join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
+
+/**
+ * A partition of generated groups audited twice with checkpoints in a fresh directory: half its batches, then all
+ * (the second run resumed); `full` is a full read of all of them.
+ */
+async function resumed() {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
+  dirs.push(dir)
+  const all = batches(generate(5, 10, 80), 5)
+  const now = Number(all.at(-1)!.records.at(-1)!.timestamp) + 600_000
+  const cut = Math.floor(all.length / 2)
+  const {p, client} = partition(all.slice(0, cut))
+  const first = await audit(client, dir, now)
+  // new writes: only they are read
+  p.log.push(...all.slice(cut).map(b => ({...b, partitionLeaderEpoch: 0})))
+  const second = await audit(client, dir, now)
+  const full = await audit(client, undefined, now)
+  return {dir, all, now, cut, p, client, first, second, full}
+}
+
 describe('incremental audit: scanOffsets with checkpoints', () => {
-  it('resumes where the last run stopped, reads only new batches, equals a full read; misfits read in full', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
-    dirs.push(dir)
-    const all = batches(generate(5, 10, 80), 5)
-    const now = Number(all.at(-1)!.records.at(-1)!.timestamp) + 600_000
-    const cut = Math.floor(all.length / 2)
-    const {p, client} = partition(all.slice(0, cut))
-
-    const first = await audit(client, dir, now)
+  it('a first run has no checkpoint to resume and nothing to report', async () => {
+    const {first} = await resumed()
     expect(first.scan.resumed).toBe(0)
-    expect(first.scan.fullReads).toEqual([]) // no checkpoint yet: nothing to report
+    expect(first.scan.fullReads).toEqual([])
+  })
 
-    // new writes: only they are read
-    p.log.push(...all.slice(cut).map(b => ({...b, partitionLeaderEpoch: 0})))
-    const second = await audit(client, dir, now)
+  it('resumes where the last run stopped: reads only the new batches, and equals a full read', async () => {
+    const {all, cut, second, full} = await resumed()
     expect(second.scan.resumed).toBe(1)
     expect(second.scan.recordsRead).toBe(all.slice(cut).reduce((n, b) => n + b.records.length, 0))
-    const full = await audit(client, undefined, now)
     expect(second.json).toBe(full.json)
+  })
 
-    // nothing new: nothing read but the checked batch, same result, and the checkpoint is not rewritten
-    const cpFile = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
-    const before = statSync(cpFile).mtimeMs
+  it('nothing new: nothing read but the checked batch, the same result, and the checkpoint not rewritten', async () => {
+    const {dir, client, now, full} = await resumed()
+    const before = statSync(checkpointFile(dir)).mtimeMs
     const idle = await audit(client, dir, now)
-    expect(statSync(cpFile).mtimeMs).toBe(before)
+    expect(statSync(checkpointFile(dir)).mtimeMs).toBe(before)
     expect(idle.scan.resumed).toBe(1)
     expect(idle.scan.recordsRead).toBe(0)
     expect(idle.json).toBe(full.json)
+  })
 
-    // the leader epoch history diverged: the last batch has another epoch now
+  it('a leader epoch history that diverged (the last batch has another epoch now) is read in full', async () => {
+    const {dir, p, client, now, full} = await resumed()
     p.log[p.log.length - 1] = {...p.log.at(-1)!, partitionLeaderEpoch: 7}
     const diverged = await audit(client, dir, now)
     expect(diverged.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/diverged/)}])
     expect(diverged.json).toBe(full.json)
+  })
 
-    // another cluster's checkpoint (cluster ids x.y and x_y share a directory name)
+  it("another cluster's checkpoint in the same directory (cluster ids x.y and x_y share its name) is read in full", async () => {
+    const {dir, client, now, full} = await resumed()
     await audit(client, dir, now, 'x.y')
     const other = await audit(client, dir, now, 'x_y')
     expect(other.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/another cluster \(x\.y\)/)}])
     expect(other.json).toBe(full.json)
+  })
 
-    // a damaged file
+  it('a damaged checkpoint file is read in full', async () => {
+    const {dir, client, now, full} = await resumed()
     expect((await audit(client, dir, now)).scan.resumed).toBe(1)
-    writeFileSync(join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json'), '{"schema":"rebalance-doctor/audit-checkpoint-v1"')
+    writeFileSync(checkpointFile(dir), '{"schema":"rebalance-doctor/audit-checkpoint-v1"')
     const damaged = await audit(client, dir, now)
     expect(damaged.scan.fullReads[0].reason).toMatch(/cannot be used/)
     expect(damaged.json).toBe(full.json)
+  })
 
-    // the right syntax and schema, a wrong shape inside (an edited file, another version's): read in full
+  it("the right syntax and schema with a wrong shape inside (an edited file, another version's) is read in full", async () => {
+    const {dir, client, now, full} = await resumed()
     for (const [what, mangle] of [
       // (each group's state is a JSON text inside the file: its quotes are escaped)
       ['a group state of another shape', (t: string) => t.replace(/\\"state\\":\{/, '\\"state\\":{\\"consumer\\":5,\\"x\\":')],
       ['a group state that is a number', (t: string) => t.replace(/\\"state\\":\{/, '\\"state\\":7,\\"y\\":{')],
     ] as const) {
       await audit(client, dir, now)
-      const f = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.json')
+      const f = checkpointFile(dir)
       const text = readFileSync(f, 'utf8')
       const bad = mangle(text)
       expect(bad, what).not.toBe(text)
@@ -145,8 +167,10 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
       expect(r.scan.fullReads, what).toEqual([{partition: 0, reason: expect.stringMatching(/cannot be used|damaged/)}])
       expect(r.json, what).toBe(full.json)
     }
+  })
 
-    // the log start moved past the checkpoint (retention): read from the new start, in full
+  it('the log start moved past the checkpoint (retention): read from the new start, in full', async () => {
+    const {dir, p, client, now} = await resumed()
     p.log.push(
       ...batches(generate(6, 2, 5), 6).map(b => ({
         ...b,
@@ -161,76 +185,85 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     expect(moved.scan.fullReads).toEqual([{partition: 0, reason: expect.stringMatching(/log start moved past|diverged/)}])
     expect(moved.json).toBe((await audit(client, undefined, now)).json)
   })
+})
 
-  it('cached audit entries: a quiet partition is not rebuilt, and whatever a row reads that changed recomputes it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
-    dirs.push(dir)
-    // generated groups (mostly drifting or reconciling) and settled ones, in sync with the live metadata
-    const live = cluster(3, 2)
-    const settled = ['orders', 'payments', 'orders,payments'].flatMap(t =>
-      Array.from({length: 4}, (_, i) => {
-        const g = `settled-${t}-${i}`
-        const topics = t.split(',')
-        return [
-          consumer.member(g, 'm1', {names: topics}),
-          consumer.metadata(g, 1, hashOf(live, topics)),
-          consumer.target(g, 'm1', [[T1, [0]]]),
-          consumer.targetMetadata(g, 1),
-          consumer.current(g, 'm1', 1, [[T1, [0]]]),
-        ].map(r => encodeRecord(r))
-      }),
+/**
+ * Generated groups (mostly drifting or reconciling) and settled ones in sync with `live`, in one partition, with
+ * the audit command's pass over them (`run`): cached entries reused where they hold, every output of the rows
+ * compared. `t0` is the time of the last record.
+ */
+function cachedRows() {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-ckpt-'))
+  dirs.push(dir)
+  const live = cluster(3, 2)
+  const settled = ['orders', 'payments', 'orders,payments'].flatMap(t =>
+    Array.from({length: 4}, (_, i) => {
+      const topics = t.split(',')
+      return settledConsumer(`settled-${t}-${i}`, 'm1', topics, hashOf(live, topics), [[T1, [0]]]).map(r => encodeRecord(r))
+    }),
+  )
+  const all = batches([...settled, ...generate(7, 40, 60)], 7)
+  const t0 = Number(all.at(-1)!.records.at(-1)!.timestamp)
+  const {p, client} = partition(all)
+  /** The audit command's pass; `rebuilt`: groups whose state was parsed; `stored`: rows read back as their text. */
+  async function run(withCheckpoint: boolean, md: ClusterMetadata, now: number, stuckAfterMs?: number, reassignments: ReassignmentInFlight[] = []) {
+    const pass = new AuditPass(auditContext(md, now, stuckAfterMs, reassignments), undefined)
+    let rebuilt = 0
+    let groups = 0
+    const scan = await scanOffsets(client, {
+      checkpoints: withCheckpoint
+        ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)}
+        : undefined,
+      onPartition: (_p, scanned) => {
+        for (const g of scanned) {
+          const summary = g.summary.bind(g)
+          ;(g as {summary: typeof summary}).summary = () => (rebuilt++, summary())
+        }
+        groups += scanned.length
+        pass.addScanned(scanned)
+      },
+    })
+    const rows = pass.rows()
+    // every output of the rows (rows read back from the checkpoint are written from their text, or parsed): the
+    // --json document as written, --ndjson, Prometheus, the table, the history's groups
+    const summary = pass.summary(
+      {partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0},
+      [...FINDING_KINDS],
+      'test-cluster-id',
+      now,
+      false,
     )
-    const all = batches([...settled, ...generate(7, 40, 60)], 7)
-    const t0 = Number(all.at(-1)!.records.at(-1)!.timestamp)
-    const {p, client} = partition(all)
-    /** The audit command's pass (cached entries reused where they hold); `rebuilt`: groups whose state was parsed. */
-    async function run(withCheckpoint: boolean, md: ClusterMetadata, now: number, stuckAfterMs?: number, reassignments: ReassignmentInFlight[] = []) {
-      const pass = new AuditPass(auditContext(md, now, stuckAfterMs, reassignments), undefined)
-      let rebuilt = 0
-      let groups = 0
-      const scan = await scanOffsets(client, {
-        checkpoints: withCheckpoint
-          ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)}
-          : undefined,
-        onPartition: (_p, scanned) => {
-          for (const g of scanned) {
-            const summary = g.summary.bind(g)
-            ;(g as {summary: typeof summary}).summary = () => (rebuilt++, summary())
-          }
-          groups += scanned.length
-          pass.addScanned(scanned)
-        },
-      })
-      const rows = pass.rows()
-      // every output of the rows (rows read back from the checkpoint are written from their text, or parsed): the
-      // --json document as written, --ndjson, Prometheus, the table, the history's groups
-      const summary = pass.summary(
-        {partitions: 1, recordsScanned: scan.recordsScanned, decodeErrors: scan.decodeErrors, durationMs: 0},
-        [...FINDING_KINDS],
-        'test-cluster-id',
-        now,
-        false,
-      )
-      const doc = auditDocument(summary, rows)
-      const written = piecesText(jsonPieces(doc))
-      expect(written).toBe(JSON.stringify(doc))
-      const json = [
-        written,
-        ndjsonLines(summary, rows),
-        prometheusText(summary, rows),
-        renderAuditTable(rows, {all: true}),
-        JSON.stringify([...historyGroups(rows)]),
-        pass.deleted,
-      ].join('\n')
-      stored = rows.filter(r => r instanceof StoredRow).length
-      // rows whose entry is not kept: they read more than the group's state and its topics' hash
-      const uncached = rows.filter(r => r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0).length
-      return {json, rebuilt, groups, uncached, fullReads: scan.fullReads, stored}
-    }
-    let stored = 0
+    const doc = auditDocument(summary, rows)
+    const written = piecesText(jsonPieces(doc))
+    expect(written).toBe(JSON.stringify(doc))
+    const json = [
+      written,
+      ndjsonLines(summary, rows),
+      prometheusText(summary, rows),
+      renderAuditTable(rows, {all: true}),
+      JSON.stringify([...historyGroups(rows)]),
+      pass.deleted,
+    ].join('\n')
+    const stored = rows.filter(r => r instanceof StoredRow).length
+    // rows whose entry is not kept: they read more than the group's state and its topics' hash
+    const uncached = rows.filter(r => r.inSync === false || r.membersReconciling > 0 || r.reassignments.length > 0).length
+    return {json, rebuilt, groups, uncached, fullReads: scan.fullReads, stored}
+  }
+  const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
+  return {live, t0, p, run, states}
+}
+
+describe('incremental audit: cached audit rows', () => {
+  it('a first run parses every group and reads no row back', async () => {
+    const {live, t0, run} = cachedRows()
     const first = await run(true, live, t0 + 60_000)
     expect(first.rebuilt).toBe(first.groups)
     expect(first.stored).toBe(0)
+  })
+
+  it('a quiet partition is not rebuilt: the same output, the rows read back as their text, only the rows that read more remade', async () => {
+    const {live, t0, run} = cachedRows()
+    const first = await run(true, live, t0 + 60_000)
     const quiet = await run(true, live, t0 + 60_000)
     expect(quiet.json).toBe(first.json)
     // the rows reused are read back as their text (those of deleted groups are counted, not listed)
@@ -238,6 +271,11 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     // only the rows that depend on more than the group's state and its topics' hash (drifting, reconciling) are remade
     expect(quiet.rebuilt).toBe(first.uncached)
     expect(quiet.rebuilt).toBeLessThan(quiet.groups)
+  })
+
+  it('whatever a row reads that changed recomputes it: each resumed run equals a full read with the same inputs', async () => {
+    const {live, t0, run} = cachedRows()
+    await run(true, live, t0 + 60_000)
     // each change a row reads: partitions, racks, the clock (stuck members), --stuck-after, reassignments in flight;
     // resumed with the cached entries of the run before it, equal to a full read with the same inputs (--stuck-after
     // last: another value drops every entry)
@@ -265,10 +303,12 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     }
     // the changes did change the rows (else the comparison proves nothing)
     expect(seen.size).toBeGreaterThanOrEqual(5)
+  })
 
-    // new records for two cached groups and a new group: only the header is rewritten (the states file stays, the
-    // changed groups' states are kept in the header), and the result is a full read's
-    const states = join(dir, 'test-cluster-id', 'audit-checkpoint', 'offsets-0.states.json')
+  it("new records for two cached groups and a new group: only the header is rewritten, the result a full read's", async () => {
+    const {live, t0, p, run, states} = cachedRows()
+    const first = await run(true, live, t0 + 60_000)
+    // the states file stays; the changed groups' states are kept in the header
     const statesBefore = readFileSync(states, 'utf8')
     const end = p.log.at(-1)!.lastOffset + 1n
     const more = batches(
@@ -295,9 +335,13 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     expect(changed.rebuilt).toBe(first.uncached + 3)
     expect(readFileSync(states, 'utf8')).toBe(statesBefore)
     expect((await run(true, live, t0 + 60_000)).json).toBe(changed.json)
+  })
 
-    // the cached groups' states live in the second file, read only when one of them is needed: a quiet run does
-    // without it; one that needs it and finds another write's (a crash between the two files) reads in full
+  it("the cached groups' states file is read only when needed: damaged, a full read's result; another write's, read in full", async () => {
+    const {live, t0, run, states} = cachedRows()
+    await run(true, live, t0 + 60_000)
+    // a quiet run does without the states file; one that needs it and finds another write's (a crash between the
+    // two files) reads in full
     const good = readFileSync(states, 'utf8')
     writeFileSync(states, '{"damaged"')
     expect((await run(true, live, t0 + 60_000)).json).toBe((await run(false, live, t0 + 60_000)).json)

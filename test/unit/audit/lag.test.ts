@@ -6,15 +6,12 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {groupLag, withLag} from '../../../src/core/audit/lag.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {run} from '../helpers.js'
-import {consumer, share, T1} from '../replay/log.js'
-import {cluster, hashOf} from './fixtures.js'
-
-afterEach(() => setClusterFactory(undefined))
+import {consumer, share, T1, settledConsumer} from '../../lib/records.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 
 const c = (topic: string, partition: number, offset: bigint, errorCode = 0) => ({topic, partition, offset, errorCode})
 
@@ -54,13 +51,7 @@ describe('withLag', () => {
 function clusterWithCommits(): FakeCluster {
   const fake = new FakeCluster(cluster(), {logEnd: 100n})
   const h = hashOf(fake.md, ['orders'])
-  fake.write('g1', [
-    consumer.member('g1', 'm1', {names: ['orders']}),
-    consumer.metadata('g1', 1, h),
-    consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]),
-    consumer.targetMetadata('g1', 1),
-    consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]]),
-  ])
+  fake.write('g1', settledConsumer('g1', 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   fake.write('g1', [consumer.offsetCommit('g1', 'orders', 0, 40n), consumer.offsetCommit('g1', 'orders', 1, 70n)])
   fake.write('s1', [
     share.member('s1', 'x1', ['orders']),
@@ -72,7 +63,7 @@ function clusterWithCommits(): FakeCluster {
   return fake
 }
 
-const audit = (fake: FakeCluster, ...args: string[]) => withFake(fake, () => run(['audit', '-b', 'fake:9092', ...args]))
+const audit = (fake: FakeCluster, ...args: string[]) => run(['audit', '-b', 'fake:9092', ...args], fake)
 const rowOf = (doc: {groups: Array<{group: string}>}, g: string) => doc.groups.find(r => r.group === g) as unknown as {lag: unknown}
 
 describe('audit: per-group lag through a fake cluster', () => {

@@ -4,8 +4,8 @@ import {auditDocument, escapeLabel, ndjsonLines, previousClusterId, prometheusFa
 import {renderAuditTable, summaryLine} from '../../../src/render/audit.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {Log} from '../replay/log.js'
-import {cluster, hashOf, settledGroup} from './fixtures.js'
+import {Log} from '../../lib/records.js'
+import {cluster, hashOf, settledGroup} from '../../lib/fixtures.js'
 
 const NOW = 1_700_000_000_000 + 3_600_000
 

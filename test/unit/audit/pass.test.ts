@@ -10,8 +10,8 @@ import {
   type HistoryStatus,
 } from '../../../src/core/audit/pass.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {classic, consumer, Log, share} from '../replay/log.js'
-import {cluster, hashOf, settledGroup} from './fixtures.js'
+import {classic, consumer, Log, share} from '../../lib/records.js'
+import {cluster, hashOf, settledGroup} from '../../lib/fixtures.js'
 
 const NOW = 1_700_000_000_000 + 3_600_000
 const STATS = {partitions: 2, recordsScanned: 40, decodeErrors: 0, durationMs: 5}

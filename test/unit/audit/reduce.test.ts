@@ -11,7 +11,7 @@ import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {decodeRecord} from '../../../src/core/records/index.js'
 import {type LoggedRecord, PartitionReplay, type ReplayResult} from '../../../src/core/replay/index.js'
-import {cluster} from './fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 import {batches, generate} from './generated.js'
 
 /** The audit as it was: every record decoded and replayed with snapshots, the timeline trimmed to `keep`. */

@@ -1,5 +1,5 @@
 /**
- * Issue 28 item 4: a bump printed by a --watch with a cause not known exactly is explained again on later passes;
+ * A bump printed by a --watch with a cause not known exactly is explained again on later passes;
  * once the history (recorded meanwhile, by this watch or another audit) names it exactly, a revision is printed
  * once, referring to the first print. An inference from later live metadata is never a revision.
  */
@@ -10,9 +10,9 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {type ReplayResult, replayGroup} from '../../../src/core/replay/index.js'
 import {historyView, recordedHistory} from '../../../src/core/history/view.js'
-import {observeTopics} from '../../../src/history/store.js'
 import {revisionLine} from '../../../src/render/watch.js'
-import {consumer as c, Log, T1} from '../replay/log.js'
+import {consumer as c, Log, T1} from '../../lib/records.js'
+import {historyMoment} from '../../lib/history.js'
 
 const G = 'g1'
 const brokers = [
@@ -41,18 +41,7 @@ function scenario(): {replay: ReplayResult; time: number} {
   return {replay: replayGroup(G, log.records), time: log.time}
 }
 
-const moment = (m: ClusterMetadata, t: number) => ({
-  v: 1,
-  clusterId: 'cid',
-  deletedTopics: [],
-  at: new Date(t).toISOString(),
-  full: true,
-  brokers: m.brokers.map(b => ({id: b.id, rack: b.rack})),
-  topics: Object.fromEntries(observeTopics(m)),
-  groups: {},
-})
-
-function explained(replay: ReplayResult, time: number, history: Array<ReturnType<typeof moment>>) {
+function explained(replay: ReplayResult, time: number, history: Array<ReturnType<typeof historyMoment>>) {
   return explainGroup(G, replay, {live, now: time + 1000, history: recordedHistory(historyView(history as never, 'cid'))})
 }
 
@@ -62,7 +51,7 @@ describe('OpenBumps: revisions of bumps printed before', () => {
     const printed = new PrintedBumps()
     const open = new OpenBumps()
     // first pass: no history around the bump yet (only the moment before it): inferred
-    const first = newBumpEvents(explained(replay, time, [moment(before, time - 60_000)]), 'cid', printed)
+    const first = newBumpEvents(explained(replay, time, [historyMoment(before, time - 60_000)]), 'cid', printed)
     const bump2 = first.find(e => e.epoch === 2)!
     expect(bump2.causes.find(x => x.kind === 'metadata-hash-changed')!.confidence).toBe('inferred-ambiguous')
     open.add(first, () => replay, time)
@@ -71,10 +60,10 @@ describe('OpenBumps: revisions of bumps printed before', () => {
     // a later pass with the same history: nothing better, no revision
     const again = open.replays(time + 5000)
     expect(again).toEqual([{group: G, type: 'consumer', replay}])
-    expect(open.revise(explained(replay, time, [moment(before, time - 60_000)]), 'cid')).toEqual([])
+    expect(open.revise(explained(replay, time, [historyMoment(before, time - 60_000)]), 'cid')).toEqual([])
 
     // the history now holds the moment after the bump: exact, and revised
-    const revs = open.revise(explained(replay, time, [moment(before, time - 60_000), moment(live, time + 500)]), 'cid')
+    const revs = open.revise(explained(replay, time, [historyMoment(before, time - 60_000), historyMoment(live, time + 500)]), 'cid')
     expect(revs).toHaveLength(1)
     const r = revs[0]
     expect(r).toMatchObject({group: G, type: 'consumer', epoch: 2, offset: bump2.offset, revises: {epoch: 2, offset: bump2.offset}, revision: 1})

@@ -1,27 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
-import type {LogBatch} from '../../../src/core/log/batch.js'
-import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
-import {consumer} from '../replay/log.js'
+import type {RecordToEncode} from '../../../src/core/records/index.js'
+import {BatchWriter, consumer} from '../../lib/records.js'
 
-let offset = 0n
-let time = 1_700_000_000_000
-function batch(records: RecordToEncode[], txn: {producerId?: bigint; control?: boolean} = {}): LogBatch {
-  time += 1000
-  const base = offset
-  const rs = records.map(r => {
-    const e = encodeRecord(r)
-    return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
-  })
-  return {
-    baseOffset: base,
-    lastOffset: offset - 1n,
-    producerId: txn.producerId ?? -1n,
-    isTransactional: txn.producerId !== undefined,
-    isControl: false,
-    records: rs,
-  } as unknown as LogBatch
-}
+const writer = new BatchWriter()
+const batch = (records: RecordToEncode[], txn: {producerId?: bigint} = {}) => writer.batch(records, txn)
 
 describe('PartitionScan', () => {
   it('reduces every group of the partition, skips offset commits undecoded, and keeps the last bumps', () => {

@@ -6,18 +6,14 @@
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {describe, expect, it} from 'vitest'
 import {run} from '../helpers.js'
-import {withFake} from '../../lib/fake-cluster.js'
 import {LONG, longIdCluster} from '../../lib/long-ids.js'
-
-afterEach(() => setClusterFactory(undefined))
 
 async function watch(...extra: string[]) {
   const timer = setTimeout(() => process.emit('SIGTERM', 'SIGTERM'), 6000)
   try {
-    return await withFake(longIdCluster(), () => run(['audit', '-b', 'fake:9092', '--no-record', '--watch', '300ms', ...extra]))
+    return await run(['audit', '-b', 'fake:9092', '--no-record', '--watch', '300ms', ...extra], longIdCluster())
   } finally {
     clearTimeout(timer)
   }

@@ -12,37 +12,20 @@ import {PartitionScan} from '../../../src/core/audit/scan.js'
 import {bumpDocument, bumpKey, type BumpEvent, newBumpEvents, orderBumps, PrintedBumps} from '../../../src/core/audit/watch.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
-import {encodeRecord, type RecordToEncode} from '../../../src/core/records/index.js'
+import type {RecordToEncode} from '../../../src/core/records/index.js'
 import type {ReplayResult} from '../../../src/core/replay/index.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
 import {runWatch, stopOnSignals, watchLoop} from '../../../src/io/watch-loop.js'
 import {bumpLine} from '../../../src/render/watch.js'
 import {memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
-import {consumer} from '../replay/log.js'
-import {cluster} from './fixtures.js'
+import {BatchWriter, consumer} from '../../lib/records.js'
+import {cluster} from '../../lib/fixtures.js'
 
 type Batch = LogBatch & {partitionLeaderEpoch: number}
 
-let offset = 0n
-let time = 1_700_000_000_000
-function batch(records: RecordToEncode[]): Batch {
-  time += 1000
-  const base = offset
-  const rs = records.map(r => {
-    const e = encodeRecord(r)
-    return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value, headers: []}
-  })
-  return {
-    baseOffset: base,
-    lastOffset: offset - 1n,
-    producerId: -1n,
-    isTransactional: false,
-    isControl: false,
-    partitionLeaderEpoch: 0,
-    records: rs,
-  } as unknown as Batch
-}
+const writer = new BatchWriter()
+const batch = (records: RecordToEncode[]) => writer.batch(records)
 
 /** A member joins group g: a member record, then the epoch bump and the assignment, in one write. */
 const join = (g: string, member: string, epoch: number) =>
@@ -90,7 +73,7 @@ describe('PartitionScan trackFrom: the bumps of the records after the last cycle
     const first = new PartitionScan()
     first.onBatch(join('g', 'm1', 1))
     first.onBatch(join('g', 'm2', 2))
-    const next = offset
+    const next = writer.offset
     expect(first.newBumps().size).toBe(0) // no trackFrom: baseline, nothing tracked
     const resumed = new PartitionScan({}, {groups: structuredClone(first.data()), counters: first.counters}, next)
     resumed.onBatch(join('g', 'm3', 3))
@@ -117,7 +100,7 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
   async function cycle(client: KafkaClient, store: ReturnType<typeof memoryCheckpointStore>, printed: PrintedBumps): Promise<BumpEvent[]> {
     const events: BumpEvent[] = []
     const replays: Array<[string, ReplayResult]> = []
-    const ctx = auditContext(cluster(3, 2), time, 600_000)
+    const ctx = auditContext(cluster(3, 2), writer.time, 600_000)
     // as the command does: the cycle's checkpoints count once it succeeded
     await scanOffsets(client, {
       checkpoints: {store, clusterId: 'c1'},
@@ -130,7 +113,8 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
       throw error
     })
     // explained and marked printed once the whole pass has been read (as the command does)
-    for (const [id, replay] of replays) events.push(...newBumpEvents(explainGroup(id, replay, {live: ctx.live, hasher: ctx.hasher, now: time}), 'c1', printed))
+    for (const [id, replay] of replays)
+      events.push(...newBumpEvents(explainGroup(id, replay, {live: ctx.live, hasher: ctx.hasher, now: writer.time}), 'c1', printed))
     store.commit()
     return orderBumps(events)
   }
@@ -141,7 +125,7 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
     const printed = new PrintedBumps()
     p.log.push(join('g', 'm1', 1), join('g', 'm2', 2))
     expect(await cycle(client, store, printed)).toEqual([]) // baseline
-    expect(store.nextOffset(0)).toBe(offset)
+    expect(store.nextOffset(0)).toBe(writer.offset)
 
     p.log.push(join('g', 'm3', 3))
     const second = await cycle(client, store, printed)

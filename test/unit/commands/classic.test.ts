@@ -1,17 +1,16 @@
 /**
- * A Stable classic group with one consumer-protocol member through the fake cluster, as issue 29 found it: group
+ * A Stable classic group with one consumer-protocol member (a group mid-migration) through the fake cluster: group
  * explain gives its member and offsets/lag, audit and its Prometheus file count the member.
  */
 import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage} from '../../../src/core/records/index.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {cluster} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
-import {consumer, T1} from '../replay/log.js'
+import {consumer, T1} from '../../lib/records.js'
 
 const dir = () => mkdtempSync(join(tmpdir(), 'rd-classic-'))
 const G = 'billing-legacy'
@@ -60,11 +59,9 @@ function classicCluster(): FakeCluster {
   return fake
 }
 
-afterEach(() => setClusterFactory(undefined))
-
 describe('a classic group through a fake cluster', () => {
   it('group explain --json: its member and the offsets table', async () => {
-    const r = await withFake(classicCluster(), () => run(['group:explain', G, '--json', '-b', 'fake:9092', '--history-dir', dir()]))
+    const r = await run(['group:explain', G, '--json', '-b', 'fake:9092', '--history-dir', dir()], classicCluster())
     expect(r.exitCode, r.stderr).toBe(0)
     const doc = JSON.parse(r.stdout)
     expect(doc.type).toBe('classic')
@@ -94,12 +91,12 @@ describe('a classic group through a fake cluster', () => {
 
   it('audit --json and its Prometheus file: members 1', async () => {
     const prom = join(dir(), 'rd.prom')
-    const r = await withFake(classicCluster(), () => run(['audit', '--json', '--no-record', '--prometheus', prom, '-b', 'fake:9092', '--history-dir', dir()]))
+    const r = await run(['audit', '--json', '--no-record', '--prometheus', prom, '-b', 'fake:9092', '--history-dir', dir()], classicCluster())
     expect(r.exitCode, r.stderr).toBe(0)
     const row = JSON.parse(r.stdout).groups.find((g: {group: string}) => g.group === G)
     expect(row).toMatchObject({type: 'classic', groupEpoch: 3, members: 1})
     expect(readFileSync(prom, 'utf8')).toMatch(/^rebalance_doctor_group_members\{[^}]*group="billing-legacy"[^}]*\} 1$/m)
-    // the road to KIP-848: per group, and counted in the summary (issue 29)
+    // the road to KIP-848: per group, and counted in the summary
     expect(row.migration).toMatchObject({upgrade: 'possible', blockers: [], metadataHash: null})
     expect(JSON.parse(r.stdout).summary.classicMigration).toEqual({possible: 1, blocked: 0, replaced: 0})
   })
@@ -108,8 +105,8 @@ describe('a classic group through a fake cluster', () => {
     const d = dir()
     const args = ['audit', '--json', '--incremental', '-b', 'fake:9092', '--history-dir', d]
     const fake = classicCluster()
-    expect((await withFake(fake, () => run(args))).exitCode).toBe(0)
-    const again = await withFake(fake, () => run(args))
+    expect((await run(args, fake)).exitCode).toBe(0)
+    const again = await run(args, fake)
     const doc = JSON.parse(again.stdout)
     expect(doc.summary.incremental.partitionsResumed).toBeGreaterThan(0)
     expect(doc.summary.classicMigration).toEqual({possible: 1, blocked: 0, replaced: 0})

@@ -5,15 +5,12 @@
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {describe, expect, it} from 'vitest'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {cluster} from '../../lib/fixtures.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
 
-afterEach(() => setClusterFactory(undefined))
-
-const live = (...args: string[]) => withFake(new FakeCluster(cluster()), () => run([...args, '-b', 'fake:9092']))
+const live = (...args: string[]) => run([...args, '-b', 'fake:9092'], new FakeCluster(cluster()))
 const metadataFile = () => tempFile('cluster.json', WORKED)
 
 /** Each command id, and a run of it that must exit 0 with some output on stdout. */

@@ -1,16 +1,16 @@
 /**
- * `group explain PATTERN` and `--all` (issue 16): every matching group explained from one read of each
+ * `group explain PATTERN` and `--all`: every matching group explained from one read of each
  * __consumer_offsets partition; JSON list document, NDJSON one report per line, text one report per group;
  * exit 4 when nothing matches, 3 with --fail-on-pending; --literal for an id with * in it; --watch stays single.
  */
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {consumer, T1} from '../replay/log.js'
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
 import {captureOutput, ROOT} from '../helpers.js'
 import {isGroupPattern} from '../../../src/core/group-filter.js'
 import {type FakeCluster, onePartitionCluster} from '../../lib/fake-cluster.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {opening} from '../../lib/commands.js'
 
 function live() {
   return parseMetadataDocument({
@@ -19,13 +19,7 @@ function live() {
     topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
   })
 }
-const settled = (g: string) => [
-  consumer.member(g, 'm1', {names: ['orders']}),
-  consumer.metadata(g, 1, new TopicHasher(live()).groupHash(['orders'])),
-  consumer.target(g, 'm1', [[T1, [0]]]),
-  consumer.targetMetadata(g, 1),
-  consumer.current(g, 'm1', 1, [[T1, [0]]]),
-]
+const settled = (g: string) => settledConsumer(g, 'm1', ['orders'], new TopicHasher(live()).groupHash(['orders']), [[T1, [0]]])
 function fakeClient() {
   return onePartitionCluster(live(), [
     ...settled('orders-1'),
@@ -44,12 +38,10 @@ let stderr: string[] = []
 let fake: FakeCluster
 beforeEach(() => {
   fake = fakeClient()
-  setClusterFactory(async () => fake)
   ;({stdout, stderr} = captureOutput())
   process.exitCode = undefined
 })
 afterEach(() => {
-  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
@@ -59,7 +51,7 @@ async function explain(argv: string[]): Promise<{exitCode: number; error?: Error
   let error: Error | undefined
   process.exitCode = undefined
   try {
-    await GroupExplain.run([...argv, '-b', 'h:1', '--history-dir', '/nonexistent-rd-history'], ROOT)
+    await opening(GroupExplain, fake).run([...argv, '-b', 'h:1', '--history-dir', '/nonexistent-rd-history'], ROOT)
   } catch (error_) {
     error = error_ as Error
   }

@@ -7,8 +7,9 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {LiveCommand} from '../../../src/cli/live-command.js'
 import type {ClusterReader} from '../../../src/kafka/cluster-reader.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import type {ClusterFactory} from '../../../src/kafka/session.js'
 import {ROOT} from '../helpers.js'
+import {opening} from '../../lib/commands.js'
 
 const CONNECTION = ['bootstrap-server', 'command-config', 'timeout', 'profile']
 
@@ -52,7 +53,6 @@ describe('live commands', () => {
 
 describe('LiveCommand.withCluster', () => {
   afterEach(() => {
-    setClusterFactory(undefined)
     vi.restoreAllMocks()
   })
 
@@ -67,34 +67,34 @@ describe('LiveCommand.withCluster', () => {
   function fake() {
     const closed: number[] = []
     const cluster = {clusterAddress: 'fake:1', close: async () => void closed.push(1)} as unknown as ClusterReader & {close(): Promise<void>}
-    setClusterFactory(async settings => {
+    const open: ClusterFactory = async settings => {
       expect(settings.bootstrap).toEqual([{host: 'fake', port: 1}])
       return cluster
-    })
-    return {cluster, closed}
+    }
+    return {cluster, closed, probe: opening(Probe, open)}
   }
 
   it('opens the cluster the flags name, gives the work a progress handle, closes it after', async () => {
-    const {cluster, closed} = fake()
+    const {cluster, closed, probe} = fake()
     Probe.work = async (client, progress) => {
       expect(client).toBe(cluster)
       progress.update('half way')
       return 'done'
     }
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-    await expect(Probe.run(['-b', 'fake:1', '--timeout', '5s'], {root: ROOT})).resolves.toBe('done')
+    await expect(probe.run(['-b', 'fake:1', '--timeout', '5s'], {root: ROOT})).resolves.toBe('done')
     expect(closed).toEqual([1])
     // not a terminal here: no spinner frames on stderr
     expect(stderr.mock.calls.map(c => String(c[0])).join('')).not.toMatch(/probing|half way/)
   })
 
   it("closes the cluster when the work fails, and the failure is the command's", async () => {
-    const {closed} = fake()
+    const {closed, probe} = fake()
     Probe.work = async () => {
       throw new Error('boom')
     }
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-    await expect(Probe.run(['-b', 'fake:1'], {root: ROOT})).rejects.toThrow(/boom/)
+    await expect(probe.run(['-b', 'fake:1'], {root: ROOT})).rejects.toThrow(/boom/)
     expect(closed).toEqual([1])
     process.exitCode = undefined
   })

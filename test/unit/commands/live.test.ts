@@ -6,12 +6,11 @@
 import {mkdtempSync, readdirSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {cluster, hashOf} from '../audit/fixtures.js'
+import {describe, expect, it} from 'vitest'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
-import {consumer, T1} from '../replay/log.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 
 const history = () => mkdtempSync(join(tmpdir(), 'rd-live-'))
 /** The arguments with the fake's address, and an empty history for the commands that read one. */
@@ -20,13 +19,7 @@ const live = (...args: string[]) => [...args, '-b', 'fake:9092', ...(['audit', '
 /** A consumer group settled at epoch 2 (a member joined, then a second bump when another joined). */
 function settled(fake: FakeCluster, g: string, o: {pending?: boolean} = {}): void {
   const h = hashOf(fake.md, ['orders'])
-  fake.write(g, [
-    consumer.member(g, 'm1', {names: ['orders']}),
-    consumer.metadata(g, 1, h),
-    consumer.target(g, 'm1', [[T1, [0, 1, 2]]]),
-    consumer.targetMetadata(g, 1),
-    consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]]),
-  ])
+  fake.write(g, settledConsumer(g, 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   fake.write(g, [consumer.member(g, 'm2', {names: ['orders']}), consumer.metadata(g, 2, h)], 60_000)
   if (o.pending) return // the target assignment of epoch 2 is not written: assignment pending
   fake.write(g, [
@@ -46,7 +39,7 @@ function settledCluster(g = 'g1', o: {pending?: boolean} = {}): FakeCluster {
 }
 
 /** The command run through oclif against `fake`. */
-const runOn = (fake: FakeCluster, ...args: string[]) => withFake(fake, () => run(live(...args)))
+const runOn = (fake: FakeCluster, ...args: string[]) => run(live(...args), fake)
 
 /** A --json document: schema first, warnings last. */
 function documentOf(stdout: string) {
@@ -55,8 +48,6 @@ function documentOf(stdout: string) {
   expect(Object.keys(doc).at(-1)).toBe('warnings')
   return doc
 }
-
-afterEach(() => setClusterFactory(undefined))
 
 describe('group explain through a fake cluster', () => {
   it('--json: one document on stdout (schema first, warnings last), no progress text; exit 0', async () => {
@@ -74,10 +65,10 @@ describe('group explain through a fake cluster', () => {
     const fake = settledCluster()
     const last = await runOn(fake, 'group:explain', 'g1', '--json', '--last', '1')
     expect(JSON.parse(last.stdout).timeline.map((e: {epoch: number}) => e.epoch)).toEqual([2])
-    const since = await withFake(fake, () => run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time + 1000).toISOString())))
+    const since = await run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time + 1000).toISOString()), fake)
     expect(since.exitCode).toBe(0)
     expect(JSON.parse(since.stdout).timeline).toEqual([])
-    const all = await withFake(fake, () => run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time - 30_000).toISOString())))
+    const all = await run(live('group:explain', 'g1', '--json', '--since', new Date(fake.time - 30_000).toISOString()), fake)
     expect(JSON.parse(all.stdout).timeline.map((e: {epoch: number}) => e.epoch)).toEqual([2])
   })
 
@@ -113,7 +104,7 @@ describe('group records through a fake cluster', () => {
     expect(records.length).toBe(12)
     const last = await runOn(fake, 'group:records', 'g1', '--json', '--last', '2')
     expect((JSON.parse(last.stdout).records as unknown[]).length).toBe(2)
-    const none = await withFake(fake, () => run(live('group:records', 'g1', '--json', '--since', new Date(fake.time + 60_000).toISOString())))
+    const none = await run(live('group:records', 'g1', '--json', '--since', new Date(fake.time + 60_000).toISOString()), fake)
     expect(none.exitCode).toBe(4)
     expect(JSON.parse(none.stdout).records).toEqual([])
     const missing = await runOn(fake, 'group:records', 'nope', '--json')
@@ -215,18 +206,18 @@ describe('audit --quiet through a fake cluster (cron: mail only when something i
   it('nothing found: nothing on stdout or stderr, exit 0, the history still recorded; a finding: table and summary, exit 3', async () => {
     const fake = settledCluster()
     const dir = history()
-    const ok = await withFake(fake, () => run(['audit', '--quiet', '-b', 'fake:9092', '--history-dir', dir]))
+    const ok = await run(['audit', '--quiet', '-b', 'fake:9092', '--history-dir', dir], fake)
     expect(ok.exitCode, ok.stderr).toBe(0)
     expect(ok.stdout).toBe('')
     expect(ok.stderr).toBe('')
     expect(readdirSync(dir)).toEqual(['test-cluster-id'])
     // without --quiet the same run prints its summary line and history note
-    const loud = await withFake(fake, () => run(['audit', '-b', 'fake:9092', '--history-dir', dir]))
+    const loud = await run(['audit', '-b', 'fake:9092', '--history-dir', dir], fake)
     expect(loud.stdout).toMatch(/no findings/)
     expect(loud.stderr).toMatch(/history: /)
 
     fake.md = cluster(4) // drift: a finding
-    const found = await withFake(fake, () => run(['audit', '-q', '-b', 'fake:9092', '--history-dir', dir]))
+    const found = await run(['audit', '-q', '-b', 'fake:9092', '--history-dir', dir], fake)
     expect(found.exitCode).toBe(3)
     expect(found.stdout).toMatch(/\bg1\b/)
     expect(found.stdout).toMatch(/1 with findings: drift 1/)

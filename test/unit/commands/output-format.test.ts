@@ -1,4 +1,4 @@
-/** `-o json|yaml|table` (issue 16): -o json is --json, -o yaml the same document as YAML; cluster snapshot -o stays a file. */
+/** `-o json|yaml|table`: -o json is --json, -o yaml the same document as YAML; cluster snapshot -o stays a file. */
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
 import {outputFormatOf} from '../../../src/cli/output-flags.js'

@@ -87,7 +87,7 @@ describe('complete: what may follow the words typed', () => {
     expect(liveCandidates(['orders'], {...c, prefix: '--group='})).toEqual(['--group=orders'])
   })
 
-  it('live names starting with "-" are offered only where they cannot parse as flags (issue 27, 17)', () => {
+  it('live names starting with "-" are offered only where they cannot parse as flags', () => {
     const live = ['--prometheus=x.prom', '-rf', 'orders']
     // as an argument (group explain <TAB>), and as the word after --group: they would be read as flags
     expect(liveCandidates(live, complete(commands, ['group', 'explain', '']) as never)).toEqual(['orders'])

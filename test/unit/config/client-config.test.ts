@@ -220,7 +220,7 @@ describe('parseJaasConfig', () => {
   )
 })
 
-describe('a --command-config file with a secret that others can read (issue 27, 18)', () => {
+describe('a --command-config file with a secret that others can read', () => {
   const secret = 'hunter2-s3cr3t'
   const text = `bootstrap.servers=k:9092\nsecurity.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="${secret}";\n`
   async function file(mode: number): Promise<string> {
@@ -255,15 +255,15 @@ describe('a --command-config file with a secret that others can read (issue 27, 
   })
 
   it('the warning reaches the command (withKafka: stderr, or --json warnings)', async () => {
-    const {setClusterFactory, withKafka} = await import('../../../src/kafka/session.js')
+    const {withKafka} = await import('../../../src/kafka/session.js')
     const f = await file(0o644)
     const warned: string[] = []
-    setClusterFactory(async () => ({close: async () => {}}) as never)
-    try {
-      await withKafka({'command-config': f} as never, {warn: m => void warned.push(m)}, async () => 1)
-    } finally {
-      setClusterFactory(undefined)
-    }
+    await withKafka(
+      {'command-config': f} as never,
+      {warn: m => void warned.push(m)},
+      async () => 1,
+      async () => ({close: async () => {}}) as never,
+    )
     expect(warned).toHaveLength(1)
     expect(warned[0]).toMatch(/readable by its group and all users \(mode 0644\): restrict it with chmod 600/)
   })

@@ -7,15 +7,12 @@
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {SCHEMAS} from '../../../src/core/documents.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
-import {cluster, hashOf} from '../audit/fixtures.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 import {ROOT, run, tempFile, WORKED} from '../helpers.js'
-import {consumer, T1} from '../replay/log.js'
-
-afterEach(() => setClusterFactory(undefined))
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
 
 const reference = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8')
 
@@ -52,13 +49,7 @@ const undocumented = (doc: unknown) => [...fieldNames(doc, new Set())].filter(k 
 function busyCluster(): FakeCluster {
   const fake = new FakeCluster(cluster(), {logEnd: 100n})
   const h = hashOf(fake.md, ['orders'])
-  fake.write('g1', [
-    consumer.member('g1', 'm1', {names: ['orders']}),
-    consumer.metadata('g1', 1, h),
-    consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]),
-    consumer.targetMetadata('g1', 1),
-    consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]]),
-  ])
+  fake.write('g1', settledConsumer('g1', 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   fake.write('g1', [consumer.member('g1', 'm2', {names: ['orders']}), consumer.metadata('g1', 2, h)], 60_000)
   fake.write('g1', [
     consumer.memberTombstone('g1', 'm2'),
@@ -73,7 +64,7 @@ function busyCluster(): FakeCluster {
 }
 
 const live = async (...args: string[]) => {
-  const r = await withFake(busyCluster(), () => run([...args, '-b', 'fake:9092']))
+  const r = await run([...args, '-b', 'fake:9092'], busyCluster())
   expect([0, 3], `${args.join(' ')}: ${r.stderr}${r.error?.message ?? ''}`).toContain(r.exitCode)
   return JSON.parse(r.stdout)
 }

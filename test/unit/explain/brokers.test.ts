@@ -1,14 +1,10 @@
 /** group explain says which brokers are fenced or gone, and which of the group's topics they hold replicas of. */
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {brokerHealth, brokerHealthText} from '../../../src/core/explain/report/brokers.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {T1, T2} from '../replay/log.js'
+import {T1, T2} from '../../lib/records.js'
 import {run} from '../helpers.js'
-import {withFake} from '../../lib/fake-cluster.js'
 import {longIdCluster, LONG} from '../../lib/long-ids.js'
-
-afterEach(() => setClusterFactory(undefined))
 
 const md = parseMetadataDocument({
   clusterId: 'c',
@@ -41,9 +37,9 @@ describe('broker health', () => {
   it('group explain prints it (and --json has it)', async () => {
     const fake = longIdCluster()
     fake.md = {...fake.md, brokers: fake.md.brokers.map(b => (b.id === 3 ? {...b, fenced: true} : b))}
-    const r = await withFake(fake, () => run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-b']))
+    const r = await run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-b'], fake)
     expect(r.stdout).toMatch(/^brokers: 1, 2 up; 3 FENCED \(down, rack rack-b; replicas of orders\)$/m)
-    const j = await withFake(fake, () => run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-b', '--json']))
+    const j = await run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-b', '--json'], fake)
     expect(JSON.parse(j.stdout).brokers).toEqual({up: [1, 2], fenced: [{id: 3, rack: 'rack-b', topics: ['orders']}], unregistered: []})
   })
 })

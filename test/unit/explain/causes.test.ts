@@ -1,5 +1,5 @@
 /**
- * Issue 11: how each metadata cause is known. Hashes the scenarios' "then" metadata with TopicHasher and checks
+ * How each metadata cause is known. Hashes the scenarios' "then" metadata with TopicHasher and checks
  * the confidence, the alternatives and the wording (an inference is never worded as a fact).
  */
 import {describe, expect, it} from 'vitest'
@@ -11,8 +11,8 @@ import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/met
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {historyRacks, historyView, recordedHistory} from '../../../src/core/history/view.js'
 import {exactFrom} from '../../lib/evidence.js'
-import {consumer as c, Log, T1, T2, T3} from '../replay/log.js'
-import {observeTopics} from '../../../src/history/store.js'
+import {consumer as c, Log, T1, T2, T3} from '../../lib/records.js'
+import {historyMoment} from '../../lib/history.js'
 
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'
@@ -128,26 +128,16 @@ describe('a reassignment and a rack change that hash alike', () => {
     const log = created(['orders'], hash(before, ['orders']))
     bump(log, 2, hash(live, ['orders']))
     const replay = replayGroup(G, log.records)
-    const at = (m: ClusterMetadata, t: number) => ({
-      v: 1,
-      clusterId: 'cid',
-      deletedTopics: [],
-      at: new Date(t).toISOString(),
-      full: true,
-      brokers: m.brokers.map(b => ({id: b.id, rack: b.rack})),
-      topics: Object.fromEntries(observeTopics(m)),
-      groups: {},
-    })
-    const view = historyView([at(before, log.time - 60_000), at(live, log.time + 500)] as never)
+    const view = historyView([historyMoment(before, log.time - 60_000), historyMoment(live, log.time + 500)] as never)
     expect(historyRacks(view)).toEqual(['rack-a', 'rack-b'])
     const r = explainGroup(G, replay, {live, now: log.time + 1000, history: recordedHistory(view)})
     expect(exactFrom(r, 'history')).toBe(1)
     const cause = metadataCause(r, 2)
     expect(cause).toMatchObject({confidence: 'exact', alternatives: []})
-    // the partition, its replicas and their racks on both sides (issue 28 item 5), not just the topic's racks
+    // the partition, its replicas and their racks on both sides, not just the topic's racks
     expect(cause.message).toContain('orders: partition 0: replicas [1,2] on rack-a,rack-a → [2,3] on rack-a,rack-b')
     expect(cause.message).not.toContain('to answer it')
-    // every field is the history's (issue 28 item 1); the guess lives only under details.inferred
+    // every field is the history's; the guess lives only under details.inferred
     expect(cause.details.changes).toEqual([
       {
         kind: 'replica-placement',
@@ -166,7 +156,7 @@ describe('a reassignment and a rack change that hash alike', () => {
   })
 })
 
-describe('many topics altered within one heartbeat (issue 28 item 2)', () => {
+describe('many topics altered within one heartbeat', () => {
   const three = (a: number, b: number, x: number, brokers: Broker[] = BROKERS) =>
     md(
       [
@@ -370,7 +360,7 @@ describe('reassignments in flight', () => {
   })
 })
 
-describe('two topics altered in one bump (issue 28 item 2)', () => {
+describe('two topics altered in one bump', () => {
   // orders 2 → 3 partitions (epoch 2), later orders 3 → 4 and payments 2 → 3 within one heartbeat (epoch 3)
   const p = (n: number) => Array.from({length: n}, () => [1, 3])
   const at2 = md([layout('orders', T1, p(2)), layout('payments', T2, p(2))])

@@ -1,10 +1,10 @@
-/** "It keeps rebalancing" (issue 28): bumps by cause and a client that comes and goes, summed over the timeline. */
+/** "It keeps rebalancing": bumps by cause and a client that comes and goes, summed over the timeline. */
 import {describe, expect, it} from 'vitest'
 import {churnOf} from '../../../src/core/explain/report/churn.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
-import {consumer as c, Log, T1} from '../replay/log.js'
+import {consumer as c, Log, T1} from '../../lib/records.js'
 
 const G = 'g1'
 

@@ -12,8 +12,8 @@ import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbedded
 import {replayGroup, topicsEverUsed} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
 import {PLAIN} from '../../../src/render/style.js'
-import {cluster} from '../audit/fixtures.js'
-import {consumer, Log, T1, T2} from '../replay/log.js'
+import {cluster} from '../../lib/fixtures.js'
+import {consumer, Log, T1, T2} from '../../lib/records.js'
 
 const G = 'billing-legacy'
 

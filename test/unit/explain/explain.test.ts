@@ -1,5 +1,5 @@
 /**
- * explainGroup on logs built with the record encoder (test/unit/replay/log.ts) and metadata documents; every hash
+ * explainGroup on logs built with the record encoder (test/lib/records.ts) and metadata documents; every hash
  * the records store is computed by TopicHasher from the metadata the scenario says the coordinator saw then.
  */
 import {describe, expect, it} from 'vitest'
@@ -7,7 +7,7 @@ import {explainGroup, type ExplainReport} from '../../../src/core/explain/explai
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {classic, consumer as c, Log, share as s, streams as st, T1, T2} from '../replay/log.js'
+import {classic, consumer as c, Log, share as s, streams as st, T1, T2} from '../../lib/records.js'
 
 const G = 'g1'
 const OLD = 'ICEiIyQlJicoKSorLC0uLw'
@@ -343,15 +343,21 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
     expect(r3.timeline[1].causes[0]).toMatchObject({confidence: 'unexplained', details: {nextStep: expect.stringContaining('audit')}})
   })
 
-  it('broker unregistered, then the walk goes on through an earlier change', () => {
-    const brokers = [
-      {id: 1, rack: 'rack-a'},
-      {id: 2, rack: 'rack-b'},
-      {id: 3, rack: 'rack-b'},
-    ]
+  const brokers = [
+    {id: 1, rack: 'rack-a'},
+    {id: 2, rack: 'rack-b'},
+    {id: 3, rack: 'rack-b'},
+  ]
+  /** Topic a grows from 2 to 4 partitions (epoch 2), then broker 3 unregisters (epoch 3). */
+  function unregisteredAfterIncrease(): Log {
     const log = created(['a'], hash(md([A2], brokers), ['a']))
     metadataBump(log, 2, hash(md([A4], brokers), ['a']))
     metadataBump(log, 3, hash(md([A4], brokers.slice(0, 2)), ['a']))
+    return log
+  }
+
+  it('broker unregistered, then the walk goes on through an earlier change', () => {
+    const log = unregisteredAfterIncrease()
     const r = explain(log, md([A4], brokers.slice(0, 2)))
     expect(changesOf(r, 3)).toEqual([expect.objectContaining({kind: 'broker-registered', broker: 3, then: 'registered, rack rack-b'})])
     expect(changesOf(r, 2)).toEqual([expect.objectContaining({kind: 'partition-count', topic: 'a', then: '2', now: '4'})])
@@ -359,14 +365,7 @@ describe('explainGroup: metadata changes attributed, walking back from live meta
   })
 
   it('matches that hash alike (no rack, or not registered) do not stop the walk', () => {
-    const brokers = [
-      {id: 1, rack: 'rack-a'},
-      {id: 2, rack: 'rack-b'},
-      {id: 3, rack: 'rack-b'},
-    ]
-    const log = created(['a'], hash(md([A2], brokers), ['a']))
-    metadataBump(log, 2, hash(md([A4], brokers), ['a']))
-    metadataBump(log, 3, hash(md([A4], brokers.slice(0, 2)), ['a']))
+    const log = unregisteredAfterIncrease()
     // broker 3 registered again since, with rack-a: not seen by the coordinator yet
     const live = md([A4], [...brokers.slice(0, 2), {id: 3, rack: 'rack-a'}])
     const r = explain(log, live)

@@ -10,7 +10,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {classifyBump, GroupReducer, replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
-import {Log, streams as st, T1} from '../replay/log.js'
+import {Log, streams as st, T1} from '../../lib/records.js'
 
 const G = 'app'
 const topic = (n: number) => ({

@@ -3,7 +3,7 @@ import type {CauseView} from '../../../src/core/explain/report/causes.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderExplain} from '../../../src/render/explain.js'
-import {consumer, Log, T1} from '../replay/log.js'
+import {consumer, Log, T1} from '../../lib/records.js'
 
 const G = 'g'
 

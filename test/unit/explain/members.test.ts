@@ -3,7 +3,7 @@ import {explainGroup} from '../../../src/core/explain/explain.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {partitionsText} from '../../../src/render/explain.js'
-import {consumer, Log, share, T1, T2} from '../replay/log.js'
+import {consumer, Log, share, T1, T2} from '../../lib/records.js'
 
 const G = 'g'
 const live = parseMetadataDocument(

@@ -1,9 +1,9 @@
-/** The road to KIP-848 of a classic group (issue 29): what the records tell, what the broker configs must allow. */
+/** The road to KIP-848 of a classic group: what the records tell, what the broker configs must allow. */
 import {describe, expect, it} from 'vitest'
 import {downgradeReadiness, migrationReadiness} from '../../../src/core/explain/report/migration.js'
 import {TopicHasher} from '../../../src/core/hash.js'
 import type {GroupMetadataValue} from '../../../src/core/replay/values.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 
 const member = (id: string, topics: string[]) => ({
   memberId: id,

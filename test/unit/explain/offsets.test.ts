@@ -3,7 +3,7 @@ import {groupOffsets, type LogEnd, offsetPartitionsOf} from '../../../src/core/e
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {OFFSET_ROWS, offsetsText} from '../../../src/render/explain.js'
-import {consumer, Log, share, T1, T2} from '../replay/log.js'
+import {consumer, Log, share, T1, T2} from '../../lib/records.js'
 
 const G = 'g'
 const live = parseMetadataDocument(

@@ -9,7 +9,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
-import {Log, streams as st, T1, T2, T3} from '../replay/log.js'
+import {Log, streams as st, T1, T2, T3} from '../../lib/records.js'
 
 const G = 'app'
 const T4 = 'AAAAAAAAAAAAAAAAAAAABA'

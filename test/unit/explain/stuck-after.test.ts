@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {DEFAULT_STUCK_AFTER_MS, explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1} from '../replay/log.js'
+import {consumer, Log, T1} from '../../lib/records.js'
 
 const G = 'g'
 

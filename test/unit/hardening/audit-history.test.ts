@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 6 (and the writers of defect 7): `audit` always writes its output (table, JSON, NDJSON,
+ * `audit` always writes its output (table, JSON, NDJSON,
  * Prometheus) even when its history cannot be written; the history failure is on stderr, a JSON field and a
  * Prometheus metric, and exits 5 when there is no finding to exit 3. The Prometheus file and
  * `cluster snapshot --output` go through the atomic writer: a full disk fails them and keeps the old file.
@@ -12,10 +12,11 @@ import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {clusterDir} from '../../../src/history/store.js'
 import {nodeFileOps} from '../../../src/io/atomic-file.js'
-import {consumer, T1} from '../replay/log.js'
+import {T1, settledConsumer} from '../../lib/records.js'
 import {captureOutput, ROOT} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {opening} from '../../lib/commands.js'
+import type {ClusterFactory} from '../../../src/kafka/session.js'
 
 const CID = 'test-cluster-id'
 function live() {
@@ -28,13 +29,7 @@ function live() {
 let storedHash = 0n
 function fakeClient() {
   const g = 'g1'
-  return onePartitionCluster(live(), [
-    consumer.member(g, 'm1', {names: ['orders']}),
-    consumer.metadata(g, 1, storedHash),
-    consumer.target(g, 'm1', [[T1, [0]]]),
-    consumer.targetMetadata(g, 1),
-    consumer.current(g, 'm1', 1, [[T1, [0]]]),
-  ])
+  return onePartitionCluster(live(), settledConsumer(g, 'm1', ['orders'], storedHash, [[T1, [0]]]))
 }
 
 let stdout: string[] = []
@@ -43,21 +38,19 @@ beforeEach(async () => {
   const {TopicHasher} = await import('../../../src/core/hash.js')
   storedHash = new TopicHasher(live()).groupHash(['orders'])
   ;({stdout, stderr} = captureOutput())
-  // a cluster opened by a run reads the stored hash of that moment
-  setClusterFactory(async () => fakeClient())
   process.exitCode = undefined
 })
 afterEach(() => {
-  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
 
-async function audit(argv: string[]): Promise<{exitCode: number; error?: Error}> {
+/** `audit` on the cluster `open` opens (default: one group, built when the run opens it, with the stored hash of that moment). */
+async function audit(argv: string[], open: ClusterFactory = async () => fakeClient()): Promise<{exitCode: number; error?: Error}> {
   const {default: Audit} = await import('../../../src/commands/audit.js')
   let error: Error | undefined
   try {
-    await Audit.run(['-b', 'h:1', ...argv], ROOT)
+    await opening(Audit, open).run(['-b', 'h:1', ...argv], ROOT)
   } catch (error_) {
     error = error_ as Error
   }
@@ -170,31 +163,27 @@ describe('atomic writers on a full disk', () => {
     writeFileSync(out, '{"old": true}\n')
     fullDisk()
     const {default: Snapshot} = await import('../../../src/commands/cluster/snapshot.js')
-    const err = await Snapshot.run(['-b', 'h:1', '--output', out], ROOT).then(
-      () => undefined,
-      (e: Error) => e,
-    )
+    const err = await opening(Snapshot, async () => fakeClient())
+      .run(['-b', 'h:1', '--output', out], ROOT)
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      )
     expect(err?.message).toMatch(/could not write .*cluster\.json: no space left on the device \(ENOSPC\)/)
     expect(readFileSync(out, 'utf8')).toBe('{"old": true}\n')
     expect(readdirSync(dir)).toEqual(['cluster.json'])
   })
 })
 
-describe('audit --incremental where no checkpoint can be written (a cron user without a home directory: issue 27, 21)', () => {
+describe('audit --incremental where no checkpoint can be written (a cron user without a home directory)', () => {
   it('one warning, not one per partition, and the hint names --history-dir', async () => {
     const {FakeCluster} = await import('../../lib/fake-cluster.js')
-    setClusterFactory(async () => {
+    const open = async () => {
       const fake = new FakeCluster(live(), {offsetsPartitions: 5})
-      fake.write('g1', [
-        consumer.member('g1', 'm1', {names: ['orders']}),
-        consumer.metadata('g1', 1, storedHash),
-        consumer.target('g1', 'm1', [[T1, [0]]]),
-        consumer.targetMetadata('g1', 1),
-        consumer.current('g1', 'm1', 1, [[T1, [0]]]),
-      ])
+      fake.write('g1', settledConsumer('g1', 'm1', ['orders'], storedHash, [[T1, [0]]]))
       return fake
-    })
-    const r = await audit(['--incremental', '--history-dir', unwritableHistory()])
+    }
+    const r = await audit(['--incremental', '--history-dir', unwritableHistory()], open)
     expect(r.error).toBeUndefined()
     // one entry per warning (oclif wraps a warning at 80 columns off a terminal in tests: "\n ›   " joins its pieces)
     const lines = stderr

@@ -1,4 +1,4 @@
-/** Issue 10, defect 9: `topic-hash bytes` on a huge topic refuses with a clear message (JSON error under --json). */
+/** `topic-hash bytes` on a huge topic refuses with a clear message (JSON error under --json). */
 import {writeFileSync} from 'node:fs'
 import {describe, expect, it, vi} from 'vitest'
 import {MAX_BYTES_SEGMENTS} from '../../../src/commands/topic-hash/bytes.js'

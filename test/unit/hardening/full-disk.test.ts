@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 7: history on a full disk. Short writes and ENOSPC are detected (never taken as success), a
+ * History on a full disk. Short writes and ENOSPC are detected (never taken as success), a
  * rewrite is atomic and never drops entries that were readable, temp files are cleaned, and the stale-lock
  * takeover never deletes a lock another writer holds. The fs write function is injected (root ignores chmod).
  */
@@ -11,7 +11,7 @@ import {describe, expect, it} from 'vitest'
 import {type FileOps, nodeFileOps, writeFileAtomic} from '../../../src/io/atomic-file.js'
 import {parseSegment} from '../../../src/core/history/format.js'
 import {acquireLock, clusterDir, loadHistory, recordHistory, releaseLock} from '../../../src/history/store.js'
-import {cluster} from '../audit/fixtures.js'
+import {cluster} from '../../lib/fixtures.js'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-11-01T10:00:00Z')

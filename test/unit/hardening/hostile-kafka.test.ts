@@ -1,5 +1,5 @@
 /**
- * Issue 27, items 1, 5, 10, 11, 12: brokers that speak Kafka's protocol but answer one request as no broker should
+ * Brokers that speak Kafka's protocol but answer one request as no broker should
  * (test/lib/hostile-broker.ts `startHostileKafka`), against the built CLI in a child process. Each run must end
  * with the documented exit code and a one-line error naming the broker (and the partition, for reads), within a
  * small --timeout plus start-up slack — or, for a throttled fetch, complete the read.
@@ -82,7 +82,7 @@ function expectNamedFailure(r: Run, probe: ProtocolProbe, code: RegExp): void {
   expect(r.ms).toBeLessThan(TIMEOUT_MS + SLACK_MS)
 }
 
-describe('a Fetch that never advances (issue 27, item 1)', () => {
+describe('a Fetch that never advances', () => {
   for (const cmd of [
     ['group', 'records', 'g1'],
     ['audit', '--no-record'],
@@ -95,7 +95,7 @@ describe('a Fetch that never advances (issue 27, item 1)', () => {
   }
 })
 
-describe('empty Fetches below the end offset (issue 27, item 5)', () => {
+describe('empty Fetches below the end offset', () => {
   it('audit: fails naming the partition, not "0 groups · no findings · exit 0"', async () => {
     const r = await cli(live('empty-fetches', 'audit', '--no-record'))
     expectNamedFailure(r, 'empty-fetches', /^(INCOMPLETE_READ|TIMEOUT)$/)
@@ -109,7 +109,7 @@ describe('empty Fetches below the end offset (issue 27, item 5)', () => {
   })
 })
 
-describe('throttled Fetches (issue 27, item 10)', () => {
+describe('throttled Fetches', () => {
   it('group records: the throttle time is waited out and every record is read', async () => {
     const r = await cli(patient('throttled-fetches', 'group', 'records', 'g1', '--json'))
     expect(r.status, r.stderr).toBe(0)
@@ -124,7 +124,7 @@ describe('throttled Fetches (issue 27, item 10)', () => {
   })
 })
 
-describe('a FindCoordinator answer without the group (issue 27, item 11)', () => {
+describe('a FindCoordinator answer without the group', () => {
   it('group list: a named PROTOCOL_ERROR, not "TypeError … reading \'host\'"', async () => {
     const r = await cli(live('coordinator-without-group', 'group', 'list'))
     expectNamedFailure(r, 'coordinator-without-group', /^PROTOCOL_ERROR$/)
@@ -132,7 +132,7 @@ describe('a FindCoordinator answer without the group (issue 27, item 11)', () =>
   })
 })
 
-describe('DescribeTopicPartitions cursors (issue 27, item 12)', () => {
+describe('DescribeTopicPartitions cursors', () => {
   const dtp = ['cluster', 'snapshot', '--metadata-api', 'describe-topic-partitions']
 
   it('a cursor that does not move forward: PROTOCOL_ERROR on the second page', async () => {

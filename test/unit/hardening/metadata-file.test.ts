@@ -1,4 +1,4 @@
-/** Issue 10, defects 1, 11, 12 (files): hostile metadata files are refused with exit 2, bounded memory, a message. */
+/** Hostile metadata files are refused with exit 2, bounded memory, a message. */
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * Damaged metadata-log directories (issue 27 items 4, 6-9, 14): a changed byte (CRC-32C), a damaged batch length
+ * Damaged metadata-log directories: a changed byte (CRC-32C), a damaged batch length
  * mid-segment, a gap between segments or within one, an undecodable record, another topic's directory, and files
  * that are not regular files. Damage ends what is claimed exact at its offset, in text and JSON; a directory or
  * file that is not a metadata log is a usage error naming it (exit 2), in bounded time.
@@ -8,49 +8,23 @@ import {mkdirSync, mkdtempSync, symlinkSync, writeFileSync} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
-import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {attributeDrift, attributeFromLog} from '../../../src/core/metadata-log/attribute.js'
 import {computeGroupHash} from '../../../src/core/hash.js'
 import * as metadataLog from '../../../src/sources/metadata-log.js'
 import {run} from '../helpers.js'
 import {cli} from './cli.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
-import {cluster, hashOf} from '../audit/fixtures.js'
-import {consumer, T1} from '../replay/log.js'
+import {brokerRegistration, partitionChange, partitionRecord as part, topicRecord as topic} from '../../lib/metadata-records.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
+import {T1, settledConsumer} from '../../lib/records.js'
 
 const ORDERS = 'AAECAwQFBgcICQoLDA0ODw'
 const PAYMENTS = 'EBESExQVFhcYGRobHB0eHw'
 const T = Date.parse('2026-11-30T14:00:00Z')
-const reg = (id: number, rack: string) =>
-  encodeMetadataRecord(0, {
-    BrokerId: id,
-    IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
-    BrokerEpoch: BigInt(id),
-    EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}],
-    Features: [],
-    Rack: rack,
-    Fenced: false,
-    InControlledShutdown: false,
-    LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg'],
-  })
-const topic = (name: string, id: string) => encodeMetadataRecord(2, {Name: name, TopicId: id})
-const part = (id: string, p: number, replicas: number[]) =>
-  encodeMetadataRecord(3, {
-    PartitionId: p,
-    TopicId: id,
-    Replicas: replicas,
-    Isr: replicas,
-    RemovingReplicas: [],
-    AddingReplicas: [],
-    Leader: replicas[0],
-    LeaderEpoch: 0,
-    PartitionEpoch: 0,
-    Directories: replicas.map(() => 'AAAAAAAAAAAAAAAAAAAAAA'),
-  })
-const change = (id: string, p: number, replicas: number[]) => encodeMetadataRecord(5, {PartitionId: p, TopicId: id, Replicas: replicas, Isr: replicas})
+const reg = (id: number, rack: string) => brokerRegistration(id, rack, {fenced: false})
+const change = (id: string, p: number, replicas: number[]) => partitionChange(id, p, {Replicas: replicas, Isr: replicas})
 
 /**
  * Two segments: 0-8 (brokers, topic orders) and 9-12 (a rack change at 9, topic payments at 10-11, a reassignment
@@ -269,8 +243,6 @@ describe('a directory that is not a metadata log, and files that are not regular
 })
 
 describe('audit and group explain with a damaged metadata log say so, in text and JSON', () => {
-  afterEach(() => setClusterFactory(undefined))
-
   function damagedDir(): string {
     const {seg0, seg1} = segments()
     seg1[0][seg1[0].indexOf('rack-c') + 5] ^= 1
@@ -280,25 +252,19 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   function fakeWithGroup(): FakeCluster {
     const fake = new FakeCluster(cluster())
     const h = hashOf(fake.md, ['orders'])
-    fake.write('g1', [
-      consumer.member('g1', 'm1', {names: ['orders']}),
-      consumer.metadata('g1', 1, h),
-      consumer.target('g1', 'm1', [[T1, [0, 1, 2]]]),
-      consumer.targetMetadata('g1', 1),
-      consumer.current('g1', 'm1', 1, [[T1, [0, 1, 2]]]),
-    ])
+    fake.write('g1', settledConsumer('g1', 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
     return fake
   }
 
   it('group explain --metadata-log: a warning naming the damage on stderr and in --json (metadataLog.damage)', async () => {
     const dir = damagedDir()
     const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
-    const text = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir]))
+    const text = await run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir], fakeWithGroup())
     expect(text.exitCode, text.stderr).toBe(0)
     expect(text.stderr.replace(/\s*›\s*/g, ' ')).toMatch(
       /metadata log damaged at offset 9 \(.*00000000000000000009\.log byte 0: record batch at offset 9 is corrupt.*\): exact history ends at offset 8/,
     )
-    const json = await withFake(fakeWithGroup(), () => run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const json = await run(['group:explain', 'g1', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json'], fakeWithGroup())
     const doc = JSON.parse(json.stdout)
     expect(doc.metadataLog).toMatchObject({lastOffset: '8', damage: {offset: '9', byte: 0}})
     expect(doc.warnings.join('\n')).toMatch(/metadata log damaged at offset 9/)
@@ -307,7 +273,7 @@ describe('audit and group explain with a damaged metadata log say so, in text an
   it('audit --metadata-log: the same warning; a __consumer_offsets-0 directory is a usage error before connecting', async () => {
     const dir = damagedDir()
     const hist = mkdtempSync(join(tmpdir(), 'rd-live-'))
-    const json = await withFake(fakeWithGroup(), () => run(['audit', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json']))
+    const json = await run(['audit', '-b', 'fake:9092', '--history-dir', hist, '--metadata-log', dir, '--json'], fakeWithGroup())
     const doc = JSON.parse(json.stdout)
     expect(JSON.stringify(doc.warnings)).toMatch(/metadata log damaged at offset 9/)
     const parent = mkdtempSync(join(tmpdir(), 'rd-mdlog-wrong-'))

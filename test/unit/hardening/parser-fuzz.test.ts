@@ -1,5 +1,5 @@
 /**
- * Issue 10, fuzzing (fast subset; the full run is `node scripts/fuzz-parsers.js`, ≥1,000,000 inputs per parser):
+ * Fuzzing the parsers (fast subset; the full run is `node scripts/fuzz-parsers.js`, ≥1,000,000 inputs per parser):
  * the metadata-file parser and the properties/JAAS parser end every generated input in a result or an input
  * error, never another exception, and never echo the marker secrets. Runs the built code (npm run build).
  */

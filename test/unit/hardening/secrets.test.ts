@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 3: no error echoes a JAAS option value or a secret-bearing property. A corpus of malformed JAAS
+ * No error echoes a JAAS option value or a secret-bearing property. A corpus of malformed JAAS
  * strings and properties files carries a marker secret; the marker never reaches stdout or stderr in any mode.
  */
 import {describe, expect, it} from 'vitest'

@@ -1,4 +1,4 @@
-/** Issue 10, defect 8: stdin is read only where `--metadata-file -` asks for it, never taken as an argument. */
+/** Stdin is read only where `--metadata-file -` asks for it, never taken as an argument. */
 import {describe, expect, it, vi} from 'vitest'
 import {tempFile, WORKED} from '../helpers.js'
 import {cli} from './cli.js'

@@ -1,5 +1,5 @@
 /**
- * Issue 10, defect 2: terminal injection. Group ids, member ids, client ids, client hosts, instance ids and racks
+ * Terminal injection. Group ids, member ids, client ids, client hosts, instance ids and racks
  * (chosen by any client) and names from files carry escape sequences, C1 controls and a bidi override; they go
  * through every command's text output (tables, notes, warnings, errors, progress) and no raw control character
  * reaches stdout or stderr. JSON keeps the exact values.
@@ -7,10 +7,11 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {forTerminal, hasUnsafeControl, terminalSafeJson} from '../../../src/render/terminal.js'
-import {consumer, T1, type MemberOpts} from '../replay/log.js'
+import {consumer, T1, type MemberOpts} from '../../lib/records.js'
 import {ROOT, tempFile} from '../helpers.js'
 import {onePartitionCluster} from '../../lib/fake-cluster.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
+import {type ClusterSource, opening} from '../../lib/commands.js'
+import type {ClusterFactory} from '../../../src/kafka/session.js'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -62,14 +63,15 @@ function fakeClient() {
   )
 }
 
+/** The cluster of a run: what a broker sends reaches the command as a warning, through the session's own warn. */
+const hostileBroker: ClusterFactory = async (_settings, options) => {
+  options.warn?.(`broker ${H} sent something odd`)
+  return fakeClient()
+}
+
 let out: string[] = []
 beforeEach(() => {
   out = []
-  // what a broker sends reaches the command as a warning, through the session's own warn
-  setClusterFactory(async (_settings, options) => {
-    options.warn?.(`broker ${H} sent something odd`)
-    return fakeClient()
-  })
   const capture = (chunk: unknown) => {
     out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'))
     return true
@@ -80,16 +82,15 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
 })
 afterEach(() => {
-  setClusterFactory(undefined)
   vi.restoreAllMocks()
   process.exitCode = undefined
 })
 
-async function runCmd(path: string, argv: string[]): Promise<{text: string; error?: Error}> {
+async function runCmd(path: string, argv: string[], cluster: ClusterSource = hostileBroker): Promise<{text: string; error?: Error}> {
   const {default: Cmd} = await import(path)
   let error: Error | undefined
   try {
-    await Cmd.run(argv, ROOT)
+    await opening(Cmd, cluster).run(argv, ROOT)
   } catch (error_) {
     error = error_ as Error
   }
@@ -202,7 +203,7 @@ describe('no raw control character reaches the terminal', () => {
     expect(JSON.parse(j)).toEqual(v)
   })
 
-  it('cluster history --ndjson escapes C1, bidi and line separators from the log as --json does (issue 27, 13)', async () => {
+  it('cluster history --ndjson escapes C1, bidi and line separators from the log as --json does', async () => {
     const name = `t${H}\u2028\u0085\u2029`
     const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-log-'))
     const t = Date.parse('2026-11-30T14:00:00Z')
@@ -255,10 +256,10 @@ describe('no raw control character reaches the terminal', () => {
     expect(lines.slice(0, -1)).toEqual(JSON.parse(json).changes)
   })
 
-  it('group explain: a line break in an id cannot forge a line of the text (issue 27, 13)', async () => {
+  it('group explain: a line break in an id cannot forge a line of the text', async () => {
     const g = 'g\nverdict: STABLE: nothing to see\r\n'
     const m = 'm\nverdict: FORGED'
-    setClusterFactory(async () =>
+    const cluster = async () =>
       onePartitionCluster(
         live(),
         [
@@ -270,26 +271,25 @@ describe('no raw control character reaches the terminal', () => {
           consumer.metadata(g, 2, 43n),
         ],
         1_700_000_000_000,
-      ),
-    )
-    const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'])
+      )
+    const {text} = await runCmd('../../../src/commands/group/explain.js', [g, '-b', 'h:1', '--no-color'], cluster)
     const verdicts = text.split('\n').filter(l => /^\W*verdict:/.test(l))
     expect(verdicts, text).toHaveLength(1)
     expect(text).not.toContain('FORGED\n')
     expect(text).toContain('g\\nverdict: STABLE: nothing to see\\x0d\\n')
   })
 
-  it('group records: a line break in the group id cannot start a line of its own (issue 27, 13)', async () => {
+  it('group records: a line break in the group id cannot start a line of its own', async () => {
     const g = 'g\nverdict: STABLE'
-    setClusterFactory(async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000))
-    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'])
+    const cluster = async () => onePartitionCluster(live(), [consumer.member(g, 'm', {names: ['orders']}), consumer.metadata(g, 1, 42n)], 1_700_000_000_000)
+    const {text} = await runCmd('../../../src/commands/group/records.js', [g, '-b', 'h:1'], cluster)
     expect(
       text.split('\n').filter(l => /^\W*verdict:/.test(l)),
       text,
     ).toEqual([])
     expect(text).toContain('g\\nverdict: STABLE: __consumer_offsets-0')
     out = []
-    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'])
+    const none = await runCmd('../../../src/commands/group/records.js', ['x\nverdict: FORGED', '-b', 'h:1'], cluster)
     expect(
       none.text.split('\n').filter(l => /^\W*verdict:/.test(l)),
       none.text,

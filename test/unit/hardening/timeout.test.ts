@@ -1,4 +1,4 @@
-/** Issue 10, defect 10: a --timeout of 2^31 ms or more is refused (Node timers overflow there and fire at once). */
+/** A --timeout of 2^31 ms or more is refused (Node timers overflow there and fire at once). */
 import {describe, expect, it, vi} from 'vitest'
 import {MAX_TIMEOUT_MS, resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {cli} from './cli.js'

@@ -8,7 +8,7 @@ import {attributeBump, exactChangesFromHistory} from '../../../src/core/explain/
 import {historyView} from '../../../src/core/history/view.js'
 import {crc32, encodeLine, expiredSegments, foldState, makeEntry, parseRetention, parseSegment} from '../../../src/core/history/format.js'
 import {clusterDir, defaultHistoryDir, historyStamp, loadHistory, observeTopics, recordHistory} from '../../../src/history/store.js'
-import {cluster, hashOf} from '../audit/fixtures.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-11-01T10:00:00Z')

@@ -1,5 +1,5 @@
 /**
- * impact for classic consumer groups (issue 29): the leader rejoins when a metadata refresh differs from what it
+ * impact for classic consumer groups: the leader rejoins when a metadata refresh differs from what it
  * assigned with — partition counts of subscribed topics, a topic gone, and racks only when the leader has a rack.
  */
 import {describe, expect, it} from 'vitest'
@@ -7,8 +7,8 @@ import {predictImpact} from '../../../src/core/impact/index.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {renderImpact} from '../../../src/render/impact.js'
-import {cluster} from '../audit/fixtures.js'
-import {Log} from '../replay/log.js'
+import {cluster} from '../../lib/fixtures.js'
+import {Log} from '../../lib/records.js'
 
 const sub = (topics: string[], rack: string | null) =>
   encodeEmbeddedMessage(ConsumerProtocolSubscription, {Topics: topics, UserData: null, OwnedPartitions: [], GenerationId: -1, RackId: rack}, 3)

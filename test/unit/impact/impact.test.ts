@@ -12,9 +12,9 @@ import {
 } from '../../../src/core/impact/index.js'
 import type {ClusterMetadata} from '../../../src/core/metadata.js'
 import {replayGroup, type ReplayResult} from '../../../src/core/replay/index.js'
-import {cluster, hashOf, settledGroup} from '../audit/fixtures.js'
+import {cluster, hashOf, settledGroup} from '../../lib/fixtures.js'
 import {renderImpact} from '../../../src/render/impact.js'
-import {consumer, Log, share, streams, T1} from '../replay/log.js'
+import {consumer, Log, share, streams, T1} from '../../lib/records.js'
 
 const md = cluster(3, 2) // orders p0 [1,2] p1 [2,3] p2 [3,1]; payments p0 [3] p1 [1]; racks a a b
 
@@ -246,7 +246,7 @@ describe('impact', () => {
     expect(re2jMatches('fresh', 'fresh-12')).toEqual({matches: false}) // whole-name match
   })
 
-  it('regexes are evaluated with RE2/J syntax (issue 27.2): what JavaScript refused or reads otherwise', () => {
+  it('regexes are evaluated with RE2/J syntax: what JavaScript refused or reads otherwise', () => {
     // RE2/J-only syntax, refused as "unknown" before (a hand-written list)
     expect(re2jMatches('(?i)FRESH-.*', 'fresh-1')).toEqual({matches: true})
     expect(re2jMatches('(?P<p>fresh)-\\d', 'fresh-1')).toEqual({matches: true})

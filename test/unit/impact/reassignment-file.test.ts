@@ -1,4 +1,4 @@
-/** Issue 27, 19: `impact --reassignment FILE` is read as metadata files are: a BOM allowed, the size bounded first. */
+/** `impact --reassignment FILE` is read as metadata files are: a BOM allowed, the size bounded first. */
 import * as fs from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * Issue 27, 16: a file the user names (`cluster snapshot -o`, `audit --prometheus`) is written where it points:
+ * A file the user names (`cluster snapshot -o`, `audit --prometheus`) is written where it points:
  * through symlinks to their target (the link stays), directly into FIFOs and character devices, `-` to stdout.
  */
 import {execFileSync, spawn} from 'node:child_process'

@@ -28,7 +28,7 @@ function dumped(name: string) {
 
 const size = (b: Uint8Array | null) => String(b ? b.length : -1)
 
-describe('real broker batches of the four codecs read as Kafka reads them (issue 27.20)', () => {
+describe('real broker batches of the four codecs read as Kafka reads them', () => {
   it.each(['gzip', 'snappy', 'lz4', 'zstd'])('%s: a topic batch recompressed by the broker', async codec => {
     const want = dumped(`topic-${codec}.dump.txt`)
     expect(want.map(b => b.codec)).toEqual([codec])

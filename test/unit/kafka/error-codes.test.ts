@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {KAFKA_ERRORS, kafkaErrorName} from '../../../src/kafka/error-codes.js'
 
-describe('Kafka protocol error codes (our table, generated from Kafka 4.4.0 Errors; issue 31.5)', () => {
+describe('Kafka protocol error codes (our table, generated from Kafka 4.4.0 Errors)', () => {
   it("names codes, including those newer than @platformatic/kafka 1.35's table (128..136)", () => {
     expect(kafkaErrorName(29)).toBe('TOPIC_AUTHORIZATION_FAILED')
     expect(kafkaErrorName(-1)).toBe('UNKNOWN_SERVER_ERROR')

@@ -1,5 +1,5 @@
 /**
- * Issue 27, item 21 (first half): a cluster's groups are never one FindCoordinator or one describe request.
+ * A cluster's groups are never one FindCoordinator or one describe request.
  * In-process: the Kafka client against a server that lists GROUPS consumer groups (test/lib/hostile-broker.ts
  * 'many-groups'); its request log shows how the groups were asked for.
  */

@@ -346,7 +346,7 @@ describe('partition reader', () => {
   })
 })
 
-describe('partition reader: fetches that bring nothing (issue 27, items 1, 5, 10)', () => {
+describe('partition reader: fetches that bring nothing (no progress, empty below the end, throttled)', () => {
   it('a fetch answering only batches that end before its offset: bounded retries, then INCOMPLETE_READ naming partition and broker', async () => {
     const fake = new Fake({onFetch: (_l, offset, _c, f) => (offset >= 5n ? {records: f.log[0]} : undefined)})
     const delivered: bigint[] = []

@@ -110,12 +110,12 @@ describe('response bodies from message specs', () => {
     it(`${name}: ${f.message} v${f.version} decodes as the hand-written decoder did`, () => {
       const decoded = decoders[name](Buffer.from(f.hex, 'hex'), f.version) as Record<string, unknown>
       if (f.message === 'FetchResponse') {
-        // added since (issue 27): the throttle time, which the old decoder dropped
+        // added since: the throttle time, which the old decoder dropped
         expect(decoded.throttleTimeMs).toBe(P.decodeBody(specs[f.message], f.version, Buffer.from(f.hex, 'hex')).ThrottleTimeMs)
         delete decoded.throttleTimeMs
       }
       if (f.message === 'ApiVersionsResponse') {
-        // added since (issue 26): the finalized feature levels, which the old decoder dropped
+        // added since: the finalized feature levels, which the old decoder dropped
         const body = P.decodeBody(specs[f.message], f.version, Buffer.from(f.hex, 'hex'))
         const expected =
           (body.FinalizedFeaturesEpoch as bigint) >= 0n

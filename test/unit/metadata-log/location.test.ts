@@ -1,15 +1,12 @@
 /** Where the metadata log is (core/metadata-log/location.ts) and `cluster metadata-log` through a fake cluster. */
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {metadataLogLocation} from '../../../src/core/metadata-log/location.js'
 import {decodeBody} from '../../../src/kafka/protocol.js'
 import {DescribeConfigsRequest} from '../../../src/kafka/messages/requests.js'
 import {encodeDescribeBrokerConfigs} from '../../../src/kafka/broker-configs.js'
-import {setClusterFactory} from '../../../src/kafka/session.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
-import {cluster} from '../audit/fixtures.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {cluster} from '../../lib/fixtures.js'
 import {run} from '../helpers.js'
-
-afterEach(() => setClusterFactory(undefined))
 
 const at = (o: Record<string, string | null>) => metadataLogLocation(new Map(Object.entries(o)))
 
@@ -51,7 +48,7 @@ describe('cluster metadata-log through a fake cluster', () => {
   }
 
   it('--json: each broker with its path and where it came from; a broker that refused is an entry with its error and a warning', async () => {
-    const r = await withFake(fake(), () => run(['cluster:metadata-log', '-b', 'fake:9092', '--json']))
+    const r = await run(['cluster:metadata-log', '-b', 'fake:9092', '--json'], fake())
     expect(r.exitCode, r.stderr).toBe(0)
     const doc = JSON.parse(r.stdout)
     expect(doc.schema).toEqual({name: 'rebalance-doctor/cluster-metadata-log', version: 1})
@@ -64,11 +61,11 @@ describe('cluster metadata-log through a fake cluster', () => {
   })
 
   it('the table names the directory to give --metadata-log; no broker answering is exit 1 with what to do', async () => {
-    const table = await withFake(fake(), () => run(['cluster:metadata-log', '-b', 'fake:9092']))
+    const table = await run(['cluster:metadata-log', '-b', 'fake:9092'], fake())
     expect(table.stdout).toMatch(/│ +1 │ broker-1:9092 │ \/srv\/meta\/__cluster_metadata-0 +│ metadata\.log\.dir │/)
     const none = fake()
     for (const id of [1, 2, 3]) none.brokerConfigsById.set(id, 'CLUSTER_AUTHORIZATION_FAILED')
-    const failed = await withFake(none, () => run(['cluster:metadata-log', '-b', 'fake:9092']))
+    const failed = await run(['cluster:metadata-log', '-b', 'fake:9092'], none)
     expect(failed.exitCode).toBe(1)
     expect(failed.error?.message).toContain("no broker's configs could be read: broker 1: CLUSTER_AUTHORIZATION_FAILED")
   })

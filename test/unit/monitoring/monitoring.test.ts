@@ -10,10 +10,10 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {stringify} from 'yaml'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {cluster, hashOf} from '../audit/fixtures.js'
-import {consumer, T1} from '../replay/log.js'
+import {cluster, hashOf} from '../../lib/fixtures.js'
+import {T1, settledConsumer} from '../../lib/records.js'
 import {ROOT, run} from '../helpers.js'
-import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {parseExposition, type Sample} from '../../lib/prom-text.js'
 
 const RULES = join(ROOT, 'contrib/monitoring/rebalance-doctor.rules.yml')
@@ -27,17 +27,11 @@ async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
   const fake = new FakeCluster(cluster(3, 2, 'rack-a'))
   const g = 'orders-app'
   const h = hashOf(fake.md, ['orders'])
-  fake.write(g, [
-    consumer.member(g, 'm1', {names: ['orders']}),
-    consumer.metadata(g, 1, h),
-    consumer.target(g, 'm1', [[T1, [0, 1, 2]]]),
-    consumer.targetMetadata(g, 1),
-    consumer.current(g, 'm1', 1, [[T1, [0, 1, 2]]]),
-  ])
+  fake.write(g, settledConsumer(g, 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   // broker 3 moved from rack-a to rack-b: a broker change the coordinator's topic-hash cache has not seen (no bump)
   fake.md = cluster(3, 2, 'rack-b')
   const good = join(dir, 'good.prom')
-  const r = await withFake(fake, () => run(['audit', '-b', 'fake:9092', '--no-record', '--quiet', '--prometheus', good, '--prometheus-label', 'env=test']))
+  const r = await run(['audit', '-b', 'fake:9092', '--no-record', '--quiet', '--prometheus', good, '--prometheus-label', 'env=test'], fake)
   expect(r.exitCode, r.stdout + r.stderr).toBe(3)
   const failed = join(dir, 'down.prom')
   expect((await run(['audit', '-b', '127.0.0.1:1', '--timeout', '1s', '--no-record', '--prometheus', failed, '--prometheus-label', 'env=test'])).exitCode).toBe(

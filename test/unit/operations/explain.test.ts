@@ -10,12 +10,12 @@ import {describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
-import {encodeMetadataRecord} from '../../../src/core/metadata-log/codec.js'
 import {explainMany} from '../../../src/operations/explain/many.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
 import type {Session} from '../../../src/operations/session.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
-import {consumer as c, T1} from '../replay/log.js'
+import {brokerRegistration, partitionRecord, topicRecord} from '../../lib/metadata-records.js'
+import {consumer as c, T1} from '../../lib/records.js'
 
 const G = 'orders-app'
 const BROKERS = [{id: 1, rack: 'rack-a'}]
@@ -25,31 +25,6 @@ const orders = (partitions: number): ClusterMetadata =>
     topics: [{name: 'orders', topicId: T1, partitions: Array.from({length: partitions}, (_, p) => ({partition: p, replicas: [1]}))}],
   })
 const groupHash = (partitions: number) => new TopicHasher(orders(partitions)).groupHash(['orders'])
-
-const part = (p: number) =>
-  encodeMetadataRecord(3, {
-    PartitionId: p,
-    TopicId: T1,
-    Replicas: [1],
-    Isr: [1],
-    RemovingReplicas: [],
-    AddingReplicas: [],
-    Leader: 1,
-    LeaderEpoch: 0,
-    PartitionEpoch: 0,
-    Directories: ['AAAAAAAAAAAAAAAAAAAAAA'],
-  })
-const broker = encodeMetadataRecord(0, {
-  BrokerId: 1,
-  IncarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ',
-  BrokerEpoch: 10n,
-  EndPoints: [{Name: 'PLAINTEXT', Host: 'h', Port: 9092, SecurityProtocol: 0}],
-  Features: [],
-  Rack: 'rack-a',
-  Fenced: false,
-  InControlledShutdown: false,
-  LogDirs: ['AAAAAAAAAAAAAAAAAAAAAg'],
-})
 
 /**
  * A group whose epochs 2 and 3 follow the partition increases 1 → 2 → 3 of its topic, and the metadata log that
@@ -70,9 +45,9 @@ function scenario(): {fake: FakeCluster; logDir: string} {
   }
   const logDir = mkdtempSync(join(tmpdir(), 'rd-ops-log-'))
   const batches = [
-    encodeBatch(0n, t0, [broker, encodeMetadataRecord(2, {Name: 'orders', TopicId: T1}), part(0)], false),
-    encodeBatch(3n, t0 + 15_000, [part(1)], false),
-    encodeBatch(4n, t0 + 26_000, [part(2)], false),
+    encodeBatch(0n, t0, [brokerRegistration(1, 'rack-a', {fenced: false}), topicRecord('orders', T1), partitionRecord(T1, 0, [1])], false),
+    encodeBatch(3n, t0 + 15_000, [partitionRecord(T1, 1, [1])], false),
+    encodeBatch(4n, t0 + 26_000, [partitionRecord(T1, 2, [1])], false),
   ]
   writeFileSync(join(logDir, '00000000000000000000.log'), Buffer.concat(batches))
   return {fake, logDir}

@@ -3,8 +3,8 @@ import {renderExplain} from '../../../src/render/explain.js'
 import {fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1, T2} from '../replay/log.js'
-import {A, B, C, fixtureReport, G, live} from './fixture.js'
+import {consumer} from '../../lib/records.js'
+import {A, B, C, fixtureReport, G, live, settledA} from './fixture.js'
 
 const lines = (text: string) => text.split('\n')
 const longest = (text: string) => Math.max(...lines(text).map(l => [...l].length))
@@ -83,20 +83,7 @@ describe('tables that fit the terminal', () => {
   })
 
   it('at 120 columns an ordinary "member left" row with its last state is one line too, in short words; wider, the whole reason', () => {
-    const log = new Log()
-    log.write([
-      consumer.member(G, A, {names: ['orders', 'payments']}),
-      consumer.metadata(G, 1),
-      consumer.targetMetadata(G, 1),
-      consumer.target(G, A, [
-        [T1, [0, 1, 2, 3]],
-        [T2, [0]],
-      ]),
-      consumer.current(G, A, 1, [
-        [T1, [0, 1, 2, 3]],
-        [T2, [0]],
-      ]),
-    ])
+    const log = settledA()
     log.write(
       [
         consumer.member(G, C, {names: ['orders']}),

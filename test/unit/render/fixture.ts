@@ -2,7 +2,7 @@
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {consumer, Log, T1, T2} from '../replay/log.js'
+import {consumer, Log, T1, T2} from '../../lib/records.js'
 
 export const G = 'orders-service'
 export const A = 'consumer-orders-service-1-5c1e0f3a-9b7d-4e2f-8a61-0d3c2b1a9f88'
@@ -20,7 +20,8 @@ export const live = parseMetadataDocument(
   'test',
 )
 
-export function fixtureLog(): Log {
+/** The group's start: member A alone on orders and payments, settled at epoch 1. */
+export function settledA(): Log {
   const log = new Log()
   log.write([
     consumer.member(G, A, {names: ['orders', 'payments']}),
@@ -35,6 +36,11 @@ export function fixtureLog(): Log {
       [T2, [0]],
     ]),
   ])
+  return log
+}
+
+export function fixtureLog(): Log {
+  const log = settledA()
   log.write([consumer.member(G, C, {names: ['orders']}), consumer.metadata(G, 2), consumer.targetMetadata(G, 2), consumer.target(G, C, [])], {gap: 60_000})
   log.write([consumer.memberTombstone(G, C), consumer.targetTombstone(G, C), consumer.currentTombstone(G, C), consumer.metadata(G, 3)], {gap: 60_000})
   const revoking = consumer.current(G, A, 3, [

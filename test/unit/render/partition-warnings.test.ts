@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {checkpointErrorWarnings, fullReadWarnings, partitionRanges} from '../../../src/render/partition-warnings.js'
 
-describe('incremental audit warnings: one per cause (issue 27, 21)', () => {
+describe('incremental audit warnings: one per cause', () => {
   it('partition ranges', () => {
     expect(partitionRanges([3, 0, 1, 2, 7, 9, 10])).toBe('0-3,7,9-10')
     expect(partitionRanges([5])).toBe('5')

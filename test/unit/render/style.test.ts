@@ -7,8 +7,8 @@ import {fixtureReport} from './fixture.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {classic, consumer, Log, T1} from '../replay/log.js'
-import {cluster} from '../audit/fixtures.js'
+import {classic, consumer, Log, T1, settledConsumer} from '../../lib/records.js'
+import {cluster} from '../../lib/fixtures.js'
 
 const T = Date.parse('2026-11-30T13:36:05.123Z')
 const ESC = '\u001b['
@@ -166,14 +166,7 @@ describe('no verdict line repeats a word twice in a row, nor opens by restating 
       .split(/[^a-z0-9]+/)
       .filter(Boolean)
   const log = () => new Log()
-  const settled = (l: Log, g: string) =>
-    l.write([
-      consumer.member(g, 'm1', {names: ['orders']}),
-      consumer.metadata(g, 1, 0n),
-      consumer.target(g, 'm1', [[T1, [0]]]),
-      consumer.targetMetadata(g, 1),
-      consumer.current(g, 'm1', 1, [[T1, [0]]]),
-    ])
+  const settled = (l: Log, g: string) => l.write(settledConsumer(g, 'm1', ['orders'], 0n, [[T1, [0]]]))
   const cases: Array<[string, Log]> = []
   {
     const l = log()

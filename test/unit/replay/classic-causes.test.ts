@@ -13,7 +13,7 @@ import {type BumpCause, classifyBump, replayGroup, subscribedTopicsOf} from '../
 import {renderExplain} from '../../../src/render/explain.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {exactFrom, history, logEvidence} from '../../lib/evidence.js'
-import {Log, share, T1} from './log.js'
+import {Log, share, T1} from '../../lib/records.js'
 
 const G = 'billing-legacy'
 
@@ -210,7 +210,8 @@ describe('a cause for every classic generation bump', () => {
   })
 })
 
-describe('--metadata-log for a classic leader rejoin', () => {
+/** Generation 3 with members a and b, then generation 4 after `gap` ms, the orders partitions split between them (a leader rejoin). */
+function leaderRejoin(gap: number) {
   const log = new Log()
   log.write([group(3, [a, b])])
   log.write(
@@ -220,9 +221,13 @@ describe('--metadata-log for a classic leader rejoin', () => {
         {...b, assigned: [['orders', [3, 4, 5]]]},
       ]),
     ],
-    {gap: 10_000},
+    {gap},
   )
-  const replay = replayGroup(G, log.records)
+  return replayGroup(G, log.records)
+}
+
+describe('--metadata-log for a classic leader rejoin', () => {
+  const replay = leaderRejoin(10_000)
   const at = replay.timeline.at(-1)!.timestamp
   const change = (o: Partial<MetadataChange>): MetadataChange => ({
     kind: 'partitions-added',
@@ -261,18 +266,7 @@ describe('--metadata-log for a classic leader rejoin', () => {
 })
 
 describe('audit history for a classic leader rejoin', () => {
-  const log = new Log()
-  log.write([group(3, [a, b])])
-  log.write(
-    [
-      group(4, [
-        {...a, assigned: [['orders', [0, 1, 2]]]},
-        {...b, assigned: [['orders', [3, 4, 5]]]},
-      ]),
-    ],
-    {gap: 60_000},
-  )
-  const replay = replayGroup(G, log.records)
+  const replay = leaderRejoin(60_000)
   const [t3, t4] = replay.timeline.map(e => e.timestamp)
   const moment = (at: number, partitions: number) => ({at, brokers: undefined, topics: new Map([['orders', {id: T1, partitions, hash: '1', racks: []}]])})
   const rejoin = (r: ExplainReport) => r.timeline.at(-1)!.causes.find(c => c.kind === 'classic-metadata-rejoin')!

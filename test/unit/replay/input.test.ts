@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {encodeRecord, groupIdOfKey, type RecordDecodeError} from '../../../src/core/records/index.js'
 import {decodeBatch, groupKeyMatcher, replayGroup} from '../../../src/core/replay/index.js'
-import {classic, consumer as c, share, streams} from './log.js'
+import {classic, consumer as c, share, streams} from '../../lib/records.js'
 
 const rec = (offset: bigint, r: ReturnType<typeof c.metadata>) => ({offset, timestamp: 1700000000000n, ...encodeRecord(r)})
 

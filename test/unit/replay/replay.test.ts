@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {classifyBump, replayGroup, GroupReplay, groupTypeOf, type EpochChange} from '../../../src/core/replay/index.js'
 import {describeCause} from '../../../src/core/explain/report/causes.js'
-import {Log, T1, T2, T3, classic, consumer as c, share as s, streams as st} from './log.js'
+import {Log, T1, T2, T3, classic, consumer as c, share as s, streams as st} from '../../lib/records.js'
 
 const kinds = (e: EpochChange) => classifyBump(e).map(x => x.kind)
 const G = 'g1'

@@ -1,7 +1,7 @@
 /** Metadata and group logs for audit tests: hashes come from our hasher over the metadata, never hard-coded. */
-import {TopicHasher} from '../../../src/core/hash.js'
-import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
-import {consumer, type Log, T1, T2} from '../replay/log.js'
+import {TopicHasher} from '../../src/core/hash.js'
+import {type ClusterMetadata, parseMetadataDocument} from '../../src/core/metadata.js'
+import {consumer, type Log, T1, T2} from './records.js'
 
 export function cluster(orders = 3, payments = 2, rack3 = 'rack-b'): ClusterMetadata {
   return parseMetadataDocument({

@@ -1,6 +1,7 @@
 /** Builds a group's log from encoded records (encode → bytes → decode), one write per batch. */
-import {decodeRecord, encodeRecord, type RecordToEncode, type StructValue} from '../../../src/core/records/index.js'
-import type {LoggedRecord} from '../../../src/core/replay/index.js'
+import {decodeRecord, encodeRecord, type RecordToEncode, type StructValue} from '../../src/core/records/index.js'
+import type {LogBatch} from '../../src/core/log/batch.js'
+import type {LoggedRecord} from '../../src/core/replay/index.js'
 
 export const T1 = 'AAAAAAAAAAAAAAAAAAAAAQ'
 export const T2 = 'AAAAAAAAAAAAAAAAAAAAAg'
@@ -108,6 +109,20 @@ export const consumer = {
     value: {offset, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: T1},
     version: 4,
   }),
+}
+
+/**
+ * A consumer group `g` settled with one member `m` on `topics`: group epoch, assignment epoch and member epoch all
+ * `epoch`, the stored metadata hash `hash`, `assigned` both its target and its current assignment.
+ */
+export function settledConsumer(g: string, m: string, topics: string[], hash: bigint, assigned: [string, number[]][], epoch = 1): RecordToEncode[] {
+  return [
+    consumer.member(g, m, {names: topics}),
+    consumer.metadata(g, epoch, hash),
+    consumer.target(g, m, assigned),
+    consumer.targetMetadata(g, epoch),
+    consumer.current(g, m, epoch, assigned),
+  ]
 }
 
 export const share = {
@@ -223,4 +238,31 @@ export const classic = {
     },
   }),
   tombstone: (g: string): RecordToEncode => ({type: 2, key: {group: g}, value: null}),
+}
+
+/**
+ * Record batches as a __consumer_offsets partition holds them (encoded records at consecutive offsets, each batch a
+ * second after the last, leader epoch 0), for the scanners; `producerId` makes a batch transactional.
+ */
+export class BatchWriter {
+  offset = 0n
+  time = 1_700_000_000_000
+
+  batch(records: RecordToEncode[], txn: {producerId?: bigint} = {}): LogBatch & {partitionLeaderEpoch: number} {
+    this.time += 1000
+    const base = this.offset
+    const rs = records.map(r => {
+      const e = encodeRecord(r)
+      return {offset: this.offset++, timestamp: BigInt(this.time), key: e.key, value: e.value, headers: []}
+    })
+    return {
+      baseOffset: base,
+      lastOffset: this.offset - 1n,
+      producerId: txn.producerId ?? -1n,
+      isTransactional: txn.producerId !== undefined,
+      isControl: false,
+      partitionLeaderEpoch: 0,
+      records: rs,
+    } as unknown as LogBatch & {partitionLeaderEpoch: number}
+  }
 }
