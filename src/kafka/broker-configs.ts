@@ -3,10 +3,10 @@
  * broker answers its static configs only for itself), asked at that broker. A broker that cannot be reached or
  * refuses (e.g. no DESCRIBE_CONFIGS on the cluster) is an entry with its error, never the answer of the others.
  */
-import type {KafkaSession} from './connection.js'
+import type {KafkaSession, Node} from './connection.js'
 import * as Req from './messages/requests.js'
 import * as Res from './messages/responses.js'
-import {liveBrokers} from './metadata.js'
+import {askEachLiveBroker} from './metadata.js'
 import {API, decodeAs, encodeBody} from './protocol.js'
 
 export const DESCRIBE_CONFIGS_VERSION = 4
@@ -43,23 +43,17 @@ export function decodeDescribeConfigs(buf: Buffer): WireResult[] {
 
 export async function describeBrokerConfigs(s: KafkaSession, keys: readonly string[]): Promise<BrokerConfigs[]> {
   s.requireVersion(API.DescribeConfigs, DESCRIBE_CONFIGS_VERSION, DESCRIBE_CONFIGS_VERSION, 'broker configs')
-  const nodes = await liveBrokers(s)
-  const out = await Promise.all(
-    nodes.map(async (n): Promise<BrokerConfigs> => {
-      const base = {nodeId: n.id, host: n.host, port: n.port}
-      try {
-        const conn = await s.connect(n.host, n.port)
-        s.step = `waiting for DescribeConfigs v${DESCRIBE_CONFIGS_VERSION} from broker ${n.id} (${n.host}:${n.port})`
-        const results = await s.send(conn, API.DescribeConfigs, DESCRIBE_CONFIGS_VERSION, encodeDescribeBrokerConfigs(n.id, keys), decodeDescribeConfigs)
-        const r = results.find(x => x.ResourceName === String(n.id))
-        if (!r) return {...base, configs: new Map(), error: `broker ${n.id} answered DescribeConfigs without its own resource`}
-        if (r.ErrorCode !== 0) return {...base, configs: new Map(), error: `${s.errorName(r.ErrorCode)}${r.ErrorMessage ? `: ${r.ErrorMessage}` : ''}`}
-        return {...base, configs: new Map(r.Configs.map(c => [c.Name, c.IsSensitive ? null : c.Value])), error: null}
-      } catch (error) {
-        if (s.closed) throw error
-        return {...base, configs: new Map(), error: (error as Error).message}
-      }
-    }),
+  const base = (n: Node) => ({nodeId: n.id, host: n.host, port: n.port})
+  return askEachLiveBroker(
+    s,
+    `DescribeConfigs v${DESCRIBE_CONFIGS_VERSION}`,
+    async (n, conn): Promise<BrokerConfigs> => {
+      const results = await s.send(conn, API.DescribeConfigs, DESCRIBE_CONFIGS_VERSION, encodeDescribeBrokerConfigs(n.id, keys), decodeDescribeConfigs)
+      const r = results.find(x => x.ResourceName === String(n.id))
+      if (!r) return {...base(n), configs: new Map(), error: `broker ${n.id} answered DescribeConfigs without its own resource`}
+      if (r.ErrorCode !== 0) return {...base(n), configs: new Map(), error: `${s.errorName(r.ErrorCode)}${r.ErrorMessage ? `: ${r.ErrorMessage}` : ''}`}
+      return {...base(n), configs: new Map(r.Configs.map(c => [c.Name, c.IsSensitive ? null : c.Value])), error: null}
+    },
+    (n, error) => ({...base(n), configs: new Map(), error}),
   )
-  return out.sort((a, b) => a.nodeId - b.nodeId)
 }

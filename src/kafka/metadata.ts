@@ -50,6 +50,33 @@ export async function liveBrokers(s: KafkaSession): Promise<Node[]> {
   return md.brokers.map(b => ({id: b.id, host: b.host, port: b.port}))
 }
 
+/**
+ * `ask` at each live broker (`what` names the request in the progress step), the answers sorted by broker id. A
+ * broker that cannot be reached or fails is the entry `failed` makes of its error, never the failure of the others
+ * (unless the session was closed under it).
+ */
+export async function askEachLiveBroker<T extends {readonly nodeId: number}>(
+  s: KafkaSession,
+  what: string,
+  ask: (n: Node, conn: BrokerConnection) => Promise<T>,
+  failed: (n: Node, error: string) => T,
+): Promise<T[]> {
+  const nodes = await liveBrokers(s)
+  const out = await Promise.all(
+    nodes.map(async n => {
+      try {
+        const conn = await s.connect(n.host, n.port)
+        s.step = `waiting for ${what} from broker ${n.id} (${n.host}:${n.port})`
+        return await ask(n, conn)
+      } catch (error) {
+        if (s.closed) throw error
+        return failed(n, (error as Error).message)
+      }
+    }),
+  )
+  return out.sort((a, b) => a.nodeId - b.nodeId)
+}
+
 /** Brokers with racks, fenced brokers included (DescribeCluster v2 IncludeFencedBrokers=true). */
 export async function brokers(s: KafkaSession): Promise<BrokersResult> {
   const v = s.version(P.API.DescribeCluster, 2)

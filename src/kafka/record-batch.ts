@@ -141,60 +141,8 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
     const count = r.int32()
     const compression = COMPRESSIONS[attributes & 0x07]
     if (!compression) throw new ProtocolDecodeError(`record batch at offset ${baseOffset} has unknown compression ${attributes & 0x07}`)
-    let body = bytes.subarray(pos + HEADER, end)
-    if (compression !== 'none') {
-      try {
-        body = decompress(compression, body)
-      } catch (error) {
-        const m = `record batch at offset ${baseOffset} (${compression}): ${(error as Error).message}`
-        // Keep the class (DecompressionLimitError); anything else the codecs throw becomes a decode error.
-        throw error instanceof ProtocolDecodeError
-          ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name})
-          : new ProtocolDecodeError(m)
-      }
-    }
-    const rr = new ByteReader(body)
-    const records: RawRecord[] = []
-    try {
-      const filter = (attributes & 0x20) === 0 ? keep : undefined
-      for (let i = 0; i < count; i++) {
-        const length = varint(rr) // record length
-        if (filter) {
-          // peek at the key; a refused record is skipped whole by its length
-          const start = rr.pos
-          rr.int8() // attributes
-          skipVarint(rr) // timestamp delta
-          skipVarint(rr) // offset delta
-          const keyLength = varint(rr)
-          if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
-          if (!filter(body, rr.pos, keyLength)) {
-            if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
-            rr.pos = start + length
-            continue
-          }
-          rr.pos = start
-        }
-        rr.int8() // attributes (unused)
-        const timestampDelta = rr.varlong()
-        const offsetDelta = varint(rr)
-        const keyLength = varint(rr)
-        const key = keyLength < 0 ? null : rr.view(keyLength, 'key')
-        const valueLength = varint(rr)
-        const value = valueLength < 0 ? null : rr.view(valueLength, 'value')
-        const headers: RawRecord['headers'] = []
-        const headerCount = varint(rr)
-        for (let h = 0; h < headerCount; h++) {
-          const hk = rr.utf8(rr.varint())
-          const hl = rr.varint()
-          headers.push({key: hk, value: hl < 0 ? null : rr.view(hl, 'header value')})
-        }
-        records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
-      }
-    } catch (error) {
-      // the shared reader (src/core) throws DecodeFault; the kafka side's callers and tests expect ProtocolDecodeError
-      if (!(error instanceof DecodeFault)) throw error
-      throw new ProtocolDecodeError(`record batch at offset ${baseOffset}: ${error.reason} at byte ${error.position} of its records`)
-    }
+    const body = batchBody(bytes.subarray(pos + HEADER, end), compression, decompress, baseOffset)
+    const records = batchRecords(body, count, baseOffset, baseTimestamp, (attributes & 0x20) === 0 ? keep : undefined)
     const lastOffset = baseOffset + BigInt(lastOffsetDelta)
     pos = end
     yield {
@@ -215,4 +163,64 @@ export function* recordBatches(bytes: Buffer, decompress: Decompress, keep?: Key
       recordCount: count,
     }
   }
+}
+
+/** A batch's records section, decompressed; a codec's failure names the batch. */
+function batchBody(body: Buffer, compression: Compression, decompress: Decompress, baseOffset: bigint): Buffer {
+  if (compression === 'none') return body
+  try {
+    return decompress(compression, body)
+  } catch (error) {
+    const m = `record batch at offset ${baseOffset} (${compression}): ${(error as Error).message}`
+    // Keep the class (DecompressionLimitError); anything else the codecs throw becomes a decode error.
+    throw error instanceof ProtocolDecodeError
+      ? Object.assign(new (error.constructor as typeof ProtocolDecodeError)(m), {name: error.name})
+      : new ProtocolDecodeError(m)
+  }
+}
+
+/** The batch's `count` records (those whose key `filter` refuses are skipped whole, by their length). */
+function batchRecords(body: Buffer, count: number, baseOffset: bigint, baseTimestamp: bigint, filter: KeyFilter | undefined): RawRecord[] {
+  const rr = new ByteReader(body)
+  const records: RawRecord[] = []
+  try {
+    for (let i = 0; i < count; i++) {
+      const length = varint(rr) // record length
+      if (filter) {
+        // peek at the key; a refused record is skipped whole by its length
+        const start = rr.pos
+        rr.int8() // attributes
+        skipVarint(rr) // timestamp delta
+        skipVarint(rr) // offset delta
+        const keyLength = varint(rr)
+        if (keyLength > rr.remaining) throw new ProtocolDecodeError(`record key truncated at offset ${rr.pos}`)
+        if (!filter(body, rr.pos, keyLength)) {
+          if (length < 0 || start + length > body.length) throw new ProtocolDecodeError(`record length ${length} at offset ${start} is past the batch end`)
+          rr.pos = start + length
+          continue
+        }
+        rr.pos = start
+      }
+      rr.int8() // attributes (unused)
+      const timestampDelta = rr.varlong()
+      const offsetDelta = varint(rr)
+      const keyLength = varint(rr)
+      const key = keyLength < 0 ? null : rr.view(keyLength, 'key')
+      const valueLength = varint(rr)
+      const value = valueLength < 0 ? null : rr.view(valueLength, 'value')
+      const headers: RawRecord['headers'] = []
+      const headerCount = varint(rr)
+      for (let h = 0; h < headerCount; h++) {
+        const hk = rr.utf8(rr.varint())
+        const hl = rr.varint()
+        headers.push({key: hk, value: hl < 0 ? null : rr.view(hl, 'header value')})
+      }
+      records.push({offset: baseOffset + BigInt(offsetDelta), timestamp: baseTimestamp + timestampDelta, key, value, headers})
+    }
+  } catch (error) {
+    // the shared reader (src/core) throws DecodeFault; the kafka side's callers and tests expect ProtocolDecodeError
+    if (!(error instanceof DecodeFault)) throw error
+    throw new ProtocolDecodeError(`record batch at offset ${baseOffset}: ${error.reason} at byte ${error.position} of its records`)
+  }
+  return records
 }

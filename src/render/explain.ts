@@ -13,11 +13,25 @@ import {forTerminalLine} from './terminal.js'
  * command may print it as it is. `style`: times, colour and the terminal width (see style.ts).
  */
 export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
-  const out: string[] = []
+  const width = style.width ?? 0
   // (line breaks escaped too: the core's messages are one line each, so a line break can only come from an id, and a
   // group id "g\nverdict: STABLE" must not print a line that reads as the verdict)
   const safe = (text: string) => forTerminalLine(retime(text, style))
-  const width = style.width ?? 0
+  const c: Section = {r, style, width, safe}
+  return [...headLines(c), ...findingLines(c), ...memberLines(c), ...topicLines(c), ...timelineLines(c), ...churnLines(c)].join('\n')
+}
+
+/** What every section of the text needs: the report, the style, the width, and the escaping of record text. */
+interface Section {
+  readonly r: ExplainReport
+  readonly style: Style
+  readonly width: number
+  readonly safe: (text: string) => string
+}
+
+/** The group and its epochs, the verdict, the metadata hash, and the protocol and version notes. */
+function headLines({r, style, width, safe}: Section): string[] {
+  const out: string[] = []
   const head = [`group ${r.group}${r.type ? ` (${r.type})` : ''}`]
   if (r.groupEpoch !== null) head.push(`group epoch ${r.groupEpoch}`)
   if (r.assignmentEpoch !== null) head.push(`assignment epoch ${r.assignmentEpoch}`)
@@ -52,73 +66,84 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
         2,
       ),
     )
-  // (a finding the verdict already says is not repeated)
+  return out
+}
+
+/** The findings, except those the verdict already says. */
+function findingLines({r, style, width, safe}: Section): string[] {
   const findings = r.findings.filter(
     f => !['REBALANCE_PENDING', 'STALE_COORDINATOR_CACHE', 'HASH_DIFFERS'].includes(f.code) && !(f.code === r.verdict.code && f.message === r.verdict.message),
   )
-  if (findings.length > 0) {
-    out.push('findings:')
-    for (const f of findings) out.push(wrapProse(`  - ${f.code}: ${safe(f.message)}`, width, 4).replace(f.code, paint(f.code, 'warn', style)))
-  }
-  if (r.members.length > 0) {
-    out.push('')
+  if (findings.length === 0) return []
+  return ['findings:', ...findings.map(f => wrapProse(`  - ${f.code}: ${safe(f.message)}`, width, 4).replace(f.code, paint(f.code, 'warn', style)))]
+}
+
+/** The member table, their partitions, who waits for whom, and what of a classic member does not decode. */
+function memberLines(c: Section): string[] {
+  const {r, width, safe} = c
+  if (r.members.length === 0) return r.type && r.type !== 'classic' && r.groupEpoch !== null ? ['no members'] : []
+  const out = ['', memberTable(c)]
+  const withPartitions = r.members.filter(m => m.partitions)
+  if (withPartitions.some(m => m.partitions!.assigned.length + m.partitions!.target.length > 0)) {
     out.push(
       renderTable(
-        ['member', 'epoch', 'state', 'subscribed', 'rack'],
-        r.members.map(m => [
-          forTerminalLine(
-            `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : '']
-              .filter(Boolean)
-              .map(x => ` (${x})`)
-              .join('')}`,
-          ),
-          m.memberEpoch ?? '-',
-          m.reconciling
-            ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
-            : (m.state ?? '-'),
-          forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
-          forTerminalLine(m.rackId ?? ''),
+        ['member', 'host', 'assigned', 'to revoke', 'to assign'],
+        withPartitions.map(m => [
+          forTerminalLine(m.memberId),
+          forTerminalLine(m.clientHost ?? ''),
+          partitionsText(m.partitions!.assigned),
+          partitionsText(m.partitions!.pendingRevocation),
+          partitionsText(m.partitions!.pendingAssignment),
         ]),
-        ['left', 'right', 'left', 'left', 'left'],
+        ['left', 'left', 'left', 'left', 'left'],
         {width},
       ),
     )
-    const withPartitions = r.members.filter(m => m.partitions)
-    if (withPartitions.some(m => m.partitions!.assigned.length + m.partitions!.target.length > 0)) {
-      out.push(
-        renderTable(
-          ['member', 'host', 'assigned', 'to revoke', 'to assign'],
-          withPartitions.map(m => [
-            forTerminalLine(m.memberId),
-            forTerminalLine(m.clientHost ?? ''),
-            partitionsText(m.partitions!.assigned),
-            partitionsText(m.partitions!.pendingRevocation),
-            partitionsText(m.partitions!.pendingAssignment),
-          ]),
-          ['left', 'left', 'left', 'left', 'left'],
-          {width},
-        ),
-      )
-    }
-    for (const m of withPartitions) {
-      if (m.partitions!.waitingOn.length === 0) continue
-      const name = (id: string) => {
-        const o = r.members.find(x => x.memberId === id)
-        return `${id}${o?.clientId ? ` (client ${o.clientId}${o.clientHost ? ` on ${o.clientHost}` : ''})` : ''}`
-      }
-      out.push(
-        wrapProse(
-          safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`),
-          width,
-          2,
-        ),
-      )
-    }
-    // classic members whose subscription or assignment is not the consumer protocol (or does not decode)
-    for (const m of r.members) for (const why of m.classic?.undecoded ?? []) out.push(wrapProse(safe(`member ${m.memberId}: ${why}`), width, 2))
-  } else if (r.type && r.type !== 'classic' && r.groupEpoch !== null) {
-    out.push('no members')
   }
+  for (const m of withPartitions) {
+    if (m.partitions!.waitingOn.length === 0) continue
+    const name = (id: string) => {
+      const o = r.members.find(x => x.memberId === id)
+      return `${id}${o?.clientId ? ` (client ${o.clientId}${o.clientHost ? ` on ${o.clientHost}` : ''})` : ''}`
+    }
+    out.push(
+      wrapProse(
+        safe(`member ${m.memberId} waits for ${m.partitions!.waitingOn.map(name).join(', ')} to revoke ${partitionsText(m.partitions!.pendingAssignment)}`),
+        width,
+        2,
+      ),
+    )
+  }
+  // classic members whose subscription or assignment is not the consumer protocol (or does not decode)
+  for (const m of r.members) for (const why of m.classic?.undecoded ?? []) out.push(wrapProse(safe(`member ${m.memberId}: ${why}`), width, 2))
+  return out
+}
+
+function memberTable({r, style, width}: Section): string {
+  return renderTable(
+    ['member', 'epoch', 'state', 'subscribed', 'rack'],
+    r.members.map(m => [
+      forTerminalLine(
+        `${m.memberId}${[m.clientId ? `client ${m.clientId}` : '', m.instanceId ? `instance ${m.instanceId}` : '']
+          .filter(Boolean)
+          .map(x => ` (${x})`)
+          .join('')}`,
+      ),
+      m.memberEpoch ?? '-',
+      m.reconciling
+        ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
+        : (m.state ?? '-'),
+      forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
+      forTerminalLine(m.rackId ?? ''),
+    ]),
+    ['left', 'right', 'left', 'left', 'left'],
+    {width},
+  )
+}
+
+/** The brokers' health, the group's topics and its offsets. */
+function topicLines({r, width, safe}: Section): string[] {
+  const out: string[] = []
   if (r.brokers) out.push(wrapProse(safe(brokerHealthText(r.brokers)), width, 2))
   if (r.topics.length > 0) {
     out.push(
@@ -129,60 +154,61 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
       ),
     )
   }
-  if (r.offsets && r.offsets.partitions.length > 0) {
-    out.push('')
-    out.push(offsetsText(r.offsets, width))
-  }
-  out.push('')
+  if (r.offsets && r.offsets.partitions.length > 0) out.push('', offsetsText(r.offsets, width))
+  return out
+}
+
+/** The epoch timeline, then in full the ids of past members it shortened. */
+function timelineLines({r, style, width}: Section): string[] {
+  if (r.timeline.length === 0) return ['', 'no epoch change in the log (after filters)']
   const shortened: CauseView[] = []
-  if (r.timeline.length === 0) {
-    out.push('no epoch change in the log (after filters)')
-  } else {
-    out.push(
-      renderTable(
-        ['epoch', 'time', 'why'],
-        r.timeline.map(e => {
-          const epoch = `${e.previousEpoch ?? '-'} → ${e.epoch}`
-          const time = formatTime(e.timestamp, style)
-          // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
-          // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
-          const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
-          return [
-            epoch,
-            time,
-            e.causes
-              .map(c => {
-                const line = causeLine(c, style, room)
-                if (line !== causeLine(c, style)) shortened.push(c)
-                return line
-              })
-              .join('\n'),
-          ]
-        }),
-        ['right', 'left', 'left'],
-        {width},
-      ),
-    )
-    // ids the timeline shortened are given whole once: those of current members are in the member table
-    const current = new Set(r.members.map(m => m.memberId))
-    const whole = new Map<string, string>()
-    for (const c of shortened) {
-      const d = c.details as {memberId?: string; clientId?: string}
-      if (d.memberId && !current.has(d.memberId)) whole.set(d.memberId, `${d.memberId}${d.clientId ? ` (client ${d.clientId})` : ''}`)
-    }
-    if (whole.size > 0) out.push(wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2))
+  const table = renderTable(
+    ['epoch', 'time', 'why'],
+    r.timeline.map(e => {
+      const epoch = `${e.previousEpoch ?? '-'} → ${e.epoch}`
+      const time = formatTime(e.timestamp, style)
+      // the room the why column has on one line: ids are shortened (keeping their start) only when a cause
+      // would not fit in it, so a terminal gets one line per ordinary row and a pipe gets the full ids
+      const room = width > 0 ? width - 10 - Math.max(5, epoch.length) - Math.max(4, time.length) : Infinity
+      return [
+        epoch,
+        time,
+        e.causes
+          .map(c => {
+            const line = causeLine(c, style, room)
+            if (line !== causeLine(c, style)) shortened.push(c)
+            return line
+          })
+          .join('\n'),
+      ]
+    }),
+    ['right', 'left', 'left'],
+    {width},
+  )
+  // ids the timeline shortened are given whole once: those of current members are in the member table
+  const current = new Set(r.members.map(m => m.memberId))
+  const whole = new Map<string, string>()
+  for (const c of shortened) {
+    const d = c.details as {memberId?: string; clientId?: string}
+    if (d.memberId && !current.has(d.memberId)) whole.set(d.memberId, `${d.memberId}${d.clientId ? ` (client ${d.clientId})` : ''}`)
   }
+  if (whole.size === 0) return ['', table]
+  return ['', table, wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2)]
+}
+
+/** Why the group keeps rebalancing: the bumps by cause, and a finding per client. */
+function churnLines({r, width, safe}: Section): string[] {
   const churn = r.churn
-  if (churn && churn.clients.length > 0) {
-    const causes = Object.entries(churn.byCause)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ')
-    out.push('')
-    out.push(wrapProse(safe(`why it keeps rebalancing: ${churn.bumps} bumps from ${churn.from} to ${churn.to} (${causes})`), width, 2))
-    for (const c of churn.clients) out.push(wrapProse(safe(`  - ${c.finding}`), width, 4))
-  }
-  return out.join('\n')
+  if (!churn || churn.clients.length === 0) return []
+  const causes = Object.entries(churn.byCause)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')
+  return [
+    '',
+    wrapProse(safe(`why it keeps rebalancing: ${churn.bumps} bumps from ${churn.from} to ${churn.to} (${causes})`), width, 2),
+    ...churn.clients.map(c => wrapProse(safe(`  - ${c.finding}`), width, 4)),
+  ]
 }
 
 /**

@@ -28,13 +28,7 @@ export async function readMetadataFile(path: string, stdin: AsyncIterable<Buffer
       `A metadata file of a real cluster is far smaller; if this one is genuine, raise the bound with $${MAX_METADATA_BYTES_ENV}=BYTES.`,
       'METADATA_TOO_LARGE',
     )
-  let bytes: Buffer
-  try {
-    bytes = path === '-' ? await readStdin(stdin, limit, tooBig) : await readBounded(path, limit, tooBig)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw fileError(error, path)
-  }
+  const bytes = await readInput(path, stdin, limit, tooBig, error => fileError(error, path))
   return parseMetadataBytes(bytes, source)
 }
 
@@ -58,6 +52,25 @@ function fileError(error: unknown, path: string): InputError {
   if (code === 'ENOENT')
     return new InputError(`metadata file ${path} does not exist`, 'Check the path, or write one with `rebalance-doctor cluster snapshot --output FILE`.')
   return new InputError(`metadata file ${path} ${why[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`}`, hint)
+}
+
+/**
+ * The bytes of the file at `path`, or of stdin for "-", at most `limit` (past it `tooBig()` is thrown); any other
+ * failure to read becomes the input error `unreadable` makes of it.
+ */
+export async function readInput(
+  path: string,
+  stdin: AsyncIterable<Buffer | string>,
+  limit: number,
+  tooBig: () => InputError,
+  unreadable: (error: unknown) => InputError,
+): Promise<Buffer> {
+  try {
+    return path === '-' ? await readStdin(stdin, limit, tooBig) : await readBounded(path, limit, tooBig)
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw unreadable(error)
+  }
 }
 
 /** The bytes of the file at `path`, at most `limit`: `tooBig()` is thrown before more than limit + 1 bytes are held. */

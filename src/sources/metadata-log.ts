@@ -82,6 +82,28 @@ async function readSnapshot(dir: string, snapshot: SnapshotFile): Promise<LogBat
 
 export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOptions = {}): Promise<MetadataLogReplay> {
   const files = await listMetadataLog(dirArg)
+  const snapshot = await startingSnapshot(files, opts)
+  const replay = new MetadataReplay(opts)
+  if (snapshot) {
+    const batches = await readSnapshot(files.dir, snapshot)
+    replay.loadSnapshot(batches, snapshot.endOffset, (await snapshotTimestamp(snapshot.path)) ?? 0)
+    const bad = replay.stats.decodeErrors[0]
+    if (bad)
+      throw new InputError(
+        `${snapshot.path}: the snapshot's record at offset ${bad.offset} does not decode: ${bad.message}`,
+        'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.',
+        'METADATA_LOG_CORRUPT',
+      )
+  }
+  const from = snapshot?.endOffset ?? 0n
+  const historyStart = {offset: from.toString(), timestamp: snapshot ? (replay.lastTimestamp ?? null) : null}
+  const read = await replaySegments(files, replay, from)
+  if (!snapshot) historyStart.timestamp = replay.firstTimestamp ?? null
+  return {replay, files, snapshot, historyStart, ...read}
+}
+
+/** The snapshot the replay starts from (null: offset 0); throws when the log does not start at 0 and none is there. */
+async function startingSnapshot(files: MetadataLogFiles, opts: ReadMetadataLogOptions): Promise<SnapshotFile | null> {
   const logStart = files.segments[0]?.baseOffset
   // A snapshot is usable when the segments continue from it.
   const usable = files.snapshots.filter(s => logStart !== undefined && s.endOffset >= logStart)
@@ -110,32 +132,25 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
         'METADATA_LOG_INCOMPLETE',
       )
   }
-  const replay = new MetadataReplay(opts)
-  if (snapshot) {
-    const batches = await readSnapshot(files.dir, snapshot)
-    replay.loadSnapshot(batches, snapshot.endOffset, (await snapshotTimestamp(snapshot.path)) ?? 0)
-    const bad = replay.stats.decodeErrors[0]
-    if (bad)
-      throw new InputError(
-        `${snapshot.path}: the snapshot's record at offset ${bad.offset} does not decode: ${bad.message}`,
-        'Copy the directory again from a healthy broker or controller, or move this *.checkpoint out of the copy so that an older snapshot (or offset 0) is used.',
-        'METADATA_LOG_CORRUPT',
-      )
-  }
-  const from = snapshot?.endOffset ?? 0n
-  const historyStart = {offset: from.toString(), timestamp: snapshot ? (replay.lastTimestamp ?? null) : null}
-  const segmentsRead: FileReadInfo[] = []
-  let partialTailBytes = 0
-  let partialTail: MetadataLogReplay['partialTail'] = null
-  let damage: LogDamage | null = null
+  return snapshot
+}
+
+type SegmentsRead = Pick<MetadataLogReplay, 'segmentsRead' | 'partialTailBytes' | 'partialTail' | 'damage'>
+
+/**
+ * The segments' batches from `from` on, into the replay, until the replay is done, the log ends, or damage (a gap,
+ * offsets going back, a record that does not decode, an incomplete batch before another segment) stops it.
+ */
+async function replaySegments(files: MetadataLogFiles, replay: MetadataReplay, from: bigint): Promise<SegmentsRead> {
+  const out: {-readonly [K in keyof SegmentsRead]: SegmentsRead[K]} = {segmentsRead: [], partialTailBytes: 0, partialTail: null, damage: null}
   // The next offset the log must hold: a batch past it is a gap, one before it offsets going back.
   let expected = from
   const segs = files.segments
-  segments: for (let i = 0; i < segs.length && !replay.done; i++) {
+  for (let i = 0; i < segs.length && !replay.done; i++) {
     if (i + 1 < segs.length && segs[i + 1].baseOffset <= from) continue
     const seg = segs[i]
     if (seg.baseOffset > expected) {
-      damage = {
+      out.damage = {
         file: seg.path,
         byte: 0,
         offset: expected.toString(),
@@ -144,7 +159,7 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
       break
     }
     const info: FileReadInfo = {path: seg.path, bytes: 0, partialTailBytes: 0}
-    segmentsRead.push(info)
+    out.segmentsRead.push(info)
     for await (const chunk of readBatchFile(seg.path, info)) {
       for (let k = 0; k < chunk.length; k++) {
         const b = chunk[k]
@@ -156,29 +171,29 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
             b.baseOffset > expected
               ? `offsets ${expected} to ${b.baseOffset - 1n} are missing: the batch there starts at ${b.baseOffset}`
               : `the batch there holds offsets ${b.baseOffset} to ${b.lastOffset}, not from ${expected} on`
-          damage = {file: seg.path, byte, offset: expected.toString(), reason}
-          break segments
+          out.damage = {file: seg.path, byte, offset: expected.toString(), reason}
+          return out
         }
         const batch = b.baseOffset < from ? {...b, records: b.records.filter(r => r.offset >= from)} : b
         const applied = replay.applyBatch(batch)
         if (replay.damage) {
-          damage = {file: seg.path, byte, offset: replay.damage.offset.toString(), reason: `a record does not decode: ${replay.damage.message}`}
-          break segments
+          out.damage = {file: seg.path, byte, offset: replay.damage.offset.toString(), reason: `a record does not decode: ${replay.damage.message}`}
+          return out
         }
-        if (!applied) break segments
+        if (!applied) return out
         expected = b.lastOffset + 1n
       }
     }
-    partialTailBytes += info.partialTailBytes
+    out.partialTailBytes += info.partialTailBytes
     if (info.damage) {
-      damage = {file: seg.path, byte: info.damage.byte, offset: expected.toString(), reason: info.damage.reason}
+      out.damage = {file: seg.path, byte: info.damage.byte, offset: expected.toString(), reason: info.damage.reason}
       break
     }
     if (info.partialTailBytes > 0) {
       const tail = {file: seg.path, byte: info.partialTailAt!, bytes: info.partialTailBytes}
       // Only the last segment can be being written: an incomplete batch before another segment is damage.
       if (i + 1 < segs.length) {
-        damage = {
+        out.damage = {
           file: seg.path,
           byte: tail.byte,
           offset: expected.toString(),
@@ -186,11 +201,10 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
         }
         break
       }
-      partialTail = tail
+      out.partialTail = tail
     }
   }
-  if (!snapshot) historyStart.timestamp = replay.firstTimestamp ?? null
-  return {replay, files, snapshot, historyStart, segmentsRead, partialTailBytes, partialTail, damage}
+  return out
 }
 
 export function metadataLogSourceInfo(r: MetadataLogReplay): MetadataLogSource {

@@ -5,7 +5,7 @@
  */
 import {InputError} from '../core/errors.js'
 import {parseReassignmentJson, type PlannedChange} from '../core/impact/index.js'
-import {decodeUtf8, MAX_METADATA_BYTES_ENV, maxMetadataBytes, readBounded, readStdin} from './metadata-file.js'
+import {decodeUtf8, MAX_METADATA_BYTES_ENV, maxMetadataBytes, readInput} from './metadata-file.js'
 
 const HINT = 'Give the path of the JSON file kafka-reassign-partitions --execute would take.'
 
@@ -18,12 +18,12 @@ export async function readReassignmentFile(path: string, stdin: AsyncIterable<Bu
       `A reassignment plan is far smaller (at most 1,000,000 partitions); if this one is genuine, raise the bound with $${MAX_METADATA_BYTES_ENV}=BYTES.`,
       'BAD_REASSIGNMENT',
     )
-  let bytes: Buffer
-  try {
-    bytes = path === '-' ? await readStdin(stdin, limit, tooBig) : await readBounded(path, limit, tooBig)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(`cannot read ${source}: ${(error as Error).message}`, HINT, 'BAD_REASSIGNMENT')
-  }
+  const bytes = await readInput(
+    path,
+    stdin,
+    limit,
+    tooBig,
+    error => new InputError(`cannot read ${source}: ${(error as Error).message}`, HINT, 'BAD_REASSIGNMENT'),
+  )
   return parseReassignmentJson(decodeUtf8(bytes, source, 'Save the file as UTF-8 (JSON is UTF-8).', 'BAD_REASSIGNMENT'), path === '-' ? 'stdin' : path)
 }

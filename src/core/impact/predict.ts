@@ -23,10 +23,11 @@ import {
   subscribedTopicsOf,
   subscriptionMetadataFromLive,
   subscriptionMetadataFromRecord,
+  type TopicSubscriptionMetadata,
 } from '../replay/index.js'
 import type {ConsumerGroupState, ModernGroupState} from '../replay/state.js'
 import {describeChange, type PlannedChange} from './changes.js'
-import {buildPhases, type PhaseKind} from './phases.js'
+import {buildPhases, type Phase, type PhaseKind} from './phases.js'
 import {type ClassicImpact, predictClassic} from './classic.js'
 import {re2jMatches} from './regex.js'
 import {assigned, decide, simulate, simulate40} from './simulate.js'
@@ -115,19 +116,18 @@ export function predictImpact(
   options: ImpactOptions = {},
 ): ImpactReport {
   const phases = buildPhases(md, changes)
-  const hashers = phases.map(p => new TopicHasher(p.metadata))
-  const base = new TopicHasher(md)
-  const touchedAnywhere = new Set<string>()
-  const created = new Set<string>()
-  for (const p of phases) {
-    for (const t of p.changed) touchedAnywhere.add(t)
-    for (const t of p.created) created.add(t)
+  const ctx: Prediction = {
+    md,
+    phases,
+    hashers: phases.map(p => new TopicHasher(p.metadata)),
+    base: new TopicHasher(md),
+    touchedAnywhere: new Set(phases.flatMap(p => [...p.changed])),
+    created: new Set(phases.flatMap(p => [...p.created])),
+    now: options.now,
+    audit: undefined,
   }
-  let audit: ReturnType<typeof auditContext> | undefined
   const out: GroupImpact[] = []
-  let total = 0
-  let classic = 0
-  let classicTotal = 0
+  const counts = {total: 0, classicSkipped: 0, classicTotal: 0}
   const classicOut: ClassicGroupImpact[] = []
   for (const [id, replay] of groups) {
     const type = groupTypeOf(replay.state)
@@ -135,131 +135,206 @@ export function predictImpact(
     if (type === 'classic') {
       const v = replay.state.classic?.value
       if (!v || v.protocolType !== 'consumer') {
-        classic++
+        counts.classicSkipped++
         continue
       }
-      classicTotal++
+      counts.classicTotal++
       const c = predictClassic(v, md, phases)
       if (c) classicOut.push({group: id, type: 'classic', ...c})
       continue
     }
     const g = replay.state[type] as ModernGroupState<unknown, unknown, unknown> | null
     if (!g || g.epoch === undefined) continue
-    total++
-    const topics = subscribedTopicsOf(type, replay.state)
-    const notes: string[] = []
-    // broker-side regexes pick up created topics at their next resolution
-    const picked = new Set<string>()
-    if (type === 'consumer' && created.size > 0) {
-      const c = g as unknown as ConsumerGroupState
-      const subscribed = new Set([...c.members.values()].map(m => m.SubscribedTopicRegex).filter((r): r is string => !!r))
-      for (const regex of subscribed) {
-        for (const t of created) {
-          if (topics.includes(t)) continue
-          const v = re2jMatches(regex, t)
-          if ('unknown' in v) notes.push(`${v.unknown}; cannot say whether it will subscribe ${t}`)
-          else if (v.matches) picked.add(t)
-        }
-      }
-    }
-    const touched = [...new Set([...topics.filter(t => touchedAnywhere.has(t)), ...picked])].sort()
-    if (touched.length === 0) continue
-
-    const rules = rulesOf(type, replay.state) ?? '4.1+'
-    const stored40 = rules === '4.0' ? subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, replay.state)) : undefined
-    const live = base.groupHash(topics)
-    let today = 'IN_SYNC'
-    if (stored40) {
-      if (diffSubscriptionMetadata(stored40, subscriptionMetadataFromLive(topics, md)).length > 0) {
-        audit ??= auditContext(md, options.now ?? Date.now())
-        today = auditGroup(id, replay, audit).verdict.code
-        notes.push(`already ${today} today: the stored subscription metadata differs from live metadata, so the operation folds into that bump`)
-      }
-      notes.push(
-        "Kafka 4.0 rules (the group's records hold subscription metadata, no hash): only topic ids and partition counts count, so replica, rack and broker changes bump nothing; if its coordinator runs 4.1 or later now, its first recomputation bumps once more",
-      )
-    } else if (live !== g.metadataHash) {
-      audit ??= auditContext(md, options.now ?? Date.now())
-      today = auditGroup(id, replay, audit).verdict.code
-      notes.push(
-        `already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`,
-      )
-    }
-    const empty = g.members.size === 0
-    if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
-
-    let apart = 0
-    const run = (seen: (i: number) => boolean) => {
-      if (stored40) return simulate40(phases, topics, picked, stored40, seen)
-      const r = simulate(phases, hashers, base, topics, picked, g.metadataHash, seen, type === 'share')
-      apart = Math.max(apart, r.apart)
-      return r.steps
-    }
-    const full = run(() => true)
-    const transient = phases.map((p, i) => (p.transient ? i : -1)).filter(i => i >= 0)
-    let min = Infinity
-    let max = 0
-    const counts: Array<{skipped: number[]; n: number}> = []
-    // the phases that bump on every path (each phase kind occurs once)
-    let everywhere: ReadonlySet<string> | undefined
-    for (let mask = 0; mask < 1 << transient.length; mask++) {
-      const skipped = transient.filter((_, b) => mask & (1 << b))
-      const r = run(i => !skipped.includes(i))
-      const bumping = r.filter(s => s.bump === 'yes' && !s.deferred)
-      const n = bumping.length
-      const kinds = new Set<string>(bumping.map(s => s.phase))
-      const prior: ReadonlySet<string> = everywhere ?? kinds
-      everywhere = new Set([...prior].filter(k => kinds.has(k)))
-      counts.push({skipped, n})
-      min = Math.min(min, n)
-      max = Math.max(max, n)
-    }
-    // each moving partition that changes racks when it completes can be a state of its own: up to one bump each
-    const start = phases.find(p => p.moving)
-    const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
-    if (completions > 1 && !stored40) max += completions - 1
-    // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
-    if (apart > 1 && !stored40) max += apart - 1
-    const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
-    if (deferredBumps > 0)
-      notes.push(
-        "the hidden bump comes with the first partition change on one of the group's topics (a leader election or an ISR change: the controller's own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator",
-      )
-    // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
-    for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !everywhere?.has(s.phase)) s.bump = 'if-seen'
-    const steps = full
-    let decides: string | null = null
-    if (min !== max) decides = stored40 ? decide(phases, transient, counts, 0, 0) : decide(phases, transient, counts, completions, apart)
-    if (empty) {
-      min = 0
-      max = 0
-    }
-    out.push({
-      group: id,
-      type,
-      groupEpoch: g.epoch,
-      storedMetadataHash: stored40 ? null : g.metadataHash.toString(),
-      rules,
-      members: g.members.size,
-      assignedPartitions: assigned(type, g),
-      touchedTopics: touched,
-      today,
-      bumps: {min, max},
-      deferredBumps: empty ? 0 : deferredBumps,
-      decides: empty ? null : decides,
-      steps,
-      notes,
-    })
+    counts.total++
+    const impact = predictGroup(ctx, id, replay, type, g, g.epoch)
+    if (impact) out.push(impact)
   }
   out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
   classicOut.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  return {
+    changes: changes.map(describeChange),
+    phases: phases.map(p => ({phase: p.kind, when: p.when, transient: p.transient, topics: [...p.changed].sort()})),
+    groups: out,
+    classicGroups: classicOut,
+    summary: summarize(out, classicOut, counts, options.failOnRebalance ?? null),
+  }
+}
+
+/** What every group's prediction shares: the phases, their hashers, and the audit context once one is needed. */
+interface Prediction {
+  readonly md: ClusterMetadata
+  readonly phases: readonly Phase[]
+  readonly hashers: readonly TopicHasher[]
+  readonly base: TopicHasher
+  /** Topics some phase changes. */
+  readonly touchedAnywhere: ReadonlySet<string>
+  /** Topics some phase creates. */
+  readonly created: ReadonlySet<string>
+  readonly now: number | undefined
+  audit: ReturnType<typeof auditContext> | undefined
+}
+
+type ModernType = Exclude<GroupType, 'classic'>
+type ModernGroup = ModernGroupState<unknown, unknown, unknown>
+
+/** One consumer, share or streams group's impact; undefined when the changes touch none of its topics. */
+function predictGroup(
+  ctx: Prediction,
+  id: string,
+  replay: ReplayResult | GroupSummary,
+  type: ModernType,
+  g: ModernGroup,
+  epoch: number,
+): GroupImpact | undefined {
+  const {phases} = ctx
+  const topics = subscribedTopicsOf(type, replay.state)
+  const notes: string[] = []
+  const picked = regexPicks(ctx, type, g, topics, notes)
+  const touched = [...new Set([...topics.filter(t => ctx.touchedAnywhere.has(t)), ...picked])].sort()
+  if (touched.length === 0) return undefined
+
+  const rules = rulesOf(type, replay.state) ?? '4.1+'
+  const stored40 = rules === '4.0' ? subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, replay.state)) : undefined
+  const today = todayOf(ctx, id, replay, topics, g, stored40, notes)
+  const empty = g.members.size === 0
+  if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
+
+  let apart = 0
+  const run = (seen: (i: number) => boolean) => {
+    if (stored40) return simulate40(phases, topics, picked, stored40, seen)
+    const r = simulate(phases, ctx.hashers, ctx.base, topics, picked, g.metadataHash, seen, type === 'share')
+    apart = Math.max(apart, r.apart)
+    return r.steps
+  }
+  const full = run(() => true)
+  const transient = phases.map((p, i) => (p.transient ? i : -1)).filter(i => i >= 0)
+  const paths = everyPath(transient, run)
+  let {min, max} = paths
+  // each moving partition that changes racks when it completes can be a state of its own: up to one bump each
+  const start = phases.find(p => p.moving)
+  const completions = start ? topics.reduce((n, t) => n + (start.moving!.get(t)?.rackChanging ?? 0), 0) : 0
+  if (completions > 1 && !stored40) max += completions - 1
+  // a restart evicts each topic when its own partitions' ISR change: a heartbeat between two can store a mix
+  if (apart > 1 && !stored40) max += apart - 1
+  const deferredBumps = full.filter(s => s.bump === 'yes' && s.deferred).length
+  if (deferredBumps > 0)
+    notes.push(
+      "the hidden bump comes with the first partition change on one of the group's topics (a leader election or an ISR change: the controller's own preferred-leader election, every leader.imbalance.check.interval.seconds while leaders are off their preferred replica, is one) or a move of its coordinator",
+    )
+  // a transient phase's bump, and a bump back that only follows it (final racks equal the old ones: 0 or 2)
+  for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !paths.everywhere?.has(s.phase)) s.bump = 'if-seen'
+  let decides: string | null = null
+  if (min !== max) decides = stored40 ? decide(phases, transient, paths.counts, 0, 0) : decide(phases, transient, paths.counts, completions, apart)
+  if (empty) {
+    min = 0
+    max = 0
+  }
+  return {
+    group: id,
+    type,
+    groupEpoch: epoch,
+    storedMetadataHash: stored40 ? null : g.metadataHash.toString(),
+    rules,
+    members: g.members.size,
+    assignedPartitions: assigned(type, g),
+    touchedTopics: touched,
+    today,
+    bumps: {min, max},
+    deferredBumps: empty ? 0 : deferredBumps,
+    decides: empty ? null : decides,
+    steps: full,
+    notes,
+  }
+}
+
+/** Created topics a consumer group's broker-side regexes pick up at their next resolution (a regex RE2/J cannot judge is a note). */
+function regexPicks(ctx: Prediction, type: ModernType, g: ModernGroup, topics: readonly string[], notes: string[]): Set<string> {
+  const picked = new Set<string>()
+  if (type !== 'consumer' || ctx.created.size === 0) return picked
+  const c = g as unknown as ConsumerGroupState
+  const subscribed = new Set([...c.members.values()].map(m => m.SubscribedTopicRegex).filter((r): r is string => !!r))
+  for (const regex of subscribed) {
+    for (const t of ctx.created) {
+      if (topics.includes(t)) continue
+      const v = re2jMatches(regex, t)
+      if ('unknown' in v) notes.push(`${v.unknown}; cannot say whether it will subscribe ${t}`)
+      else if (v.matches) picked.add(t)
+    }
+  }
+  return picked
+}
+
+/** The group's verdict today when it is already out of sync (the operation folds into that bump), else IN_SYNC. */
+function todayOf(
+  ctx: Prediction,
+  id: string,
+  replay: ReplayResult | GroupSummary,
+  topics: readonly string[],
+  g: ModernGroup,
+  stored40: ReadonlyMap<string, TopicSubscriptionMetadata> | undefined,
+  notes: string[],
+): string {
+  const audited = () => {
+    ctx.audit ??= auditContext(ctx.md, ctx.now ?? Date.now())
+    return auditGroup(id, replay, ctx.audit).verdict.code
+  }
+  let today = 'IN_SYNC'
+  if (stored40) {
+    if (diffSubscriptionMetadata(stored40, subscriptionMetadataFromLive(topics, ctx.md)).length > 0) {
+      today = audited()
+      notes.push(`already ${today} today: the stored subscription metadata differs from live metadata, so the operation folds into that bump`)
+    }
+    notes.push(
+      "Kafka 4.0 rules (the group's records hold subscription metadata, no hash): only topic ids and partition counts count, so replica, rack and broker changes bump nothing; if its coordinator runs 4.1 or later now, its first recomputation bumps once more",
+    )
+  } else if (ctx.base.groupHash(topics) !== g.metadataHash) {
+    today = audited()
+    notes.push(
+      `already ${today} today: the stored hash differs from the live one, so the operation folds into that bump; the hashes assume the coordinator recomputes every topic of the group`,
+    )
+  }
+  return today
+}
+
+/**
+ * Every path through the transient phases (each seen by a heartbeat or skipped): the fewest and most bumps, the
+ * count per path, and the phases that bump on every path (each phase kind occurs once).
+ */
+function everyPath(
+  transient: readonly number[],
+  run: (seen: (i: number) => boolean) => ImpactStep[],
+): {min: number; max: number; counts: Array<{skipped: number[]; n: number}>; everywhere: ReadonlySet<string> | undefined} {
+  let min = Infinity
+  let max = 0
+  const counts: Array<{skipped: number[]; n: number}> = []
+  let everywhere: ReadonlySet<string> | undefined
+  for (let mask = 0; mask < 1 << transient.length; mask++) {
+    const skipped = transient.filter((_, b) => mask & (1 << b))
+    const r = run(i => !skipped.includes(i))
+    const bumping = r.filter(s => s.bump === 'yes' && !s.deferred)
+    const n = bumping.length
+    const kinds = new Set<string>(bumping.map(s => s.phase))
+    const prior: ReadonlySet<string> = everywhere ?? kinds
+    everywhere = new Set([...prior].filter(k => kinds.has(k)))
+    counts.push({skipped, n})
+    min = Math.min(min, n)
+    max = Math.max(max, n)
+  }
+  return {min, max, counts, everywhere}
+}
+
+function summarize(
+  out: readonly GroupImpact[],
+  classicOut: readonly ClassicGroupImpact[],
+  counts: {total: number; classicSkipped: number; classicTotal: number},
+  limit: number | null,
+): ImpactSummary {
   const classicRebalancing = classicOut.filter(o => o.bumps.max > 0)
   const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length + classicRebalancing.length
-  const limit = options.failOnRebalance ?? null
-  const summary: ImpactSummary = {
-    groups: total,
-    classicGroups: classicTotal,
-    classicGroupsSkipped: classic,
+  return {
+    groups: counts.total,
+    classicGroups: counts.classicTotal,
+    classicGroupsSkipped: counts.classicSkipped,
     touched: out.length + classicOut.filter(o => o.touchedTopics.length > 0).length,
     rebalancing,
     certain: out.filter(o => o.bumps.min > 0).length + classicOut.filter(o => o.bumps.min > 0).length,
@@ -269,12 +344,5 @@ export function predictImpact(
     emptyTouched: out.filter(o => o.members === 0).length,
     failOnRebalance: limit,
     exitCode: limit !== null && rebalancing > limit ? 3 : 0,
-  }
-  return {
-    changes: changes.map(describeChange),
-    phases: phases.map(p => ({phase: p.kind, when: p.when, transient: p.transient, topics: [...p.changed].sort()})),
-    groups: out,
-    classicGroups: classicOut,
-    summary,
   }
 }

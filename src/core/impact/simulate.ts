@@ -13,6 +13,34 @@ const UNKNOWN = Symbol('unknown')
 type Cached = bigint | typeof UNKNOWN
 
 /**
+ * The phases a heartbeat sees on one path (`seen(i)` false: no heartbeat came during transient phase i), each with
+ * the topics changed since the last phase seen (a skipped phase's changes are seen by the next heartbeat) and the
+ * topics it creates that the group picks up.
+ */
+function eachSeenPhase(
+  phases: readonly Phase[],
+  picked: ReadonlySet<string>,
+  seen: (i: number) => boolean,
+  visit: (p: Phase, changed: ReadonlySet<string>, newlyPicked: readonly string[], i: number) => void,
+): void {
+  let carried = new Set<string>()
+  phases.forEach((p, i) => {
+    const changed = new Set([...carried, ...p.changed])
+    if (!seen(i)) {
+      carried = changed
+      return
+    }
+    carried = new Set()
+    visit(
+      p,
+      changed,
+      [...picked].filter(t => p.created.has(t)),
+      i,
+    )
+  })
+}
+
+/**
  * Kafka 4.0's rules on one path: each phase that changes one of the group's topics (or creates one its regex picks up)
  * makes the coordinator recompute the subscription metadata ({id, name, partition count} of each existing topic) at
  * the next heartbeat; it bumps when that differs from the stored one.
@@ -25,17 +53,9 @@ export function simulate40(
   seen: (i: number) => boolean,
 ): ImpactStep[] {
   let prev = stored
-  let carried = new Set<string>()
   const groupTopics = new Set(topics)
   const steps: ImpactStep[] = []
-  phases.forEach((p, i) => {
-    const changed = new Set([...carried, ...p.changed])
-    const newlyPicked = [...picked].filter(t => p.created.has(t))
-    if (!seen(i)) {
-      carried = changed
-      return
-    }
-    carried = new Set()
+  eachSeenPhase(phases, picked, seen, (p, changed, newlyPicked) => {
     for (const t of newlyPicked) groupTopics.add(t)
     if (![...groupTopics].some(t => changed.has(t)) && newlyPicked.length === 0) return
     const now = subscriptionMetadataFromLive([...groupTopics], p.metadata)
@@ -71,16 +91,8 @@ export function simulate(
   const cache = new Map<string, Cached | null>() // null: the topic does not exist
   for (const t of topics) cache.set(t, base.topic(t) ? base.topicHash(t) : null)
   let prev: Cached = stored
-  let carried = new Set<string>() // changes of skipped transient phases, seen by the next heartbeat
   const steps: ImpactStep[] = []
-  phases.forEach((p, i) => {
-    const changed = new Set([...carried, ...p.changed])
-    const newlyPicked = [...picked].filter(t => p.created.has(t))
-    if (!seen(i)) {
-      carried = changed
-      return
-    }
-    carried = new Set()
+  eachSeenPhase(phases, picked, seen, (p, changed, newlyPicked, i) => {
     const mine = [...cache.keys()].filter(t => changed.has(t))
     const trigger = mine.length > 0 || newlyPicked.length > 0
     if (!trigger) return

@@ -8,6 +8,7 @@ import {type ClassicLeave, classicCauses, type PartitionCountSeen} from './class
 import type {FieldChange} from './diff.js'
 import {diffSubscriptionMetadata, fromRecord, storedSubscriptionMetadata, type SubscriptionMetadataChange} from './subscription-metadata.js'
 import type {EpochChange} from './replay.js'
+import type {GroupType} from './state.js'
 import type * as V from './values.js'
 
 export type BumpCause =
@@ -99,46 +100,75 @@ export type BumpCause =
 export type BumpCauseKind = BumpCause['kind']
 
 export function classifyBump(e: EpochChange): BumpCause[] {
+  if (e.groupType === 'classic') return classicBumpCauses(e)
+  const start = startCauses(e)
+  const causes: BumpCause[] = [
+    ...start,
+    ...memberCauses(
+      e,
+      start.some(c => c.kind === 'group-created'),
+    ),
+    ...subscriptionCauses(e),
+    ...(e.groupType === 'streams' ? streamsCauses(e) : []),
+    ...subscriptionMetadataCauses(e),
+    ...hashCauses(e),
+  ]
+  if (causes.length === 0) causes.push({kind: 'unexplained'})
+  return causes
+}
+
+/** A classic group's generation: the rebalance, and what its records say caused it. */
+function classicBumpCauses(e: EpochChange): BumpCause[] {
   const d = e.diff
-  if (e.groupType === 'classic') {
-    const downgraded =
-      e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === RECORD_TYPE.ConsumerGroupMetadata && r.value === null)
-    return [
-      ...(downgraded ? [{kind: 'converted-from-consumer'} as const] : []),
-      {
-        kind: 'classic-rebalance',
-        generation: e.epoch,
-        membersAdded: d.classic!.members.added,
-        membersRemoved: d.classic!.members.removed,
-        protocol: d.classic!.protocol.after,
-      },
-      ...(downgraded || !e.after.classic?.value
-        ? []
-        : classicCauses({before: e.before.classic?.value, after: e.after.classic.value, at: e.timestamp, lastCommits: e.classicCommits ?? new Map()})),
-    ]
-  }
+  const downgraded =
+    e.previousEpoch === undefined && e.records.some(({record: r}) => r.kind === 'record' && r.type === RECORD_TYPE.ConsumerGroupMetadata && r.value === null)
+  return [
+    ...(downgraded ? [{kind: 'converted-from-consumer'} as const] : []),
+    {
+      kind: 'classic-rebalance',
+      generation: e.epoch,
+      membersAdded: d.classic!.members.added,
+      membersRemoved: d.classic!.members.removed,
+      protocol: d.classic!.protocol.after,
+    },
+    ...(downgraded || !e.after.classic?.value
+      ? []
+      : classicCauses({before: e.before.classic?.value, after: e.after.classic.value, at: e.timestamp, lastCommits: e.classicCommits ?? new Map()})),
+  ]
+}
+
+/** The first epoch in the records: a group created, converted from classic, or records that start later. */
+function startCauses(e: EpochChange): BumpCause[] {
+  const d = e.diff
   const causes: BumpCause[] = []
   if (e.previousEpoch === undefined) {
     if (d.classicTombstoned || e.before.classic?.value) causes.push({kind: 'converted-from-classic', generation: e.before.classic?.value?.generation})
     else if (e.epoch <= 2) causes.push({kind: 'group-created'})
     else causes.push({kind: 'history-starts'})
   }
+  return causes
+}
+
+/** Members joined, left or replaced (a static member under a new member id); at creation, the members written before the first epoch. */
+function memberCauses(e: EpochChange, created: boolean): BumpCause[] {
+  const d = e.diff
+  const type = e.groupType as Exclude<GroupType, 'classic'> // classicBumpCauses has the classic groups
+  const causes: BumpCause[] = []
   // A static member rejoining under a new member id replaces the old one (same instance id).
   const replaced = new Map<string, string>()
   for (const m of d.membersRemoved) if (m.instanceId !== null && d.membersAdded.some(a => a.instanceId === m.instanceId)) replaced.set(m.instanceId, m.memberId)
   // At creation, members written before the first epoch record (a new regex member waits for its
   // resolution; 4.3+ groups start at epoch 1 in memory) joined too.
-  const created = causes.some(c => c.kind === 'group-created')
   const early = created
     ? [
-        ...((e.before[e.groupType]?.members ?? new Map()) as Map<
+        ...((e.before[type]?.members ?? new Map()) as Map<
           string,
           {InstanceId?: string | null; SubscribedTopicNames?: readonly string[]; SubscribedTopicRegex?: string | null}
         >),
       ]
     : []
   for (const [memberId, m] of early) {
-    if (!e.after[e.groupType]?.members.has(memberId)) continue
+    if (!e.after[type]?.members.has(memberId)) continue
     causes.push({
       kind: 'member-joined',
       memberId,
@@ -159,6 +189,13 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     if (m.instanceId === null || !replaced.has(m.instanceId))
       causes.push({kind: 'member-left', memberId: m.memberId, instanceId: m.instanceId, lastMemberEpoch: m.lastMemberEpoch})
   }
+  return causes
+}
+
+/** Subscriptions, regexes and their resolutions, the preferred assignor and share initialization. */
+function subscriptionCauses(e: EpochChange): BumpCause[] {
+  const d = e.diff
+  const causes: BumpCause[] = []
   for (const s of d.subscriptionChanges) causes.push({kind: 'subscription-changed', ...s})
   for (const r of d.regexChanges) causes.push({kind: 'regex-changed', ...r})
   for (const r of d.regexResolutions) {
@@ -173,34 +210,42 @@ export function classifyBump(e: EpochChange): BumpCause[] {
     causes.push({kind: 'assignor-changed', before: d.preferredAssignor.before, after: d.preferredAssignor.after})
   }
   if (e.groupType === 'share' && d.shareInitializedNotInTarget?.length) causes.push({kind: 'share-initialization', topics: d.shareInitializedNotInTarget})
-  if (e.groupType === 'streams') {
-    const t = d.topology!
-    if (t.epochBefore !== t.epochAfter || t.subtopologiesAdded.length || t.subtopologiesRemoved.length || t.subtopologiesChanged.length) {
-      causes.push({
-        kind: 'streams-topology-changed',
-        epochBefore: t.epochBefore,
-        epochAfter: t.epochAfter,
-        topicsAdded: t.requiredTopics.added,
-        topicsRemoved: t.requiredTopics.removed,
-      })
-    }
-    const validated = d.validatedTopologyEpoch
-    const upgradeFrom41 =
-      e.previousEpoch !== undefined &&
-      validated?.before === -1 &&
-      validated.after >= 0 &&
-      !d.assignmentConfigsRecordedBefore &&
-      !!d.lastAssignmentConfigs?.length
-    if (upgradeFrom41) {
-      causes.push({kind: 'streams-upgrade-from-4.1', validatedTopologyEpoch: validated.after, assignmentConfigs: d.lastAssignmentConfigs!})
-    } else {
-      if (validated && validated.before !== validated.after) causes.push({kind: 'streams-topology-validated', ...validated})
-      // At creation the configs are recorded for the first time: not a change.
-      if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined)
-        causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
-    }
-    for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map(c => c.field)})
+  return causes
+}
+
+/** A streams group's topology, its validation, assignment configs and member changes. */
+function streamsCauses(e: EpochChange): BumpCause[] {
+  const d = e.diff
+  const causes: BumpCause[] = []
+  const t = d.topology!
+  if (t.epochBefore !== t.epochAfter || t.subtopologiesAdded.length || t.subtopologiesRemoved.length || t.subtopologiesChanged.length) {
+    causes.push({
+      kind: 'streams-topology-changed',
+      epochBefore: t.epochBefore,
+      epochAfter: t.epochAfter,
+      topicsAdded: t.requiredTopics.added,
+      topicsRemoved: t.requiredTopics.removed,
+    })
   }
+  const validated = d.validatedTopologyEpoch
+  const upgradeFrom41 =
+    e.previousEpoch !== undefined && validated?.before === -1 && validated.after >= 0 && !d.assignmentConfigsRecordedBefore && !!d.lastAssignmentConfigs?.length
+  if (upgradeFrom41) {
+    causes.push({kind: 'streams-upgrade-from-4.1', validatedTopologyEpoch: validated.after, assignmentConfigs: d.lastAssignmentConfigs!})
+  } else {
+    if (validated && validated.before !== validated.after) causes.push({kind: 'streams-topology-validated', ...validated})
+    // At creation the configs are recorded for the first time: not a change.
+    if (d.lastAssignmentConfigs?.length && e.previousEpoch !== undefined)
+      causes.push({kind: 'streams-assignment-configs-changed', changes: d.lastAssignmentConfigs})
+  }
+  for (const m of d.membersChanged) causes.push({kind: 'streams-member-changed', memberId: m.memberId, fields: m.changes.map(c => c.field)})
+  return causes
+}
+
+/** Kafka 4.0's stored subscription metadata, changed in the bump's write. */
+function subscriptionMetadataCauses(e: EpochChange): BumpCause[] {
+  const d = e.diff
+  const causes: BumpCause[] = []
   if (e.groupType === 'consumer' || e.groupType === 'share') {
     // 4.0 writes the new subscription metadata in the bump's write; a topic entering or leaving the group's
     // subscription is a member's change (explained above), the rest is metadata.
@@ -213,6 +258,13 @@ export function classifyBump(e: EpochChange): BumpCause[] {
       if (changes.length > 0) causes.push({kind: 'subscription-metadata-changed', changes})
     }
   }
+  return causes
+}
+
+/** The metadata hash: changed, zeroed and recomputed by a streams fence, or the upgrade from 4.0. */
+function hashCauses(e: EpochChange): BumpCause[] {
+  const d = e.diff
+  const causes: BumpCause[] = []
   const hashAfter = e.metadataHash!
   if (e.fenceStoredZeroHash && e.previousMetadataHash !== undefined) causes.push({kind: 'streams-hash-zeroed', before: e.previousMetadataHash})
   const zeroed = e.zeroedByFence && hashAfter !== 0n ? e.zeroedByFence : undefined
@@ -238,6 +290,5 @@ export function classifyBump(e: EpochChange): BumpCause[] {
       causes.push({kind: 'metadata-hash-changed', before: hashBefore, after: hashAfter, topics: d.subscribedTopics.after})
     }
   }
-  if (causes.length === 0) causes.push({kind: 'unexplained'})
   return causes
 }

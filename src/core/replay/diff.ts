@@ -276,38 +276,62 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
     classicTombstoned: type !== 'classic' && tombstoneOf(2),
     preferredAssignor: {before: preferredAssignor(before.consumer), after: preferredAssignor(after.consumer)},
   }
-  if (type === 'classic') {
-    const b = before.classic?.value
-    const a = after.classic?.value
-    const members = setChange(
-      (b?.members ?? []).map(m => m.memberId),
-      (a?.members ?? []).map(m => m.memberId),
-    )
-    return {
-      ...base,
-      membersAdded: [],
-      membersRemoved: [],
-      membersChanged: [],
-      subscriptionChanges: [],
-      regexChanges: [],
-      regexResolutions: [],
-      subscribedTopics: setChange([], []),
-      targetAssignmentTopicIds: setChange([], []),
-      targetAssignmentEpoch: {before: undefined, after: undefined},
-      classic: {
-        generation: {before: b?.generation, after: a?.generation},
-        protocol: {before: b?.protocol, after: a?.protocol},
-        leader: {before: b?.leader, after: a?.leader},
-        members,
-      },
-    }
-  }
+  if (type === 'classic') return classicDiff(base, before, after)
   const b = before[type] as AnyModern | null
   const a = after[type] as AnyModern | null
+  const diff: GroupDiff = {
+    ...base,
+    ...memberDiff(type, b, a, records),
+    regexResolutions: type === 'consumer' ? regexResolutionDiff(b, a) : [],
+    subscribedTopics: setChange(subscribedTopicsOf(type, before), subscribedTopicsOf(type, after)),
+    targetAssignmentTopicIds: setChange(targetTopicIds(type, b), targetTopicIds(type, a)),
+    targetAssignmentEpoch: {before: b?.targetAssignmentEpoch, after: a?.targetAssignmentEpoch},
+  }
+  if (type === 'streams') return {...diff, ...streamsDiff(b, a)}
+  if (type === 'share') return {...diff, ...shareDiff(b, a)}
+  return diff
+}
+
+type DiffBase = Pick<GroupDiff, 'groupType' | 'partitionMetadataTombstoned' | 'classicTombstoned' | 'preferredAssignor'>
+
+/** A classic group: its generation, protocol, leader and members (the modern fields empty). */
+function classicDiff(base: DiffBase, before: GroupSnapshot, after: GroupSnapshot): GroupDiff {
+  const b = before.classic?.value
+  const a = after.classic?.value
+  const members = setChange(
+    (b?.members ?? []).map(m => m.memberId),
+    (a?.members ?? []).map(m => m.memberId),
+  )
+  return {
+    ...base,
+    membersAdded: [],
+    membersRemoved: [],
+    membersChanged: [],
+    subscriptionChanges: [],
+    regexChanges: [],
+    regexResolutions: [],
+    subscribedTopics: setChange([], []),
+    targetAssignmentTopicIds: setChange([], []),
+    targetAssignmentEpoch: {before: undefined, after: undefined},
+    classic: {
+      generation: {before: b?.generation, after: a?.generation},
+      protocol: {before: b?.protocol, after: a?.protocol},
+      leader: {before: b?.leader, after: a?.leader},
+      members,
+    },
+  }
+}
+
+/** Members added, removed (with their tombstones and last member epoch) and changed: fields, subscriptions, regexes. */
+function memberDiff(
+  type: Exclude<GroupType, 'classic'>,
+  b: AnyModern | null,
+  a: AnyModern | null,
+  records: readonly LoggedRecord[],
+): Pick<GroupDiff, 'membersAdded' | 'membersRemoved' | 'membersChanged' | 'subscriptionChanges' | 'regexChanges'> {
   const bm = b?.members ?? new Map<string, object>()
   const am = a?.members ?? new Map<string, object>()
   const tombstones = tombstonesByMember(records, type)
-
   const membersAdded: MemberAdded[] = []
   const membersChanged: MemberChanged[] = []
   const subscriptionChanges: SubscriptionChange[] = []
@@ -334,63 +358,55 @@ export function diffGroup(type: GroupType, before: GroupSnapshot, after: GroupSn
       lastMemberEpoch: (b?.currentAssignment.get(id) as {MemberEpoch?: number} | undefined)?.MemberEpoch,
     }))
 
-  const regexResolutions: RegexResolutionChange[] = []
-  if (type === 'consumer') {
-    const br = (b as unknown as ConsumerGroupState | null)?.regexes ?? new Map<string, RegexResolution>()
-    const ar = (a as unknown as ConsumerGroupState | null)?.regexes ?? new Map<string, RegexResolution>()
-    for (const regex of new Set([...br.keys(), ...ar.keys()])) {
-      const x = br.get(regex) ?? null
-      const y = ar.get(regex) ?? null
-      if (x === y) continue
-      const s = setChange(x?.Topics ?? [], y?.Topics ?? [])
-      regexResolutions.push({regex, before: x, after: y, added: s.added, removed: s.removed})
-    }
-  }
+  return {membersAdded, membersRemoved, membersChanged, subscriptionChanges, regexChanges}
+}
 
-  const diff: GroupDiff = {
-    ...base,
-    membersAdded,
-    membersRemoved,
-    membersChanged,
-    subscriptionChanges,
-    regexChanges,
-    regexResolutions,
-    subscribedTopics: setChange(subscribedTopicsOf(type, before), subscribedTopicsOf(type, after)),
-    targetAssignmentTopicIds: setChange(targetTopicIds(type, b), targetTopicIds(type, a)),
-    targetAssignmentEpoch: {before: b?.targetAssignmentEpoch, after: a?.targetAssignmentEpoch},
+/** A consumer group's broker-side regexes whose resolution changed. */
+function regexResolutionDiff(b: AnyModern | null, a: AnyModern | null): RegexResolutionChange[] {
+  const regexResolutions: RegexResolutionChange[] = []
+  const br = (b as unknown as ConsumerGroupState | null)?.regexes ?? new Map<string, RegexResolution>()
+  const ar = (a as unknown as ConsumerGroupState | null)?.regexes ?? new Map<string, RegexResolution>()
+  for (const regex of new Set([...br.keys(), ...ar.keys()])) {
+    const x = br.get(regex) ?? null
+    const y = ar.get(regex) ?? null
+    if (x === y) continue
+    const s = setChange(x?.Topics ?? [], y?.Topics ?? [])
+    regexResolutions.push({regex, before: x, after: y, added: s.added, removed: s.removed})
   }
-  if (type === 'streams') {
-    const bs = b as unknown as StreamsGroupState | null
-    const as = a as unknown as StreamsGroupState | null
-    const bc = new Map((bs?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
-    const ac = new Map((as?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
-    const configs = [...new Set([...bc.keys(), ...ac.keys()])]
-      .filter(k => bc.get(k) !== ac.get(k))
-      .sort()
-      .map(k => ({field: k, before: bc.get(k), after: ac.get(k)}))
-    const subtopologies = (g: StreamsGroupState | null) =>
-      [...(g?.targetAssignment.values() ?? [])].flatMap(t => [...t.ActiveTasks, ...t.StandbyTasks, ...t.WarmupTasks].map(x => x.SubtopologyId))
-    return {
-      ...diff,
-      targetAssignmentSubtopologies: setChange(subtopologies(bs), subtopologies(as)),
-      topology: topologyDiff(bs?.topology ?? null, as?.topology ?? null),
-      validatedTopologyEpoch: {before: bs?.validatedTopologyEpoch ?? -1, after: as?.validatedTopologyEpoch ?? -1},
-      lastAssignmentConfigs: configs,
-      assignmentConfigsRecordedBefore: bc.size > 0,
-    }
+  return regexResolutions
+}
+
+/** A streams group's topology, its validation, assignment configs and assigned subtopologies. */
+function streamsDiff(b: AnyModern | null, a: AnyModern | null): Partial<GroupDiff> {
+  const bs = b as unknown as StreamsGroupState | null
+  const as = a as unknown as StreamsGroupState | null
+  const bc = new Map((bs?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
+  const ac = new Map((as?.lastAssignmentConfigs ?? []).map(c => [c.Key, c.Value]))
+  const configs = [...new Set([...bc.keys(), ...ac.keys()])]
+    .filter(k => bc.get(k) !== ac.get(k))
+    .sort()
+    .map(k => ({field: k, before: bc.get(k), after: ac.get(k)}))
+  const subtopologies = (g: StreamsGroupState | null) =>
+    [...(g?.targetAssignment.values() ?? [])].flatMap(t => [...t.ActiveTasks, ...t.StandbyTasks, ...t.WarmupTasks].map(x => x.SubtopologyId))
+  return {
+    targetAssignmentSubtopologies: setChange(subtopologies(bs), subtopologies(as)),
+    topology: topologyDiff(bs?.topology ?? null, as?.topology ?? null),
+    validatedTopologyEpoch: {before: bs?.validatedTopologyEpoch ?? -1, after: as?.validatedTopologyEpoch ?? -1},
+    lastAssignmentConfigs: configs,
+    assignmentConfigsRecordedBefore: bc.size > 0,
   }
-  if (type === 'share') {
-    const bs = (b as unknown as ShareGroupState | null)?.statePartitionMetadata
-    const as = (a as unknown as ShareGroupState | null)?.statePartitionMetadata
-    const covered: V.TopicPartitionsInfo[] = [...(b?.targetAssignment.values() ?? [])].flatMap(t =>
-      (t as V.ConsumerTargetAssignmentMemberValue).TopicPartitions.map(tp => ({TopicId: tp.TopicId, TopicName: '', Partitions: tp.Partitions})),
-    )
-    return {
-      ...diff,
-      shareInitialized: newlyIn(bs?.InitializedTopics, as?.InitializedTopics),
-      shareInitializing: newlyIn(bs?.InitializingTopics, as?.InitializingTopics),
-      shareInitializedNotInTarget: newlyIn(covered, as?.InitializedTopics),
-    }
+}
+
+/** A share group's topics newly initialized or initializing, and those initialized outside the target assignment. */
+function shareDiff(b: AnyModern | null, a: AnyModern | null): Partial<GroupDiff> {
+  const bs = (b as unknown as ShareGroupState | null)?.statePartitionMetadata
+  const as = (a as unknown as ShareGroupState | null)?.statePartitionMetadata
+  const covered: V.TopicPartitionsInfo[] = [...(b?.targetAssignment.values() ?? [])].flatMap(t =>
+    (t as V.ConsumerTargetAssignmentMemberValue).TopicPartitions.map(tp => ({TopicId: tp.TopicId, TopicName: '', Partitions: tp.Partitions})),
+  )
+  return {
+    shareInitialized: newlyIn(bs?.InitializedTopics, as?.InitializedTopics),
+    shareInitializing: newlyIn(bs?.InitializingTopics, as?.InitializingTopics),
+    shareInitializedNotInTarget: newlyIn(covered, as?.InitializedTopics),
   }
-  return diff
 }

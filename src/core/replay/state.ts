@@ -202,6 +202,8 @@ function prune(s: GroupState): void {
 /**
  * Applies one record to the group's state, as the coordinator's replay does. Returns false for
  * records that do not change coordinator state (unknown types are handled by the caller).
+ * long because: one case per coordinator record type (24), each a line or two, as flat as the coordinator's own
+ * replay dispatch; split, the table of which record changes what would be spread over several functions.
  */
 export function applyRecord(s: GroupState, r: KnownRecord, at: RecordAt): boolean {
   const logOffset = at.offset
