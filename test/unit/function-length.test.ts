@@ -14,14 +14,6 @@ const SRC = join(ROOT, 'src')
 const MAX_LINES = 100
 const JUSTIFIED = /long because:/
 
-/**
- * TEMPORARY, to be emptied: functions being split in other branches at the time of writing (explainGroup,
- * searchHypotheses; attributeMetadataChanges lives beside them in core/explain; auditGroup changes when it stops
- * calling explainGroup twice). Named without their file, which the same work moves. Each name leaves this list when
- * its function is short (or says why it is not); the second test below fails for a name that has become short.
- */
-const SPLIT_PENDING: ReadonlySet<string> = new Set(['explainGroup', 'searchHypotheses', 'attributeMetadataChanges', 'auditGroup'])
-
 export interface LongFunction {
   /** "src/x.ts name" (an unnamed function: "src/x.ts <anonymous>:LINE"). */
   readonly id: string
@@ -106,13 +98,8 @@ const LONG = sourceFiles(SRC).flatMap(f => longFunctions(relative(ROOT, f).split
 
 describe('function length', () => {
   it(`every function in src/ is at most ${MAX_LINES} lines, or a comment before it says why it is longer ("long because: …")`, () => {
-    const unjustified = LONG.filter(f => !f.justified && !SPLIT_PENDING.has(f.name)).map(f => `${f.id} (line ${f.line}): ${f.lines} lines`)
+    const unjustified = LONG.filter(f => !f.justified).map(f => `${f.id} (line ${f.line}): ${f.lines} lines`)
     expect(unjustified).toEqual([])
-  })
-
-  it('a function on the split-pending list is still long and still unjustified (otherwise it leaves the list)', () => {
-    const pending = new Set(LONG.filter(f => !f.justified).map(f => f.name))
-    expect([...SPLIT_PENDING].filter(name => !pending.has(name))).toEqual([])
   })
 
   it('counts functions, methods and arrow functions, and accepts the reason in a comment before the declaration', () => {

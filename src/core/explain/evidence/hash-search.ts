@@ -3,7 +3,7 @@
  * the changes), and the reassignment finding. Pure.
  */
 import {TopicHasher} from '../../hash.js'
-import type {ClusterMetadata} from '../../metadata.js'
+import type {ClusterMetadata, TopicMetadata} from '../../metadata.js'
 import {
   type BumpCause,
   classifyBump,
@@ -113,21 +113,7 @@ export function attributeMetadataChanges(
   const absentTemplates = new Map(live.topics.map(t => [t.name, t]))
   // Matches that hash alike (a broker with no rack and an unregistered one both add nothing) are the same step back.
   const allTopics = [...new Set(timeline.flatMap(e => [...subscribedTopicsOf(e.groupType, e.before), ...subscribedTopicsOf(e.groupType, e.after)]))]
-  const stepBack = (cur: ClusterMetadata, matches: readonly Hypothesis[]): ClusterMetadata | undefined => {
-    if (matches.length === 0) return undefined
-    // of a rackless and an unregistered broker, the unregistered one is what usually happened
-    const ordered = [...matches].sort(
-      (a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'),
-    )
-    const candidates = ordered.map(m => applyHypothesis(cur, m, absentTemplates))
-    if (candidates.length === 1) return candidates[0]
-    const key = (x: ClusterMetadata) => {
-      const h = new TopicHasher(x)
-      return allTopics.map(t => (h.topic(t) ? h.topicHash(t).toString() : '-')).join(',')
-    }
-    const first = key(candidates[0])
-    return candidates.every(c => key(c) === first) ? candidates[0] : undefined
-  }
+  const stepBack = stepBackOver(absentTemplates, allTopics)
   const firstSeen = topicIdsFirstSeen(replay)
   const liveIds = new Set(live.topics.map(t => uuidToString(t.topicId)))
   // ids in the records that no live topic has: ids of deleted topics (the same walk as knownTopicIds, done once)
@@ -178,26 +164,7 @@ export function attributeMetadataChanges(
       assignedPartitionsBefore: assignedPartitionCounts(e, md),
     })
     if (r.matches.length === 0) {
-      // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
-      const cur = md
-      const gone = topicsBefore.filter(t => !cur.topics.some(x => x.name === t))
-      // an id assigned before the bump (so a topic of the group existed then) that no topic has today
-      const assignedBefore = assignedTopicIds(e)
-      const deadIds = [...firstSeen]
-        .filter(([id, offset]) => !liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset))
-        .map(([id]) => id)
-      if (gone.length > 0 && deadIds.length > 0) {
-        out.set(e, {
-          matches: [],
-          alternatives: [],
-          confidence: 'evident',
-          evident: {deletedTopics: gone, topicIds: deadIds},
-          note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
-        })
-      } else {
-        const why = `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`
-        out.set(e, fromAssignment(e, live, why) ?? unexplained(why))
-      }
+      out.set(e, nothingReproduces(e, r, {md, live, firstSeen, liveIds}))
       md = undefined
       stoppedAt = e.epoch
       continue
@@ -207,6 +174,54 @@ export function attributeMetadataChanges(
     if (!md) stoppedAt = e.epoch
   }
   return out
+}
+
+/**
+ * Steps the metadata back through a bump's matches; matches that hash alike over the group's topics (a broker
+ * with no rack and an unregistered one both add nothing) are the same step back, others leave it unknown.
+ */
+function stepBackOver(absentTemplates: ReadonlyMap<string, TopicMetadata>, allTopics: readonly string[]) {
+  return (cur: ClusterMetadata, matches: readonly Hypothesis[]): ClusterMetadata | undefined => {
+    if (matches.length === 0) return undefined
+    // of a rackless and an unregistered broker, the unregistered one is what usually happened
+    const ordered = [...matches].sort(
+      (a, b) => Number(a.kind === 'broker-rack' && a.then === 'no rack') - Number(b.kind === 'broker-rack' && b.then === 'no rack'),
+    )
+    const candidates = ordered.map(m => applyHypothesis(cur, m, absentTemplates))
+    if (candidates.length === 1) return candidates[0]
+    const key = (x: ClusterMetadata) => {
+      const h = new TopicHasher(x)
+      return allTopics.map(t => (h.topic(t) ? h.topicHash(t).toString() : '-')).join(',')
+    }
+    const first = key(candidates[0])
+    return candidates.every(c => key(c) === first) ? candidates[0] : undefined
+  }
+}
+
+/** No change reproduces the hash before the bump: a deleted topic the records name, partitions added, or unexplained. */
+function nothingReproduces(
+  e: EpochChange,
+  r: {tried: number; pairsTried: number},
+  o: {md: ClusterMetadata; live: ClusterMetadata; firstSeen: ReadonlyMap<string, bigint>; liveIds: ReadonlySet<string>},
+): Attribution {
+  const topicsBefore = subscribedTopicsOf(e.groupType, e.before)
+  // a subscribed topic that is gone, whose id the records hold: deleted, even though its old hash is unknown
+  const gone = topicsBefore.filter(t => !o.md.topics.some(x => x.name === t))
+  // an id assigned before the bump (so a topic of the group existed then) that no topic has today
+  const assignedBefore = assignedTopicIds(e)
+  const deadIds = [...o.firstSeen]
+    .filter(([id, offset]) => !o.liveIds.has(id) && (assignedBefore ? assignedBefore.has(id) : offset < e.offset))
+    .map(([id]) => id)
+  if (gone.length > 0 && deadIds.length > 0)
+    return {
+      matches: [],
+      alternatives: [],
+      confidence: 'evident',
+      evident: {deletedTopics: gone, topicIds: deadIds},
+      note: `${gone.length === 1 ? `topic ${gone[0]} was` : `topics ${gone.join(', ')} were`} deleted (evident: the group's assignment records hold topic id${deadIds.length === 1 ? '' : 's'} ${deadIds.join(', ')}, which no topic has today, and no topic ${gone.join(' or ')} exists); whether anything else changed in the same bump cannot be told, since the deleted topic's hash is gone`,
+    }
+  const why = `no single topic or broker change, nor a pair of them, reproduces the previous hash (${r.tried} candidates and ${r.pairsTried} pairs tried): several things changed, a rack name never seen, or the coordinator's cache was stale (a coordinator reload recomputes every topic)`
+  return fromAssignment(e, o.live, why) ?? unexplained(why)
 }
 
 /**
