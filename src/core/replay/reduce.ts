@@ -52,9 +52,12 @@ export function collectTopicIds(v: unknown, into: Set<string>): void {
   }
 }
 
+const MODERN_TYPES = ['consumer', 'share', 'streams'] as const
+
 function memberRacks(s: GroupState, into: Set<string>): void {
-  for (const type of ['consumer', 'share', 'streams'] as const) {
-    for (const m of (s[type]?.members.values() ?? []) as Iterable<{RackId?: string | null}>) if (m.RackId) into.add(m.RackId)
+  for (const type of MODERN_TYPES) {
+    const members = s[type]?.members as ReadonlyMap<string, {RackId?: string | null}> | undefined
+    if (members) for (const m of members.values()) if (m.RackId) into.add(m.RackId)
   }
 }
 
