@@ -12,6 +12,7 @@
 // (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
 //
 //   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS)
+//   node --expose-gc bench/audit.bench.js --groups=100000               (100,000 groups, ~10.9 M records: auditCoreCpuMs, peakRssMb)
 // Prints one JSON line.
 //
 // Measured (issue 14; Node 20, 2 cores shared with other work, load 6-12, so CPU times are the steadier figures):
