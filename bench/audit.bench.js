@@ -12,6 +12,7 @@
 // (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
 //
 //   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS)
+//   node --expose-gc bench/audit.bench.js --groups=100000               (100,000 groups, ~10.9 M records: auditCoreCpuMs, peakRssMb)
 // Prints one JSON line.
 //
 // Measured (issue 14; Node 20, 2 cores shared with other work, load 6-12, so CPU times are the steadier figures):
@@ -35,7 +36,7 @@
 //     100k: 275 MB (281 MB /usr/bin/time), core 55.6 s CPU (scan 43.9 + audit 11.7), process 92.7 s CPU, 361 s
 //     wall at load 33-51; the same verdict counts. 100 % would trade ~45 MB more RSS for ~4-8 s less CPU (above).
 const dist = new URL('../dist/', import.meta.url)
-const {encodeRecord} = await import(new URL('core/records/index.js', dist).href)
+const {encodeKey, encodeRecord, encodeValue} = await import(new URL('core/records/index.js', dist).href)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
 const {parseMetadataDocument} = await import(new URL('core/metadata.js', dist).href)
@@ -46,10 +47,14 @@ const {syntheticCluster} = await import('./synthetic.js')
 // heap; BENCH_HEAP_GROWING=0 leaves V8's default, BENCH_HEAP_GROWING=N sets N %
 const heapGrowing = Number(process.env.BENCH_HEAP_GROWING ?? (await import(new URL('io/heap-growth.js', dist).href)).AUDIT_HEAP_GROWING_PERCENT)
 if (heapGrowing > 0) (await import(new URL('io/heap-growth.js', dist).href)).limitHeapGrowth(heapGrowing)
-const GROUPS = Number(process.env.BENCH_GROUPS ?? 10_000)
-const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000)
+// `--groups=100000` (or BENCH_GROUPS): the size; records scale with it (~109 per group) unless BENCH_RECORDS is set
+const groupsArg = process.argv.find(a => a.startsWith('--groups='))?.slice('--groups='.length)
+const GROUPS = Number(groupsArg ?? process.env.BENCH_GROUPS ?? 10_000)
+const RECORDS = Number(process.env.BENCH_RECORDS ?? GROUPS * 100)
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 50)
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 1000)
+/** Batches scanned between two CPU clock reads. */
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 256)
 
 const doc = syntheticCluster({topics: TOPICS, partitions: 12, rf: 3, brokers: 6, racks: 3})
 const md = parseMetadataDocument(doc)
@@ -65,53 +70,61 @@ function groupPlan(g) {
 }
 
 // One group's writes, each a list of records (one batch per write); about RECORDS / GROUPS records per group,
-// ~60% of them offset commits.
+// ~60% of them offset commits. Records whose bytes do not change from one epoch to the next (keys, member
+// metadata, target assignments, offset commits) are encoded once per group and reused, so the generator's garbage
+// does not dominate the peak RSS and the scan's GC (same bytes as fresh encodings; the scan decodes each anew).
 function* groupWrites(plan, budget) {
   let epoch = 0
   let used = 0
   const tid = topicIds.get(plan.topics[0])
   const members = Array.from({length: plan.members}, (_, i) => `${plan.id}-member-${i}-0123456789abcdef`)
+  const groupKey = type => encodeKey(type, {GroupId: plan.id})
+  const keys = {3: groupKey(3), 6: groupKey(6)}
+  const memberKeys = type => members.map(m => encodeKey(type, {GroupId: plan.id, MemberId: m}))
+  const currentKeys = memberKeys(8)
+  const joins = memberKeys(5).map(key => ({
+    encoded: {
+      key,
+      value: encodeValue(5, {
+        InstanceId: null,
+        RackId: null,
+        ClientId: 'c',
+        ClientHost: '/10.0.0.1',
+        SubscribedTopicNames: plan.topics,
+        SubscribedTopicRegex: null,
+        RebalanceTimeoutMs: 300000,
+        ServerAssignor: null,
+        ClassicMemberMetadata: null,
+      }),
+    },
+  }))
+  const targets = memberKeys(7).map((key, i) => ({encoded: {key, value: encodeValue(7, {TopicPartitions: [{TopicId: tid, Partitions: [i]}]})}}))
   while (used < budget) {
     epoch++
-    const joining = members[epoch % members.length]
     const write = [
-      {
-        type: 5,
-        key: {GroupId: plan.id, MemberId: joining},
-        value: {
-          InstanceId: null,
-          RackId: null,
-          ClientId: 'c',
-          ClientHost: '/10.0.0.1',
-          SubscribedTopicNames: plan.topics,
-          SubscribedTopicRegex: null,
-          RebalanceTimeoutMs: 300000,
-          ServerAssignor: null,
-          ClassicMemberMetadata: null,
-        },
-      },
-      {type: 3, key: {GroupId: plan.id}, value: {Epoch: epoch, MetadataHash: plan.hash}},
-      ...members.map((m, i) => ({type: 7, key: {GroupId: plan.id, MemberId: m}, value: {TopicPartitions: [{TopicId: tid, Partitions: [i]}]}})),
-      {type: 6, key: {GroupId: plan.id}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
+      joins[epoch % members.length],
+      {encoded: {key: keys[3], value: encodeValue(3, {Epoch: epoch, MetadataHash: plan.hash})}},
+      ...targets,
+      {encoded: {key: keys[6], value: encodeValue(6, {AssignmentEpoch: epoch, AssignmentTimestamp: 0n})}},
     ]
     yield write
     used += write.length
-    const cur = members.map((m, i) => ({
-      type: 8,
-      key: {GroupId: plan.id, MemberId: m},
-      value: {
-        MemberEpoch: epoch,
-        PreviousMemberEpoch: epoch - 1,
-        State: 0,
-        AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}],
-        PartitionsPendingRevocation: [],
+    const cur = currentKeys.map((key, i) => ({
+      encoded: {
+        key,
+        value: encodeValue(8, {
+          MemberEpoch: epoch,
+          PreviousMemberEpoch: epoch - 1,
+          State: 0,
+          AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}],
+          PartitionsPendingRevocation: [],
+        }),
       },
     }))
     yield cur
     used += cur.length
     const commits = Math.max(1, Math.round((write.length + cur.length) * 1.5))
-    // offset commits: encoded once per group and partition (the audit skips them by key, never reading the
-    // value), so the generator's garbage does not dominate the peak RSS; same sizes as fresh encodings
+    // offset commits: the audit skips them by key, never reading the value
     const oc = Array.from({length: commits}, (_, k) => commitOf(plan, k % 12, tid))
     yield oc
     used += oc.length
@@ -216,20 +229,32 @@ const ctx = auditContext(md, Date.now())
 const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
   const scan = generateOnly ? undefined : new PartitionScan()
-  for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
-    scanned += b.recordCount ?? b.records.length
-    if (!scan) continue
+  // batches generated (or read) a chunk at a time and the scan timed around each chunk: a clock read per batch
+  // (getrusage, ~2 µs) would cost the scan a tenth of its own time; a chunk is small next to the live state
+  const chunk = []
+  const scanChunk = () => {
     const s0 = performance.now()
     const c0 = process.cpuUsage()
-    scan.onBatch(b)
+    for (const b of chunk) scan.onBatch(b)
     const c1 = process.cpuUsage(c0)
     scanCpuUs += c1.user + c1.system
     scanMs += performance.now() - s0
+    chunk.length = 0
+  }
+  for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
+    scanned += b.recordCount ?? b.records.length
+    if (!scan) continue
+    chunk.push(b)
+    if (chunk.length === CHUNK) scanChunk()
   }
   if (!scan) continue
-  const s0 = performance.now()
+  scanChunk()
+  const f0 = performance.now()
+  const fc0 = process.cpuUsage()
   const groups = scan.finish()
-  scanMs += performance.now() - s0
+  const fc1 = process.cpuUsage(fc0)
+  scanCpuUs += fc1.user + fc1.system
+  scanMs += performance.now() - f0
   // the largest live state: one partition's reduced groups plus the rows so far (sampled on a few partitions)
   if (p % 10 === 0 && globalThis.gc) {
     globalThis.gc()

@@ -48,14 +48,8 @@ export const retentionFlag = Flags.custom<number>({
   parse: async input => asUsage(() => parseRetention(input), 'Give hours, days or weeks: 48h, 30d, 12w.', 'BAD_RETENTION'),
 })
 
-/** A place in a metadata log: a log offset (digits) or a point in time; `text` as given, for messages. */
-export type LogPoint = {text: string; untilOffset: bigint; untilTime?: undefined} | {text: string; untilTime: number; untilOffset?: undefined}
-
-export function parseLogPoint(text: string, flag: string): LogPoint {
-  return /^\d+$/.test(text) ? {text, untilOffset: BigInt(text)} : {text, untilTime: parseTimeSpec(text, flag)}
-}
-
-export const logPointFlag = Flags.custom<LogPoint>({parse: async (input, _ctx, flag: FlagName) => parseLogPoint(input, flag.name)})
+// (in a module of its own: `topic-hash compute` takes it without the group patterns' regex engine, start-up)
+export {type LogPoint, logPointFlag, parseLogPoint} from './log-point.js'
 
 /** A group pattern and what it accepts. */
 export interface GroupPattern {

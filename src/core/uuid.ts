@@ -44,8 +44,13 @@ export function uuidFromHex(hex: string): Uuid {
   return uuidFromBytes(new Uint8Array(Buffer.from(clean, 'hex')))
 }
 
+/** Each Uuid's text, made once: explain turns every live topic id into text per drifted group (an audit: thousands). */
+const texts = new WeakMap<Uuid, string>()
+
 export function uuidToString(id: Uuid): string {
-  return Buffer.from(id.bytes.buffer, id.bytes.byteOffset, 16).toString('base64url')
+  let text = texts.get(id)
+  if (text === undefined) texts.set(id, (text = Buffer.from(id.bytes.buffer, id.bytes.byteOffset, 16).toString('base64url')))
+  return text
 }
 
 export function uuidIsZero(id: Uuid): boolean {

@@ -10,8 +10,18 @@
  * pipe without COLUMNS, a file, a terminal that reports 0 columns) a table keeps its natural width.
  */
 import {createRequire} from 'node:module'
-import Table from 'cli-table3'
+import type TableClass from 'cli-table3'
 import {forTerminal} from './terminal.js'
+
+// cli-table3 (with string-width and its regexes) is loaded on the first table drawn: a command importing a
+// renderer for its text output does not pay for it under --json (start-up)
+const require = createRequire(import.meta.url)
+let cliTable3: {Table: typeof TableClass; strlen: (text: string) => number} | undefined
+const tables = () =>
+  (cliTable3 ??= {
+    Table: require('cli-table3') as typeof TableClass,
+    strlen: (require('cli-table3/src/utils.js') as {strlen: (text: string) => number}).strlen,
+  })
 
 export interface TableOptions {
   /** Columns of the whole table, borders included; 0 or absent: no limit. */
@@ -46,6 +56,7 @@ export function renderTable(head: string[], rows: Array<Array<string | number>>,
     const height = Math.max(1, ...lines.map(l => l.length))
     for (let k = 0; k < height; k++) body.push(lines.map(l => l[k] ?? ''))
   }
+  const {Table} = tables()
   const make = (head: string[], colWidths?: number[]) =>
     new Table({
       head,
@@ -80,7 +91,7 @@ const BLOCK_ROWS = 200
 /** cli-table3's padding of a cell: one space each side. */
 const PADDING = 2
 /** The width cli-table3 gives a text (its own measure: colour sequences left out, wide characters count two). */
-const strlen: (text: string) => number = (createRequire(import.meta.url)('cli-table3/src/utils.js') as {strlen: (text: string) => number}).strlen
+const strlen = (text: string): number => tables().strlen(text)
 
 const len = (s: string) => [...s].length
 

@@ -150,8 +150,10 @@ export class PartitionScan {
         continue
       }
       const gid = record.groupId
-      if (gid === undefined || this.rejected.has(gid)) continue
+      if (gid === undefined) continue
+      // (a group taken is never rejected: one lookup for nearly every record)
       let g = this.groups.get(gid)
+      if (!g && this.rejected.has(gid)) continue
       const stored = g ? undefined : this.stored.get(gid)
       if (stored) g = this.#restore(gid, stored)
       if (!g) {

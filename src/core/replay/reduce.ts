@@ -7,7 +7,7 @@
  * from a full replay whose timeline is trimmed to the same number of bumps (test/unit/audit/reduce.test.ts).
  */
 import {noteFenceZero, streamsBeforeWrite} from './fence-zero.js'
-import {currentEpoch, EPOCH_TYPES, epochOf, type LoggedRecord, sameWrite, type SkippedRecord, splitWrites} from './replay.js'
+import {currentEpoch, EPOCH_TYPES, epochOf, epochRecordCount, type LoggedRecord, sameWrite, type SkippedRecord, splitWrites} from './replay.js'
 import {applyRecord, emptyGroupState, type GroupState, type GroupType} from './state.js'
 
 /** One epoch bump, without its snapshots (what "since when" questions need). */
@@ -37,18 +37,27 @@ export interface GroupSummary {
 
 /** Adds every string TopicId found in a decoded value (any depth) to `into`. */
 export function collectTopicIds(v: unknown, into: Set<string>): void {
-  if (Array.isArray(v)) for (const x of v) collectTopicIds(x, into)
-  else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
-    for (const [k, x] of Object.entries(v)) {
+  if (v === null || typeof v !== 'object') return
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) collectTopicIds(v[i], into)
+  } else if (!(v instanceof Uint8Array)) {
+    // a for-in over a decoded value (a plain object: own enumerable keys only, in Object.entries' order) allocates
+    // no entry arrays; primitives are stepped over before the call
+    const o = v as Record<string, unknown>
+    for (const k in o) {
+      const x = o[k]
       if (k === 'TopicId' && typeof x === 'string') into.add(x)
-      else collectTopicIds(x, into)
+      else if (x !== null && typeof x === 'object') collectTopicIds(x, into)
     }
   }
 }
 
+const MODERN_TYPES = ['consumer', 'share', 'streams'] as const
+
 function memberRacks(s: GroupState, into: Set<string>): void {
-  for (const type of ['consumer', 'share', 'streams'] as const) {
-    for (const m of (s[type]?.members.values() ?? []) as Iterable<{RackId?: string | null}>) if (m.RackId) into.add(m.RackId)
+  for (const type of MODERN_TYPES) {
+    const members = s[type]?.members as ReadonlyMap<string, {RackId?: string | null}> | undefined
+    if (members) for (const m of members.values()) if (m.RackId) into.add(m.RackId)
   }
 }
 
@@ -119,18 +128,28 @@ export class GroupReducer {
     const pending = this.pending
     if (pending.length === 0) return
     this.pending = []
-    for (const write of splitWrites(pending)) this.flushWrite(write)
+    // most writes hold at most one epoch record: no split to make (splitWrites would return [pending])
+    if (epochRecordCount(pending) < 2) this.flushWrite(pending)
+    else for (const write of splitWrites(pending)) this.flushWrite(write)
   }
 
   private flushWrite(write: LoggedRecord[]): void {
-    const bumps = write.filter(
-      ({record: r}) => r.kind === 'record' && r.value !== null && EPOCH_TYPES.has(r.type) && epochOf(r) !== currentEpoch(this.state, EPOCH_TYPES.get(r.type)!),
-    )
+    // the bumps of the write, found before it is applied; a write without one (most) allocates nothing here
+    let bumps: LoggedRecord[] | undefined
+    for (const lr of write) {
+      const r = lr.record
+      if (r.kind !== 'record' || r.value === null) continue
+      const type = EPOCH_TYPES.get(r.type)
+      if (type !== undefined && epochOf(r) !== currentEpoch(this.state, type)) (bumps ??= []).push(lr)
+    }
+    if (bumps === undefined) {
+      for (const lr of write) this.apply(lr)
+      return
+    }
     const racks = new Set<string>()
-    if (bumps.length > 0) memberRacks(this.state, racks)
+    memberRacks(this.state, racks)
     const streamsBefore = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'streams') ? streamsBeforeWrite(this.state) : undefined
     for (const lr of write) this.apply(lr)
-    if (bumps.length === 0) return
     noteFenceZero(this.state, streamsBefore)
     memberRacks(this.state, racks)
     const topicIds = new Set<string>()

@@ -267,10 +267,16 @@ function opensWrite(r: DecodedRecord): boolean {
   }
 }
 
+/** The epoch records (group metadata upserts, any type) among `records`; splitWrites splits only at two or more. */
+export function epochRecordCount(records: readonly LoggedRecord[]): number {
+  let n = 0
+  for (const {record: r} of records) if (r.kind === 'record' && r.value !== null && EPOCH_TYPES.has(r.type)) n++
+  return n
+}
+
 /** Splits records of one batch and millisecond into writes, so that each write has at most one epoch change per group type. */
 export function splitWrites(records: LoggedRecord[]): LoggedRecord[][] {
-  const epochRecords = records.filter(({record: r}) => r.kind === 'record' && EPOCH_TYPES.has(r.type) && r.value !== null)
-  if (epochRecords.length < 2) return [records]
+  if (epochRecordCount(records) < 2) return [records]
   const out: LoggedRecord[][] = [[]]
   let afterEpoch = false
   for (const lr of records) {

@@ -141,9 +141,13 @@ function noteWrite(g: ModernGroupState<unknown, unknown, unknown>, r: KnownRecor
   const kind = MEMBER_RECORD[r.type]
   if (!kind) return
   const id = r.key.MemberId as string
-  const w = {...g.memberWrites.get(id)}
-  if (r.value === null) delete w[kind]
-  else w[kind] = at
+  const prev = g.memberWrites.get(id)
+  // a new object each time (snapshots share the map's values): built field by field, no spread or delete
+  const w: MemberWrites = {}
+  if (prev?.metadata && kind !== 'metadata') w.metadata = prev.metadata
+  if (prev?.targetAssignment && kind !== 'targetAssignment') w.targetAssignment = prev.targetAssignment
+  if (prev?.currentAssignment && kind !== 'currentAssignment') w.currentAssignment = prev.currentAssignment
+  if (r.value !== null) w[kind] = at
   if (w.metadata || w.targetAssignment || w.currentAssignment) g.memberWrites.set(id, w)
   else g.memberWrites.delete(id)
 }
@@ -183,16 +187,17 @@ function applyAssignmentMetadata(g: AssignmentState<unknown, unknown>, v: V.Targ
   g.targetAssignmentTimestamp = v?.AssignmentTimestamp ?? 0n
 }
 
+const empty = (g: ModernGroupState<unknown, unknown, unknown> | null) =>
+  g !== null &&
+  g.epoch === undefined &&
+  g.members.size === 0 &&
+  g.targetAssignment.size === 0 &&
+  g.currentAssignment.size === 0 &&
+  g.targetAssignmentEpoch === undefined &&
+  g.memberWrites.size === 0
+
 /** A section is gone once nothing of it is left (the coordinator deletes the group then). */
 function prune(s: GroupState): void {
-  const empty = (g: ModernGroupState<unknown, unknown, unknown> | null) =>
-    g !== null &&
-    g.epoch === undefined &&
-    g.members.size === 0 &&
-    g.targetAssignment.size === 0 &&
-    g.currentAssignment.size === 0 &&
-    g.targetAssignmentEpoch === undefined &&
-    g.memberWrites.size === 0
   if (empty(s.consumer) && s.consumer!.regexes.size === 0 && s.consumer!.partitionMetadata === null) s.consumer = null
   if (empty(s.share) && s.share!.statePartitionMetadata === null && s.share!.partitionMetadata === null) s.share = null
   if (empty(s.streams) && s.streams!.topology === null) s.streams = null
