@@ -18,14 +18,19 @@
  */
 import type {LoggedRecord} from '../replay/index.js'
 import type {MemberRef, PendingMember} from './types.js'
-import {type HeldUnits, consumerUnits, shareUnits, streamsUnits} from './units.js'
+import {consumerUnits, type HeldUnits, sameUnits, shareUnits, stateOf, streamsUnits, UnitKeys} from './units.js'
 
 export type ModernType = 'consumer' | 'share' | 'streams'
 
+/** Where a record is: the LoggedRecord itself while it is pushed (no copy per record), copied by `keep` when stored. */
 export interface At {
   readonly offset: bigint
   readonly timestamp: number
-  readonly batch: bigint | undefined
+  readonly batchBaseOffset?: bigint
+}
+
+function keep(at: At): At {
+  return {offset: at.offset, timestamp: at.timestamp, batchBaseOffset: at.batchBaseOffset}
 }
 
 export interface MoveDraft {
@@ -75,6 +80,8 @@ export interface PendingDraft {
 interface Track {
   readonly id: string
   held: HeldUnits | null
+  /** The decoded current-assignment value `held` was read from. */
+  value: Record<string, unknown> | undefined
   pendingSince: number | undefined
   revocation: {readonly fromMs: number; readonly toMs: number; readonly units: readonly string[]} | undefined
   lastMs: number
@@ -84,7 +91,8 @@ interface Track {
   settled: boolean
 }
 
-const TYPES: Record<number, {type: ModernType; role: 'epoch' | 'member' | 'target' | 'current'}> = {
+const TYPES: {type: ModernType; role: 'epoch' | 'member' | 'target' | 'current'}[] = []
+for (const [type, role] of Object.entries({
   3: {type: 'consumer', role: 'epoch'},
   5: {type: 'consumer', role: 'member'},
   6: {type: 'consumer', role: 'target'},
@@ -97,13 +105,14 @@ const TYPES: Record<number, {type: ModernType; role: 'epoch' | 'member' | 'targe
   19: {type: 'streams', role: 'member'},
   20: {type: 'streams', role: 'target'},
   22: {type: 'streams', role: 'current'},
-}
+} as const))
+  TYPES[Number(type)] = role
 
 export function modernRole(type: number): {type: ModernType; role: 'epoch' | 'member' | 'target' | 'current'} | undefined {
   return TYPES[type]
 }
 
-const READ: Record<ModernType, (v: never) => HeldUnits> = {consumer: consumerUnits, share: shareUnits, streams: streamsUnits}
+const READ: Record<ModernType, (v: never, keys: UnitKeys) => HeldUnits> = {consumer: consumerUnits, share: shareUnits, streams: streamsUnits}
 
 export class ModernCostFold {
   readonly drafts: BumpDraft[] = []
@@ -118,6 +127,7 @@ export class ModernCostFold {
   private readonly openGaps = new Map<string, MoveDraft>()
   private lostOther = new Map<string, MoveDraft>()
   private gainedOther = new Map<string, MoveDraft>()
+  private readonly keys = new UnitKeys()
   lastMs = 0
 
   constructor(readonly type: ModernType) {}
@@ -125,7 +135,7 @@ export class ModernCostFold {
   push(lr: LoggedRecord, role: 'epoch' | 'member' | 'target' | 'current'): void {
     const r = lr.record
     if (r.kind !== 'record') return
-    const at: At = {offset: lr.offset, timestamp: lr.timestamp, batch: lr.batchBaseOffset}
+    const at: At = lr
     this.lastMs = lr.timestamp
     const value = r.value as Record<string, unknown> | null
     if (role === 'epoch') {
@@ -141,7 +151,7 @@ export class ModernCostFold {
       const memberId = r.key.MemberId as string
       if (role === 'member') this.member(memberId, value as {ClientId: string} | null, at)
       else if (value === null) this.removed(memberId, at)
-      else this.assignment(memberId, READ[this.type](value as never), at)
+      else this.assignment(memberId, value, at)
     }
     this.maybeConverged(at)
   }
@@ -152,10 +162,10 @@ export class ModernCostFold {
 
   private bump(epoch: number, at: At): void {
     const previous = this.current
-    const draft: BumpDraft = {id: this.drafts.length, epoch, previousEpoch: this.epoch ?? null, at, moves: [], departed: []}
+    const draft: BumpDraft = {id: this.drafts.length, epoch, previousEpoch: this.epoch ?? null, at: keep(at), moves: [], departed: []}
     if (previous && !previous.end) {
       // a member whose join made this bump (its metadata record is in this write) was not pending on the previous one
-      previous.end = {kind: 'superseded', byEpoch: epoch, at, pending: this.pending(at.timestamp)}
+      previous.end = {kind: 'superseded', byEpoch: epoch, at: keep(at), pending: this.pending(at.timestamp)}
       previous.slowest = this.slowest(previous, at.timestamp, true)
     }
     if (previous) {
@@ -187,6 +197,7 @@ export class ModernCostFold {
     const t: Track = {
       id: memberId,
       held: null,
+      value: undefined,
       pendingSince: undefined,
       revocation: undefined,
       lastMs: at.timestamp,
@@ -200,12 +211,24 @@ export class ModernCostFold {
     return t
   }
 
-  private assignment(memberId: string, held: HeldUnits, at: At): void {
+  private assignment(memberId: string, value: Record<string, unknown>, at: At): void {
     const t = this.tracks.get(memberId) ?? this.track(memberId, at)
     const before = t.held
-    this.release(memberId, before?.owning ?? [], new Set(held.owning), 'revocation', at)
-    this.acquire(memberId, new Set(before?.owning ?? []), held.owning, at)
-    this.moveOther(memberId, before?.other ?? [], held.other, at)
+    // most records only move the member to the new epoch: the same units, nothing to compare
+    if (before && t.value && sameUnits(t.value, value)) {
+      const state = stateOf(this.type, value.State as number)
+      t.held = {epoch: value.MemberEpoch as number, state, owning: before.owning, other: before.other, pending: before.pending}
+      t.value = value
+      this.touch(t, at)
+      return this.settle(t)
+    }
+    const held = READ[this.type](value as never, this.keys)
+    t.value = value
+    if (!before || !same(before.owning, held.owning)) {
+      this.release(memberId, before?.owning ?? [], new Set(held.owning), 'revocation', at)
+      this.acquire(memberId, new Set(before?.owning ?? []), held.owning, at)
+    }
+    if (!before || !same(before.other, held.other)) this.moveOther(memberId, before?.other ?? [], held.other, at)
     if (held.pending.length > 0 && t.pendingSince === undefined) t.pendingSince = at.timestamp
     else if (held.pending.length === 0 && t.pendingSince !== undefined) {
       t.revocation = {fromMs: t.pendingSince, toMs: at.timestamp, units: before?.pending ?? []}
@@ -251,7 +274,7 @@ export class ModernCostFold {
     for (const u of before) {
       if (now.has(u) || this.holder.get(u) !== memberId) continue
       this.holder.delete(u)
-      const move: MoveDraft = {unit: u, from: this.ref(memberId), to: null, releasedBy: why, released: at, owned: undefined, gap: true}
+      const move: MoveDraft = {unit: u, from: this.ref(memberId), to: null, releasedBy: why, released: keep(at), owned: undefined, gap: true}
       this.openGaps.set(u, move)
       this.current?.moves.push(move)
     }
@@ -266,10 +289,10 @@ export class ModernCostFold {
       if (open) {
         this.openGaps.delete(u)
         open.to = this.ref(memberId)
-        open.owned = at
+        open.owned = keep(at)
       } else {
         const from = previous === undefined ? null : this.ref(previous)
-        this.current?.moves.push({unit: u, from, to: this.ref(memberId), releasedBy: null, released: undefined, owned: at, gap: true})
+        this.current?.moves.push({unit: u, from, to: this.ref(memberId), releasedBy: null, released: undefined, owned: keep(at), gap: true})
       }
     }
   }
@@ -288,10 +311,10 @@ export class ModernCostFold {
       if (gained && gained.from === null && gained.to?.memberId !== memberId) {
         this.gainedOther.delete(u)
         gained.from = this.ref(memberId)
-        gained.released = at
+        gained.released = keep(at)
         continue
       }
-      const move: MoveDraft = {unit: u, from: this.ref(memberId), to: null, releasedBy: null, released: at, owned: undefined, gap: false}
+      const move: MoveDraft = {unit: u, from: this.ref(memberId), to: null, releasedBy: null, released: keep(at), owned: undefined, gap: false}
       this.lostOther.set(u, move)
       this.current?.moves.push(move)
     }
@@ -301,10 +324,10 @@ export class ModernCostFold {
       if (lost && lost.to === null && lost.from?.memberId !== memberId) {
         this.lostOther.delete(u)
         lost.to = this.ref(memberId)
-        lost.owned = at
+        lost.owned = keep(at)
         continue
       }
-      const move: MoveDraft = {unit: u, from: null, to: this.ref(memberId), releasedBy: null, released: undefined, owned: at, gap: false}
+      const move: MoveDraft = {unit: u, from: null, to: this.ref(memberId), releasedBy: null, released: undefined, owned: keep(at), gap: false}
       this.gainedOther.set(u, move)
       this.current?.moves.push(move)
     }
@@ -322,9 +345,9 @@ export class ModernCostFold {
     if (this.waiting.length === 0 || !d || this.unsettled.size > 0) return
     if (this.targetEpoch === undefined || this.targetEpoch < d.epoch) return
     for (const w of this.waiting) {
-      if (w.end) w.settled = at
+      if (w.end) w.settled = keep(at)
       else {
-        w.end = {kind: 'converged', at}
+        w.end = {kind: 'converged', at: keep(at)}
         w.slowest = this.slowest(w, at.timestamp, false)
       }
     }
@@ -351,24 +374,22 @@ export class ModernCostFold {
   /** What each member did inside the bump's window; the slowest is the longest (removed members included). */
   slowest(d: BumpDraft, closeMs: number, open: boolean): Candidate | null {
     let best: Candidate | null = null
-    const consider = (c: Candidate) => {
-      if (c.toMs - c.fromMs > 0 && (!best || c.toMs - c.fromMs > best.toMs - best.fromMs)) best = c
+    let bestMs = 0
+    // called once per bump over every member: a candidate object is made only when it is the longest so far
+    const offer = (t: Track, doing: Candidate['doing'], fromMs: number, toMs: number, ongoing: boolean, units: readonly string[]) => {
+      if (toMs - fromMs <= bestMs) return
+      bestMs = toMs - fromMs
+      best = {member: this.ref(t.id), doing, fromMs, toMs, ongoing, removed: false, units}
     }
-    for (const c of d.departed) consider(c)
+    for (const c of d.departed) if (c.toMs - c.fromMs > bestMs) (best = c), (bestMs = c.toMs - c.fromMs)
+    const bumpMs = d.at.timestamp
     for (const t of this.tracks.values()) {
-      const member = this.ref(t.id)
-      const base = {member, removed: false}
-      if (t.pendingSince !== undefined && !t.settled)
-        consider({...base, doing: 'revoking', fromMs: t.pendingSince, toMs: closeMs, ongoing: open, units: t.held?.pending ?? []})
-      else if (t.revocation && t.revocation.toMs > d.at.timestamp)
-        consider({...base, doing: 'revoking', fromMs: t.revocation.fromMs, toMs: t.revocation.toMs, ongoing: false, units: t.revocation.units})
+      if (t.pendingSince !== undefined && !t.settled) offer(t, 'revoking', t.pendingSince, closeMs, open, t.held?.pending ?? [])
+      else if (t.revocation && t.revocation.toMs > bumpMs) offer(t, 'revoking', t.revocation.fromMs, t.revocation.toMs, false, t.revocation.units)
       if (t.joinedMs >= closeMs) continue
-      if (t.joinedMs > d.at.timestamp) consider({...base, doing: 'joined-late', fromMs: d.at.timestamp, toMs: t.joinedMs, ongoing: false, units: []})
-      else {
-        const first = t.window === d.id ? t.firstInWindowMs : undefined
-        if (first !== undefined || !t.settled)
-          consider({...base, doing: 'not-heartbeating', fromMs: d.at.timestamp, toMs: first ?? closeMs, ongoing: first === undefined && open, units: []})
-      }
+      if (t.joinedMs > bumpMs) offer(t, 'joined-late', bumpMs, t.joinedMs, false, [])
+      else if (t.window === d.id) offer(t, 'not-heartbeating', bumpMs, t.firstInWindowMs, false, [])
+      else if (!t.settled) offer(t, 'not-heartbeating', bumpMs, closeMs, open, [])
     }
     return best
   }
@@ -382,6 +403,13 @@ export class ModernCostFold {
   }
 }
 
+/** Same keys in the same order (keys are interned by UnitKeys, and the coordinator writes a set in a stable order). */
+function same(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 function sameWrite(a: At | undefined, b: At): boolean {
-  return a !== undefined && a.timestamp === b.timestamp && (a.batch === b.batch || (a.batch === undefined && b.batch === undefined))
+  return a !== undefined && a.timestamp === b.timestamp && a.batchBaseOffset === b.batchBaseOffset
 }

@@ -9,7 +9,7 @@ import type {LoggedRecord} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {ClassicCostFold, classicProtocol} from './classic.js'
-import {type At, type BumpDraft, type Candidate, ModernCostFold, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
+import {type BumpDraft, type Candidate, ModernCostFold, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
 import {CANNOT_TELL, type Convergence, type MovedUnit, type PendingMember, type RebalanceCost, type SlowestMember} from './types.js'
 import {unitRef} from './units.js'
 
@@ -22,6 +22,8 @@ export interface FinishOptions {
   /** What "now" is for what is still pending or without an owner: default, the group's last record. */
   readonly asOfMs?: number
 }
+
+const GROUP_METADATA = RT.GroupMetadata
 
 /** Pending partitions listed per member (the count is always whole). */
 const UNITS_LISTED = 10
@@ -43,13 +45,13 @@ export class CostTracker {
   /** The next record in log order (other groups' records are ignored). */
   push(lr: LoggedRecord): void {
     const r = lr.record
-    if (r.kind !== 'record' || r.groupId !== this.groupId) return
-    if (r.type === RT.GroupMetadata) {
+    // offset commits are most of a partition: the type is looked at first
+    if (r.kind !== 'record' || (r.type !== GROUP_METADATA && !modernRole(r.type)) || r.groupId !== this.groupId) return
+    if (r.type === GROUP_METADATA) {
       this.lastMs = lr.timestamp
       return (this.classic ??= new ClassicCostFold()).push(lr)
     }
-    const role = modernRole(r.type)
-    if (!role) return
+    const role = modernRole(r.type)!
     this.lastMs = lr.timestamp
     let fold = this.modern.get(role.type)
     if (!fold) this.modern.set(role.type, (fold = new ModernCostFold(role.type)))
@@ -100,17 +102,26 @@ export class CostTracker {
   }
 
   private moved(m: MoveDraft, asOfMs: number): MovedUnit {
-    const open = m.gap && m.released !== undefined && m.owned === undefined
-    const unownedMs = !m.gap || !m.released ? null : (m.owned?.timestamp ?? asOfMs) - m.released.timestamp
+    const r = m.released
+    const o = m.owned
+    const u = unitRef(m.unit, this.options.topicNames)
     return {
-      ...unitRef(m.unit, this.options.topicNames),
+      kind: u.kind,
+      topicId: u.topicId,
+      topic: u.topic,
+      subtopologyId: u.subtopologyId,
+      partition: u.partition,
       from: m.from,
       to: m.to,
       releasedBy: m.releasedBy,
-      ...times('released', m.released),
-      ...times('owned', m.owned),
-      unownedMs,
-      open,
+      releasedAt: r ? isoTime(r.timestamp) : null,
+      releasedAtMs: r ? r.timestamp : null,
+      releasedOffset: r ? r.offset.toString() : null,
+      ownedAt: o ? isoTime(o.timestamp) : null,
+      ownedAtMs: o ? o.timestamp : null,
+      ownedOffset: o ? o.offset.toString() : null,
+      unownedMs: !m.gap || !r ? null : (o?.timestamp ?? asOfMs) - r.timestamp,
+      open: m.gap && r !== undefined && o === undefined,
     }
   }
 
@@ -178,14 +189,6 @@ const NO_TIMES = {
 
 function head(groupId: string, groupType: RebalanceCost['groupType'], epoch: number, previousEpoch: number | null, offset: bigint, ms: number) {
   return {groupId, groupType, epoch, previousEpoch, offset: offset.toString(), at: isoTime(ms), atMs: ms}
-}
-
-function times<P extends 'released' | 'owned'>(prefix: P, at: At | undefined) {
-  return {
-    [`${prefix}At`]: at ? isoTime(at.timestamp) : null,
-    [`${prefix}AtMs`]: at?.timestamp ?? null,
-    [`${prefix}Offset`]: at ? at.offset.toString() : null,
-  } as Record<`${P}At` | `${P}Offset`, string | null> & Record<`${P}AtMs`, number | null>
 }
 
 /** The costs of `groupId`'s bumps over `records` (a fold of its own; use CostTracker to ride along a replay). */

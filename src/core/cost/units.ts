@@ -14,6 +14,18 @@ export function unitKey(kind: UnitKind, id: string, partition: number): string {
 }
 
 /** `named`: the key holds a topic name (classic groups), not a topic id. */
+/** unitKey with each key made once per tracker (a member's records repeat the same partitions bump after bump). */
+export class UnitKeys {
+  private readonly lists: Record<UnitKind, Map<string, string[]>> = {partition: new Map(), active: new Map(), standby: new Map(), warmup: new Map()}
+
+  key(kind: UnitKind, id: string, partition: number): string {
+    const byId = this.lists[kind]
+    let list = byId.get(id)
+    if (!list) byId.set(id, (list = []))
+    return (list[partition] ??= unitKey(kind, id, partition))
+  }
+}
+
 export function unitRef(key: string, topicNames: ReadonlyMap<string, string> | undefined, named = false): UnitRef {
   const kind = KIND[key[0]]
   const colon = key.lastIndexOf(':')
@@ -37,44 +49,86 @@ export interface HeldUnits {
   readonly pending: readonly string[]
 }
 
-function add(out: string[], kind: UnitKind, list: readonly (V.TopicPartitions | V.TaskIds)[] | null | undefined): void {
+function add(keys: UnitKeys, out: string[], kind: UnitKind, list: readonly (V.TopicPartitions | V.TaskIds)[] | null | undefined): void {
   if (!list) return
   for (const tp of list) {
-    const id = 'TopicId' in tp ? tp.TopicId : tp.SubtopologyId
-    for (const p of tp.Partitions) out.push(unitKey(kind, id, p))
+    const id = kind === 'partition' ? (tp as V.TopicPartitions).TopicId : (tp as V.TaskIds).SubtopologyId
+    for (const p of tp.Partitions) out.push(keys.key(kind, id, p))
   }
 }
 
 const CONSUMER_STATE: Record<number, PendingMember['state']> = {0: 'stable', 1: 'unrevoked', 2: 'unreleased'}
 const STREAMS_STATE: Record<number, PendingMember['state']> = {1: 'stable', 2: 'unrevoked', 3: 'unreleased'}
 
-export function consumerUnits(v: V.ConsumerCurrentMemberAssignmentValue): HeldUnits {
+export function stateOf(type: 'consumer' | 'share' | 'streams', state: number): PendingMember['state'] {
+  if (type === 'share') return 'stable'
+  return (type === 'consumer' ? CONSUMER_STATE : STREAMS_STATE)[state] ?? 'unknown'
+}
+
+export function consumerUnits(v: V.ConsumerCurrentMemberAssignmentValue, keys: UnitKeys): HeldUnits {
   const pending: string[] = []
-  add(pending, 'partition', v.PartitionsPendingRevocation)
+  add(keys, pending, 'partition', v.PartitionsPendingRevocation)
   const owning: string[] = []
-  add(owning, 'partition', v.AssignedPartitions)
+  add(keys, owning, 'partition', v.AssignedPartitions)
   for (const u of pending) owning.push(u)
   return {epoch: v.MemberEpoch, state: CONSUMER_STATE[v.State] ?? 'unknown', owning, other: [], pending}
 }
 
-export function streamsUnits(v: V.StreamsCurrentMemberAssignmentValue): HeldUnits {
+export function streamsUnits(v: V.StreamsCurrentMemberAssignmentValue, keys: UnitKeys): HeldUnits {
   const owning: string[] = []
-  add(owning, 'active', v.ActiveTasks)
-  add(owning, 'active', v.ActiveTasksPendingRevocation)
+  add(keys, owning, 'active', v.ActiveTasks)
+  add(keys, owning, 'active', v.ActiveTasksPendingRevocation)
   const other: string[] = []
-  add(other, 'standby', v.StandbyTasks)
-  add(other, 'standby', v.StandbyTasksPendingRevocation)
-  add(other, 'warmup', v.WarmupTasks)
-  add(other, 'warmup', v.WarmupTasksPendingRevocation)
+  add(keys, other, 'standby', v.StandbyTasks)
+  add(keys, other, 'standby', v.StandbyTasksPendingRevocation)
+  add(keys, other, 'warmup', v.WarmupTasks)
+  add(keys, other, 'warmup', v.WarmupTasksPendingRevocation)
   const pending: string[] = []
-  add(pending, 'active', v.ActiveTasksPendingRevocation)
-  add(pending, 'standby', v.StandbyTasksPendingRevocation)
-  add(pending, 'warmup', v.WarmupTasksPendingRevocation)
+  add(keys, pending, 'active', v.ActiveTasksPendingRevocation)
+  add(keys, pending, 'standby', v.StandbyTasksPendingRevocation)
+  add(keys, pending, 'warmup', v.WarmupTasksPendingRevocation)
   return {epoch: v.MemberEpoch, state: STREAMS_STATE[v.State] ?? 'unknown', owning, other, pending}
 }
 
-export function shareUnits(v: V.ShareCurrentMemberAssignmentValue): HeldUnits {
+export function shareUnits(v: V.ShareCurrentMemberAssignmentValue, keys: UnitKeys): HeldUnits {
   const other: string[] = []
-  add(other, 'partition', v.AssignedPartitions)
+  add(keys, other, 'partition', v.AssignedPartitions)
   return {epoch: v.MemberEpoch, state: 'stable', owning: [], other, pending: []}
+}
+
+type Lists = readonly (V.TopicPartitions | V.TaskIds)[] | null | undefined
+
+function sameLists(a: Lists, b: Lists): boolean {
+  if (!a || !b) return a === b || (a?.length ?? 0) + (b?.length ?? 0) === 0
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Partial<V.TopicPartitions & V.TaskIds>
+    const y = b[i] as Partial<V.TopicPartitions & V.TaskIds>
+    if (x.TopicId !== y.TopicId || x.SubtopologyId !== y.SubtopologyId) return false
+    const p = x.Partitions!
+    const q = y.Partitions!
+    if (p.length !== q.length) return false
+    for (let j = 0; j < p.length; j++) if (p[j] !== q[j]) return false
+  }
+  return true
+}
+
+const LIST_FIELDS = [
+  'AssignedPartitions',
+  'PartitionsPendingRevocation',
+  'ActiveTasks',
+  'StandbyTasks',
+  'WarmupTasks',
+  'ActiveTasksPendingRevocation',
+  'StandbyTasksPendingRevocation',
+  'WarmupTasksPendingRevocation',
+] as const
+
+/**
+ * Two current-assignment values list the same units (most records of a bump only move a member to the new epoch):
+ * compared on the decoded numbers, before any key is made.
+ */
+export function sameUnits(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const f of LIST_FIELDS) if (!sameLists(a[f] as Lists, b[f] as Lists)) return false
+  return true
 }
