@@ -118,6 +118,22 @@ describe('consumer group bump cost', () => {
     expect(costs[1].moved.every(m => m.releasedBy !== 'member-removed')).toBe(true)
   })
 
+  it('a partition nobody took yet is an open gap, measured to the last record read (a lower bound)', () => {
+    const log = new Log()
+    twoMembers(log)
+    log.write([consumer.currentTombstone(G, 'm2'), consumer.targetTombstone(G, 'm2'), consumer.memberTombstone(G, 'm2'), consumer.metadata(G, 3)], {
+      gap: 5000,
+    })
+    const leftMs = log.time
+    const bump = rebalanceCosts(G, log.records, {asOfMs: leftMs + 9000}).at(-1)!
+    expect(bump.moved.map(m => [m.partition, m.to, m.open, m.unownedMs, m.ownedAt])).toEqual([
+      [3, null, true, 9000, null],
+      [4, null, true, 9000, null],
+      [5, null, true, 9000, null],
+    ])
+    expect(bump.convergence.status).toBe('not-converged')
+  })
+
   it('a bump that never converges: not-converged with the member still revoking, and since when', () => {
     const log = new Log()
     twoMembers(log)
