@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// What the bump-cost tracker (src/core/cost) adds to a group's replay: one consumer group of MEMBERS members
+// (default 100) over PARTITIONS partitions (default 600) through BUMPS bumps (default 1,000: a member joins, or one
+// leaves), written as the coordinator writes them (the bump's write, then per member its reconciliation records:
+// UNREVOKED_PARTITIONS with partitions pending revocation, the release, UNRELEASED_PARTITIONS, STABLE), with
+// COMMITS offset commits per bump, in batches of 50 (default 2,000; a real __consumer_offsets partition is mostly commits).
+// `ratio`: records decoded once beforehand, so only the replay is timed (the stricter ratio); `decodeRatio`: each
+// record decoded from its bytes inside the timed run, as a read does (the network read and batch parsing come on top).
+//
+// Measured: replayGroup alone, and replayGroup with a CostTracker on onRecord plus finish(), alternated, median of
+// RUNS process CPU times (user + system). The goal is a ratio ≤ 1.10. trackerAloneCpuMs: the tracker's own fold
+// (rebalanceCosts over the same records, no replay).
+//   npm run build && node bench/cost.bench.js   (or --dist=DIR for another tsc output; BENCH_MEMBERS, BENCH_PARTITIONS,
+//   BENCH_BUMPS, BENCH_COMMITS, BENCH_RUNS)
+// Prints one JSON line.
+import {pathToFileURL} from 'node:url'
+
+const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
+const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
+const {encodeRecord, decodeRecord} = await import(new URL('core/records/index.js', dist).href)
+const {replayGroup} = await import(new URL('core/replay/index.js', dist).href)
+const {CostTracker, rebalanceCosts} = await import(new URL('core/cost/index.js', dist).href)
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100)
+const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 600)
+const BUMPS = Number(process.env.BENCH_BUMPS ?? 1000)
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 2000)
+const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+const G = 'bench-cost'
+const TID = 'AAAAAAAAAAAAAAAAAAAAAQ'
+
+const records = []
+// the same records as bytes (key, value), for the decode + replay measure
+const encoded = []
+let offset = 0n
+let time = 1_700_000_000_000
+const push = (rs, gap) => {
+  time += gap
+  const base = offset
+  for (const r of rs) {
+    const o = offset++
+    const enc = r.kind ? commitBytes[r.key.partition] : encodeRecord(r)
+    encoded.push({offset: o, timestamp: time, batchBaseOffset: base, key: enc.key, value: enc.value})
+    records.push({offset: o, timestamp: time, batchBaseOffset: base, record: decodeRecord(enc.key, enc.value, o)})
+  }
+}
+const decode = (r, o) => {
+  const enc = encodeRecord(r)
+  return decodeRecord(enc.key, enc.value, o)
+}
+const write = (rs, gap = 50) => push(rs, gap)
+// one decoded commit per partition (its bytes shared), reused: the offset travels on the LoggedRecord
+const commitRecords = Array.from({length: PARTITIONS}, (_, partition) =>
+  decode(
+    {
+      type: 1,
+      version: 4,
+      key: {group: G, topic: 'orders', partition},
+      value: {offset: 1n, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: TID},
+    },
+    0n,
+  ),
+)
+const commitBytes = commitRecords.map((_, partition) =>
+  encodeRecord({
+    type: 1,
+    version: 4,
+    key: {group: G, topic: 'orders', partition},
+    value: {offset: 1n, leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: TID},
+  }),
+)
+let commitSeq = 0
+const commits = () => {
+  for (let i = 0; i < COMMITS; i += 50)
+    push(
+      Array.from({length: Math.min(50, COMMITS - i)}, () => commitRecords[commitSeq++ % PARTITIONS]),
+      5,
+    )
+}
+const tps = ps => (ps.length ? [{TopicId: TID, Partitions: [...ps].sort((a, b) => a - b)}] : [])
+const member = m => ({
+  type: 5,
+  key: {GroupId: G, MemberId: m},
+  value: {
+    InstanceId: null,
+    RackId: null,
+    ClientId: `client-${m}`,
+    ClientHost: '/10.0.0.1',
+    SubscribedTopicNames: ['orders'],
+    SubscribedTopicRegex: null,
+    RebalanceTimeoutMs: 300000,
+    ServerAssignor: null,
+    ClassicMemberMetadata: null,
+  },
+})
+const current = (m, epoch, previous, state, assigned, pending = []) => ({
+  type: 8,
+  key: {GroupId: G, MemberId: m},
+  value: {
+    MemberEpoch: epoch,
+    PreviousMemberEpoch: previous,
+    State: state,
+    AssignedPartitions: tps(assigned).map(x => ({...x, AssignmentEpochs: null})),
+    PartitionsPendingRevocation: tps(pending).map(x => ({...x, AssignmentEpochs: null})),
+  },
+})
+const target = (m, ps) => ({type: 7, key: {GroupId: G, MemberId: m}, value: {TopicPartitions: tps(ps)}})
+
+/** Sticky balance: members keep up to their quota, freed partitions go to the members under it. */
+function balance(owned, members) {
+  const quota = i => Math.floor(PARTITIONS / members.length) + (i < PARTITIONS % members.length ? 1 : 0)
+  const next = new Map()
+  const free = []
+  const taken = new Set()
+  members.forEach((m, i) => {
+    const keep = (owned.get(m) ?? []).slice(0, quota(i))
+    next.set(m, keep)
+    for (const p of keep) taken.add(p)
+  })
+  for (let p = 0; p < PARTITIONS; p++) if (!taken.has(p)) free.push(p)
+  members.forEach((m, i) => {
+    const list = next.get(m)
+    while (list.length < quota(i)) list.push(free.pop())
+  })
+  return next
+}
+
+let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
+let owned = balance(new Map(), members)
+let epoch = 1
+write([
+  ...members.map(member),
+  {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: 0n}},
+  ...members.map(m => target(m, owned.get(m))),
+  {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
+])
+write(members.map(m => current(m, epoch, 0, 0, owned.get(m))))
+
+let nextId = MEMBERS
+for (let b = 0; b < BUMPS; b++) {
+  const previous = epoch++
+  const joining = b % 2 === 0
+  const leaver = joining ? undefined : members[(b * 7) % members.length]
+  const newMember = joining ? `m${nextId++}` : undefined
+  const before = new Map(owned)
+  members = joining ? [...members, newMember] : members.filter(m => m !== leaver)
+  if (leaver) before.delete(leaver)
+  const tgt = balance(before, members)
+  const changed = members.filter(m => String(tgt.get(m)) !== String(before.get(m) ?? ''))
+  const head = joining
+    ? [member(newMember)]
+    : [
+        {type: 8, key: {GroupId: G, MemberId: leaver}, value: null},
+        {type: 7, key: {GroupId: G, MemberId: leaver}, value: null},
+        {type: 5, key: {GroupId: G, MemberId: leaver}, value: null},
+      ]
+  write([
+    ...head,
+    {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: 0n}},
+    ...changed.map(m => target(m, tgt.get(m))),
+    {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
+    ...(joining ? [current(newMember, epoch, 0, 2, [])] : []),
+  ])
+  // revokers: hold back what they lose
+  const revokers = members.filter(m => before.has(m) && before.get(m).some(p => !tgt.get(m).includes(p)))
+  for (const m of revokers)
+    write([
+      current(
+        m,
+        previous,
+        previous,
+        1,
+        before.get(m).filter(p => tgt.get(m).includes(p)),
+        before.get(m).filter(p => !tgt.get(m).includes(p)),
+      ),
+    ])
+  for (const m of revokers) write([current(m, epoch, previous, 0, tgt.get(m))], 200)
+  for (const m of members) if (!revokers.includes(m)) write([current(m, epoch, m === newMember ? epoch : previous, 0, tgt.get(m))])
+  owned = tgt
+  commits()
+}
+
+function* decoded() {
+  for (const e of encoded) yield {offset: e.offset, timestamp: e.timestamp, batchBaseOffset: e.batchBaseOffset, record: decodeRecord(e.key, e.value, e.offset)}
+}
+
+function once(withCost, fromBytes = false) {
+  const input = fromBytes ? decoded() : records
+  const c0 = process.cpuUsage()
+  if (withCost === 'alone') rebalanceCosts(G, input)
+  else if (withCost) {
+    const tracker = new CostTracker(G)
+    replayGroup(G, input, {onRecord: r => tracker.push(r)})
+    tracker.finish()
+  } else replayGroup(G, input)
+  const c = process.cpuUsage(c0)
+  return (c.user + c.system) / 1000
+}
+
+once(false)
+once(true)
+const plain = []
+const costed = []
+const alone = []
+for (let r = 0; r < RUNS; r++) {
+  plain.push(once(false))
+  costed.push(once(true))
+  alone.push(once('alone'))
+}
+const plainBytes = []
+const costedBytes = []
+for (let r = 0; r < RUNS; r++) {
+  plainBytes.push(once(false, true))
+  costedBytes.push(once(true, true))
+}
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const tracker = new CostTracker(G)
+replayGroup(G, records, {onRecord: r => tracker.push(r)})
+const costs = tracker.finish()
+console.log(
+  JSON.stringify({
+    records: records.length,
+    members: MEMBERS,
+    partitions: PARTITIONS,
+    bumps: BUMPS,
+    costs: costs.length,
+    converged: costs.filter(c => c.convergence.status === 'converged').length,
+    partitionsMoved: costs.reduce((s, c) => s + c.movedCount, 0),
+    replayCpuMs: median(plain),
+    replayWithCostCpuMs: median(costed),
+    trackerAloneCpuMs: median(alone),
+    ratio: Number((median(costed) / median(plain)).toFixed(3)),
+    decodeReplayCpuMs: median(plainBytes),
+    decodeReplayWithCostCpuMs: median(costedBytes),
+    decodeRatio: Number((median(costedBytes) / median(plainBytes)).toFixed(3)),
+  }),
+)

@@ -1,0 +1,199 @@
+/**
+ * The cost of every epoch bump of one group, from its records in log order. Feed it the same LoggedRecords as the
+ * replay (`replayGroup(id, records, {onRecord: r => tracker.push(r)})`, or a fold of its own), then `finish()`.
+ * Pure; keeps per member only its current holdings and per bump only its moves (see modern.ts).
+ */
+import type {ClusterMetadata} from '../metadata.js'
+import {RECORD_TYPE as RT} from '../records/index.js'
+import type {LoggedRecord} from '../replay/index.js'
+import {isoTime} from '../time.js'
+import {uuidToString} from '../uuid.js'
+import {ClassicCostFold, classicProtocol} from './classic.js'
+import {type BumpDraft, type Candidate, ModernCostFold, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
+import {CANNOT_TELL, type Convergence, type MovedUnit, type PendingMember, type RebalanceCost, type SlowestMember} from './types.js'
+import {unitRef} from './units.js'
+
+export interface CostOptions {
+  /** Topic id → name (e.g. topicNamesOf(live metadata)); without it, topics are shown by id. */
+  readonly topicNames?: ReadonlyMap<string, string>
+}
+
+export interface FinishOptions {
+  /** What "now" is for what is still pending or without an owner: default, the group's last record. */
+  readonly asOfMs?: number
+}
+
+const GROUP_METADATA = RT.GroupMetadata
+
+/** Pending partitions listed per member (the count is always whole). */
+const UNITS_LISTED = 10
+
+export function topicNamesOf(md: ClusterMetadata): Map<string, string> {
+  return new Map(md.topics.map(t => [uuidToString(t.topicId), t.name]))
+}
+
+export class CostTracker {
+  private readonly modern = new Map<ModernType, ModernCostFold>()
+  private classic: ClassicCostFold | undefined
+  private lastMs = 0
+
+  constructor(
+    readonly groupId: string,
+    private readonly options: CostOptions = {},
+  ) {}
+
+  /** The next record in log order (other groups' records are ignored). */
+  push(lr: LoggedRecord): void {
+    const r = lr.record
+    // offset commits are most of a partition: the type is looked at first
+    if (r.kind !== 'record' || (r.type !== GROUP_METADATA && !modernRole(r.type)) || r.groupId !== this.groupId) return
+    if (r.type === GROUP_METADATA) {
+      this.lastMs = lr.timestamp
+      return (this.classic ??= new ClassicCostFold()).push(lr)
+    }
+    const role = modernRole(r.type)!
+    this.lastMs = lr.timestamp
+    let fold = this.modern.get(role.type)
+    if (!fold) this.modern.set(role.type, (fold = new ModernCostFold(role.type)))
+    fold.push(lr, role.role)
+  }
+
+  /** Every bump's cost, in log order. Can be called again after more records. */
+  finish(opts: FinishOptions = {}): RebalanceCost[] {
+    const asOfMs = opts.asOfMs ?? this.lastMs
+    const out: RebalanceCost[] = []
+    for (const fold of this.modern.values()) {
+      const end = fold.finish(asOfMs)
+      for (const d of fold.drafts) out.push(this.modernCost(fold.type, d, end.pending, asOfMs))
+    }
+    for (const d of this.classic?.drafts ?? []) {
+      const moved: MovedUnit[] = d.moves.map(m => ({...unitRef(m.unit, undefined, true), ...NO_TIMES, from: m.from, to: m.to}))
+      out.push({
+        ...head(this.groupId, 'classic', d.epoch, d.previousEpoch, d.offset, d.timestamp),
+        moved,
+        movedCount: moved.length,
+        unownedPartitionMs: 0,
+        convergence: {status: 'not-measured', reason: 'classic-group'},
+        slowest: null,
+        protocol: classicProtocol(d.assignor),
+        assignor: d.assignor,
+        cannotTell: [CANNOT_TELL.classic, CANNOT_TELL.clock],
+      })
+    }
+    return out.sort((a, b) => (BigInt(a.offset) < BigInt(b.offset) ? -1 : 1))
+  }
+
+  private modernCost(type: ModernType, d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): RebalanceCost {
+    const moved = d.moves.map(m => this.moved(m, asOfMs))
+    const convergence: Convergence = type === 'share' ? {status: 'not-measured', reason: 'share-group'} : this.convergence(d, pendingNow, asOfMs)
+    const cannotTell: string[] = type === 'share' ? [CANNOT_TELL.share, CANNOT_TELL.clock] : [CANNOT_TELL.clock, CANNOT_TELL.revocation, CANNOT_TELL.heartbeat]
+    if (type === 'streams') cannotTell.push(CANNOT_TELL.standby)
+    return {
+      ...head(this.groupId, type, d.epoch, d.previousEpoch, d.at.offset, d.at.timestamp),
+      moved,
+      movedCount: moved.length,
+      unownedPartitionMs: moved.reduce((sum, m) => sum + (m.unownedMs ?? 0), 0),
+      convergence,
+      slowest: d.slowest ? this.slowest(d.slowest) : null,
+      protocol: null,
+      assignor: null,
+      cannotTell,
+    }
+  }
+
+  private moved(m: MoveDraft, asOfMs: number): MovedUnit {
+    const r = m.released
+    const o = m.owned
+    const u = unitRef(m.unit, this.options.topicNames)
+    return {
+      kind: u.kind,
+      topicId: u.topicId,
+      topic: u.topic,
+      subtopologyId: u.subtopologyId,
+      partition: u.partition,
+      from: m.from,
+      to: m.to,
+      releasedBy: m.releasedBy,
+      releasedAt: r ? isoTime(r.timestamp) : null,
+      releasedAtMs: r ? r.timestamp : null,
+      releasedOffset: r ? r.offset.toString() : null,
+      ownedAt: o ? isoTime(o.timestamp) : null,
+      ownedAtMs: o ? o.timestamp : null,
+      ownedOffset: o ? o.offset.toString() : null,
+      unownedMs: !m.gap || !r ? null : (o?.timestamp ?? asOfMs) - r.timestamp,
+      open: m.gap && r !== undefined && o === undefined,
+    }
+  }
+
+  private convergence(d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): Convergence {
+    const end = d.end
+    if (!end) return {status: 'not-converged', asOf: isoTime(asOfMs), asOfMs, afterMs: asOfMs - d.at.timestamp, pending: pendingNow.map(p => this.pending(p))}
+    if (end.kind === 'converged')
+      return {
+        status: 'converged',
+        at: isoTime(end.at.timestamp),
+        atMs: end.at.timestamp,
+        offset: end.at.offset.toString(),
+        afterMs: end.at.timestamp - d.at.timestamp,
+      }
+    const s = d.settled
+    return {
+      status: 'superseded',
+      byEpoch: end.byEpoch,
+      at: isoTime(end.at.timestamp),
+      atMs: end.at.timestamp,
+      afterMs: end.at.timestamp - d.at.timestamp,
+      pending: end.pending.map(p => this.pending(p)),
+      settled: s ? {at: isoTime(s.timestamp), atMs: s.timestamp, offset: s.offset.toString(), afterMs: s.timestamp - d.at.timestamp} : null,
+    }
+  }
+
+  private pending(p: PendingDraft): PendingMember {
+    return {
+      member: p.member,
+      memberEpoch: p.memberEpoch,
+      state: p.state,
+      pendingRevocation: p.pending.length,
+      pendingUnits: p.pending.slice(0, UNITS_LISTED).map(u => unitRef(u, this.options.topicNames)),
+      since: isoTime(p.sinceMs),
+      sinceMs: p.sinceMs,
+    }
+  }
+
+  private slowest(c: Candidate): SlowestMember {
+    return {
+      member: c.member,
+      doing: c.doing,
+      ms: c.toMs - c.fromMs,
+      fromMs: c.fromMs,
+      toMs: c.toMs,
+      ongoing: c.ongoing,
+      removed: c.removed,
+      units: c.units.length,
+      unitRefs: c.units.slice(0, UNITS_LISTED).map(u => unitRef(u, this.options.topicNames)),
+    }
+  }
+}
+
+const NO_TIMES = {
+  releasedBy: null,
+  releasedAt: null,
+  releasedAtMs: null,
+  releasedOffset: null,
+  ownedAt: null,
+  ownedAtMs: null,
+  ownedOffset: null,
+  unownedMs: null,
+  open: false,
+} as const
+
+function head(groupId: string, groupType: RebalanceCost['groupType'], epoch: number, previousEpoch: number | null, offset: bigint, ms: number) {
+  return {groupId, groupType, epoch, previousEpoch, offset: offset.toString(), at: isoTime(ms), atMs: ms}
+}
+
+/** The costs of `groupId`'s bumps over `records` (a fold of its own; use CostTracker to ride along a replay). */
+export function rebalanceCosts(groupId: string, records: Iterable<LoggedRecord>, options: CostOptions & FinishOptions = {}): RebalanceCost[] {
+  const t = new CostTracker(groupId, options)
+  for (const r of records) t.push(r)
+  return t.finish(options)
+}
