@@ -6,8 +6,8 @@
 import {describe, expect, it} from 'vitest'
 import {CostTracker, churnSummary, type RebalanceCost, rebalanceCosts, topicNamesOf} from '../../../src/core/cost/index.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
-import {cluster} from '../audit/fixtures.js'
-import {consumer, Log, T1} from '../replay/log.js'
+import {cluster} from '../../lib/fixtures.js'
+import {consumer, Log, T1} from '../../lib/records.js'
 import {current, UNRELEASED, UNREVOKED} from './records.js'
 
 const G = 'orders-app'

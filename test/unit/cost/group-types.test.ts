@@ -6,7 +6,7 @@
 import {describe, expect, it} from 'vitest'
 import {classicProtocol, rebalanceCosts} from '../../../src/core/cost/index.js'
 import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
-import {Log, share, streams, T1} from '../replay/log.js'
+import {Log, share, streams, T1} from '../../lib/records.js'
 import {streamsCurrent, streamsTarget} from './records.js'
 
 const sub = (topics: string[]) =>
