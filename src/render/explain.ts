@@ -4,6 +4,7 @@ import type {CauseView} from '../core/explain/report/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/report/members.js'
 import type {GroupOffsets} from '../core/explain/report/offsets.js'
+import {costLine} from './cost.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
 import {forTerminalLine} from './terminal.js'
@@ -173,13 +174,14 @@ function timelineLines({r, style, width}: Section): string[] {
       return [
         epoch,
         time,
-        e.causes
-          .map(c => {
+        [
+          ...e.causes.map(c => {
             const line = causeLine(c, style, room)
             if (line !== causeLine(c, style)) shortened.push(c)
             return line
-          })
-          .join('\n'),
+          }),
+          ...(e.cost ? [costLine(e.cost)] : []),
+        ].join('\n'),
       ]
     }),
     ['right', 'left', 'left'],

@@ -4,8 +4,8 @@
  * and dropped, so memory follows groups and members, not records.
  */
 import {type BatchMark, checkpointMisfit, firstBatchMisfit, type PartitionCheckpoint, readMisfit, resumeOffset} from '../core/audit/checkpoint.js'
-import {auditKeyFilter, PartitionScan, type PartitionScanOptions, type ScannedGroup} from '../core/audit/scan.js'
-import type {GroupSummary, ReplayResult} from '../core/replay/index.js'
+import {auditKeyFilter, PartitionScan, type PartitionScanOptions, type ScannedGroup, type TrackedReplay} from '../core/audit/scan.js'
+import type {GroupSummary} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import type {CheckpointStore} from './audit-checkpoint.js'
 import {OFFSETS_FETCH_BYTES, OFFSETS_TOPIC, offsetsPartitionCount} from './group-log.js'
@@ -38,7 +38,7 @@ export interface OffsetsScanOptions extends PartitionScanOptions {
    * largest partitions read at once, not the cluster); they are not kept in the result. It sets each group's
    * `entry` (kept in the checkpoint for the next run); a group's summary() throwing (a damaged checkpoint text)
    * must leave nothing behind: the partition is then read in full and handed over again. */
-  onPartition?: (partition: number, groups: ScannedGroup[], newBumps: Map<string, ReplayResult>) => void
+  onPartition?: (partition: number, groups: ScannedGroup[], newBumps: Map<string, TrackedReplay>) => void
   /** watch: per partition, the offset the last cycle read to; each group's records from there are also replayed
    * in full and handed to onPartition (newBumps), so their bumps get causes. undefined: nothing is new (baseline). */
   trackFrom?: (partition: number) => bigint | undefined

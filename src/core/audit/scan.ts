@@ -8,6 +8,7 @@
 import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
+import {CostTracker} from '../cost/index.js'
 import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
 import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredGroup} from './checkpoint.js'
 import type {CachedEntry} from './row-cache.js'
@@ -17,7 +18,12 @@ export interface PartitionScanOptions {
   keepEpochs?: number
   /** Only groups this accepts are replayed (their records still count as scanned). */
   acceptGroup?: (groupId: string) => boolean
+  /** Tracked groups (trackFrom) also get what each bump cost, from their records (complete when tracked from 0). */
+  costs?: boolean
 }
+
+/** A tracked group's replay, and the costs of its bumps when asked (finished by the caller, with topic names). */
+export type TrackedReplay = ReplayResult & {costs?: CostTracker}
 
 /** A group of a finished scan, for the audit: its summary, and its cached audit entry when it had no new records. */
 export interface ScannedGroup {
@@ -59,6 +65,8 @@ export class PartitionScan {
   /** watch: records at or after this offset are also replayed in full per group, to name their bumps' causes. */
   private readonly trackFrom: bigint | undefined
   private readonly tracked = new Map<string, GroupReplay>()
+  private readonly costs = new Map<string, CostTracker>()
+  private readonly withCosts: boolean
   private readonly touched: GroupReducer[] = []
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
@@ -66,6 +74,7 @@ export class PartitionScan {
     this.keep = options.keepEpochs ?? 3
     this.trackFrom = trackFrom
     this.accept = options.acceptGroup ?? (() => true)
+    this.withCosts = options.costs === true
     if (from) {
       for (const [id, g] of from.groups) this.stored.set(id, g)
       ;({
@@ -170,6 +179,11 @@ export class PartitionScan {
         // trackFrom is a batch boundary, so they are complete)
         if (!t) this.tracked.set(gid, (t = new GroupReplay(gid, {initialState: cloneState(g.data().state)})))
         t.push(lr)
+        if (this.withCosts) {
+          let c = this.costs.get(gid)
+          if (!c) this.costs.set(gid, (c = new CostTracker(gid)))
+          c.push(lr)
+        }
       }
       g.push(lr)
       if (touched[touched.length - 1] !== g) touched.push(g)
@@ -185,10 +199,14 @@ export class PartitionScan {
    * watch: the groups that had records at or after trackFrom, each replayed from its state just before them;
    * their timelines hold exactly the bumps of those records (with snapshots, diffs and records: causes).
    */
-  newBumps(): Map<string, ReplayResult> {
-    const out = new Map<string, ReplayResult>()
-    for (const [id, t] of this.tracked) out.set(id, t.finish())
+  newBumps(): Map<string, TrackedReplay> {
+    const out = new Map<string, TrackedReplay>()
+    for (const [id, t] of this.tracked) {
+      const costs = this.costs.get(id)
+      out.set(id, costs ? {...t.finish(), costs} : t.finish())
+    }
     this.tracked.clear()
+    this.costs.clear()
     return out
   }
 

@@ -21,6 +21,8 @@ export interface CostOptions {
 export interface FinishOptions {
   /** What "now" is for what is still pending or without an owner: default, the group's last record. */
   readonly asOfMs?: number
+  /** Topic id → name, when the live metadata was read after the records. */
+  readonly topicNames?: ReadonlyMap<string, string>
 }
 
 const GROUP_METADATA = RT.GroupMetadata
@@ -37,10 +39,15 @@ export class CostTracker {
   private classic: ClassicCostFold | undefined
   private lastMs = 0
 
+  /** Topic id → name for the units named (the options', or those given to finish). */
+  private names: ReadonlyMap<string, string> | undefined
+
   constructor(
     readonly groupId: string,
-    private readonly options: CostOptions = {},
-  ) {}
+    options: CostOptions = {},
+  ) {
+    this.names = options.topicNames
+  }
 
   /** The next record in log order (other groups' records are ignored). */
   push(lr: LoggedRecord): void {
@@ -61,6 +68,8 @@ export class CostTracker {
   /** Every bump's cost, in log order. Can be called again after more records. */
   finish(opts: FinishOptions = {}): RebalanceCost[] {
     const asOfMs = opts.asOfMs ?? this.lastMs
+    // (topic names come from the live metadata, often read after the records)
+    if (opts.topicNames) this.names = opts.topicNames
     const out: RebalanceCost[] = []
     for (const fold of this.modern.values()) {
       const end = fold.finish(asOfMs)
@@ -104,7 +113,7 @@ export class CostTracker {
   private moved(m: MoveDraft, asOfMs: number): MovedUnit {
     const r = m.released
     const o = m.owned
-    const u = unitRef(m.unit, this.options.topicNames)
+    const u = unitRef(m.unit, this.names)
     return {
       kind: u.kind,
       topicId: u.topicId,
@@ -154,7 +163,7 @@ export class CostTracker {
       memberEpoch: p.memberEpoch,
       state: p.state,
       pendingRevocation: p.pending.length,
-      pendingUnits: p.pending.slice(0, UNITS_LISTED).map(u => unitRef(u, this.options.topicNames)),
+      pendingUnits: p.pending.slice(0, UNITS_LISTED).map(u => unitRef(u, this.names)),
       since: isoTime(p.sinceMs),
       sinceMs: p.sinceMs,
     }
@@ -170,7 +179,7 @@ export class CostTracker {
       ongoing: c.ongoing,
       removed: c.removed,
       units: c.units.length,
-      unitRefs: c.units.slice(0, UNITS_LISTED).map(u => unitRef(u, this.options.topicNames)),
+      unitRefs: c.units.slice(0, UNITS_LISTED).map(u => unitRef(u, this.names)),
     }
   }
 }

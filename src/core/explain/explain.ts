@@ -12,6 +12,7 @@
 import type {ClusterReleases} from '../broker-release.js'
 import type {GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
 import {brokerHealth} from './report/brokers.js'
+import {withCosts} from './evidence/cost.js'
 import {hashSearchEvidence} from './evidence/hash-search.js'
 import {historyEvidence} from './evidence/history.js'
 import {metadataLogEvidence} from './evidence/metadata-log.js'
@@ -57,7 +58,7 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
     findings: [...f.findings, ...now.findings],
     topics: now.topics,
     members: f.members,
-    timeline: settled.timeline,
+    timeline: withCosts(settled.timeline, options.costs),
     skippedRecords: f.skippedRecords,
     stuckAfter: f.stuckAfter,
     ...(f.migration ? {migration: f.migration} : {}),

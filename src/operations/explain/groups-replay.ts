@@ -5,7 +5,7 @@
  * are left out, as audit leaves them out.
  */
 import {isDeleted} from '../../core/audit/audit.js'
-import type {ReplayResult} from '../../core/replay/index.js'
+import type {TrackedReplay} from '../../core/audit/scan.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import {scanOffsets} from '../../sources/audit-scan.js'
 
@@ -13,8 +13,8 @@ export async function replayMatchingGroups(
   client: ClusterReader,
   accept: (groupId: string) => boolean,
   options: {concurrency?: number; onProgress?: (done: number, total: number, records: number) => void} = {},
-): Promise<{groups: Map<string, ReplayResult>; deletedSkipped: number; partitions: number}> {
-  const groups = new Map<string, ReplayResult>()
+): Promise<{groups: Map<string, TrackedReplay>; deletedSkipped: number; partitions: number}> {
+  const groups = new Map<string, TrackedReplay>()
   let deletedSkipped = 0
   const scan = await scanOffsets(client, {
     acceptGroup: accept,
@@ -22,6 +22,8 @@ export async function replayMatchingGroups(
     onProgress: options.onProgress,
     // from offset 0: every record of an accepted group is replayed in full (the same replay `group explain` makes)
     trackFrom: () => 0n,
+    // and every bump's cost, from the same records
+    costs: true,
     onPartition: (_partition, _summaries, replays) => {
       for (const [id, replay] of replays) {
         if (isDeleted(replay)) deletedSkipped++

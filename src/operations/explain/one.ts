@@ -2,6 +2,7 @@
  * `group explain GROUP`: the group's records replayed, the explanation's inputs read (live metadata, reassignments,
  * history, the metadata log), offsets and the brokers' releases read side by side, and the report built once.
  */
+import {CostTracker, topicNamesOf} from '../../core/cost/index.js'
 import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {groupIdentity} from '../../core/explain/report/facts.js'
 import {windowed} from '../../core/explain/report/window.js'
@@ -23,9 +24,13 @@ export async function explainOne(session: Session, group: string, o: ExplainRequ
   const report = await session.withCluster(
     async (client, progress) => {
       const replaying = new GroupReplay(group)
+      const costs = new CostTracker(group)
       const log = await readGroupLog(client, group, {
         onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`),
-        onRecord: r => replaying.push(r),
+        onRecord: r => {
+          replaying.push(r)
+          costs.push(r)
+        },
       })
       const replay = replaying.finish()
       watchFrom = {state: structuredClone(replay.state), nextOffset: log.endOffset}
@@ -36,7 +41,8 @@ export async function explainOne(session: Session, group: string, o: ExplainRequ
         readGroupOffsets(client, replay.state, inputs.live, m => session.warn(m)),
         readReleases(client, group, rules, type),
       ])
-      return explainGroup(group, replay, {...inputs, extras: {brokers: true, offsets, releases}})
+      const bumpCosts = costs.finish({topicNames: topicNamesOf(inputs.live)})
+      return explainGroup(group, replay, {...inputs, costs: bumpCosts, extras: {brokers: true, offsets, releases}})
     },
     {progress: `reading ${group}'s records`},
   )

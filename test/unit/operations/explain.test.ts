@@ -13,6 +13,8 @@ import {encodeBatch} from '../../../src/core/metadata-log/batch-writer.js'
 import {explainMany} from '../../../src/operations/explain/many.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
 import type {Session} from '../../../src/operations/session.js'
+import {renderExplain} from '../../../src/render/explain.js'
+import {PLAIN} from '../../../src/render/style.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {brokerRegistration, partitionRecord, topicRecord} from '../../lib/metadata-records.js'
 import {consumer as c, T1} from '../../lib/records.js'
@@ -112,5 +114,20 @@ describe('group explain: one pipeline for one group and many', () => {
     expect(many.timeline.map(e => e.epoch)).toEqual([3])
     expect(many.metadataLog?.attributed).toBe(one.metadataLog?.attributed)
     expect(one.metadataLog?.attributed).toBe(2)
+  })
+})
+
+describe('group explain: what each bump cost', () => {
+  it('each bump carries its cost from the records read, and the text shows it under the causes', async () => {
+    const {fake, logDir} = scenario()
+    const {report} = await explainOne(session(fake), G, request(logDir))
+    const second = report.timeline.find(e => e.epoch === 2)!
+    // epoch 2 added partition 1: it moved from nobody to m1, and m1 took it 1 s after the bump
+    expect(second.cost).toMatchObject({epoch: 2, movedCount: 1, convergence: {status: 'converged', afterMs: 1000}})
+    expect(second.cost!.moved[0]).toMatchObject({topic: 'orders', partition: 1, from: null, to: {memberId: 'm1'}})
+    expect(renderExplain(report, PLAIN)).toContain('cost: 1 partition moved; converged in 1.0 s')
+    const narrow = renderExplain(report, {...PLAIN, width: 80})
+    expect(narrow).toContain('cost: 1 partition moved; converged in 1.0')
+    expect(Math.max(...narrow.split('\n').map(l => [...l].length))).toBeLessThanOrEqual(80)
   })
 })

@@ -1,5 +1,6 @@
 /** The `group explain` report: its types and the inputs it is made from (explain.ts makes it). */
 import type {ClusterReleases} from '../../broker-release.js'
+import type {RebalanceCost} from '../../cost/index.js'
 import type {TopicHasher} from '../../hash.js'
 import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../../metadata.js'
@@ -97,6 +98,8 @@ export interface TimelineEntry {
   /** The target assignment epoch that first covered this epoch, when seen. */
   assignmentEpoch: number | null
   causes: CauseView[]
+  /** What the bump cost (core/cost), when the group's records were read for it (`group explain`). */
+  cost?: RebalanceCost
 }
 
 export interface TopicStatus {
@@ -215,6 +218,8 @@ export interface ExplainOptions {
   timeline?: boolean
   /** The audit history: evidence for past bumps, and racks no broker has today (tested by name in the search). */
   history?: RecordedHistory
+  /** Each bump's cost, computed from the records as they were read (core/cost). */
+  costs?: readonly RebalanceCost[]
   /** `--metadata-log`: the KRaft metadata log read, evidence for past bumps. */
   metadataLog?: {view: MetadataLogView; source: MetadataLogSource}
   /** Partition reassignments in flight (ListPartitionReassignments): a finding, and hypotheses for past bumps. */

@@ -1,0 +1,34 @@
+/** One line of what a bump cost, under its causes in the `group explain` timeline (the whole cost is in --json). */
+import type {MemberRef, RebalanceCost} from '../core/cost/index.js'
+import {forTerminalLine} from './terminal.js'
+
+const secs = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`)
+const who = (m: MemberRef) => (m.clientId ? `client ${m.clientId}` : `member ${m.memberId.slice(0, 8)}`)
+const units = (n: number, kind: string) => `${n} ${kind}${n === 1 ? '' : 's'}`
+
+export function costLine(c: RebalanceCost): string {
+  const kind = c.groupType === 'streams' ? 'task' : 'partition'
+  const parts = [`${units(c.movedCount, kind)} moved`]
+  if (c.groupType === 'classic') parts.push(`${c.protocol ?? 'unknown'} protocol; no duration in the records`)
+  else if (c.unownedPartitionMs > 0) parts.push(`${(c.unownedPartitionMs / 1000).toFixed(1)} ${kind}-s without an owner`)
+  parts.push(convergenceText(c.convergence))
+  if (c.slowest) {
+    const s = c.slowest
+    const what = s.doing === 'revoking' ? `revoking ${units(s.units, kind)}` : s.doing === 'not-heartbeating' ? 'not heartbeating' : 'joined late'
+    parts.push(`slowest ${who(s.member)}: ${what} ${secs(s.ms)}${s.ongoing ? ' so far' : ''}`)
+  }
+  return forTerminalLine(`cost: ${parts.filter(p => p !== '').join('; ')}`)
+}
+
+function convergenceText(c: RebalanceCost['convergence']): string {
+  switch (c.status) {
+    case 'converged':
+      return `converged in ${secs(c.afterMs)}`
+    case 'superseded':
+      return `epoch ${c.byEpoch} came after ${secs(c.afterMs)}${c.settled ? `; settled after ${secs(c.settled.afterMs)}` : ''}`
+    case 'not-converged':
+      return `not converged after ${secs(c.afterMs)} (${units(c.pending.length, 'member')} pending)`
+    case 'not-measured':
+      return c.reason === 'share-group' ? 'share group: no revocation step' : ''
+  }
+}
