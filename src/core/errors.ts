@@ -209,3 +209,30 @@ export function denialNeeds(d: Pick<Denial, 'resourceType' | 'resourceName' | 'o
   const type = d.resourceType === 'transactional-id' ? 'transactional id' : d.resourceType
   return `${d.operation} on ${type} ${d.resourceName ?? unnamed}`
 }
+
+/**
+ * Refusals met per group or per partition (the answer went on without them), one line per request and operation:
+ * which resources, and the grant of the first ("and likewise" for the others). Empty when nothing was refused.
+ */
+export function denialWarnings(denials: Iterable<Denial | undefined>, shown = 5): string[] {
+  const byKind = new Map<string, Denial[]>()
+  for (const d of denials) {
+    if (!d) continue
+    const key = `${d.request}\u0000${d.resourceType}\u0000${d.operation}`
+    const list = byKind.get(key)
+    if (list) list.push(d)
+    else byKind.set(key, [d])
+  }
+  return [...byKind.values()].map(list => {
+    const [d] = list
+    const names = [...new Set(list.map(x => x.resourceName).filter((n): n is string => n !== null))]
+    const type = d.resourceType === 'transactional-id' ? 'transactional id' : d.resourceType
+    const on =
+      d.resourceType === 'cluster'
+        ? 'the cluster'
+        : names.length === 0
+          ? `the ${type}s its answer does not name`
+          : `${type}${names.length > 1 ? 's' : ''} ${names.slice(0, shown).join(', ')}${names.length > shown ? ` and ${names.length - shown} more` : ''}`
+    return `${d.request} refused (${d.errorName}): it needs ${d.operation} on ${on}; grant: ${d.grant}${names.length > 1 ? ' (likewise for each)' : ''}`
+  })
+}

@@ -220,6 +220,17 @@ describe('the --json error document', () => {
     })
   })
 
+  it('group list with a describe refused: the group is still listed, a warning names DESCRIBE on it and the grant', async () => {
+    broker = await startHostileKafka('denied', 30_000, {deny: {apiKey: API.ConsumerGroupDescribe, code: 30}})
+    const r = await run(['group', 'list', '-b', broker.address, '--json'])
+    expect(r.exitCode, r.error?.message).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.groups.map((g: {group: string; describeError: string}) => [g.group, g.describeError])).toEqual([['g1', 'GROUP_AUTHORIZATION_FAILED']])
+    expect(doc.warnings).toEqual([
+      `ConsumerGroupDescribe refused (GROUP_AUTHORIZATION_FAILED): it needs DESCRIBE on group g1; grant: ${grant('Describe --group g1')}`,
+    ])
+  })
+
   it('other errors keep their document: no authorization field', async () => {
     const e = new RdError('x', 'RUNTIME', 1)
     expect(e.fields).toBeUndefined()
