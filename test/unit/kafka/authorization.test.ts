@@ -9,7 +9,8 @@ import {resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {AuthorizationDenied, type Denial, RdError} from '../../../src/core/errors.js'
 import {denialOf, principalOf} from '../../../src/kafka/authorization.js'
 import {KafkaClient} from '../../../src/kafka/client.js'
-import {offsetsReadDenied} from '../../../src/sources/group-log.js'
+import {scanOffsets} from '../../../src/sources/audit-scan.js'
+import {offsetsReadDenied, readGroupLog} from '../../../src/sources/group-log.js'
 import {type HostileBroker, startHostileKafka} from '../../lib/hostile-broker.js'
 import {run} from '../helpers.js'
 
@@ -81,6 +82,14 @@ describe('a refused request the tool cannot do without: AuthorizationDenied nami
       'TOPIC_AUTHORIZATION_FAILED',
     ])
     expect(offsetsReadDenied(e)).toBe(true)
+  })
+
+  it("the sources that read __consumer_offsets (a group's log, the audit's scan) surface it as it is, for an operation to catch", async () => {
+    for (const read of [(c: KafkaClient) => readGroupLog(c, 'g1'), (c: KafkaClient) => scanOffsets(c)]) {
+      const e = await refusal(API.Fetch, 29, read)
+      expect(offsetsReadDenied(e)).toBe(true)
+      await broker!.stop()
+    }
   })
 
   it('ListOffsets: DESCRIBE on the topic; not a READ refusal', async () => {
