@@ -120,7 +120,7 @@ export class RuntimeError extends RdError {
 /** The resource types Kafka's authorizer checks (AclResourceType), as kafka-acls names them. */
 export type AclResourceType = 'topic' | 'group' | 'cluster' | 'transactional-id'
 /** The operations it checks (AclOperation), in Kafka's words. */
-export type AclOperation = 'READ' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'CLUSTER_ACTION'
+export type AclOperation = 'READ' | 'DESCRIBE' | 'DESCRIBE_CONFIGS'
 
 /**
  * What a broker refused, as data (JSON-safe: the error document's `authorization`, a describe's `denied`): the
@@ -203,11 +203,11 @@ export class AuthorizationDenied extends RuntimeError {
   }
 }
 
-/** "READ on topic __consumer_offsets", "DESCRIBE on the cluster". */
-export function denialNeeds(d: Pick<Denial, 'resourceType' | 'resourceName' | 'operation'>, unnamed = 'it names'): string {
+/** "READ on topic __consumer_offsets", "DESCRIBE on the cluster", "DESCRIBE on the topics the answer does not name". */
+export function denialNeeds(d: Pick<Denial, 'resourceType' | 'resourceName' | 'operation'>): string {
   if (d.resourceType === 'cluster') return `${d.operation} on the cluster`
   const type = d.resourceType === 'transactional-id' ? 'transactional id' : d.resourceType
-  return `${d.operation} on ${type} ${d.resourceName ?? unnamed}`
+  return `${d.operation} on ${d.resourceName === null ? `the ${type}s the answer does not name` : `${type} ${d.resourceName}`}`
 }
 
 /**
@@ -231,7 +231,7 @@ export function denialWarnings(denials: Iterable<Denial | undefined>, shown = 5)
       d.resourceType === 'cluster'
         ? 'the cluster'
         : names.length === 0
-          ? `the ${type}s its answer does not name`
+          ? `the ${type}s the answer does not name`
           : `${type}${names.length > 1 ? 's' : ''} ${names.slice(0, shown).join(', ')}${names.length > shown ? ` and ${names.length - shown} more` : ''}`
     return `${d.request} refused (${d.errorName}): it needs ${d.operation} on ${on}; grant: ${d.grant}${names.length > 1 ? ' (likewise for each)' : ''}`
   })

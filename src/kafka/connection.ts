@@ -160,8 +160,8 @@ export class KafkaSession {
    * A Kafka error code as the user's error: an authorization failure names the request, the resource, the
    * operation and the grant (./authorization.ts); any other code `what failed: NAME (message)`.
    */
-  kafkaError(code: number, message: string | null | undefined, what: string, subject?: string, auth?: AuthContext): RuntimeError {
-    const denied = this.denied(code, auth ?? {request: what, doing: `${what}${subject ? ` ${subject}` : ''}`, resourceName: subject})
+  kafkaError(code: number, message: string | null | undefined, what: string, subject: string | undefined, auth: AuthContext): RuntimeError {
+    const denied = this.denied(code, auth)
     if (denied) return denied
     const about = subject ? ` ${subject}` : ''
     return new RuntimeError(`${what}${about} failed: ${this.errorName(code)}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')

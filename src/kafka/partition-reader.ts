@@ -84,7 +84,7 @@ export interface PartitionReaderDeps {
   readonly retrier: Retrier
   readonly decompress: Decompress
   /** A Kafka error code as the user's error (names the code; an authorization failure names request, resource and grant). */
-  readonly kafkaError: (code: number, what: string, subject?: string, auth?: AuthContext) => RuntimeError
+  readonly kafkaError: (code: number, what: string, subject: string | undefined, auth: AuthContext) => RuntimeError
   readonly errorName: (code: number) => string
   readonly debug?: (line: string) => void
 }

@@ -170,6 +170,9 @@ describe('a refusal per group or per broker (the answer goes on): the entry carr
     const [g] = await answer(API.ConsumerGroupDescribe, 29, c => c.describeConsumerGroups(['g1']))
     expect(g.denied).toMatchObject({request: 'ConsumerGroupDescribe', resourceType: 'topic', resourceName: null, operation: 'DESCRIBE'})
     expect(g.denied?.grant).toBe(grant('Describe --topic NAME'))
+    expect(new AuthorizationDenied(g.denied!, 'describing group g1').message).toBe(
+      'describing group g1 needs DESCRIBE on the topics the answer does not name (ConsumerGroupDescribe refused: TOPIC_AUTHORIZATION_FAILED)',
+    )
   })
 
   it("DescribeConfigs of a broker's configs: DESCRIBE_CONFIGS on the cluster, said in the broker's error", async () => {
