@@ -10,6 +10,7 @@ import {AuthorizationDenied, type Denial, RdError} from '../../../src/core/error
 import {denialOf, principalOf} from '../../../src/kafka/authorization.js'
 import {KafkaClient} from '../../../src/kafka/client.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
+import {inFlightReassignments} from '../../../src/sources/reassignments.js'
 import {offsetsReadDenied, readGroupLog} from '../../../src/sources/group-log.js'
 import {type HostileBroker, startHostileKafka} from '../../lib/hostile-broker.js'
 import {run} from '../helpers.js'
@@ -133,6 +134,19 @@ describe('a refused request the tool cannot do without: AuthorizationDenied nami
 })
 
 describe('a refusal per group or per broker (the answer goes on): the entry carries `denied`', () => {
+  it('reassignments in flight refused (explain, audit): a warning naming DESCRIBE on the cluster and the grant, not a failure', async () => {
+    const warnings: string[] = []
+    const client = await refusing(API.ListPartitionReassignments, 31)
+    try {
+      expect(await inFlightReassignments(client, w => warnings.push(w))).toEqual([])
+    } finally {
+      await client.close()
+    }
+    expect(warnings).toEqual([
+      `partition reassignments in flight not read (listing the partition reassignments in flight needs DESCRIBE on the cluster (ListPartitionReassignments refused: CLUSTER_AUTHORIZATION_FAILED)): REASSIGNMENT_IN_FLIGHT cannot be reported; grant: ${grant('Describe --cluster')}`,
+    ])
+  })
+
   const groupDenial = (request: string): Partial<Denial> => ({
     request,
     resourceType: 'group',
