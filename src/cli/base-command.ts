@@ -15,6 +15,7 @@ import {RdError} from '../core/errors.js'
 import {jsonPieces, writeInChunks} from '../render/json-stream.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {partsWriter} from '../io/output-kind.js'
+import {isOutputFailure} from '../io/stdout.js'
 import {type OutputFormat, outputFormatOf} from './output-flags.js'
 
 /** The YAML library, loaded only for -o yaml (init): ~60 ms of start-up every other run would pay. */
@@ -161,6 +162,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+    // stdout itself failed: nothing more can be printed there; bin/run.js ends the run (src/io/stdout.ts)
+    if (isOutputFailure(err)) throw err
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
       out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})

@@ -97,6 +97,13 @@ export class InputError extends RdError {
   }
 }
 
+/** What was asked for is not there (a topic that is not in the metadata): nothing matched. Exit 4. */
+export class NotFoundError extends RdError {
+  constructor(message: string, hint?: string, code: ErrorCode = 'UNKNOWN_TOPIC') {
+    super(message, code, 4, hint)
+  }
+}
+
 /** Runs a parser that throws plain errors naming the value; a failure becomes a usage error with what to give. */
 export function asUsage<T>(parse: () => T, hint: string, code: ErrorCode): T {
   try {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
-import {InputError} from '../../core/errors.js'
+import {InputError, NotFoundError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
 import {renderTopicHashBytes} from '../../render/topic-hash.js'
@@ -60,7 +60,7 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
     const hasher = new TopicHasher(md)
     const topic = hasher.topic(name)
     if (!topic) {
-      throw new InputError(
+      throw new NotFoundError(
         `topic "${name}" is not in ${file ?? 'the live cluster'}`,
         'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).',
         'UNKNOWN_TOPIC',
