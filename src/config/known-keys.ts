@@ -5,6 +5,7 @@
  * known key, and a misspelled security key is an error: ignoring `security.protocl=SASL_SSL` would connect in
  * plain text.
  */
+import {nearestOf} from '../core/nearest.js'
 import {SUPPORTED_KEYS} from './connection-settings.js'
 
 const COMMON = [
@@ -159,27 +160,5 @@ export function isKnownKey(key: string): boolean {
 
 /** The known key nearest to `key` (edit distance, a transposition counting one), when it is near enough to be meant. */
 export function nearestKnownKey(key: string): string | undefined {
-  let best: string | undefined
-  let bestDistance = Number.POSITIVE_INFINITY
-  for (const k of KNOWN_KEYS) {
-    const d = editDistance(key, k)
-    if (d < bestDistance) [best, bestDistance] = [k, d]
-  }
-  // a third of the key's length: `security.protocl` finds security.protocol, `foo.bar` finds nothing
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined
-}
-
-/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring). */
-export function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({length: a.length + 1}, (_, i) => [i, ...Array<number>(b.length).fill(0)])
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1)
-      rows[i][j] = d
-    }
-  }
-  return rows[a.length][b.length]
+  return nearestOf(key, KNOWN_KEYS)
 }

@@ -50,6 +50,8 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       throw bad('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".')
     if (flags.ndjson && this.jsonEnabled())
       throw bad('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+    // a wrong directory is a usage error before anything is read from the cluster, as in audit
+    if (flags['metadata-log']) await (await import('../../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     const o = {
       now: Date.now(),
       stuckAfterMs: flags['stuck-after'],

@@ -335,7 +335,8 @@ describe('keys no Kafka client knows', () => {
 
 describe('nearestKnownKey and editDistance', () => {
   it('counts a transposition as one edit and finds nothing for a key far from every known one', async () => {
-    const {editDistance, nearestKnownKey} = await import('../../../src/config/known-keys.js')
+    const {nearestKnownKey} = await import('../../../src/config/known-keys.js')
+    const {editDistance} = await import('../../../src/core/nearest.js')
     expect(editDistance('protocol', 'protocl')).toBe(1)
     expect(editDistance('mechanism', 'mechansim')).toBe(1)
     expect(editDistance('', 'abc')).toBe(3)
