@@ -37,7 +37,10 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
   }
 
   protected async withCluster<R>(work: (client: ClusterReader, progress: Progress) => Promise<R>, o: {progress?: string; quiet?: boolean} = {}): Promise<R> {
-    const progress = o.progress === undefined ? SILENT : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()))
+    const progress =
+      o.progress === undefined
+        ? SILENT
+        : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()), (this.flags as {'no-color'?: boolean})['no-color'] === true)
     try {
       return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress))
     } finally {

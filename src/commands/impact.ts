@@ -1,6 +1,7 @@
 import {EXIT} from '../cli/base-command.js'
 import {IMPACT_DESCRIPTION, impactFlags} from '../cli/impact-flags.js'
 import {LiveCommand} from '../cli/live-command.js'
+import {terminalWidth} from '../cli/output-flags.js'
 import {SCHEMAS} from '../core/documents.js'
 import type {ImpactReport} from '../core/impact/index.js'
 import {impact} from '../operations/impact.js'
@@ -44,7 +45,7 @@ export default class Impact extends LiveCommand<typeof Impact> {
     })
     if (!this.jsonEnabled()) {
       const shown = flags.all ? report : {...report, groups: report.groups.filter(g => g.bumps.max > 0 || g.deferredBumps > 0 || g.today !== 'IN_SYNC')}
-      this.log(renderImpact(shown))
+      this.log(renderImpact(shown, terminalWidth()))
     }
     if (report.summary.exitCode === 3) this.exitWith(EXIT.finding)
     return report

@@ -1,4 +1,4 @@
-import {outputFlags} from '../../cli/output-flags.js'
+import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
@@ -63,7 +63,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
         ? await readMetadataFile(file)
         : await this.withCluster(c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
-    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report))
+    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report, terminalWidth()))
     return report
   }
 }
