@@ -6,7 +6,7 @@ import {historyRows, type HistoryRow} from '../../core/metadata-log/history.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {terminalSafeJson} from '../../render/terminal.js'
-import {styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
@@ -23,6 +23,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   ]
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags('ndjson'),
     'metadata-log': Flags.string({summary: 'The __cluster_metadata-0 directory (or the log dir holding it).', helpValue: 'DIR', required: true}),
     topic: Flags.string({summary: 'Only changes of this topic, and of brokers holding its replicas (repeatable).', helpValue: 'TOPIC', multiple: true}),

@@ -2,7 +2,7 @@ import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {RuntimeError} from '../../core/errors.js'
 import {METADATA_LOG_KEYS, type MetadataLogNode, metadataLogNodes} from '../../core/metadata-log/location.js'
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import {renderMetadataLogLocations} from '../../render/metadata-log-location.js'
 
 export interface MetadataLogLocationsDocument {
@@ -25,7 +25,7 @@ and source are null). Exit 1 when no broker's configs could be read.`
 
   static override examples = ['<%= config.bin %> <%= command.id %> -b kafka-1:9092', '<%= config.bin %> <%= command.id %> -b kafka-1:9092 --json']
 
-  static override flags = {...outputFlags()}
+  static override flags = {...outputFlags(), ...colorFlags}
 
   async run(): Promise<MetadataLogLocationsDocument> {
     const nodes = metadataLogNodes(await this.withCluster(client => client.brokerConfigs(METADATA_LOG_KEYS)))

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 import {LiveCommand} from '../../cli/live-command.js'
+import {colorFlags} from '../../cli/output-flags.js'
 import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
@@ -31,6 +32,7 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
 
   static override flags = {
     output: Flags.string({char: 'o', summary: 'Write the metadata file here instead of stdout.', helpValue: 'FILE'}),
+    ...colorFlags,
     'include-internal': Flags.boolean({summary: 'Include internal topics (__consumer_offsets, __transaction_state, __share_group_state).'}),
     'metadata-api': Flags.string({
       summary: 'How to read topics: Metadata v12 (one request) or DescribeTopicPartitions (paged).',

@@ -42,8 +42,10 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
 
   async run(): Promise<ExplainReport | ExplainList> {
     const {flags} = this
-    const arg = this.args.group
     const bad = (message: string, hint: string, code: ErrorCode = 'BAD_GROUP_PATTERN') => new InputError(message, hint, code)
+    if (this.args.group !== undefined && flags.group !== undefined && this.args.group !== flags.group)
+      throw bad(`give the group once: "${this.args.group}" and --group "${flags.group}"`, 'Drop the argument or --group.', 'BAD_INPUT')
+    const arg = this.args.group ?? flags.group
     if (flags.all && arg !== undefined)
       throw bad(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.')
     if (!flags.all && arg === undefined)

@@ -1,4 +1,4 @@
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../../cli/base-command.js'
 import {LiveCommand} from '../../cli/live-command.js'
@@ -32,6 +32,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
   ]
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags(),
     type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     state: Flags.string({

@@ -9,7 +9,7 @@ export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderGroupRecords} from '../../render/group-records.js'
-import {styleOf, timeFlags} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, styleOf, timeFlags} from '../../cli/output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends LiveCommand<typeof GroupRecords> {
@@ -44,6 +44,8 @@ The log is compacted: older values of a key may be gone.`
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
     ...timeFlags,
+    ...outputFlags(),
+    ...colorFlags,
   }
 
   async run(): Promise<GroupRecordsResult> {

@@ -8,7 +8,7 @@ import {renderTopicHashBytes} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {wantsLive} from '../../kafka/session.js'
 import {LiveCommand} from '../../cli/live-command.js'
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 
 /**
  * The most byte segments (one per header field, partition index and replica with a rack) shown: 200,000 is about
@@ -50,6 +50,7 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
 
   static override flags = {
     'metadata-file': Flags.string({char: 'f', description: 'metadata file (JSON); "-" reads stdin. Wins over a live cluster', helpValue: 'FILE'}),
+    ...colorFlags,
     ...outputFlags(),
   }
 

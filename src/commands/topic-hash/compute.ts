@@ -1,4 +1,4 @@
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
@@ -29,6 +29,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
   }
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags(),
     'metadata-file': Flags.string({
       char: 'f',
