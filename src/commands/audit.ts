@@ -17,12 +17,12 @@ import {terminalSafeJson} from '../render/terminal.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
-  static override summary = 'Every group in one pass: metadata-hash drift, pending assignments, stuck members; exit codes for cron.'
+  static override summary = 'Every group in one pass: hash drift, pending assignments, stuck members.'
   static override description = AUDIT_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --type consumer,share --group "orders-*" --fail-on drift,stuck',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --ndjson --prometheus /var/lib/node_exporter/textfile/rebalance_doctor.prom',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --group "orders-*" --fail-on stuck',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --prometheus /var/lib/textfile/rd.prom',
   ]
   static override flags = auditFlags
 

@@ -11,7 +11,7 @@ export default class CompletionValues extends BaseCommand<typeof CompletionValue
   static override schema = SCHEMAS.completionValues
   static override hidden = true
   static override strict = false
-  static override summary = 'For the completion scripts: what may follow the words typed so far (`completion-values -- WORDS…`), one per line.'
+  static override summary = 'For the completion scripts: what may follow the words typed so far.'
   static override description = `The last word is the one being completed. Live group and topic names come from the cluster the words name
 (-b, --command-config, --profile, --timeout, or their environment variables); read-only, silent when it cannot be
 read. A last line ":files" asks the shell for file names. --json prints {schema, values, files, warnings}.`

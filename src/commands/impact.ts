@@ -9,14 +9,14 @@ import {renderImpact} from '../render/impact.js'
 
 export default class Impact extends LiveCommand<typeof Impact> {
   static override schema = SCHEMAS.impact
-  static override summary = 'Before an operation: which groups it will rebalance, how many times, when, and the metadata hash each will store.'
+  static override summary = 'Before an operation: which groups it will rebalance, how often, and when.'
   static override description = IMPACT_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092 --reassignment plan.json',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --add-partitions orders=12 --fail-on-rebalance 5',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --add-partitions orders=4/1:2,2:3,3:1,1:3 --json',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --add-partitions orders=12',
+    '<%= config.bin %> <%= command.id %> -b k:9092 --add-partitions orders=4/1:2,2:3,3:1,1:3',
     '<%= config.bin %> <%= command.id %> -b localhost:9092 --decommission-broker 3',
-    '<%= config.bin %> <%= command.id %> --metadata-file md.json --offsets-segment __consumer_offsets-7/00000000000000000000.log --delete-topic old',
+    '<%= config.bin %> <%= command.id %> -f md.json --offsets-segment 0.log --delete-topic x',
   ]
   static override flags = impactFlags
 

@@ -117,10 +117,16 @@ function joinedOnto(key: string): string | undefined {
   return KNOWN_KEYS.filter(k => isSecretKey(k) && key.startsWith(k) && key.length > k.length).sort((a, b) => b.length - a.length)[0]
 }
 
-/** A key as a message may show it: only when it looks like a config name (a broken line can make a secret a key). */
+/**
+ * A key as a message may show it: only when it looks like a Kafka config name (lower case, dotted) and is near a
+ * known key or starts as one does. A broken line (a lost newline, a stray continuation) can make a secret a key.
+ */
 function shownKey(key: string): string | undefined {
-  return /^[a-zA-Z][\w-]*(\.[\w-]+)*$/.test(key) && key.length <= 100 ? key : undefined
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(key) || key.length > 100) return undefined
+  return KNOWN_FIRST_WORDS.has(key.slice(0, key.indexOf('.'))) || nearestKnownKey(key) !== undefined ? key : undefined
 }
+
+const KNOWN_FIRST_WORDS = new Set(KNOWN_KEYS.map(k => k.slice(0, k.indexOf('.'))))
 
 /**
  * A warning when `file` holds a secret (a password, a private key, a JAAS config) and its mode lets group or others

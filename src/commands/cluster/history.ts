@@ -11,15 +11,15 @@ import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, repl
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
-  static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
+  static override summary = 'The metadata changes that can move a group hash, from a KRaft metadata log.'
   static override description =
     `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
 
 --json prints {schema, source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}], warnings}; --ndjson one change per line, then {"schema": ..., "source": ..., "warnings": [...]}.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --metadata-log /var/lib/kafka/__cluster_metadata-0',
-    '<%= config.bin %> <%= command.id %> --metadata-log ./metadata-copy --topic orders --since 2d --json',
+    '<%= config.bin %> <%= command.id %> --metadata-log /kafka/__cluster_metadata-0',
+    '<%= config.bin %> <%= command.id %> --metadata-log ./copy --topic orders',
   ]
 
   static override flags = {

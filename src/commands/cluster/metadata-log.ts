@@ -11,7 +11,7 @@ export interface MetadataLogLocationsDocument {
 
 export default class ClusterMetadataLog extends LiveCommand<typeof ClusterMetadataLog> {
   static override schema = SCHEMAS.clusterMetadataLog
-  static override summary = 'Where each broker keeps the KRaft metadata log: the directory to give --metadata-log.'
+  static override summary = 'Where each broker keeps its KRaft metadata log (for --metadata-log).'
   static override description = `Reads each live broker's metadata.log.dir, log.dirs and log.dir with DescribeConfigs (read-only; needs
 DESCRIBE_CONFIGS on the cluster where ACLs are on) and resolves them as Kafka does: metadata.log.dir, else the first
 of log.dirs, else log.dir. The metadata log is <that directory>/__cluster_metadata-0 on the broker's host: every broker

@@ -19,7 +19,7 @@ export interface SnapshotSummary {
 
 export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot> {
   static override schema = SCHEMAS.clusterSnapshot
-  static override summary = 'Write the live cluster metadata (brokers with racks, fenced ones included; topics with ids and replicas) as a metadata file.'
+  static override summary = 'Write the live brokers, racks and topics as a metadata file.'
   static override description =
     `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
 
@@ -27,7 +27,7 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b kafka-1:9092 --output cluster.json',
-    '<%= config.bin %> <%= command.id %> -b kafka-1:9093 --command-config client.properties --include-internal > cluster.json',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 > cluster.json',
   ]
 
   static override flags = {

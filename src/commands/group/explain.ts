@@ -24,12 +24,12 @@ export interface ExplainList {
 
 export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
-  static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
+  static override summary = 'Why did this group rebalance, and is a rebalance coming? Timeline and verdict.'
   static override description = EXPLAIN_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
-    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --fail-on-pending --json',
+    '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --fail-on-pending',
     '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
     '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]

@@ -16,7 +16,7 @@ export interface GroupListDocument {
 
 export default class GroupList extends LiveCommand<typeof GroupList> {
   static override schema = SCHEMAS.groupList
-  static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
+  static override summary = 'Every group with type, state, epochs, members and coordinator.'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
 streams group's own describe at its coordinator (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe)
 for the group epoch, the assignment epoch and the member count, DescribeGroups for each classic group's state and
@@ -28,7 +28,7 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --type consumer,share --state Stable --group "orders-*"',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --state Stable --group "orders-*"',
   ]
 
   static override flags = {

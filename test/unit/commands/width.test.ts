@@ -66,3 +66,20 @@ describe('80 columns', () => {
     expect(widest(fitted.stdout)).toBeLessThanOrEqual(80)
   })
 })
+
+describe('help texts in 80 columns', () => {
+  it('every summary, the description of the tool and every example (after "  $ ") fit in 80 columns', async () => {
+    const {configFromSource} = await import('../helpers.js')
+    const config = await configFromSource()
+    expect(config.pjson.description?.length).toBeLessThanOrEqual(80)
+    for (const c of config.commands.filter(c => c.pluginName === config.name)) {
+      expect((c.summary ?? '').length, c.id).toBeLessThanOrEqual(80)
+      for (const e of c.examples ?? []) {
+        const text = (typeof e === 'string' ? e : e.command)
+          .replaceAll('<%= config.bin %>', config.bin)
+          .replaceAll('<%= command.id %>', c.id.replaceAll(':', ' '))
+        expect(`  $ ${text}`.length, text).toBeLessThanOrEqual(80)
+      }
+    }
+  })
+})
