@@ -23,7 +23,7 @@ describe('the same flags on every command that prints', () => {
     for (const c of printing) {
       expect(Object.keys(c.flags), c.id).toContain('no-color')
       expect(Object.keys(c.flags), c.id).toContain('json')
-      if (c.id !== 'cluster:snapshot') expect(c.flags.output?.options, c.id).toEqual(['table', 'json', 'yaml'])
+      if (c.id !== 'cluster:snapshot') expect((c.flags.output as {options?: string[]} | undefined)?.options, c.id).toEqual(['table', 'json', 'yaml'])
       // -f is the metadata file wherever it exists
       const f = Object.entries(c.flags).find(([, v]) => v.char === 'f')
       if (f) expect(f[0], c.id).toBe('metadata-file')
