@@ -14,6 +14,7 @@ import {writePrometheusFailure} from '../operations/audit/prometheus.js'
 import {watchAudit} from '../operations/audit/watch.js'
 import {auditNotices} from '../render/audit-notices.js'
 import {terminalSafeJson} from '../render/terminal.js'
+import {print} from '../io/stdout.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
@@ -104,7 +105,7 @@ export default class Audit extends LiveCommand<typeof Audit> {
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     // --quiet: a run with nothing to say prints nothing (warnings were printed on stderr as they came)
     const silent = flags.quiet && summary.exitCode === EXIT.ok
-    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
+    if (flags.ndjson) print(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled() && !silent) {
       // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
       const [{renderAuditTable, summaryLine}, {wrapProse}] = await Promise.all([import('../render/audit.js'), import('../render/table.js')])

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 import {BaseCommand} from '../cli/base-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {completionScript, type Shell, SHELLS} from '../render/completion-scripts.js'
+import {print} from '../io/stdout.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
   static override schema = SCHEMAS.completion
@@ -29,7 +30,7 @@ names; nothing is offered when the cluster cannot be reached. Install:
   async run(): Promise<{shell: Shell; script: string}> {
     const shell = this.args.shell as Shell
     const script = completionScript(shell, this.config.bin)
-    if (!this.jsonEnabled()) process.stdout.write(script)
+    if (!this.jsonEnabled()) print(script)
     return {shell, script}
   }
 }

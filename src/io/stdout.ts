@@ -9,6 +9,14 @@
  */
 import type {Writable} from 'node:stream'
 
+/**
+ * The one printer for standard output outside oclif's own log: documents, NDJSON lines, completion scripts, watch
+ * lines. One place, so that a failed write ends the run the same way wherever it came from (guardStdout).
+ */
+export function print(text: string | Uint8Array): void {
+  process.stdout.write(text)
+}
+
 const MARK = Symbol.for('rebalance-doctor.stdout-failure')
 
 export interface OutputFailure extends Error {

@@ -8,6 +8,7 @@ import {renderClusterHistory} from '../../render/cluster-history.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {colorFlags, styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
+import {print} from '../../io/stdout.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
@@ -50,7 +51,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     for (const w of metadataLogWarnings(source)) this.warn(w)
     if (flags.ndjson) {
       // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
-      process.stdout.write(
+      print(
         terminalSafeJson(
           changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`,
         ),

@@ -7,6 +7,7 @@ import {toMetadataDocument} from '../../core/metadata.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {RuntimeError} from '../../core/errors.js'
 import {describeWriteError, writeOutputFile} from '../../io/atomic-file.js'
+import {print} from '../../io/stdout.js'
 
 export interface SnapshotSummary {
   output: string
@@ -68,7 +69,7 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
     const text = terminalSafeJson(`${JSON.stringify(doc, null, 2)}\n`)
     // (-o -: stdout, as without -o)
     if (!flags.output || flags.output === '-') {
-      if (!this.jsonEnabled()) process.stdout.write(text)
+      if (!this.jsonEnabled()) print(text)
       return doc
     }
     try {

@@ -13,6 +13,7 @@ import {explainOne} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
+import {print} from '../../io/stdout.js'
 
 /** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
 export interface ExplainList {
@@ -79,7 +80,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     const {report, watchFrom} = await explainOne(this.session, arg!, o)
     if (flags.watch !== undefined) {
-      if (flags.ndjson) process.stdout.write(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
+      if (flags.ndjson) print(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
       else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
       this.warnings.length = 0
       const {ndjson} = flags
@@ -109,7 +110,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     const {flags} = this
     if (flags.ndjson) {
       const lines = reports.map((r, i) => terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, r, i === reports.length - 1 ? this.warnings : []))))
-      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`)
+      if (lines.length > 0) print(`${lines.join('\n')}\n`)
     } else if (!this.jsonEnabled()) {
       const style = styleOf(flags, now)
       reports.forEach((r, i) => this.logRendered(`${i === 0 ? '' : '\n'}${renderExplain(r, style)}`))

@@ -58,3 +58,14 @@ describe('a failed write to standard output', () => {
     expect(seen).toEqual({stderr: '', exit: undefined})
   })
 })
+
+describe('one printer for standard output', () => {
+  it('no module but src/io/stdout.ts writes process.stdout itself (commands print through oclif or print())', async () => {
+    const {readdirSync, readFileSync} = await import('node:fs')
+    const {join, relative} = await import('node:path')
+    const {ROOT} = await import('../helpers.js')
+    const files = (readdirSync(join(ROOT, 'src'), {recursive: true}) as string[]).filter(f => f.endsWith('.ts')).map(f => join(ROOT, 'src', f))
+    const writers = files.filter(f => /process\.stdout\.write\(/.test(readFileSync(f, 'utf8'))).map(f => relative(ROOT, f))
+    expect(writers).toEqual(['src/io/stdout.ts'])
+  })
+})
