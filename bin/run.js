@@ -14,8 +14,13 @@ try {
   if (error?.code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n')
 }
 // (start-up: oclif's layout packages loaded on first use, its plugins only where they can serve: dist/startup.js)
-const {deferOclifDependencies, launchOptions} = await import('../dist/startup.js')
+const [{deferOclifDependencies, launchOptions}, {endOnOutputFailure, guardStdout}] = await Promise.all([
+  import('../dist/startup.js'),
+  import('../dist/io/stdout.js'),
+])
 deferOclifDependencies()
+// a reader that closes the pipe (| head) ends the run quietly; a full disk is one line on stderr, exit 1
+guardStdout()
 const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([
   import('@oclif/core/run'),
   import('@oclif/core/flush'),
@@ -31,5 +36,5 @@ try {
   await run(argv, launchOptions(fileURLToPath(new URL('..', import.meta.url)), argv, import.meta.url))
   await flush()
 } catch (error) {
-  await handle(error instanceof Error ? safeError(error, {dropColour: true}) : error)
+  if (!endOnOutputFailure(error)) await handle(error instanceof Error ? safeError(error, {dropColour: true}) : error)
 }

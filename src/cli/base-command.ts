@@ -15,6 +15,8 @@ import {RdError} from '../core/errors.js'
 import {jsonPieces, writeInChunks} from '../render/json-stream.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {partsWriter} from '../io/output-kind.js'
+import {isOutputFailure} from '../io/stdout.js'
+import {usageError} from './usage-errors.js'
 import {type OutputFormat, outputFormatOf} from './output-flags.js'
 
 /** The YAML library, loaded only for -o yaml (init): ~60 ms of start-up every other run would pay. */
@@ -58,6 +60,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       // stdin is read only where a flag asks for it (`--metadata-file -`): oclif would take it as a missing argument
       args: Object.fromEntries(Object.entries(this.ctor.args ?? {}).map(([k, a]) => [k, {...a, ignoreStdin: true}])),
       strict: this.ctor.strict,
+    }).catch(error => {
+      throw usageError(error, {
+        id: this.id ?? '',
+        bin: this.config.bin,
+        flags: Object.keys({...this.ctor.flags, ...(super.ctor as typeof BaseCommand).baseFlags}),
+        args: Object.entries(this.ctor.args ?? {}).map(([name, a]) => ({name, required: a.required})),
+      })
     })
     this.flags = flags as FlagsOf<T>
     this.args = args as ArgsOf<T>
@@ -161,6 +170,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+    // stdout itself failed: nothing more can be printed there; bin/run.js ends the run (src/io/stdout.ts)
+    if (isOutputFailure(err)) throw err
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
       out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})
@@ -189,7 +200,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override toErrorJson(err: unknown): unknown {
     const e = err as Errors.CLIError & {fields?: Record<string, unknown>}
     const error = {
-      code: e.code ?? 'ERROR',
+      // an error without our code (oclif's own) is a usage error when it exits 2, else a runtime one
+      code: e.code ?? ((e.oclif?.exit ?? 1) === 2 ? 'BAD_INPUT' : 'RUNTIME'),
       message: e.message,
       ...(e.suggestions?.length ? {hint: e.suggestions.join(' ')} : {}),
       exitCode: e.oclif?.exit ?? 1,

@@ -38,6 +38,11 @@ export const explainArgs = {
 
 export const explainFlags = {
   ...outputFlags('ndjson', 'watch'),
+  group: Flags.string({
+    summary: 'The group id or pattern, as the GROUP argument takes it (kafka-consumer-groups spells it --group).',
+    helpValue: 'GROUP',
+    exclusive: ['all'],
+  }),
   since: timeSpecFlag({
     summary: 'Only timeline entries at or after this time: ISO-8601 (UTC unless it names a zone) or a duration ago (2h, 7d).',
     helpValue: 'TIME',

@@ -1,6 +1,6 @@
 /** `impact`'s flags and help text (the command itself is src/commands/impact.ts). */
 import * as Flags from '@oclif/core/flags'
-import {outputFlags} from './output-flags.js'
+import {colorFlags, outputFlags} from './output-flags.js'
 
 export const IMPACT_DESCRIPTION = `Read-only. Takes the live metadata and every group (as \`audit\` reads them), or a metadata file and
 __consumer_offsets segment files, and one or more planned changes; simulates what the group coordinator will see
@@ -23,7 +23,9 @@ EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would r
 
 export const impactFlags = {
   ...outputFlags(),
+  ...colorFlags,
   'metadata-file': Flags.string({
+    char: 'f',
     summary: 'Offline: cluster metadata from this file (as `cluster snapshot` writes it) instead of a live cluster.',
     helpValue: 'FILE',
     helpGroup: 'OFFLINE',

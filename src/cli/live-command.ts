@@ -43,7 +43,10 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
    * that text until the work ends, unless `quiet` (default: under --json); `work` may update it.
    */
   protected async withCluster<R>(work: (client: ClusterReader, progress: Progress) => Promise<R>, o: {progress?: string; quiet?: boolean} = {}): Promise<R> {
-    const progress = o.progress === undefined ? SILENT : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()))
+    const progress =
+      o.progress === undefined
+        ? SILENT
+        : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()), (this.flags as {'no-color'?: boolean})['no-color'] === true)
     try {
       const {openCluster} = this.constructor as typeof LiveCommand
       return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress), openCluster)

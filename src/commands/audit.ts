@@ -14,15 +14,16 @@ import {writePrometheusFailure} from '../operations/audit/prometheus.js'
 import {watchAudit} from '../operations/audit/watch.js'
 import {auditNotices} from '../render/audit-notices.js'
 import {terminalSafeJson} from '../render/terminal.js'
+import {print} from '../io/stdout.js'
 
 export default class Audit extends LiveCommand<typeof Audit> {
   static override schema = SCHEMAS.audit
-  static override summary = 'Every group in one pass: metadata-hash drift, pending assignments, stuck members; exit codes for cron.'
+  static override summary = 'Every group in one pass: hash drift, pending assignments, stuck members.'
   static override description = AUDIT_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --type consumer,share --group "orders-*" --fail-on drift,stuck',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --ndjson --prometheus /var/lib/node_exporter/textfile/rebalance_doctor.prom',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --group "orders-*" --fail-on stuck',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --prometheus /var/lib/textfile/rd.prom',
   ]
   static override flags = auditFlags
 
@@ -104,7 +105,7 @@ export default class Audit extends LiveCommand<typeof Audit> {
     if (prometheus && !prometheus.written) this.addWarning('PROMETHEUS_NOT_WRITTEN', `could not write ${prometheus.file}: ${prometheus.error}`)
     // --quiet: a run with nothing to say prints nothing (warnings were printed on stderr as they came)
     const silent = flags.quiet && summary.exitCode === EXIT.ok
-    if (flags.ndjson) process.stdout.write(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
+    if (flags.ndjson) print(terminalSafeJson(ndjsonLines(summary, rows, this.warnings)))
     else if (!this.jsonEnabled() && !silent) {
       // loaded for a table only (cli-table3, colours): a cron job's --json run does without it
       const [{renderAuditTable, summaryLine}, {wrapProse}] = await Promise.all([import('../render/audit.js'), import('../render/table.js')])

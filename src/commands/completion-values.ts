@@ -3,6 +3,7 @@ import {type Completion, complete, type CompletionCommand, liveCandidates} from 
 import {SCHEMAS} from '../core/documents.js'
 import {connectionFlags} from '../cli/connection-flags.js'
 import {withKafka} from '../kafka/session.js'
+import {print} from '../io/stdout.js'
 
 /** A cluster that does not answer within this is no completion (unless --timeout is on the line). */
 const LIVE_TIMEOUT_MS = 3000
@@ -11,7 +12,7 @@ export default class CompletionValues extends BaseCommand<typeof CompletionValue
   static override schema = SCHEMAS.completionValues
   static override hidden = true
   static override strict = false
-  static override summary = 'For the completion scripts: what may follow the words typed so far (`completion-values -- WORDS…`), one per line.'
+  static override summary = 'For the completion scripts: what may follow the words typed so far.'
   static override description = `The last word is the one being completed. Live group and topic names come from the cluster the words name
 (-b, --command-config, --profile, --timeout, or their environment variables); read-only, silent when it cannot be
 read. A last line ":files" asks the shell for file names. --json prints {schema, values, files, warnings}.`
@@ -37,7 +38,7 @@ read. A last line ":files" asks the shell for file names. --json prints {schema,
       }))
     const c = complete(commands, words)
     const values = c.kind === 'values' ? c.values : c.kind === 'dynamic' ? await this.live(words, c) : []
-    if (!this.jsonEnabled()) process.stdout.write(values.map(v => `${v}\n`).join('') + (c.kind === 'files' ? ':files\n' : ''))
+    if (!this.jsonEnabled()) print(values.map(v => `${v}\n`).join('') + (c.kind === 'files' ? ':files\n' : ''))
     return {values, files: c.kind === 'files'}
   }
 

@@ -2,10 +2,11 @@ import * as Args from '@oclif/core/args'
 import {BaseCommand} from '../cli/base-command.js'
 import {SCHEMAS} from '../core/documents.js'
 import {completionScript, type Shell, SHELLS} from '../render/completion-scripts.js'
+import {print} from '../io/stdout.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
   static override schema = SCHEMAS.completion
-  static override summary = 'Print the shell completion script for bash, zsh or fish: commands, flags, and live group and topic names.'
+  static override summary = 'Print the shell completion script for bash, zsh or fish.'
   static override description = `Group ids (group explain, group records, --group) and topic names (topic-hash, --topic) are read from the
 cluster the command line names (-b, --command-config, --profile, or their environment variables) when you press
 TAB: ListGroups and Metadata only (read-only), with a 3 s timeout unless --timeout is on the line, at most 1,000
@@ -17,9 +18,9 @@ names; nothing is offered when the cluster cannot be reached. Install:
 --json prints {schema, shell, script, warnings}.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> bash > ~/.local/share/bash-completion/completions/<%= config.bin %>',
+    '<%= config.bin %> <%= command.id %> bash > ~/.bash_completion.d/<%= config.bin %>',
     "echo 'source <(<%= config.bin %> <%= command.id %> bash)' >> ~/.bashrc",
-    '<%= config.bin %> <%= command.id %> fish > ~/.config/fish/completions/<%= config.bin %>.fish',
+    '<%= config.bin %> <%= command.id %> fish > ~/.config/fish/completions/rd.fish',
   ]
 
   static override args = {
@@ -29,7 +30,7 @@ names; nothing is offered when the cluster cannot be reached. Install:
   async run(): Promise<{shell: Shell; script: string}> {
     const shell = this.args.shell as Shell
     const script = completionScript(shell, this.config.bin)
-    if (!this.jsonEnabled()) process.stdout.write(script)
+    if (!this.jsonEnabled()) print(script)
     return {shell, script}
   }
 }

@@ -1,6 +1,7 @@
 import {EXIT} from '../cli/base-command.js'
 import {IMPACT_DESCRIPTION, impactFlags} from '../cli/impact-flags.js'
 import {LiveCommand} from '../cli/live-command.js'
+import {terminalWidth} from '../cli/output-flags.js'
 import {SCHEMAS} from '../core/documents.js'
 import type {ImpactReport} from '../core/impact/index.js'
 import {impact} from '../operations/impact.js'
@@ -8,14 +9,14 @@ import {renderImpact} from '../render/impact.js'
 
 export default class Impact extends LiveCommand<typeof Impact> {
   static override schema = SCHEMAS.impact
-  static override summary = 'Before an operation: which groups it will rebalance, how many times, when, and the metadata hash each will store.'
+  static override summary = 'Before an operation: which groups it will rebalance, how often, and when.'
   static override description = IMPACT_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092 --reassignment plan.json',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --add-partitions orders=12 --fail-on-rebalance 5',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --add-partitions orders=4/1:2,2:3,3:1,1:3 --json',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --add-partitions orders=12',
+    '<%= config.bin %> <%= command.id %> -b k:9092 --add-partitions orders=4/1:2,2:3,3:1,1:3',
     '<%= config.bin %> <%= command.id %> -b localhost:9092 --decommission-broker 3',
-    '<%= config.bin %> <%= command.id %> --metadata-file md.json --offsets-segment __consumer_offsets-7/00000000000000000000.log --delete-topic old',
+    '<%= config.bin %> <%= command.id %> -f md.json --offsets-segment 0.log --delete-topic x',
   ]
   static override flags = impactFlags
 
@@ -44,7 +45,7 @@ export default class Impact extends LiveCommand<typeof Impact> {
     })
     if (!this.jsonEnabled()) {
       const shown = flags.all ? report : {...report, groups: report.groups.filter(g => g.bumps.max > 0 || g.deferredBumps > 0 || g.today !== 'IN_SYNC')}
-      this.log(renderImpact(shown))
+      this.log(renderImpact(shown, terminalWidth()))
     }
     if (report.summary.exitCode === 3) this.exitWith(EXIT.finding)
     return report

@@ -21,6 +21,7 @@ import {
   MAX_TIMEOUT_MS,
   type SecurityProtocol,
 } from './connection-settings.js'
+import {KNOWN_KEYS, isKnownKey, isSecurityKey, nearestKnownKey} from './known-keys.js'
 import {type PropertyEntry, parseProperties} from './properties.js'
 import {saslSettings} from './sasl-settings.js'
 import {BOOTSTRAP_SHOWN, isSecretKey, shown, shownPlain} from './secret.js'
@@ -74,10 +75,58 @@ export function resolveConnectionSettings(input: SettingsInput): ConnectionSetti
     const fromFile = parseProperties(text, input.commandConfig)
     for (const [k, e] of fromFile) props.set(k, {...e, source: `${input.commandConfig}:${e.line}`})
     const exposed = exposedSecret(input.commandConfig, fromFile, input.fileMode ?? (p => statSync(p).mode))
-    if (exposed) return {...settingsFromProperties(props, {...input, env, readFile}), warnings: [exposed]}
+    const warnings = [...unknownKeyWarnings(props), ...(exposed ? [exposed] : [])]
+    const settings = settingsFromProperties(props, {...input, env, readFile})
+    return warnings.length > 0 ? {...settings, warnings} : settings
   }
   return settingsFromProperties(props, {...input, env, readFile})
 }
+
+/**
+ * One warning per key no Kafka client knows, in Kafka's words, with the nearest known key; a misspelled security
+ * key (security.*, sasl.*, ssl.*) is an InputError instead: the connection would silently fall back to a default
+ * (`security.protocl=SASL_SSL` connects PLAINTEXT).
+ */
+export function unknownKeyWarnings(props: Props): string[] {
+  const warnings: string[] = []
+  for (const [key, entry] of [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (isKnownKey(key)) continue
+    const joined = joinedOnto(key)
+    const plain = shownKey(key)
+    const named = joined
+      ? `'${joined}' with more characters joined on (a lost "="?)`
+      : plain
+        ? `'${plain}'`
+        : 'a key that does not look like a config name (not shown: a broken line?)'
+    const nearest = joined ?? (plain ? nearestKnownKey(plain) : undefined)
+    const message = `the configuration ${named} (${entry.source}) was supplied but isn't a known config`
+    if (isSecurityKey(key)) {
+      throw new InputError(
+        `${message}: a misspelled security setting would connect without it`,
+        `${nearest ? `Did you mean ${nearest}? ` : ''}Spell security.*, sasl.* and ssl.* keys as Kafka's clients do.`,
+        'UNKNOWN_SETTING',
+      )
+    }
+    warnings.push(nearest ? `${message}; did you mean ${nearest}?` : message)
+  }
+  return warnings
+}
+
+/** A known secret key that `key` starts with: a lost separator joined the secret onto it. */
+function joinedOnto(key: string): string | undefined {
+  return KNOWN_KEYS.filter(k => isSecretKey(k) && key.startsWith(k) && key.length > k.length).sort((a, b) => b.length - a.length)[0]
+}
+
+/**
+ * A key as a message may show it: only when it looks like a Kafka config name (lower case, dotted) and is near a
+ * known key or starts as one does. A broken line (a lost newline, a stray continuation) can make a secret a key.
+ */
+function shownKey(key: string): string | undefined {
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(key) || key.length > 100) return undefined
+  return KNOWN_FIRST_WORDS.has(key.slice(0, key.indexOf('.'))) || nearestKnownKey(key) !== undefined ? key : undefined
+}
+
+const KNOWN_FIRST_WORDS = new Set(KNOWN_KEYS.map(k => k.slice(0, k.indexOf('.'))))
 
 /**
  * A warning when `file` holds a secret (a password, a private key, a JAAS config) and its mode lets group or others

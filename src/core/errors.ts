@@ -27,6 +27,12 @@ export type ErrorCode =
   | 'NO_SOURCE'
   | 'UNKNOWN_PROFILE'
   | 'UNSUPPORTED_SETTING'
+  | 'UNKNOWN_SETTING'
+  | 'UNKNOWN_FLAG'
+  | 'UNEXPECTED_ARGUMENT'
+  | 'MISSING_ARGUMENT'
+  | 'FLAG_CONFLICT'
+  | 'BAD_FLAG_VALUE'
   | 'TOO_MANY_BYTES_TO_SHOW'
   | 'TOPIC_EXISTS'
   | 'UNKNOWN_BROKER'
@@ -98,6 +104,13 @@ export class RdError extends Error {
 export class InputError extends RdError {
   constructor(message: string, hint?: string, code: ErrorCode = 'BAD_INPUT') {
     super(message, code, 2, hint)
+  }
+}
+
+/** What was asked for is not there (a topic that is not in the metadata): nothing matched. Exit 4. */
+export class NotFoundError extends RdError {
+  constructor(message: string, hint?: string, code: ErrorCode = 'UNKNOWN_TOPIC') {
+    super(message, code, 4, hint)
   }
 }
 

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs'
 import {randomBytes} from 'node:crypto'
 import {basename, dirname, join, resolve} from 'node:path'
+import {print} from './stdout.js'
 
 export interface FileOps {
   openSync: typeof fs.openSync
@@ -141,7 +142,7 @@ export function writeOutputFile(
 ): OutputTarget {
   const target = outputTarget(file)
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
-  if (target.kind === 'stdout') (options.stdout ?? (b => process.stdout.write(b)))(bytes)
+  if (target.kind === 'stdout') (options.stdout ?? print)(bytes)
   else if (target.kind === 'atomic') writeFileAtomic(target.path, bytes, options)
   else {
     if (fs.statSync(target.path).isFIFO()) {

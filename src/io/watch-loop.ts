@@ -7,6 +7,7 @@
 import {type BumpEvent, type BumpRevision, bumpDocument, delayUntilNextCycle, revisionDocument, type StuckEvent, stuckDocument} from '../core/audit/watch.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {bumpLine, revisionLine, stuckLine} from '../render/watch.js'
+import {print} from './stdout.js'
 
 export interface WatchLoopOptions {
   intervalMs: number
@@ -123,18 +124,18 @@ export async function runWatch(o: {
 
 /** New bumps on stdout: one NDJSON `rebalance-doctor/bump` document or one text line each. */
 export function printBumps(events: BumpEvent[], ndjson: boolean): void {
-  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
-  else for (const e of events) process.stdout.write(`${bumpLine(e)}\n`)
+  if (ndjson) print(events.map(e => `${terminalSafeJson(JSON.stringify(bumpDocument(e)))}\n`).join(''))
+  else for (const e of events) print(`${bumpLine(e)}\n`)
 }
 
 /** Revisions of bumps printed before: one NDJSON `rebalance-doctor/bump-revision` document or one text line each. */
 export function printRevisions(events: BumpRevision[], ndjson: boolean): void {
-  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(revisionDocument(e)))}\n`).join(''))
-  else for (const e of events) process.stdout.write(`${revisionLine(e)}\n`)
+  if (ndjson) print(events.map(e => `${terminalSafeJson(JSON.stringify(revisionDocument(e)))}\n`).join(''))
+  else for (const e of events) print(`${revisionLine(e)}\n`)
 }
 
 /** Members newly stuck on stdout: one NDJSON `rebalance-doctor/stuck-member` document or one text line each. */
 export function printStuck(events: StuckEvent[], ndjson: boolean, now: number): void {
-  if (ndjson) process.stdout.write(events.map(e => `${terminalSafeJson(JSON.stringify(stuckDocument(e)))}\n`).join(''))
-  else for (const e of events) process.stdout.write(`${stuckLine(e, now)}\n`)
+  if (ndjson) print(events.map(e => `${terminalSafeJson(JSON.stringify(stuckDocument(e)))}\n`).join(''))
+  else for (const e of events) print(`${stuckLine(e, now)}\n`)
 }

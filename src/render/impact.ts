@@ -1,6 +1,6 @@
 /** The human form of `impact`: the plan, one row per touched group, notes, and a summary line. */
 import type {GroupImpact, ImpactReport, ImpactSummary} from '../core/impact/index.js'
-import {renderTable} from './table.js'
+import {renderTable, wrapProse} from './table.js'
 
 export function bumpsText(g: GroupImpact): string {
   const {min, max} = g.bumps
@@ -30,9 +30,12 @@ export function summaryText(s: ImpactSummary): string {
   ].join(' · ')
 }
 
-export function renderImpact(r: ImpactReport): string {
+/** `width`: the terminal's columns (0: natural width): tables fitted (see renderTable), prose wrapped at spaces. */
+export function renderImpact(r: ImpactReport, width = 0): string {
   const out: string[] = []
-  out.push(`plan: ${r.changes.join('; ') || 'no change'}`)
+  // prose wrapped at spaces, continuation lines under the text after a list dash or two spaces in
+  const prose = (text: string, indent = 2) => wrapProse(text, width, indent)
+  out.push(prose(`plan: ${r.changes.join('; ') || 'no change'}`))
   for (const p of r.phases) {
     // what this phase does to the groups, counted from their steps: a recomputed hash that comes out the same
     // (a shutdown: a fenced broker's rack still counts) is no bump, and the header must not say there is one
@@ -41,7 +44,7 @@ export function renderImpact(r: ImpactReport): string {
       bumping > 0
         ? `${bumping} group${bumping === 1 ? '' : 's'} bump ${p.when}`
         : `no group bumps (hashes recomputed ${p.when} come out unchanged, or no group uses these topics)`
-    out.push(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}${groups}`)
+    out.push(prose(`  ${p.phase}${p.transient ? ' (transient)' : ''}: ${p.topics.length ? `${p.topics.length} topic(s) changed; ` : ''}${groups}`, 4))
   }
   if (r.groups.length > 0) {
     out.push('')
@@ -50,6 +53,7 @@ export function renderImpact(r: ImpactReport): string {
         ['group', 'type', 'members', 'partitions', 'today', 'bumps', 'steps (phase → stored hash)'],
         r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions, g.today, bumpsText(g), stepsText(g)]),
         ['left', 'left', 'right', 'right', 'left', 'left', 'left'],
+        {width},
       ),
     )
     const notes = r.groups.flatMap(g => [
@@ -59,12 +63,12 @@ export function renderImpact(r: ImpactReport): string {
     ])
     if (notes.length > 0) {
       out.push('notes:')
-      for (const n of [...new Set(notes)]) out.push(`  - ${n}`)
+      for (const n of [...new Set(notes)]) out.push(prose(`  - ${n}`, 4))
     }
   }
   if (r.classicGroups.length > 0) {
     out.push('')
-    out.push('classic groups (no metadata hash: the leader rejoins when a metadata refresh differs from what it assigned with):')
+    out.push(prose('classic groups (no metadata hash: the leader rejoins when a metadata refresh differs from what it assigned with):'))
     out.push(
       renderTable(
         ['group', 'members', 'leader rack', 'rebalances', 'steps (phase: what the leader sees)'],
@@ -78,6 +82,7 @@ export function renderImpact(r: ImpactReport): string {
             : g.steps.map(s => `${s.bump === 'if-seen' ? 'if seen: ' : ''}${s.phase}: ${s.why}`).join('\n') || 'nothing the leader compares changes',
         ]),
         ['left', 'right', 'left', 'left', 'left'],
+        {width},
       ),
     )
     const when = r.classicGroups.some(g => g.steps.length > 0)
@@ -86,9 +91,9 @@ export function renderImpact(r: ImpactReport): string {
     const notes = [...when, ...r.classicGroups.flatMap(g => g.notes.map(n => `${g.group}: ${n}`))]
     if (notes.length > 0) {
       out.push('notes:')
-      for (const n of [...new Set(notes)]) out.push(`  - ${n}`)
+      for (const n of [...new Set(notes)]) out.push(prose(`  - ${n}`, 4))
     }
   }
-  out.push(summaryText(r.summary))
+  out.push(prose(summaryText(r.summary)))
   return out.join('\n')
 }

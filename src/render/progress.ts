@@ -4,6 +4,7 @@
  * width to count the lines to clear, and at 0 it clears forever. Text is terminal-safe and cut to one line, so a
  * repaint is always one line (output grows with time only, at most one short line per frame).
  */
+import {colorWanted} from './style.js'
 import {forTerminalLine} from './terminal.js'
 export interface Progress {
   update(text: string): void
@@ -27,12 +28,18 @@ export function fitLine(text: string, columns: number): string {
   return line.length <= room ? line : `${line.slice(0, room - 1)}…`
 }
 
-export async function startProgress(text: string, enabled: boolean): Promise<Progress> {
+/** `noColor`: --no-color; NO_COLOR and TERM=dumb uncolour the spinner as they do the output. */
+/** Whether the spinner is coloured (ora's cyan): not under --no-color, NO_COLOR or TERM=dumb. */
+export function spinnerColor(noColor: boolean, env: NodeJS.ProcessEnv): boolean {
+  return colorWanted(noColor, env, {isTTY: true})
+}
+
+export async function startProgress(text: string, enabled: boolean, noColor = false, env: NodeJS.ProcessEnv = process.env): Promise<Progress> {
   const columns = progressColumns(process.stderr)
   if (!enabled || columns === undefined) return silent
   const {default: ora} = await import('ora')
   const fit = (t: string) => fitLine(forTerminalLine(t), progressColumns(process.stderr) ?? columns)
-  const spinner = ora({text: fit(text), stream: process.stderr}).start()
+  const spinner = ora({text: fit(text), stream: process.stderr, ...(spinnerColor(noColor, env) ? {} : {color: false})}).start()
   // Repainting on every update costs more than the work between updates: at most every 100 ms, and the latest
   // text is painted when the interval ends, so a new step ("reading live metadata") is never lost.
   let last = 0

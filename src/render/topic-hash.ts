@@ -2,7 +2,8 @@
 import type {TopicHashReport, TopicHashRow} from '../core/topic-report.js'
 import {renderTable} from './table.js'
 
-export function renderTopicHashReport(r: TopicHashReport): string {
+/** `width`: the terminal's columns (0: natural width), see renderTable. */
+export function renderTopicHashReport(r: TopicHashReport, width = 0): string {
   const lines: string[] = []
   if (r.topics.length > 0) {
     lines.push(
@@ -10,6 +11,7 @@ export function renderTopicHashReport(r: TopicHashReport): string {
         ['topic', 'topic id', 'partitions', 'replica racks', 'topic hash'],
         r.topics.map(t => [t.name, t.topicId, t.partitions, rackSummary(t), t.hash]),
         ['left', 'left', 'right', 'left', 'right'],
+        {width},
       ),
     )
   }
@@ -28,24 +30,32 @@ export function rackSummary(r: TopicHashRow): string {
   return extra.length > 0 ? `${main}, ${extra.join(', ')}` : main
 }
 
-/** The annotated bytes of one topic's hash input, then its length and hashes. */
-export function renderTopicHashBytes(r: {
-  length: number
-  hash: string
-  hashHex: string
-  segments: ReadonlyArray<{offset: number; hex: string; note: string}>
-}): string {
+/**
+ * The annotated bytes of one topic's hash input, then its length and hashes. `width`: the terminal's columns (0:
+ * natural width); below 100 columns a row shows 8 bytes, not 16, so the meaning keeps room beside them.
+ */
+export function renderTopicHashBytes(
+  r: {
+    length: number
+    hash: string
+    hashHex: string
+    segments: ReadonlyArray<{offset: number; hex: string; note: string}>
+  },
+  width = 0,
+): string {
+  const perLine = width > 0 && width < 100 ? 8 : 16
   return `${renderTable(
     ['offset', 'bytes', 'meaning'],
-    r.segments.map(s => [s.offset, spaced(s.hex), s.note]),
+    r.segments.map(s => [s.offset, spaced(s.hex, perLine), s.note]),
     ['right', 'left', 'left'],
+    {width},
   )}\n${r.length} bytes; XXH3-64 = 0x${r.hashHex}; topic hash = ${r.hash}`
 }
 
-/** "6f0072" → "6f 00 72", wrapped every 16 bytes. */
-function spaced(hex: string): string {
+/** "6f0072" → "6f 00 72", wrapped every `perLine` bytes. */
+function spaced(hex: string, perLine: number): string {
   const pairs = hex.match(/../g) ?? []
   const lines: string[] = []
-  for (let i = 0; i < pairs.length; i += 16) lines.push(pairs.slice(i, i + 16).join(' '))
+  for (let i = 0; i < pairs.length; i += perLine) lines.push(pairs.slice(i, i + perLine).join(' '))
   return lines.join('\n')
 }

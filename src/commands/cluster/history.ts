@@ -6,23 +6,25 @@ import {changeRows, type ChangeRow} from '../../core/metadata-log/changes.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderClusterHistory} from '../../render/cluster-history.js'
 import {terminalSafeJson} from '../../render/terminal.js'
-import {styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
+import {colorFlags, styleOf, timeFlags, outputFlags} from '../../cli/output-flags.js'
 import {type MetadataLogSource, metadataLogSourceInfo, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
+import {print} from '../../io/stdout.js'
 
 export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
   static override schema = SCHEMAS.clusterHistory
-  static override summary = 'The metadata changes that can move a group hash, with times, from a KRaft metadata log directory.'
+  static override summary = 'The metadata changes that can move a group hash, from a KRaft metadata log.'
   static override description =
     `Replays __cluster_metadata-0 (a broker's or controller's metadata.log.dir, or a copy; read-only) from its oldest usable snapshot and lists topics created and deleted, partitions added, replica lists changed (reassignments, with adding/removing replicas), brokers registered (racks), unregistered, fenced and unfenced — each with its offset and append time.
 
 --json prints {schema, source, changes: [{offset, timestamp, time, kind, movesHash, description, topic?, topicId?, partition?, partitions?, previousPartitions?, replicas?, previousReplicas?, addingReplicas?, removingReplicas?, broker?, rack?, previousRack?, topicsOnBroker?}], warnings}; --ndjson one change per line, then {"schema": ..., "source": ..., "warnings": [...]}.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --metadata-log /var/lib/kafka/__cluster_metadata-0',
-    '<%= config.bin %> <%= command.id %> --metadata-log ./metadata-copy --topic orders --since 2d --json',
+    '<%= config.bin %> <%= command.id %> --metadata-log /kafka/__cluster_metadata-0',
+    '<%= config.bin %> <%= command.id %> --metadata-log ./copy --topic orders',
   ]
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags('ndjson'),
     'metadata-log': Flags.string({summary: 'The __cluster_metadata-0 directory (or the log dir holding it).', helpValue: 'DIR', required: true}),
     topic: Flags.string({summary: 'Only changes of this topic, and of brokers holding its replicas (repeatable).', helpValue: 'TOPIC', multiple: true}),
@@ -49,7 +51,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     for (const w of metadataLogWarnings(source)) this.warn(w)
     if (flags.ndjson) {
       // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
-      process.stdout.write(
+      print(
         terminalSafeJson(
           changes.map(c => `${JSON.stringify(c)}\n`).join('') + `${JSON.stringify(toDocument(SCHEMAS.clusterHistorySource, {source}, this.warnings))}\n`,
         ),

@@ -2,7 +2,7 @@ import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {RuntimeError} from '../../core/errors.js'
 import {METADATA_LOG_KEYS, type MetadataLogNode, metadataLogNodes} from '../../core/metadata-log/location.js'
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import {renderMetadataLogLocations} from '../../render/metadata-log-location.js'
 
 export interface MetadataLogLocationsDocument {
@@ -11,7 +11,7 @@ export interface MetadataLogLocationsDocument {
 
 export default class ClusterMetadataLog extends LiveCommand<typeof ClusterMetadataLog> {
   static override schema = SCHEMAS.clusterMetadataLog
-  static override summary = 'Where each broker keeps the KRaft metadata log: the directory to give --metadata-log.'
+  static override summary = 'Where each broker keeps its KRaft metadata log (for --metadata-log).'
   static override description = `Reads each live broker's metadata.log.dir, log.dirs and log.dir with DescribeConfigs (read-only; needs
 DESCRIBE_CONFIGS on the cluster where ACLs are on) and resolves them as Kafka does: metadata.log.dir, else the first
 of log.dirs, else log.dir. The metadata log is <that directory>/__cluster_metadata-0 on the broker's host: every broker
@@ -25,7 +25,7 @@ and source are null). Exit 1 when no broker's configs could be read.`
 
   static override examples = ['<%= config.bin %> <%= command.id %> -b kafka-1:9092', '<%= config.bin %> <%= command.id %> -b kafka-1:9092 --json']
 
-  static override flags = {...outputFlags()}
+  static override flags = {...outputFlags(), ...colorFlags}
 
   async run(): Promise<MetadataLogLocationsDocument> {
     const nodes = metadataLogNodes(await this.withCluster(client => client.brokerConfigs(METADATA_LOG_KEYS)))

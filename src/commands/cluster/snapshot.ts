@@ -1,11 +1,13 @@
 import * as Flags from '@oclif/core/flags'
 import {LiveCommand} from '../../cli/live-command.js'
+import {colorFlags} from '../../cli/output-flags.js'
 import {type SchemaId, SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {toMetadataDocument} from '../../core/metadata.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {RuntimeError} from '../../core/errors.js'
 import {describeWriteError, writeOutputFile} from '../../io/atomic-file.js'
+import {print} from '../../io/stdout.js'
 
 export interface SnapshotSummary {
   output: string
@@ -18,7 +20,7 @@ export interface SnapshotSummary {
 
 export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot> {
   static override schema = SCHEMAS.clusterSnapshot
-  static override summary = 'Write the live cluster metadata (brokers with racks, fenced ones included; topics with ids and replicas) as a metadata file.'
+  static override summary = 'Write the live brokers, racks and topics as a metadata file.'
   static override description =
     `The file is what \`topic-hash compute --metadata-file\` and the other offline commands read (format rebalance-doctor/metadata-v1). Brokers come from DescribeCluster v2 with fenced brokers included (their racks count in the coordinator's hash); topics and full replica lists from Metadata v12. Internal topics (__consumer_offsets, …) are left out unless --include-internal.
 
@@ -26,11 +28,12 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b kafka-1:9092 --output cluster.json',
-    '<%= config.bin %> <%= command.id %> -b kafka-1:9093 --command-config client.properties --include-internal > cluster.json',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 > cluster.json',
   ]
 
   static override flags = {
     output: Flags.string({char: 'o', summary: 'Write the metadata file here instead of stdout.', helpValue: 'FILE'}),
+    ...colorFlags,
     'include-internal': Flags.boolean({summary: 'Include internal topics (__consumer_offsets, __transaction_state, __share_group_state).'}),
     'metadata-api': Flags.string({
       summary: 'How to read topics: Metadata v12 (one request) or DescribeTopicPartitions (paged).',
@@ -66,7 +69,7 @@ export default class ClusterSnapshot extends LiveCommand<typeof ClusterSnapshot>
     const text = terminalSafeJson(`${JSON.stringify(doc, null, 2)}\n`)
     // (-o -: stdout, as without -o)
     if (!flags.output || flags.output === '-') {
-      if (!this.jsonEnabled()) process.stdout.write(text)
+      if (!this.jsonEnabled()) print(text)
       return doc
     }
     try {

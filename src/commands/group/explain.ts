@@ -13,6 +13,7 @@ import {explainOne} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
+import {print} from '../../io/stdout.js'
 
 /** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
 export interface ExplainList {
@@ -24,12 +25,12 @@ export interface ExplainList {
 
 export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
-  static override summary = 'Why did this group rebalance, and is a rebalance coming? The epoch timeline with causes, and a verdict.'
+  static override summary = 'Why did this group rebalance, and is a rebalance coming? Timeline and verdict.'
   static override description = EXPLAIN_DESCRIPTION
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
-    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --fail-on-pending --json',
+    '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --fail-on-pending',
     '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
     '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]
@@ -42,14 +43,18 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
 
   async run(): Promise<ExplainReport | ExplainList> {
     const {flags} = this
-    const arg = this.args.group
     const bad = (message: string, hint: string, code: ErrorCode = 'BAD_GROUP_PATTERN') => new InputError(message, hint, code)
+    if (this.args.group !== undefined && flags.group !== undefined && this.args.group !== flags.group)
+      throw bad(`give the group once: "${this.args.group}" and --group "${flags.group}"`, 'Drop the argument or --group.', 'BAD_INPUT')
+    const arg = this.args.group ?? flags.group
     if (flags.all && arg !== undefined)
       throw bad(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.')
     if (!flags.all && arg === undefined)
       throw bad('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".')
     if (flags.ndjson && this.jsonEnabled())
       throw bad('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+    // a wrong directory is a usage error before anything is read from the cluster, as in audit
+    if (flags['metadata-log']) await (await import('../../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     const o = {
       now: Date.now(),
       stuckAfterMs: flags['stuck-after'],
@@ -75,7 +80,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     const {report, watchFrom} = await explainOne(this.session, arg!, o)
     if (flags.watch !== undefined) {
-      if (flags.ndjson) process.stdout.write(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
+      if (flags.ndjson) print(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
       else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
       this.warnings.length = 0
       const {ndjson} = flags
@@ -105,7 +110,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     const {flags} = this
     if (flags.ndjson) {
       const lines = reports.map((r, i) => terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, r, i === reports.length - 1 ? this.warnings : []))))
-      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`)
+      if (lines.length > 0) print(`${lines.join('\n')}\n`)
     } else if (!this.jsonEnabled()) {
       const style = styleOf(flags, now)
       reports.forEach((r, i) => this.logRendered(`${i === 0 ? '' : '\n'}${renderExplain(r, style)}`))

@@ -1,4 +1,4 @@
-import {outputFlags, terminalWidth} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import * as Flags from '@oclif/core/flags'
 import {EXIT} from '../../cli/base-command.js'
 import {LiveCommand} from '../../cli/live-command.js'
@@ -17,7 +17,7 @@ export interface GroupListDocument {
 
 export default class GroupList extends LiveCommand<typeof GroupList> {
   static override schema = SCHEMAS.groupList
-  static override summary = 'Every group with its type, state, group epoch, members and coordinator (like kafka-consumer-groups --list --state).'
+  static override summary = 'Every group with type, state, epochs, members and coordinator.'
   static override description = `ListGroups on every broker (all types: classic, consumer, share, streams), then each consumer, share and
 streams group's own describe at its coordinator (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe)
 for the group epoch, the assignment epoch and the member count, DescribeGroups for each classic group's state and
@@ -29,10 +29,11 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> -b localhost:9092',
-    '<%= config.bin %> <%= command.id %> -b localhost:9092 --type consumer,share --state Stable --group "orders-*"',
+    '<%= config.bin %> <%= command.id %> -b kafka:9092 --state Stable --group "orders-*"',
   ]
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags(),
     type: groupTypesFlag({summary: 'Only these group types: consumer, share, streams, classic (comma list).', helpValue: 'TYPES'}),
     state: Flags.string({

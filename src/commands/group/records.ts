@@ -9,12 +9,12 @@ export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderGroupRecords} from '../../render/group-records.js'
-import {styleOf, timeFlags} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, styleOf, timeFlags} from '../../cli/output-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends LiveCommand<typeof GroupRecords> {
   static override schema = SCHEMAS.groupRecords
-  static override summary = "Decode a group's records from __consumer_offsets, over the network (read-only)."
+  static override summary = "Decode a group's records from __consumer_offsets (read-only)."
   static override description = `Like kafka-dump-log --offsets-decoder, but from a live cluster and for one group: reads the group's
 __consumer_offsets partition from its log start to the last stable offset with ListOffsets and Fetch only (no group
 is joined, nothing is committed), drops aborted transactions, and decodes every record type 0-23 of Kafka 4.x with
@@ -23,7 +23,7 @@ The log is compacted: older values of a key may be gone.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
-    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --type ConsumerGroupMetadata --type ConsumerGroupMemberMetadata',
+    '<%= config.bin %> <%= command.id %> my-group -b k:9092 -t ConsumerGroupMetadata',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --since 2h --json',
   ]
 
@@ -44,6 +44,8 @@ The log is compacted: older values of a key may be gone.`
     last: Flags.integer({summary: 'Only the last N records (after the other filters).', min: 1, helpValue: 'N'}),
     wide: Flags.boolean({summary: 'Do not shorten record values in the table.'}),
     ...timeFlags,
+    ...outputFlags(),
+    ...colorFlags,
   }
 
   async run(): Promise<GroupRecordsResult> {

@@ -1,13 +1,14 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
-import {InputError} from '../../core/errors.js'
+import {InputError, NotFoundError} from '../../core/errors.js'
 import {TopicHasher} from '../../core/hash.js'
 import {uuidToString} from '../../core/uuid.js'
 import {renderTopicHashBytes} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {wantsLive} from '../../kafka/session.js'
 import {LiveCommand} from '../../cli/live-command.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 
 /**
  * The most byte segments (one per header field, partition index and replica with a rack) shown: 200,000 is about
@@ -49,6 +50,8 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
 
   static override flags = {
     'metadata-file': Flags.string({char: 'f', description: 'metadata file (JSON); "-" reads stdin. Wins over a live cluster', helpValue: 'FILE'}),
+    ...colorFlags,
+    ...outputFlags(),
   }
 
   async run(): Promise<TopicHashBytes> {
@@ -60,7 +63,7 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
     const hasher = new TopicHasher(md)
     const topic = hasher.topic(name)
     if (!topic) {
-      throw new InputError(
+      throw new NotFoundError(
         `topic "${name}" is not in ${file ?? 'the live cluster'}`,
         'A topic that does not exist has hash 0 and adds nothing to a group hash; check the name (case matters).',
         'UNKNOWN_TOPIC',
@@ -87,7 +90,7 @@ Hash the hex with any XXH3-64 implementation to reproduce the topic hash.`
       hashHex: BigInt.asUintN(64, annotated.hash).toString(16).padStart(16, '0'),
     }
     if (!this.jsonEnabled()) {
-      this.log(renderTopicHashBytes(result))
+      this.log(renderTopicHashBytes(result, terminalWidth()))
     }
     return result
   }

@@ -1,4 +1,4 @@
-import {outputFlags} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, terminalWidth} from '../../cli/output-flags.js'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {SCHEMAS} from '../../core/documents.js'
@@ -12,15 +12,15 @@ import {LiveCommand} from '../../cli/live-command.js'
 
 export default class TopicHashCompute extends LiveCommand<typeof TopicHashCompute> {
   static override schema = SCHEMAS.topicHashCompute
-  static override summary = 'Compute topic hashes and the group metadata hash exactly as the group coordinator does.'
+  static override summary = 'Compute topic hashes and the group hash as the group coordinator does.'
   static override description = `Each topic's hash (KIP-1101, hash format 0) and the group hash over the listed topics that exist,
 from a metadata file or a live cluster (--bootstrap-server). With no TOPIC, every topic in the metadata (live: every non-internal topic). Topics that do not exist are listed as missing:
 the coordinator leaves them out of a group's hash. Hashes are signed 64-bit integers in decimal, as Kafka prints a long.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> orders payments --metadata-file cluster.json',
+    '<%= config.bin %> <%= command.id %> orders payments -f cluster.json',
     '<%= config.bin %> <%= command.id %> --metadata-file cluster.json --json',
-    '<%= config.bin %> <%= command.id %> orders payments --bootstrap-server kafka-1:9092 --command-config client.properties',
+    '<%= config.bin %> <%= command.id %> orders -b k:9093 --command-config c.conf',
   ]
 
   static override strict = false
@@ -29,6 +29,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
   }
 
   static override flags = {
+    ...colorFlags,
     ...outputFlags(),
     'metadata-file': Flags.string({
       char: 'f',
@@ -63,7 +64,7 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
         ? await readMetadataFile(file)
         : await this.withCluster(c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
-    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report))
+    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report, terminalWidth()))
     return report
   }
 }

@@ -5,6 +5,8 @@
  */
 import {spawn} from 'node:child_process'
 import {createServer, type Server, type Socket} from 'node:net'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -28,10 +30,13 @@ afterAll(async () => {
 
 const MAX_BYTES = 64 << 10
 
-function onPty(columns: number, command: string): Promise<{code: number | null; out: string; ms: number}> {
+function onPty(columns: number, command: string, env: NodeJS.ProcessEnv = {NO_COLOR: '1'}): Promise<{code: number | null; out: string; ms: number}> {
   const t0 = Date.now()
   return new Promise((resolve, reject) => {
-    const p = spawn('script', ['-q', '-e', '-c', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {cwd: ROOT, env: {...process.env, NO_COLOR: '1'}})
+    const p = spawn('script', ['-q', '-e', '-c', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {
+      cwd: ROOT,
+      env: {...process.env, NO_COLOR: undefined, ...env},
+    })
     let out = ''
     const take = (d: string) => {
       out += d
@@ -69,4 +74,47 @@ describe('progress on a real terminal', () => {
       }
     })
   }
+})
+
+describe('the spinner and NO_COLOR', () => {
+  const command = () => `${process.execPath} bin/run.js group explain some-group -b 127.0.0.1:${port} --timeout 1500`
+  // (ora paints its frame cyan: ESC [36m)
+  it('NO_COLOR=1 uncolours the spinner, as it does the output', async () => {
+    const r = await onPty(80, command(), {NO_COLOR: '1', TERM: 'xterm'})
+    expect(r.out).toContain('reading some-group')
+    expect(r.out).not.toContain('\u001B[36m')
+  })
+  it('--no-color too; without either the spinner is coloured', async () => {
+    const plain = await onPty(80, `${command()} --no-color`, {TERM: 'xterm'})
+    expect(plain.out).toContain('reading some-group')
+    expect(plain.out).not.toContain('\u001B[36m')
+    const coloured = await onPty(80, command(), {TERM: 'xterm'})
+    expect(coloured.out).toContain('\u001B[36m')
+  })
+})
+
+describe('offline commands on an 80-column terminal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-pty-'))
+  const md = join(dir, 'md.json')
+  const topic = (name: string, id: string) => ({name, topicId: id, partitions: [{partition: 0, replicas: [1, 2, 3]}]})
+  const rack = (c: string) => `eu-west-1${c}-rack-with-a-long-name`
+  writeFileSync(
+    md,
+    JSON.stringify({
+      brokers: [1, 2, 3].map(id => ({id, rack: rack('abc'[id - 1])})),
+      topics: [topic('rdamx367dop-orders', 'AAAAAAAAAAAAAAAAAAAAAQ'), topic('rdamx367dop-payments', 'AAAAAAAAAAAAAAAAAAAAAg')],
+    }),
+  )
+  const segments = [0, 3, 4].map(p => `--offsets-segment test/unit/records/fixtures/kafka-4.4.0/__consumer_offsets-${p}.segment`).join(' ')
+  it.each([
+    ['topic-hash compute', `topic-hash compute -f ${md}`],
+    ['topic-hash bytes', `topic-hash bytes rdamx367dop-orders -f ${md}`],
+    ['impact', `impact --metadata-file ${md} ${segments} --delete-topic rdamx367dop-payments --broker-rack 1=x --all`],
+  ])('%s: every line within 80 columns', async (_, args) => {
+    const r = await onPty(80, `${process.execPath} bin/run.js ${args}`, {NO_COLOR: '1', COLUMNS: undefined})
+    expect(r.code, r.out).toBe(0)
+    const lines = r.out.split(/\r?\n/).filter(l => l.trim() !== '')
+    expect(lines.length).toBeGreaterThan(3)
+    for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(80)
+  })
 })

@@ -151,9 +151,12 @@ describe('topic-hash bytes', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('149 bytes; XXH3-64 = 0xeccac9d8fc6a97d6; topic hash = -1384072001678043178')
   })
 
-  it('an unknown topic is an input error', async () => {
+  it('a topic not in the metadata is "nothing matched": exit 4, code UNKNOWN_TOPIC, in JSON too', async () => {
     const {error, exitCode} = await run(['topic-hash:bytes', 'nope', '-f', file])
-    expect(exitCode).toBe(2)
+    expect(exitCode).toBe(4)
     expect(error?.message).toContain('topic "nope" is not in')
+    const json = await run(['topic-hash:bytes', 'nope', '-f', file, '--json'])
+    expect(json.exitCode).toBe(4)
+    expect(JSON.parse(json.stdout).error).toMatchObject({code: 'UNKNOWN_TOPIC', exitCode: 4})
   })
 })

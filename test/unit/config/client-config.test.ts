@@ -268,3 +268,81 @@ describe('a --command-config file with a secret that others can read', () => {
     expect(warned[0]).toMatch(/readable by its group and all users \(mode 0644\): restrict it with chmod 600/)
   })
 })
+
+describe('keys no Kafka client knows', () => {
+  it('each is warned about in Kafka words, with its file and line and the nearest known key', () => {
+    const s = settings('requst.timeout.ms=5000\nlinger.ms=5\nrequest.priority=1\ngroup.id=g\n')
+    expect(s.warnings).toEqual([
+      "the configuration 'request.priority' (client.properties:3) was supplied but isn't a known config",
+      "the configuration 'requst.timeout.ms' (client.properties:1) was supplied but isn't a known config; did you mean request.timeout.ms?",
+    ])
+    // known to Kafka's clients but unused here: no warning, only the --debug count
+    expect(s.ignoredKeys).toEqual(['group.id', 'linger.ms', 'request.priority', 'requst.timeout.ms'])
+  })
+
+  it('a file of known keys only gives no warning', () => {
+    expect(settings('security.protocol=PLAINTEXT\nclient.id=x\nrequest.timeout.ms=1\nacks=all\n').warnings).toBeUndefined()
+  })
+
+  it.each([
+    ['security.protocl=SASL_SSL', 'security.protocl', 'security.protocol'],
+    ['sasl.mechansim=PLAIN', 'sasl.mechansim', 'sasl.mechanism'],
+    ['ssl.truststore.locaton=/ca.pem', 'ssl.truststore.locaton', 'ssl.truststore.location'],
+  ])('a misspelled security key (%s) is a usage error naming it and the nearest key, not a plain-text connection', (line, key, nearest) => {
+    const e = inputError(() => settings(`${line}\n`))
+    expect(e.code).toBe('UNKNOWN_SETTING')
+    expect(e.exitCode).toBe(2)
+    expect(e.message).toBe(
+      `the configuration '${key}' (client.properties:1) was supplied but isn't a known config: a misspelled security setting would connect without it`,
+    )
+    expect(e.hint).toMatch(new RegExp(`^Did you mean ${nearest.replaceAll('.', '\\.')}\\? `))
+  })
+
+  it('a security key far from any known one is an error too, without a guess', () => {
+    const e = inputError(() => settings('ssl.zzzzzzzz=1\n'))
+    expect(e.code).toBe('UNKNOWN_SETTING')
+    expect(e.hint).not.toContain('Did you mean')
+  })
+
+  it('a key with a value joined on (a lost "=") or that is no config name is never quoted: it may be a secret', () => {
+    const e = inputError(() => settings('ssl.key.passwordhunter2\n'))
+    expect(e.message).toContain("'ssl.key.password' with more characters joined on")
+    expect(e.message + e.hint).not.toContain('hunter2')
+    // a line that is only a secret (a broken continuation), or one with a dot in it: its key is not shown
+    for (const line of ['s3cr3t/passw0rd+=x', 'Zq9MarkerSecret', 'zq9markersecret.x=1']) {
+      expect(settings(`${line}\n`).warnings, line).toEqual([
+        "the configuration a key that does not look like a config name (not shown: a broken line?) (client.properties:1) was supplied but isn't a known config",
+      ])
+    }
+  })
+
+  it('the warnings come before the exposed-file warning and reach withKafka', async () => {
+    const {setClusterFactory, withKafka} = await import('../../../src/kafka/session.js')
+    const {mkdtempSync, writeFileSync, chmodSync} = await import('node:fs')
+    const {join} = await import('node:path')
+    const {tmpdir} = await import('node:os')
+    const f = join(mkdtempSync(join(tmpdir(), 'rd-props-')), 'client.properties')
+    writeFileSync(f, 'bootstrap.servers=k:9092\nclient.idd=x\n')
+    chmodSync(f, 0o600)
+    const warned: string[] = []
+    setClusterFactory(async () => ({close: async () => {}}) as never)
+    try {
+      await withKafka({'command-config': f} as never, {warn: m => void warned.push(m)}, async () => 1)
+    } finally {
+      setClusterFactory(undefined)
+    }
+    expect(warned).toEqual([`the configuration 'client.idd' (${f}:2) was supplied but isn't a known config; did you mean client.id?`])
+  })
+})
+
+describe('nearestKnownKey and editDistance', () => {
+  it('counts a transposition as one edit and finds nothing for a key far from every known one', async () => {
+    const {nearestKnownKey} = await import('../../../src/config/known-keys.js')
+    const {editDistance} = await import('../../../src/core/nearest.js')
+    expect(editDistance('protocol', 'protocl')).toBe(1)
+    expect(editDistance('mechanism', 'mechansim')).toBe(1)
+    expect(editDistance('', 'abc')).toBe(3)
+    expect(nearestKnownKey('bootstrap.server')).toBe('bootstrap.servers')
+    expect(nearestKnownKey('foo.bar')).toBeUndefined()
+  })
+})
