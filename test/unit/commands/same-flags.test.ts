@@ -1,6 +1,5 @@
 /** The same command line everywhere: --no-color, -o and --json on every command that prints; --group as the argument. */
 import {describe, expect, it} from 'vitest'
-import {withFake} from '../../lib/fake-cluster.js'
 import {LONG, longIdCluster} from '../../lib/long-ids.js'
 import {configFromSource, run} from '../helpers.js'
 
@@ -32,8 +31,8 @@ describe('the same flags on every command that prints', () => {
 
   it('group explain --group G is the positional G (kafka-consumer-groups habits)', async () => {
     const fake = longIdCluster()
-    const positional = await withFake(fake, () => run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-g', '--json']))
-    const flag = await withFake(fake, () => run(['group:explain', '--group', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-g', '--json']))
+    const positional = await run(['group:explain', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-g', '--json'], fake)
+    const flag = await run(['group:explain', '--group', LONG.drifting, '-b', 'fake:9092', '--history-dir', '/nonexistent/rd-g', '--json'], fake)
     expect(flag.exitCode).toBe(positional.exitCode)
     const strip = (s: string) => ({...JSON.parse(s), generatedAt: undefined})
     expect(JSON.parse(flag.stdout).group).toBe(LONG.drifting)

@@ -1,6 +1,5 @@
 /** Usage errors: one line naming what is wrong, a hint, exit 2 and a documented code; never oclif's usage dump. */
 import {describe, expect, it} from 'vitest'
-import {setClusterFactory} from '../../../src/kafka/session.js'
 import {run} from '../helpers.js'
 
 describe('usage errors are one line and a hint', () => {
@@ -39,17 +38,12 @@ describe('usage errors are one line and a hint', () => {
 
   it('group explain --metadata-log of a missing directory fails before connecting', async () => {
     let opened = 0
-    setClusterFactory(async () => {
+    const r = await run(['group:explain', 'g', '-b', 'h:1', '--metadata-log', '/nonexistent/rd-no-such-log'], async () => {
       opened++
       throw new Error('connected')
     })
-    try {
-      const r = await run(['group:explain', 'g', '-b', 'h:1', '--metadata-log', '/nonexistent/rd-no-such-log'])
-      expect(r.exitCode).toBe(2)
-      expect(r.error).toMatchObject({code: 'NO_METADATA_LOG'})
-      expect(opened).toBe(0)
-    } finally {
-      setClusterFactory(undefined)
-    }
+    expect(r.exitCode).toBe(2)
+    expect(r.error).toMatchObject({code: 'NO_METADATA_LOG'})
+    expect(opened).toBe(0)
   })
 })

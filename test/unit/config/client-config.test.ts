@@ -317,7 +317,7 @@ describe('keys no Kafka client knows', () => {
   })
 
   it('the warnings come before the exposed-file warning and reach withKafka', async () => {
-    const {setClusterFactory, withKafka} = await import('../../../src/kafka/session.js')
+    const {withKafka} = await import('../../../src/kafka/session.js')
     const {mkdtempSync, writeFileSync, chmodSync} = await import('node:fs')
     const {join} = await import('node:path')
     const {tmpdir} = await import('node:os')
@@ -325,12 +325,12 @@ describe('keys no Kafka client knows', () => {
     writeFileSync(f, 'bootstrap.servers=k:9092\nclient.idd=x\n')
     chmodSync(f, 0o600)
     const warned: string[] = []
-    setClusterFactory(async () => ({close: async () => {}}) as never)
-    try {
-      await withKafka({'command-config': f} as never, {warn: m => void warned.push(m)}, async () => 1)
-    } finally {
-      setClusterFactory(undefined)
-    }
+    await withKafka(
+      {'command-config': f} as never,
+      {warn: m => void warned.push(m)},
+      async () => 1,
+      async () => ({close: async () => {}}) as never,
+    )
     expect(warned).toEqual([`the configuration 'client.idd' (${f}:2) was supplied but isn't a known config; did you mean client.id?`])
   })
 })
