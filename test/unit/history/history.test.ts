@@ -261,6 +261,26 @@ describe('attribution from history', () => {
     ])
   })
 
+  it('a broker restarted with another rack, its replicas unchanged: the partitions are a rack change, not a placement', () => {
+    const root = dir()
+    record(root, cluster(3, 2, 'rack-a'), T0)
+    record(root, cluster(3, 2, 'rack-c'), T0 + 60_000)
+    const a = attributeBump(historyView(loadHistory(root, 'cid').entries), {
+      topicsBefore: ['orders'],
+      topicsAfter: ['orders'],
+      previousHash: hashOf(cluster(3, 2, 'rack-a'), ['orders']),
+      hash: hashOf(cluster(3, 2, 'rack-c'), ['orders']),
+      timestamp: T0 + 30_000,
+    })
+    const changes = exactChangesFromHistory(a!)
+    // orders' partitions 0 [1,2], 1 [2,3], 2 [3,1]: broker 3 holds replicas of 1 and 2, which stayed where they were
+    expect(changes).toEqual([
+      expect.objectContaining({kind: 'replica-racks', topic: 'orders', partitions: [1, 2], then: '1: [2,3] on rack-a,rack-a; 2: [3,1] on rack-a,rack-a'}),
+      expect.objectContaining({kind: 'broker-rack', broker: 3, then: 'rack-a', now: 'rack-c'}),
+    ])
+    expect(changes.map(c => c.kind)).not.toContain('replica-placement')
+  })
+
   it('lines written before replica lists were kept: the change is still named, by racks only', () => {
     const root = dir()
     record(root, cluster(3, 2, 'rack-a'), T0)

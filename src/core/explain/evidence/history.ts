@@ -176,6 +176,7 @@ export function historyEvidence(bumps: readonly BumpInput[], view: HistoryView):
   return out
 }
 
+const sameReplicas = (p: PartitionChange) => [...p.replicasBefore].sort().join(',') === [...p.replicasAfter].sort().join(',')
 const racksText = (o: TopicObservation) => (o.racks.length > 0 ? `racks ${o.racks.join(',')}` : 'no racks')
 const rackOf = (r: string | null) => (r === null ? 'no rack' : r)
 
@@ -199,7 +200,8 @@ export function exactChangesFromHistory(a: HistoryAttribution): ExactChange[] {
       default:
         return c.partitions
           ? {
-              kind: 'replica-placement',
+              // the same replicas on other racks: their brokers' racks changed, no replica moved
+              kind: c.partitions.every(sameReplicas) ? 'replica-racks' : 'replica-placement',
               partitions: c.partitions.map(p => p.partition),
               then: c.partitions.map(p => `${p.partition}: [${p.replicasBefore.join(',')}] on ${rackList(p.racksBefore)}`).join('; '),
               now: c.partitions.map(p => `${p.partition}: [${p.replicasAfter.join(',')}] on ${rackList(p.racksAfter)}`).join('; '),

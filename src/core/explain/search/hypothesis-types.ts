@@ -9,6 +9,7 @@ export type HypothesisKind =
   | 'broker-unregistered' // a broker registered now was not registered then
   | 'broker-registered' // a broker id that is a replica but unregistered now was registered then, with a rack
   | 'replica-placement' // partitions of one topic had replicas on other brokers/racks (a reassignment)
+  | 'replica-racks' // recorded (history): partitions of one topic kept their replicas, whose brokers' racks changed
   | 'reassignment-started' // partitions under reassignment now had their original replicas then (before it started)
   | 'combined' // a topic change and a broker change, or two topics' changes, together (`parts`)
 
