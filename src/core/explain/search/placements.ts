@@ -153,6 +153,9 @@ export function applyHypothesis(md: ClusterMetadata, h: Hypothesis, absentTempla
     }
     case 'combined':
       return (h.parts ?? []).reduce((m, p) => applyHypothesis(m, p, absentTemplates), md)
+    case 'replica-racks':
+      // seen in recorded history, never searched: the broker-rack change beside it is what the metadata undoes
+      throw new Error('a replica-racks change is recorded, not a hypothesis to apply')
   }
 }
 
