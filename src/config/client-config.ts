@@ -26,6 +26,7 @@ import {type PropertyEntry, parseProperties} from './properties.js'
 import {saslSettings} from './sasl-settings.js'
 import {BOOTSTRAP_SHOWN, isSecretKey, shown, shownPlain} from './secret.js'
 import {fileError, tlsSettings} from './tls-settings.js'
+import {compare} from '../core/order.js'
 
 // The settings' types and constants moved to ./connection-settings.ts; importers keep them from here.
 export * from './connection-settings.js'
@@ -89,7 +90,7 @@ export function resolveConnectionSettings(input: SettingsInput): ConnectionSetti
  */
 export function unknownKeyWarnings(props: Props): string[] {
   const warnings: string[] = []
-  for (const [key, entry] of [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [key, entry] of [...props].sort(([a], [b]) => compare(a, b))) {
     if (isKnownKey(key)) continue
     const joined = joinedOnto(key)
     const plain = shownKey(key)

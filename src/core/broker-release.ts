@@ -7,6 +7,7 @@
  * Patch releases advertise the same versions (4.1.0 = 4.1.2), and a release newer than the tool knows reads as the
  * newest it knows, "or later". Pure.
  */
+import {compare} from './order.js'
 export type Release = '4.0' | '4.1' | '4.2' | '4.3' | '4.4'
 
 export interface BrokerRelease {
@@ -105,7 +106,7 @@ export function clusterReleases(
       "4.1.0 and 4.1.1 did not bump the epoch when a member's regex went from non-empty to empty (KAFKA-19899, fixed in 4.1.2): the API versions cannot tell 4.1 patch releases apart",
     )
   const answer = brokers.find(b => b.nodeId === coordinator && b.features) ?? brokers.find(b => b.features)
-  const features = answer?.features ? Object.fromEntries([...answer.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null
+  const features = answer?.features ? Object.fromEntries([...answer.features].sort(([a], [b]) => compare(a, b))) : null
   // 4.0 has no share.version: its share groups are early access, on by broker configs (4.0.2's GroupCoordinatorConfig)
   const early40 = groupType === 'share' && c?.error === null && c.atLeast === '4.0'
   if (early40)

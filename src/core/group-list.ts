@@ -3,6 +3,7 @@
  * (the describe APIs of KIP-848 consumer, share and streams groups) and where it lives. Like
  * `kafka-consumer-groups --list --state` plus the group epoch, assignment epoch and member count.
  */
+import {by} from './order.js'
 
 export interface ListedGroupInput {
   readonly groupId: string
@@ -62,5 +63,5 @@ export function groupListing(
       ...(d && !ok ? {describeError: d.errorName} : {}),
     }
   })
-  return out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  return out.sort(by(x => x.group))
 }

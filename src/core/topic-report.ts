@@ -2,6 +2,7 @@
 import {TopicHasher} from './hash.js'
 import type {ClusterMetadata, TopicMetadata} from './metadata.js'
 import {uuidToString} from './uuid.js'
+import {compare} from './order.js'
 
 export interface TopicHashRow {
   name: string
@@ -56,7 +57,7 @@ function row(t: TopicMetadata, hasher: TopicHasher, md: ClusterMetadata): TopicH
     topicId: uuidToString(t.topicId),
     partitions: t.partitions.length,
     hash: hasher.topicHash(t.name).toString(),
-    replicaRacks: Object.fromEntries(Object.entries(replicaRacks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    replicaRacks: Object.fromEntries(Object.entries(replicaRacks).sort(([a], [b]) => compare(a, b))),
     replicasWithoutRack,
     replicasOnUnknownBrokers,
   }

@@ -11,6 +11,7 @@ import {type ClassicGroupDescription, DESCRIBE_GROUPS_VERSION, decodeDescribeGro
 import {decodeOffsetFetch, encodeOffsetFetch, type GroupCommittedOffsets, OFFSET_FETCH_VERSION} from './offset-fetch.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, type Retrier, SYSTEM_CLOCK} from './retry.js'
+import {by} from '../core/order.js'
 
 const RETRIABLE_COORDINATOR = new Set([14, 15, 16]) // LOAD_IN_PROGRESS, NOT_AVAILABLE, NOT_COORDINATOR
 /** Groups per FindCoordinator request, and per describe request to one coordinator. */
@@ -136,7 +137,7 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
     s.warn(`group list may be incomplete: ${failures.map(f => `broker ${f.node.id}: ${(f.error as Error).message}`).join('; ')}`)
     break
   }
-  return [...groups.values()].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
+  return [...groups.values()].sort(by(x => x.groupId))
 }
 
 /** Each group's coordinator, by FindCoordinator (batched, v4+); asked again while it is loading or moving. */

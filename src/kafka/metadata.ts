@@ -10,6 +10,7 @@ import type {BrokerConnection} from './broker-connection.js'
 import type {KafkaSession, Node} from './connection.js'
 import {maxResponseBytes} from './frame-guard.js'
 import * as P from './protocol.js'
+import {by} from '../core/order.js'
 
 export type MetadataMethod = 'metadata' | 'describe-topic-partitions'
 
@@ -130,7 +131,7 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
     const partitions = [...t.partitions].sort((a, b) => a.partition - b.partition).map(p => ({partition: p.partition, replicas: p.replicas}))
     out.push({name: t.name, topicId: uuidFromBytes(t.topicId), partitions, ...(t.internal ? {internal: true} : {})})
   }
-  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  out.sort(by(x => x.name))
   return out
 }
 

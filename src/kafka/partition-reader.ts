@@ -15,6 +15,7 @@ import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
 import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, type Retrier} from './retry.js'
+import {by} from '../core/order.js'
 
 export interface PartitionReadOptions {
   /** Default `__consumer_offsets`. */
@@ -361,7 +362,7 @@ class ReadCursor {
       logStartOffset: pos.start,
       endOffset: pos.end,
       batches: this.batches,
-      abortedTransactions: [...this.aborted.values()].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0)),
+      abortedTransactions: [...this.aborted.values()].sort(by(x => x.firstOffset)),
       fetches: this.fetches,
     }
   }

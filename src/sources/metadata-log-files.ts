@@ -11,6 +11,7 @@ import type {LogBatch} from '../core/log/batch.js'
 import {DecompressionLimitError, MAX_BATCH_ENV} from '../kafka/decompress.js'
 import {loadDecompressor} from '../kafka/codecs.js'
 import {type Decompress, type KeyFilter, recordBatches} from '../kafka/record-batch.js'
+import {compare} from '../core/order.js'
 
 export const METADATA_PARTITION_DIR = '__cluster_metadata-0'
 const CHUNK = 1 << 20
@@ -90,7 +91,7 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
       'NO_METADATA_LOG',
     )
   }
-  const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0)
+  const cmp = compare<bigint>
   segments.sort((a, b) => cmp(a.baseOffset, b.baseOffset))
   snapshots.sort((a, b) => cmp(a.endOffset, b.endOffset) || a.epoch - b.epoch)
   const files = {dir, segments, snapshots}

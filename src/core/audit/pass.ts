@@ -20,6 +20,7 @@ import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult} from 
 import {cacheEntry, reuseEntry} from './row-cache.js'
 import type {ScannedGroup} from './scan.js'
 import type {AuditRow} from './stored-row.js'
+import {by} from '../order.js'
 
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
 export const EXIT_HISTORY_FAILED = 5 as const
@@ -118,7 +119,7 @@ export class AuditPass {
 
   /** The audited groups, by id (rows reused from a checkpoint as read: stored-row.ts). */
   rows(): AuditRow[] {
-    return this.#rows.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+    return this.#rows.sort(by(x => x.group))
   }
 
   /**

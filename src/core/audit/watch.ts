@@ -21,6 +21,7 @@ import {type Document, SCHEMAS, toDocument} from '../documents.js'
 import type {ExplainReport, TimelineEntry} from '../explain/explain.js'
 import type {GroupType, ReplayResult} from '../replay/index.js'
 import type {GroupAudit, StuckMember} from './audit.js'
+import {compare} from '../order.js'
 
 export interface BumpEvent extends TimelineEntry {
   clusterId: string | null
@@ -71,7 +72,7 @@ export function newBumpEvents(report: Pick<ExplainReport, 'group' | 'type' | 'ti
 
 /** Bumps of several groups in the order they happened (time, then group id). */
 export function orderBumps(events: BumpEvent[]): BumpEvent[] {
-  return events.sort((a, b) => a.timestamp - b.timestamp || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) || a.epoch - b.epoch)
+  return events.sort((a, b) => a.timestamp - b.timestamp || compare(a.group, b.group) || a.epoch - b.epoch)
 }
 
 export function bumpDocument(e: BumpEvent): BumpDocument {

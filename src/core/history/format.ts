@@ -14,6 +14,7 @@ export const HISTORY_FORMAT = 1
 
 export type {TopicObservation} from '../explain/evidence/recorded.js'
 import type {TopicObservation} from '../explain/evidence/recorded.js'
+import {compare} from '../order.js'
 
 export interface GroupObservation {
   type: string
@@ -131,7 +132,7 @@ export function makeEntry(
   const entry: HistoryEntry = {v: HISTORY_FORMAT, at, clusterId, full, topics: {}, deletedTopics: [], groups: {}}
   const brokers = [...now.brokers].sort((a, b) => a.id - b.id)
   if (full || JSON.stringify(previous.brokers) !== JSON.stringify(brokers)) entry.brokers = brokers
-  for (const [name, t] of [...now.topics].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, t] of [...now.topics].sort(([a], [b]) => compare(a, b))) {
     const p = previous?.topics.get(name)
     if (
       !p ||

@@ -31,6 +31,7 @@ import {buildPhases, type Phase, type PhaseKind} from './phases.js'
 import {type ClassicImpact, predictClassic} from './classic.js'
 import {re2jMatches} from './regex.js'
 import {assigned, decide, simulate, simulate40} from './simulate.js'
+import {by} from '../order.js'
 
 export interface ImpactStep {
   phase: PhaseKind | 'share-initialization'
@@ -149,8 +150,8 @@ export function predictImpact(
     const impact = predictGroup(ctx, id, replay, type, g, g.epoch)
     if (impact) out.push(impact)
   }
-  out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
-  classicOut.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  out.sort(by(x => x.group))
+  classicOut.sort(by(x => x.group))
   return {
     changes: changes.map(describeChange),
     phases: phases.map(p => ({phase: p.kind, when: p.when, transient: p.transient, topics: [...p.changed].sort()})),

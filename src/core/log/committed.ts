@@ -6,6 +6,7 @@
  * turn. `__consumer_offsets` holds transactional batches from TxnOffsetCommit.
  */
 import {type AbortedTransaction, controlType, type LogBatch, type LogRecord} from './batch.js'
+import {by} from '../order.js'
 
 export class CommittedFilter {
   private readonly pending: AbortedTransaction[] = []
@@ -22,7 +23,7 @@ export class CommittedFilter {
       this.seen.add(k)
       this.pending.push(t)
     }
-    this.pending.sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
+    this.pending.sort(by(x => x.firstOffset))
   }
 
   /** The committed data records of one batch (batches must come in offset order). */

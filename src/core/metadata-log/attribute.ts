@@ -11,6 +11,7 @@ import {isoTime} from '../time.js'
 import {changeRows, type ChangeRow} from './changes.js'
 import type {MetadataChange} from './image.js'
 import type {TopicHashPoint} from './replay.js'
+import {compare} from '../order.js'
 
 export interface MetadataLogView {
   readonly hashes: ReadonlyMap<string, readonly TopicHashPoint[]>
@@ -164,7 +165,7 @@ function changesBetween(view: MetadataLogView, before: readonly TopicPoint[], af
     }
   }
   const unique = [...new Map(relevant.map(c => [`${c.offset}:${c.kind}:${c.topic ?? ''}:${c.partition ?? ''}:${c.broker ?? ''}`, c])).values()].sort((x, y) =>
-    x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0,
+    compare(x.offset, y.offset),
   )
   const changes = changeRows(unique)
   const text =

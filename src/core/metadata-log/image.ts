@@ -8,6 +8,7 @@
 import type {ClusterMetadata, TopicMetadata} from '../metadata.js'
 import type {StructValue} from '../records/codec.js'
 import {uuidFromString, type Uuid} from '../uuid.js'
+import {by} from '../order.js'
 
 export interface BrokerState {
   readonly id: number
@@ -244,7 +245,7 @@ export class MetadataImage {
     const brokers = [...this.brokers.values()].sort((a, b) => a.id - b.id).map(b => ({id: b.id, rack: b.rack, fenced: b.fenced}))
     const topics = [...this.topicsByName.values()]
       .filter(t => opts.includeInternal || !INTERNAL_TOPICS.has(t.name))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .sort(by(x => x.name))
       .map(t => this.topicMetadata(t))
     return {brokers, topics, ...(opts.clusterId ? {clusterId: opts.clusterId} : {}), ...(opts.capturedAt ? {capturedAt: opts.capturedAt} : {})}
   }

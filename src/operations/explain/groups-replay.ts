@@ -8,6 +8,7 @@ import {isDeleted} from '../../core/audit/audit.js'
 import type {TrackedReplay} from '../../core/audit/scan.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import {scanOffsets} from '../../sources/audit-scan.js'
+import {compare} from '../../core/order.js'
 
 export async function replayMatchingGroups(
   client: ClusterReader,
@@ -31,6 +32,6 @@ export async function replayMatchingGroups(
       }
     },
   })
-  const sorted = new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  const sorted = new Map([...groups].sort(([a], [b]) => compare(a, b)))
   return {groups: sorted, deletedSkipped, partitions: scan.partitions}
 }

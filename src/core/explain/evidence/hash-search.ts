@@ -28,6 +28,7 @@ import {
 import type {Evident} from '../report/causes.js'
 import type {ExplainOptions, Finding} from '../report/report.js'
 import type {BumpInput, CauseEvidence} from './types.js'
+import {by} from '../../order.js'
 export interface Attribution {
   matches: Hypothesis[]
   alternatives: Hypothesis[]
@@ -239,7 +240,7 @@ function fromAssignment(e: EpochChange, live: ClusterMetadata, why: string): Att
     if (then !== undefined && now > then && topic !== undefined && subscribed.has(topic)) added.push({topic, then, now})
   }
   if (added.length === 0) return undefined
-  added.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0))
+  added.sort(by(x => x.topic))
   const matches: Hypothesis[] = added.map(a => ({
     kind: 'partition-count',
     topic: a.topic,

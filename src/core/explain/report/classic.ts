@@ -13,6 +13,7 @@ import type {ClusterMetadata} from '../../metadata.js'
 import type {ClassicMember, GroupMetadataValue} from '../../replay/values.js'
 import {uuidToString} from '../../uuid.js'
 import type {MemberPartitions, NamedPartitions} from './members.js'
+import {compare} from '../../order.js'
 
 /** What only a classic member has. */
 export interface ClassicMemberDetail {
@@ -76,7 +77,7 @@ function byTopic(list: readonly TopicPartitionList[], ids: ReadonlyMap<string, s
     merged.set(tp.Topic, set)
   }
   return [...merged]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compare(a, b))
     .map(([topic, ps]) => ({topic, topicId: ids.get(topic) ?? null, partitions: [...ps].sort((x, y) => x - y)}))
 }
 
