@@ -164,6 +164,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
       out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})
+      Object.assign(out, {fields: err.fields})
       if (settings.debug) out.stack = err.stack
     } else if (!(err instanceof Errors.CLIError) && !(err instanceof Errors.ExitError) && !('oclif' in err)) {
       // A bug or an unexpected library failure: one line, the stack only with --debug.
@@ -186,12 +187,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override toErrorJson(err: unknown): unknown {
-    const e = err as Errors.CLIError
+    const e = err as Errors.CLIError & {fields?: Record<string, unknown>}
     const error = {
       code: e.code ?? 'ERROR',
       message: e.message,
       ...(e.suggestions?.length ? {hint: e.suggestions.join(' ')} : {}),
       exitCode: e.oclif?.exit ?? 1,
+      ...e.fields,
     }
     return toDocument(SCHEMAS.error, {error}, this.warnings)
   }

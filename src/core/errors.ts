@@ -87,6 +87,11 @@ export class RdError extends Error {
     super(message)
     this.name = new.target.name
   }
+
+  /** Fields of the --json error document beside code, message, hint and exitCode (none by default). */
+  get fields(): Readonly<Record<string, unknown>> | undefined {
+    return undefined
+  }
 }
 
 /** Bad input given by the user: flags, arguments, files. Exit 2. */
@@ -110,4 +115,124 @@ export class RuntimeError extends RdError {
   constructor(message: string, hint?: string, code: ErrorCode = 'RUNTIME') {
     super(message, code, 1, hint)
   }
+}
+
+/** The resource types Kafka's authorizer checks (AclResourceType), as kafka-acls names them. */
+export type AclResourceType = 'topic' | 'group' | 'cluster' | 'transactional-id'
+/** The operations it checks (AclOperation), in Kafka's words. */
+export type AclOperation = 'READ' | 'DESCRIBE' | 'DESCRIBE_CONFIGS'
+
+/**
+ * What a broker refused, as data (JSON-safe: the error document's `authorization`, a describe's `denied`): the
+ * request, the resource and the operation Kafka's authorizer checks for it, and the grant that would allow it.
+ */
+export interface Denial {
+  /** The request refused, by Kafka's API name (Fetch, OffsetFetch, ConsumerGroupDescribe, …). */
+  readonly request: string
+  readonly resourceType: AclResourceType
+  /** The topic, group or transactional id; null for the cluster, or when the broker does not say which. */
+  readonly resourceName: string | null
+  readonly operation: AclOperation
+  /** Kafka's error name (TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, …). */
+  readonly errorName: string
+  /** `User:<name>` for a SASL PLAIN/SCRAM user (Kafka's default principal for it), else null: not known here. */
+  readonly principal: string | null
+  /** The kafka-acls line that grants it. */
+  readonly grant: string
+}
+
+/** kafka-acls' --operation spelling: READ → Read, DESCRIBE_CONFIGS → DescribeConfigs. */
+function aclsOperation(op: AclOperation): string {
+  return op
+    .toLowerCase()
+    .split('_')
+    .map(w => w[0].toUpperCase() + w.slice(1))
+    .join('')
+}
+
+/** The kafka-acls command that grants `operation` on the resource (a placeholder where the name is not known). */
+export function grantCommand(
+  d: Pick<Denial, 'resourceType' | 'resourceName' | 'operation' | 'principal'>,
+  bootstrap = '<bootstrap-server>',
+  unnamed = 'NAME',
+): string {
+  const resource = d.resourceType === 'cluster' ? '--cluster' : `--${d.resourceType} ${d.resourceName === null ? unnamed : quoteForShell(d.resourceName)}`
+  const principal = d.principal === null ? 'User:<you>' : quoteForShell(d.principal)
+  return `kafka-acls --bootstrap-server ${bootstrap} --add --allow-principal ${principal} --operation ${aclsOperation(d.operation)} ${resource}`
+}
+
+/** A name from the cluster or the settings as one shell word: as it is when plain, else single-quoted. */
+function quoteForShell(s: string): string {
+  return /^[\w.:@/=+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`
+}
+
+/**
+ * The broker's authorizer refused a request: names the request, the resource and the operation it needs, and the
+ * grant. `doing` says what the tool was doing ("reading __consumer_offsets"). An operation may catch it and carry
+ * on with less (e.g. without READ on `__consumer_offsets`).
+ */
+export class AuthorizationDenied extends RuntimeError {
+  readonly request: string
+  readonly resourceType: AclResourceType
+  readonly resourceName: string | null
+  readonly operation: AclOperation
+  readonly errorName: string
+  readonly principal: string | null
+  readonly grant: string
+
+  constructor(
+    readonly denial: Denial,
+    doing: string,
+  ) {
+    super(
+      `${doing} needs ${denialNeeds(denial)} (${denial.request} refused: ${denial.errorName})`,
+      `Grant it (as a Kafka admin): ${denial.grant}`,
+      'NOT_AUTHORIZED',
+    )
+    this.request = denial.request
+    this.resourceType = denial.resourceType
+    this.resourceName = denial.resourceName
+    this.operation = denial.operation
+    this.errorName = denial.errorName
+    this.principal = denial.principal
+    this.grant = denial.grant
+  }
+
+  override get fields(): {authorization: Denial} {
+    return {authorization: this.denial}
+  }
+}
+
+/** "READ on topic __consumer_offsets", "DESCRIBE on the cluster", "DESCRIBE on the topics the answer does not name". */
+export function denialNeeds(d: Pick<Denial, 'resourceType' | 'resourceName' | 'operation'>): string {
+  if (d.resourceType === 'cluster') return `${d.operation} on the cluster`
+  const type = d.resourceType === 'transactional-id' ? 'transactional id' : d.resourceType
+  return `${d.operation} on ${d.resourceName === null ? `the ${type}s the answer does not name` : `${type} ${d.resourceName}`}`
+}
+
+/**
+ * Refusals met per group or per partition (the answer went on without them), one line per request and operation:
+ * which resources, and the grant of the first ("and likewise" for the others). Empty when nothing was refused.
+ */
+export function denialWarnings(denials: Iterable<Denial | undefined>, shown = 5): string[] {
+  const byKind = new Map<string, Denial[]>()
+  for (const d of denials) {
+    if (!d) continue
+    const key = `${d.request}\u0000${d.resourceType}\u0000${d.operation}`
+    const list = byKind.get(key)
+    if (list) list.push(d)
+    else byKind.set(key, [d])
+  }
+  return [...byKind.values()].map(list => {
+    const [d] = list
+    const names = [...new Set(list.map(x => x.resourceName).filter((n): n is string => n !== null))]
+    const type = d.resourceType === 'transactional-id' ? 'transactional id' : d.resourceType
+    const on =
+      d.resourceType === 'cluster'
+        ? 'the cluster'
+        : names.length === 0
+          ? `the ${type}s the answer does not name`
+          : `${type}${names.length > 1 ? 's' : ''} ${names.slice(0, shown).join(', ')}${names.length > shown ? ` and ${names.length - shown} more` : ''}`
+    return `${d.request} refused (${d.errorName}): it needs ${d.operation} on ${on}; grant: ${d.grant}${names.length > 1 ? ' (likewise for each)' : ''}`
+  })
 }

@@ -3,6 +3,7 @@
  * broker answers its static configs only for itself), asked at that broker. A broker that cannot be reached or
  * refuses (e.g. no DESCRIBE_CONFIGS on the cluster) is an entry with its error, never the answer of the others.
  */
+import {type Denial, denialNeeds} from '../core/errors.js'
 import type {KafkaSession} from './connection.js'
 import * as Req from './messages/requests.js'
 import * as Res from './messages/responses.js'
@@ -20,6 +21,8 @@ export interface BrokerConfigs {
   readonly configs: ReadonlyMap<string, string | null>
   /** Why the broker's configs could not be read (an error name or message), else null. */
   readonly error: string | null
+  /** The error is an authorization failure: what DescribeConfigs needs. */
+  readonly denied?: Denial
 }
 
 interface WireResult {
@@ -53,6 +56,9 @@ export async function describeBrokerConfigs(s: KafkaSession, keys: readonly stri
         const results = await s.send(conn, API.DescribeConfigs, DESCRIBE_CONFIGS_VERSION, encodeDescribeBrokerConfigs(n.id, keys), decodeDescribeConfigs)
         const r = results.find(x => x.ResourceName === String(n.id))
         if (!r) return {...base, configs: new Map(), error: `broker ${n.id} answered DescribeConfigs without its own resource`}
+        const denied = s.denial(r.ErrorCode, {request: 'DescribeConfigs', resourceName: String(n.id)})
+        // a refusal says what to grant, not Kafka's "Cluster authorization failed."
+        if (denied) return {...base, configs: new Map(), error: `${denied.errorName}: DescribeConfigs needs ${denialNeeds(denied)}`, denied}
         if (r.ErrorCode !== 0) return {...base, configs: new Map(), error: `${s.errorName(r.ErrorCode)}${r.ErrorMessage ? `: ${r.ErrorMessage}` : ''}`}
         return {...base, configs: new Map(r.Configs.map(c => [c.Name, c.IsSensitive ? null : c.Value])), error: null}
       } catch (error) {

@@ -10,7 +10,7 @@
  * the session's deadline (`settings.timeoutMs` from open()).
  */
 import type {ConnectionSettings} from '../config/client-config.js'
-import type {RdError} from '../core/errors.js'
+import type {Denial, RdError} from '../core/errors.js'
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {ClusterReader} from './cluster-reader.js'
 import {type KafkaClientOptions, KafkaSession} from './connection.js'
@@ -40,6 +40,8 @@ export interface ListedLogOffset {
   readonly partition: number
   readonly offset: bigint | null
   readonly error: string | null
+  /** The error is an authorization failure: what the request needs (DESCRIBE on the topic). */
+  readonly denied?: Denial
 }
 
 export class KafkaClient implements ClusterReader {
@@ -135,7 +137,7 @@ export class KafkaClient implements ClusterReader {
   }
 
   /** OffsetFetch v8, each group at its coordinator: every offset each group committed (errors per group). */
-  committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string}>> {
+  committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string; readonly denied?: Denial}>> {
     return this.#s.within(G.fetchCommittedOffsets(this.#s, groupIds))
   }
 
@@ -195,7 +197,7 @@ export class KafkaClient implements ClusterReader {
         },
         retrier: s.retrier(),
         decompress,
-        kafkaError: (code, what, subject) => s.kafkaError(code, null, what, subject),
+        kafkaError: (code, what, subject, auth) => s.kafkaError(code, null, what, subject, auth),
         errorName: code => s.errorName(code),
         debug: line => s.debug(line),
       },
@@ -209,7 +211,8 @@ export class KafkaClient implements ClusterReader {
     let pending = [...new Map(partitions.map(tp => [key(tp.topic, tp.partition), {topic: tp.topic, partition: tp.partition}])).values()]
     if (pending.length === 0) return []
     s.requireVersion(P.API.ListOffsets, 7, 7, 'log end offsets')
-    const fail = (tp: {topic: string; partition: number}, error: string) => out.set(key(tp.topic, tp.partition), {...tp, offset: null, error})
+    const fail = (tp: {topic: string; partition: number}, error: string, denied?: Denial) =>
+      out.set(key(tp.topic, tp.partition), {topic: tp.topic, partition: tp.partition, offset: null, error, ...(denied ? {denied} : {})})
     for (let attempt = 0; pending.length > 0; attempt++) {
       const last = attempt >= LEADER_MOVES
       const md = await M.metadata(s, [...new Set(pending.map(tp => tp.topic))])
@@ -219,7 +222,8 @@ export class KafkaClient implements ClusterReader {
         const t = md.topics.find(x => x.name === tp.topic)
         const p = t?.errorCode === 0 ? t.partitions.find(x => x.partition === tp.partition) : undefined
         if (!t || t.errorCode === 3 || (t.errorCode === 0 && !p)) fail(tp, 'UNKNOWN_TOPIC_OR_PARTITION')
-        else if (t.errorCode !== 0 && !RETRIABLE_LEADER.has(t.errorCode)) fail(tp, s.errorName(t.errorCode))
+        else if (t.errorCode !== 0 && !RETRIABLE_LEADER.has(t.errorCode))
+          fail(tp, s.errorName(t.errorCode), s.denial(t.errorCode, {request: 'Metadata', resourceName: tp.topic}))
         else if (!p || !md.brokers.some(b => b.id === p.leaderId)) last ? fail(tp, 'LEADER_NOT_AVAILABLE') : retry.push(tp)
         else byLeader.set(p.leaderId, [...(byLeader.get(p.leaderId) ?? []), tp])
       }
@@ -237,7 +241,7 @@ export class KafkaClient implements ClusterReader {
               answered.add(key(r.topic, r.partition))
               if (r.errorCode === 0) out.set(key(r.topic, r.partition), {topic: r.topic, partition: r.partition, offset: r.offset, error: null})
               else if (RETRIABLE_LEADER.has(r.errorCode) && !last) retry.push({topic: r.topic, partition: r.partition})
-              else fail(r, s.errorName(r.errorCode))
+              else fail(r, s.errorName(r.errorCode), s.denial(r.errorCode, {request: 'ListOffsets', resourceName: r.topic}))
             }
             for (const tp of tps) if (!answered.has(key(tp.topic, tp.partition))) fail(tp, 'NO_ANSWER')
           } catch (error) {

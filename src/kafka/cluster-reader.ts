@@ -3,6 +3,7 @@
  * a fake in its place (src/kafka/session.ts `setClusterFactory`), so commands are tested without a broker.
  * Read-only by construction: nothing here joins, commits, creates or alters.
  */
+import type {Denial} from '../core/errors.js'
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
 import type {BrokerConfigs} from './broker-configs.js'
 import type {BrokerApiVersions} from './broker-versions.js'
@@ -40,7 +41,7 @@ export interface ClusterReader {
   /** Each live broker's own configs (DescribeConfigs v4, only `keys`), errors per broker; read-only. */
   brokerConfigs(keys: readonly string[]): Promise<BrokerConfigs[]>
   /** Committed offsets (OffsetFetch v8, all partitions of each group), each group at its coordinator; read-only. */
-  committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string}>>
+  committedOffsets(groupIds: readonly string[]): Promise<Array<GroupCommittedOffsets & {readonly errorName: string; readonly denied?: Denial}>>
   /** Log end offsets (ListOffsets latest, read uncommitted by default), one request per leader; read-only. */
   listOffsets(
     partitions: ReadonlyArray<{topic: string; partition: number}>,

@@ -9,7 +9,8 @@
  * one-line RuntimeError names the step that was waiting (`step`).
  */
 import type {ConnectionSettings} from '../config/client-config.js'
-import {RdError, RuntimeError} from '../core/errors.js'
+import {AuthorizationDenied, type Denial, RdError, RuntimeError} from '../core/errors.js'
+import {denialOf, principalOf} from './authorization.js'
 import {BrokerConnection, NetworkFailure} from './broker-connection.js'
 import {kafkaErrorName} from './error-codes.js'
 import {connectionError, oneLine, timeoutError} from './errors.js'
@@ -43,6 +44,13 @@ const SAME_FOR_ALL_BROKERS = new Set([
   'TLS_HANDSHAKE',
   'TIMEOUT',
 ])
+
+/** Which request a Kafka error code answered, what the tool was doing, and the resource asked about. */
+export interface AuthContext {
+  readonly request: string
+  readonly doing: string
+  readonly resourceName?: string | null
+}
 
 export type Decode<T> = (buf: Buffer, version: number) => T
 
@@ -148,28 +156,27 @@ export class KafkaSession {
     return code === 0 ? 'NONE' : this.#errorNames(code)
   }
 
-  kafkaError(code: number, message: string | null | undefined, what: string, subject?: string): RuntimeError {
-    const name = this.errorName(code)
+  /**
+   * A Kafka error code as the user's error: an authorization failure names the request, the resource, the
+   * operation and the grant (./authorization.ts); any other code `what failed: NAME (message)`.
+   */
+  kafkaError(code: number, message: string | null | undefined, what: string, subject: string | undefined, auth: AuthContext): RuntimeError {
+    const denied = this.denied(code, auth)
+    if (denied) return denied
     const about = subject ? ` ${subject}` : ''
-    if (code === 29)
-      return new RuntimeError(
-        `not authorized to describe topic${about} (TOPIC_AUTHORIZATION_FAILED)`,
-        'Ask for DESCRIBE on the topic for your principal.',
-        'NOT_AUTHORIZED',
-      )
-    if (code === 30)
-      return new RuntimeError(
-        `not authorized to describe group${about} (GROUP_AUTHORIZATION_FAILED)`,
-        'Ask for DESCRIBE on the group for your principal.',
-        'NOT_AUTHORIZED',
-      )
-    if (code === 31)
-      return new RuntimeError(
-        `not authorized: ${what} needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED)`,
-        'Ask for DESCRIBE on the cluster resource for your principal.',
-        'NOT_AUTHORIZED',
-      )
-    return new RuntimeError(`${what}${about} failed: ${name}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
+    return new RuntimeError(`${what}${about} failed: ${this.errorName(code)}${message ? ` (${oneLine(message)})` : ''}`, undefined, 'KAFKA_ERROR')
+  }
+
+  /** An authorization failure of `request` as the error naming what to grant this connection's principal; else undefined. */
+  denied(code: number, auth: AuthContext): AuthorizationDenied | undefined {
+    const d = this.denial(code, auth)
+    return d && new AuthorizationDenied(d, auth.doing)
+  }
+
+  /** The same as data, for answers that carry an error per group or per broker (describes, OffsetFetch, DescribeConfigs). */
+  denial(code: number, c: {readonly request: string; readonly resourceName?: string | null}): Denial | undefined {
+    const [first] = this.settings.bootstrap
+    return denialOf(code, {...c, principal: principalOf(this.settings), bootstrap: first ? `${first.host}:${first.port}` : undefined})
   }
 
   /** The version to use: our highest supported that the bootstrap broker supports, or undefined. */

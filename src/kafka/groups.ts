@@ -3,7 +3,7 @@
  * three describes (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe), each group asked at its
  * coordinator and asked again when its coordinator moved or went away. Read-only: no group is joined.
  */
-import {RuntimeError} from '../core/errors.js'
+import {type Denial, RuntimeError} from '../core/errors.js'
 import {uuidFromBytes, uuidToString} from '../core/uuid.js'
 import type {KafkaSession, Node} from './connection.js'
 import {liveBrokers} from './metadata.js'
@@ -26,7 +26,14 @@ export interface NamedTopicPartitions {
   readonly partitions: number[]
 }
 
-type WithErrorName = {readonly errorName: string}
+/** The group's error name ('NONE' when described); `denied` when the error is an authorization failure. */
+type WithErrorName = {readonly errorName: string; readonly denied?: Denial}
+
+/** errorName and, for a refusal, what `request` needs on the group (or, for 29, on topics the answer does not name). */
+function errorOf(s: KafkaSession, request: string, g: {readonly groupId: string; readonly errorCode: number}): WithErrorName {
+  const denied = s.denial(g.errorCode, {request, resourceName: g.errorCode === 29 ? null : g.groupId})
+  return {errorName: s.errorName(g.errorCode), ...(denied ? {denied} : {})}
+}
 
 export type ConsumerGroupDescribed = Omit<P.ConsumerGroupDescription, 'members'> &
   WithErrorName & {
@@ -49,7 +56,7 @@ export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly
   const gs = await describe(s, groupIds, P.API.ConsumerGroupDescribe, 1, P.decodeConsumerGroupDescribe)
   return gs.map(g => ({
     ...g,
-    errorName: s.errorName(g.errorCode),
+    ...errorOf(s, 'ConsumerGroupDescribe', g),
     members: g.members.map(m => ({...m, assignment: named(m.assignment), targetAssignment: named(m.targetAssignment)})),
   }))
 }
@@ -57,13 +64,13 @@ export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly
 /** ShareGroupDescribe v1 (Kafka 4.1+), or v0 (4.0's early access, brokers with unstable API versions enabled). */
 export async function describeShareGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ShareGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, P.decodeShareGroupDescribe)
-  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))}))
+  return gs.map(g => ({...g, ...errorOf(s, 'ShareGroupDescribe', g), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))}))
 }
 
 /** StreamsGroupDescribe (v1, or v0). */
 export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe)
-  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+  return gs.map(g => ({...g, ...errorOf(s, 'StreamsGroupDescribe', g)}))
 }
 
 export type ClassicGroupDescribed = ClassicGroupDescription & WithErrorName
@@ -73,7 +80,7 @@ export async function describeClassicGroups(s: KafkaSession, groupIds: readonly 
   const gs = await describe(s, groupIds, P.API.DescribeGroups, DESCRIBE_GROUPS_VERSION, decodeDescribeGroups, DESCRIBE_GROUPS_VERSION, {
     encode: batch => encodeDescribeGroups(batch),
   })
-  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+  return gs.map(g => ({...g, ...errorOf(s, 'DescribeGroups', g)}))
 }
 
 /** OffsetFetch v8 (4.0+), each group at its coordinator: every committed offset of each group, errors included. */
@@ -82,7 +89,7 @@ export async function fetchCommittedOffsets(s: KafkaSession, groupIds: readonly 
     encode: batch => encodeOffsetFetch(batch),
     batch: OFFSET_FETCH_BATCH,
   })
-  return gs.map(g => ({...g, errorName: s.errorName(g.errorCode)}))
+  return gs.map(g => ({...g, ...errorOf(s, 'OffsetFetch', g)}))
 }
 
 /** ListGroups v5 on every live broker; a broker that stays unreachable leaves a warning, not a failure. */
@@ -99,7 +106,11 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
         const conn = await s.connect(n.host, n.port)
         s.step = `waiting for ListGroups v5 from broker ${n.id} (${n.host}:${n.port})`
         const r = await s.send(conn, P.API.ListGroups, 5, P.encodeListGroupsV5(filter.states ?? [], filter.types ?? []), P.decodeListGroupsV5)
-        if (r.errorCode !== 0) throw s.kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`)
+        if (r.errorCode !== 0)
+          throw s.kafkaError(r.errorCode, null, `ListGroups on broker ${n.id}`, undefined, {
+            request: 'ListGroups',
+            doing: `listing the groups at broker ${n.id}`,
+          })
         return r.groups
       }),
     )
@@ -168,7 +179,12 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
         if (!asked.has(c.key)) continue // a group not asked for
         if (c.errorCode === 0) out.set(c.key, nodeOf(c))
         else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
-        else throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key)
+        else
+          throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key, {
+            request: 'FindCoordinator',
+            doing: `finding the coordinator of group ${c.key}`,
+            resourceName: c.key,
+          })
       }
     }
     pending = retry

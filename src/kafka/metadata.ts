@@ -66,7 +66,8 @@ export async function brokers(s: KafkaSession): Promise<BrokersResult> {
     s.step = `waiting for DescribeCluster v${v} from ${address}`
     return s.send(conn, P.API.DescribeCluster, v, P.encodeDescribeCluster(v, true), P.decodeDescribeCluster)
   })
-  if (r.errorCode !== 0) throw s.kafkaError(r.errorCode, r.errorMessage, 'DescribeCluster')
+  if (r.errorCode !== 0)
+    throw s.kafkaError(r.errorCode, r.errorMessage, 'DescribeCluster', undefined, {request: 'DescribeCluster', doing: 'listing the brokers'})
   const list = r.brokers.map(b => ({id: b.id, rack: b.rack, fenced: b.fenced})).sort((a, b) => a.id - b.id)
   s.debug(`DescribeCluster v${v}: ${list.length} brokers (${list.filter(b => b.fenced).length} fenced)`)
   return {brokers: list, clusterId: r.clusterId, fencedIncluded: v >= 2}
@@ -91,7 +92,12 @@ export async function topics(s: KafkaSession, options: MetadataOptions): Promise
   for (const t of wire) {
     // UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_ID, INVALID_TOPIC_EXCEPTION (a name no topic can have): missing
     if (t.errorCode === 3 || t.errorCode === 100 || t.errorCode === 17) continue
-    if (t.errorCode !== 0 && (t.errorCode === 29 || t.partitions.length === 0)) throw s.kafkaError(t.errorCode, null, 'describing topic', t.name ?? '?')
+    if (t.errorCode !== 0 && (t.errorCode === 29 || t.partitions.length === 0))
+      throw s.kafkaError(t.errorCode, null, 'describing topic', t.name ?? '?', {
+        request: method === 'metadata' ? 'Metadata' : 'DescribeTopicPartitions',
+        doing: `describing topic ${t.name ?? '?'}`,
+        resourceName: t.name,
+      })
     if (!t.name) continue
     if (!named && t.internal && !options.includeInternal) continue
     const partitions = [...t.partitions].sort((a, b) => a.partition - b.partition).map(p => ({partition: p.partition, replicas: p.replicas}))
@@ -193,6 +199,10 @@ export async function listPartitionReassignments(s: KafkaSession): Promise<Parti
       P.decodeListPartitionReassignmentsV0,
     )
   })
-  if (r.errorCode !== 0) throw s.kafkaError(r.errorCode, r.errorMessage, 'ListPartitionReassignments')
+  if (r.errorCode !== 0)
+    throw s.kafkaError(r.errorCode, r.errorMessage, 'ListPartitionReassignments', undefined, {
+      request: 'ListPartitionReassignments',
+      doing: 'listing the partition reassignments in flight',
+    })
   return r.reassignments.map(x => ({...x})).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
 }

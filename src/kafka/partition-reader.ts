@@ -10,6 +10,7 @@
  */
 import {RuntimeError} from '../core/errors.js'
 import type {AbortedTransaction} from '../core/log/batch.js'
+import type {AuthContext} from './connection.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
 import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
@@ -82,8 +83,8 @@ export interface PartitionReaderDeps {
   readonly transport: PartitionTransport
   readonly retrier: Retrier
   readonly decompress: Decompress
-  /** A Kafka error code as the user's error (names the code, maps authorization failures). */
-  readonly kafkaError: (code: number, what: string, subject?: string) => RuntimeError
+  /** A Kafka error code as the user's error (names the code; an authorization failure names request, resource and grant). */
+  readonly kafkaError: (code: number, what: string, subject: string | undefined, auth: AuthContext) => RuntimeError
   readonly errorName: (code: number) => string
   readonly debug?: (line: string) => void
 }
@@ -115,7 +116,8 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
     const [start, end] = await Promise.all([listOffset(EARLIEST_TIMESTAMP), listOffset(LATEST_TIMESTAMP)])
     const err = start.errorCode || end.errorCode
     if (RETRIABLE_LEADER.has(err) && moves < LEADER_MOVES) return {moved: `ListOffsets answered ${d.errorName(err)}`}
-    if (err !== 0) throw d.kafkaError(err, `ListOffsets on ${name}`)
+    if (err !== 0)
+      throw d.kafkaError(err, `ListOffsets on ${name}`, undefined, {request: 'ListOffsets', doing: `reading the offsets of ${name}`, resourceName: topic})
     let offset = resume !== undefined && resume > start.offset ? resume : start.offset
     const at = `broker ${leader.id} (${leader.host}:${leader.port})`
     let stalled = 0
@@ -152,7 +154,7 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
           'PROTOCOL_ERROR',
         )
       }
-      if (code !== 0 || !fp) throw d.kafkaError(code, `Fetch of ${name}`)
+      if (code !== 0 || !fp) throw d.kafkaError(code, `Fetch of ${name}`, undefined, {request: 'Fetch', doing: `reading ${topic}`, resourceName: topic})
       for (const a of fp.abortedTransactions) aborted.set(`${a.producerId}:${a.firstOffset}`, a)
       if (o.onAborted && fp.abortedTransactions.length > 0) o.onAborted(fp.abortedTransactions)
       // batch by batch: each is applied (onBatch) and dropped before the next is decoded
@@ -245,7 +247,8 @@ export async function readPartitionVia(d: PartitionReaderDeps, o: PartitionReadO
     }
     const tm = md.topics.find(x => x.name === topic)
     if (!tm || tm.errorCode === 3) throw new RuntimeError(`topic ${topic} does not exist`, undefined, 'NO_TOPIC')
-    if (tm.errorCode !== 0) throw d.kafkaError(tm.errorCode, 'describing topic', topic)
+    if (tm.errorCode !== 0)
+      throw d.kafkaError(tm.errorCode, 'describing topic', topic, {request: 'Metadata', doing: `describing topic ${topic}`, resourceName: topic})
     const p = tm.partitions.find(x => x.partition === o.partition)
     if (!p) throw new RuntimeError(`${topic} has no partition ${o.partition} (it has ${tm.partitions.length})`, undefined, 'NO_PARTITION')
     const leader = md.brokers.find(b => b.id === p.leaderId)

@@ -6,13 +6,21 @@
  * are never decoded), so memory follows the group, not the partition. With onRecord the records are streamed to
  * the caller (a GroupReplay) and not kept here.
  */
-import {RuntimeError} from '../core/errors.js'
+import {AuthorizationDenied, RuntimeError} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
 import {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type LoggedRecord} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export const OFFSETS_TOPIC = '__consumer_offsets'
+
+/**
+ * The broker refused to let this principal read `__consumer_offsets` (Fetch needs READ on the topic): what an
+ * operation catches to answer from the describes alone. DESCRIBE refused (Metadata, ListOffsets) is not this.
+ */
+export function offsetsReadDenied(error: unknown): error is AuthorizationDenied {
+  return error instanceof AuthorizationDenied && error.operation === 'READ' && error.resourceType === 'topic' && error.resourceName === OFFSETS_TOPIC
+}
 
 export interface GroupLog {
   groupId: string

@@ -5,7 +5,15 @@
 import {type GroupOffsets, groupOffsets, type LogEnd, offsetPartitionsOf} from '../core/explain/report/offsets.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupState} from '../core/replay/index.js'
+import {type Denial, denialNeeds} from '../core/errors.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
+
+/** What the refused ones need, once per topic: "; ListOffsets needs DESCRIBE on topic orders (grant: kafka-acls …)". */
+function deniedNote(failed: ReadonlyArray<{readonly denied?: Denial}>): string {
+  const byTopic = new Map<string, Denial>()
+  for (const f of failed) if (f.denied) byTopic.set(f.denied.resourceName ?? '', f.denied)
+  return [...byTopic.values()].map(d => `; ${d.request} needs ${denialNeeds(d)} (grant: ${d.grant})`).join('')
+}
 
 export async function readGroupOffsets(
   client: ClusterReader,
@@ -24,7 +32,7 @@ export async function readGroupOffsets(
         `log end offset unknown for ${failed.length} partition(s) (${failed
           .slice(0, 5)
           .map(l => `${l.topic}-${l.partition}: ${l.error}`)
-          .join(', ')}${failed.length > 5 ? ', …' : ''}): their lag is shown as -`,
+          .join(', ')}${failed.length > 5 ? ', …' : ''}): their lag is shown as -${deniedNote(failed)}`,
       )
     }
   }

@@ -1,4 +1,5 @@
 /** Partition reassignments in flight, for explain and audit. Optional: without DESCRIBE on the cluster it warns. */
+import {AuthorizationDenied} from '../core/errors.js'
 import type {ReassignmentInFlight} from '../core/explain/search/hypotheses.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
@@ -9,7 +10,8 @@ export async function inFlightReassignments(client: ClusterReader, warn: (messag
     const code = (error as {code?: string}).code
     // a timeout or a lost connection is the whole operation's problem; a refusal only loses this finding
     if (code !== 'NOT_AUTHORIZED' && code !== 'KAFKA_ERROR' && code !== 'UNSUPPORTED_VERSION') throw error
-    warn(`partition reassignments in flight not read (${(error as Error).message}): REASSIGNMENT_IN_FLIGHT cannot be reported`)
+    const grant = error instanceof AuthorizationDenied ? `; grant: ${error.grant}` : ''
+    warn(`partition reassignments in flight not read (${(error as Error).message}): REASSIGNMENT_IN_FLIGHT cannot be reported${grant}`)
     return []
   }
 }

@@ -146,7 +146,11 @@ describe('SASL_SSL with SCRAM', () => {
     const props = scramProps('bob.properties', env.SCRAM_RESTRICTED_USER, env.SCRAM_RESTRICTED_PASSWORD)
     const topic = `${env.RESTRICTED_TOPIC_PREFIX}${R}`
     const r = await cli(['topic-hash', 'compute', topic, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--timeout', '10000'])
-    expectFailure(r, 1, new RegExp(`^not authorized to describe topic ${topic} \\(TOPIC_AUTHORIZATION_FAILED\\)`), 10_000)
+    expectFailure(r, 1, new RegExp(`^describing topic ${topic} needs DESCRIBE on topic ${topic} \\(Metadata refused: TOPIC_AUTHORIZATION_FAILED\\)`), 10_000)
+    // the grant names this user (the hint is wrapped to the terminal's width: read as one line)
+    expect(r.stderr.replace(/\n\s*›?\s*/g, ' ').replace(/ +/g, ' ')).toContain(
+      `--add --allow-principal User:${env.SCRAM_RESTRICTED_USER} --operation Describe --topic ${topic}`,
+    )
     // the same user may describe other topics
     const ok = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json'])
     expect(ok.code, ok.stderr).toBe(0)

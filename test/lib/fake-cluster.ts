@@ -11,6 +11,7 @@ import type {ClusterReader} from '../../src/kafka/cluster-reader.js'
 import type {PartitionRead, PartitionReadOptions} from '../../src/kafka/partition-reader.js'
 import type {RawRecordBatch} from '../../src/kafka/record-batch.js'
 import type {ListedGroup} from '../../src/kafka/protocol.js'
+import {denialOf} from '../../src/kafka/authorization.js'
 import {setClusterFactory} from '../../src/kafka/session.js'
 import type {DescribedGroupInput} from '../../src/core/group-list.js'
 
@@ -127,6 +128,8 @@ export class FakeCluster implements ClusterReader {
         errorCode,
         errorMessage: null,
         errorName: errorCode === 0 ? 'NONE' : errorCode === 30 ? 'GROUP_AUTHORIZATION_FAILED' : `ERROR_${errorCode}`,
+        // what the real client adds to a refusal (src/kafka/authorization.ts)
+        ...(errorCode === 30 ? {denied: denialOf(30, {request: 'OffsetFetch', resourceName: groupId})} : {}),
         offsets: errorCode === 0 ? [...(this.#committed.get(groupId)?.values() ?? [])] : [],
       }
     })

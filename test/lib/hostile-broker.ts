@@ -179,6 +179,8 @@ export type ProtocolProbe =
   | 'million-partition-page'
   /** Not hostile, large: ListGroups lists `groups` consumer groups (option, default 1,500,000), each described as Empty. */
   | 'many-groups'
+  /** A working broker whose authorizer refuses one request (option `deny`): it answers that request's error code where Kafka puts it. */
+  | 'denied'
 
 export const PROTOCOL_PROBES: readonly ProtocolProbe[] = [
   'fetch-never-advances',
@@ -188,7 +190,7 @@ export const PROTOCOL_PROBES: readonly ProtocolProbe[] = [
   'endless-cursor',
   'endless-advancing-cursor',
   'million-partition-page',
-] // 'many-groups' is a load, not a probe: started on its own
+] // 'many-groups' is a load and 'denied' a refusal, not probes: started on their own
 
 /** Offset commits of g1 in __consumer_offsets-0 (offsets 0 .. RECORDS-1, one batch each). */
 export const RECORDS = 5
@@ -322,6 +324,11 @@ const SUPPORTED: Array<[number, number, number]> = [
   [69, 0, 1], // ConsumerGroupDescribe
   [75, 0, 0], // DescribeTopicPartitions
   [46, 0, 0], // ListPartitionReassignments
+  [9, 8, 8], // OffsetFetch
+  [15, 5, 5], // DescribeGroups
+  [32, 4, 4], // DescribeConfigs
+  [77, 0, 1], // ShareGroupDescribe
+  [89, 0, 1], // StreamsGroupDescribe
 ]
 
 function partitionStruct(i: number) {
@@ -348,6 +355,8 @@ interface Options {
   readonly hugePage?: number
   /** 'many-groups': groups listed. */
   readonly groups?: number
+  /** 'denied': the request (api key) refused and its error code (29 topic, 30 group, 31 cluster authorization). */
+  readonly deny?: {readonly apiKey: number; readonly code: number}
 }
 
 function answer(
@@ -362,6 +371,8 @@ function answer(
 ): Buffer | undefined {
   const {P, Req, Res} = w
   const end = BigInt(RECORDS)
+  // the refused request's error code (0: answered as usual)
+  const denied = probe === 'denied' && o.deny?.apiKey === apiKey ? o.deny.code : 0
   switch (apiKey) {
     case 18:
       return P.encodeBody(Res.ApiVersionsResponse, 3, {
@@ -372,7 +383,9 @@ function answer(
     case 3: {
       const req = P.decodeBody(Req.MetadataRequest, 12, body) as {Topics: Array<{Name: string}> | null}
       const all = [topicStruct('__consumer_offsets', OFFSETS_TOPIC_ID, [0], true), topicStruct('orders', ORDERS_TOPIC_ID, [0])]
-      const topics = req.Topics === null ? all : all.filter(t => req.Topics!.some(x => x.Name === t.Name))
+      const named = req.Topics === null ? all : all.filter(t => req.Topics!.some(x => x.Name === t.Name))
+      // a named topic the principal may not DESCRIBE: its name, no id, no partitions (a listing leaves it out)
+      const topics = denied && req.Topics !== null ? named.map(t => ({...t, ErrorCode: denied, TopicId: 'AAAAAAAAAAAAAAAAAAAAAA', Partitions: []})) : named
       return P.encodeBody(Res.MetadataResponse, 12, {
         ThrottleTimeMs: 0,
         Brokers: [{NodeId: 1, Host: '127.0.0.1', Port: port, Rack: null}],
@@ -384,7 +397,7 @@ function answer(
     case 60:
       return P.encodeBody(Res.DescribeClusterResponse, version, {
         ThrottleTimeMs: 0,
-        ErrorCode: 0,
+        ErrorCode: denied,
         ErrorMessage: null,
         EndpointType: 1,
         ClusterId: 'hostile',
@@ -402,7 +415,7 @@ function answer(
           Name: t.Name,
           Partitions: t.Partitions.map(p => ({
             PartitionIndex: p.PartitionIndex,
-            ErrorCode: 0,
+            ErrorCode: denied,
             Timestamp: -1n,
             Offset: p.Timestamp === -2n ? 0n : end,
             LeaderEpoch: 0,
@@ -422,9 +435,10 @@ function answer(
       if (probe === 'fetch-never-advances') records = w.batches[0]
       else if (probe === 'empty-fetches') records = Buffer.alloc(0)
       else records = Buffer.concat(w.batches.slice(Number(at)))
+      if (denied) records = Buffer.alloc(0)
       const partition = {
         PartitionIndex: p.Partition,
-        ErrorCode: 0,
+        ErrorCode: denied,
         HighWatermark: end,
         LastStableOffset: end,
         LogStartOffset: 0n,
@@ -439,22 +453,29 @@ function answer(
       const keys = probe === 'coordinator-without-group' ? req.CoordinatorKeys.slice(1) : req.CoordinatorKeys
       return P.encodeBody(Res.FindCoordinatorResponse, version, {
         ThrottleTimeMs: 0,
-        Coordinators: keys.map(Key => ({Key, NodeId: 1, Host: '127.0.0.1', Port: port, ErrorCode: 0, ErrorMessage: null})),
+        Coordinators: keys.map(Key => ({
+          Key,
+          NodeId: denied ? -1 : 1,
+          Host: denied ? '' : '127.0.0.1',
+          Port: denied ? -1 : port,
+          ErrorCode: denied,
+          ErrorMessage: null,
+        })),
       })
     }
     case 16:
       if (probe === 'many-groups') return w.groupList(o.groups ?? 1_500_000)
       return P.encodeBody(Res.ListGroupsResponse, 5, {
         ThrottleTimeMs: 0,
-        ErrorCode: 0,
-        Groups: [{GroupId: 'g1', ProtocolType: 'consumer', GroupState: 'Stable', GroupType: 'consumer'}],
+        ErrorCode: denied,
+        Groups: denied ? [] : [{GroupId: 'g1', ProtocolType: 'consumer', GroupState: 'Stable', GroupType: 'consumer'}],
       })
     case 69: {
       const req = P.decodeBody(Req.ConsumerGroupDescribeRequest, version, body) as {GroupIds: string[]}
       return P.encodeBody(Res.ConsumerGroupDescribeResponse, version, {
         ThrottleTimeMs: 0,
         Groups: req.GroupIds.map(GroupId => ({
-          ErrorCode: 0,
+          ErrorCode: denied,
           ErrorMessage: null,
           GroupId,
           GroupState: 'Empty',
@@ -467,7 +488,47 @@ function answer(
       })
     }
     case 46:
-      return P.encodeBody(Res.ListPartitionReassignmentsResponse, 0, {ThrottleTimeMs: 0, ErrorCode: 0, ErrorMessage: null, Topics: []})
+      return P.encodeBody(Res.ListPartitionReassignmentsResponse, 0, {ThrottleTimeMs: 0, ErrorCode: denied, ErrorMessage: null, Topics: []})
+    case 9: {
+      const req = P.decodeBody(Req.OffsetFetchRequest, 8, body) as {Groups: Array<{GroupId: string}>}
+      return P.encodeBody(Res.OffsetFetchResponse, 8, {ThrottleTimeMs: 0, Groups: req.Groups.map(g => ({GroupId: g.GroupId, Topics: [], ErrorCode: denied}))})
+    }
+    case 15: {
+      const req = P.decodeBody(Req.DescribeGroupsRequest, 5, body) as {Groups: string[]}
+      return P.encodeBody(Res.DescribeGroupsResponse, 5, {
+        ThrottleTimeMs: 0,
+        Groups: req.Groups.map(GroupId => ({ErrorCode: denied, GroupId, GroupState: denied ? '' : 'Empty', ProtocolType: '', ProtocolData: '', Members: []})),
+      })
+    }
+    case 77:
+    case 89: {
+      const req = P.decodeBody(apiKey === 77 ? Req.ShareGroupDescribeRequest : Req.StreamsGroupDescribeRequest, version, body) as {GroupIds: string[]}
+      return P.encodeBody(apiKey === 77 ? Res.ShareGroupDescribeResponse : Res.StreamsGroupDescribeResponse, version, {
+        ThrottleTimeMs: 0,
+        Groups: req.GroupIds.map(GroupId => ({
+          ErrorCode: denied,
+          ErrorMessage: null,
+          GroupId,
+          GroupState: 'Empty',
+          GroupEpoch: 1,
+          AssignmentEpoch: 1,
+          Members: [],
+        })),
+      } as never)
+    }
+    case 32: {
+      const req = P.decodeBody(Req.DescribeConfigsRequest, 4, body) as {Resources: Array<{ResourceType: number; ResourceName: string}>}
+      return P.encodeBody(Res.DescribeConfigsResponse, 4, {
+        ThrottleTimeMs: 0,
+        Results: req.Resources.map(r => ({
+          ErrorCode: denied,
+          ErrorMessage: denied ? 'Cluster authorization failed.' : null,
+          ResourceType: r.ResourceType,
+          ResourceName: r.ResourceName,
+          Configs: denied ? [] : [{Name: 'log.dirs', Value: '/srv/kafka', ReadOnly: true, ConfigSource: 4, IsSensitive: false, Synonyms: []}],
+        })),
+      })
+    }
     case 75: {
       const req = P.decodeBody(Req.DescribeTopicPartitionsRequest, 0, body) as {Cursor: {TopicName: string; PartitionIndex: number} | null}
       const c = req.Cursor

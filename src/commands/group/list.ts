@@ -5,6 +5,7 @@ import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {groupPatternFlag, groupTypesFlag} from '../../cli/flag-types.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
+import {denialWarnings} from '../../core/errors.js'
 import {partitionForGroup} from '../../core/records/index.js'
 import type {GroupType} from '../../core/replay/state.js'
 import {renderGroupList} from '../../render/group-list.js'
@@ -66,6 +67,8 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
         client.describeClassicGroups(ids('classic')),
       ])
       const described = new Map<string, DescribedGroupInput>(describes.flat().map(d => [d.groupId, d]))
+      // a group listed but not described keeps its listed state; say what would describe it
+      for (const w of denialWarnings(describes.flat().map(d => d.denied))) this.warn(w)
       return groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions))
     })
     const shown = states ? groups.filter(g => states.has(g.state.toLowerCase())) : groups

@@ -115,6 +115,10 @@ describe('audit: per-group lag through a fake cluster', () => {
     fake.committedErrors.set('g1', 30)
     const denied = await audit(fake, '--json', '--no-record')
     expect(rowOf(JSON.parse(denied.stdout), 'g1').lag).toEqual({totalLag: '0', partitions: 0, partitionsUnknown: 0, error: 'GROUP_AUTHORIZATION_FAILED'})
+    // the warning says what OffsetFetch needs and the grant
+    expect(JSON.parse(denied.stdout).warnings).toContain(
+      'lag not read where refused: OffsetFetch refused (GROUP_AUTHORIZATION_FAILED): it needs DESCRIBE on group g1; grant: kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group g1',
+    )
 
     fake.committedErrors.clear()
     fake.committedOffsetsError = new Error('the broker went away')

@@ -9,6 +9,8 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {SCHEMAS} from '../../../src/core/documents.js'
+import {AuthorizationDenied} from '../../../src/core/errors.js'
+import {denialOf} from '../../../src/kafka/authorization.js'
 import {setClusterFactory} from '../../../src/kafka/session.js'
 import {FakeCluster, withFake} from '../../lib/fake-cluster.js'
 import {cluster, hashOf} from '../audit/fixtures.js'
@@ -114,6 +116,18 @@ describe('docs/output.md documents every JSON field', () => {
       expect(undocumented(doc), `fields of \`${name} --json\` not named in docs/output.md`).toEqual([])
     })
   }
+
+  it('an authorization refusal (the error document with error.authorization)', async () => {
+    const fake = busyCluster()
+    fake.readPartition = async () => {
+      throw new AuthorizationDenied(denialOf(29, {request: 'Fetch', resourceName: '__consumer_offsets'})!, 'reading __consumer_offsets')
+    }
+    const r = await withFake(fake, () => run(['group:records', 'g1', '--json', '-b', 'fake:9092']))
+    expect(r.exitCode).toBe(1)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.error.authorization.operation).toBe('READ')
+    expect(undocumented(doc), 'fields of the error document not named in docs/output.md').toEqual([])
+  })
 
   it('every document schema is named (`rebalance-doctor/` + its name)', () => {
     for (const s of Object.values(SCHEMAS)) expect(reference, s.name).toContain(`\`${s.name.replace('rebalance-doctor/', '')}\``)
