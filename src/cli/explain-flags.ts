@@ -66,6 +66,12 @@ export const explainFlags = {
     exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
     helpValue: 'DURATION',
   }),
+  'describe-only': Flags.boolean({
+    summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
+    description:
+      'Automatic for one group when READ on __consumer_offsets is refused (a warning says so). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. One group only; not with --watch.',
+    exclusive: ['watch', 'metadata-log', 'all'],
+  }),
   ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
   all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),
   literal: Flags.boolean({summary: 'The GROUP argument is the exact group id, also when it contains * or ? or is between slashes.'}),

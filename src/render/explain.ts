@@ -135,7 +135,9 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
   }
   out.push('')
   const shortened: CauseView[] = []
-  if (r.timeline.length === 0) {
+  if (r.reading) {
+    out.push(...describeOnlySection(r, safe, width))
+  } else if (r.timeline.length === 0) {
     out.push('no epoch change in the log (after filters)')
   } else {
     out.push(
@@ -189,6 +191,20 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
  * "verdict: IN_SYNC: the stored metadata hash equals …": the code (coloured on a terminal), then the message
  * without its opening words when they only restate the code ("in sync: …", "a rebalance is coming: …").
  */
+/** Instead of the timeline, when the report was read describe-only: the live hash, and what the records would add. */
+function describeOnlySection(r: ExplainReport, safe: (text: string) => string, width: number): string[] {
+  const live = r.liveMetadataHash === null ? '' : `metadata hash: live ${r.liveMetadataHash}, stored unknown. `
+  return (r.reading?.missing ?? []).map(m =>
+    wrapProse(
+      safe(
+        `${live}read describe-only (${r.reading!.reason}): the ${m.what} need ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`,
+      ),
+      width,
+      2,
+    ),
+  )
+}
+
 export function verdictLine(code: string, message: string, style: Pick<Style, 'color'> = PLAIN, width = 0): string {
   const words = code.toLowerCase().split('_')
   const [restated, replacement] = RESTATED[code] ?? [/^$/, '']

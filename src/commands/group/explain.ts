@@ -60,6 +60,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
+      if (flags['describe-only']) throw bad('--describe-only explains one group', 'Give one group id (--literal for an id with * or ? in it).', 'BAD_INPUT')
       const what = pattern === undefined ? '--all' : `"${pattern}"`
       if (flags.watch !== undefined)
         throw bad(
@@ -73,8 +74,10 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
-    const {report, watchFrom} = await explainOne(this.session, arg!, o)
-    if (flags.watch !== undefined) {
+    // the watch follows the records: without READ it keeps the refusal as its error
+    const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
+    const {report, watchFrom} = await explainOne(this.session, arg!, {...o, describeOnly})
+    if (flags.watch !== undefined && watchFrom) {
       if (flags.ndjson) process.stdout.write(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
       else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
       this.warnings.length = 0
