@@ -74,7 +74,7 @@ export function renderExplain(r: ExplainReport, style: Style = PLAIN): string {
           ),
           m.memberEpoch ?? '-',
           m.reconciling
-            ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
+            ? `${m.state ?? (r.reading ? 'state not described' : 'no assignment')} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
             : (m.state ?? '-'),
           forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
           forTerminalLine(m.rackId ?? ''),

@@ -67,7 +67,7 @@ function describeOnly(denial: Denial | undefined): Reading {
   const needs = {resourceType: 'topic', resourceName: OFFSETS_TOPIC, operation: 'READ'} as const
   return {
     mode: 'describe-only',
-    reason: denial ? `${denial.request} of ${OFFSETS_TOPIC} refused (${denial.errorName})` : '--describe-only given',
+    reason: denial ? `${denial.request} of ${OFFSETS_TOPIC} refused: ${denial.errorName}` : '--describe-only given',
     missing: [{what: 'stored metadata hash and the cause of each bump', needs, grant: denial?.grant ?? grantCommand({...needs, principal: null})}],
   }
 }
