@@ -13,7 +13,9 @@ reproduces the stored hash; each says how it is known (confidence exact, inferre
 the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
-reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
+reconciling. Without READ on __consumer_offsets (or with --describe-only) one group is answered from its describe,
+OffsetFetch and the live metadata instead: no timeline, no stored hash (the report's reading says so and the grant).
+Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
 offsets and lag come from the stored GroupMetadata value; see docs/output.md).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,

@@ -10,7 +10,13 @@ import {describedOffsetPartitions, describedOffsets, type GroupOffsets, type Log
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupType} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
-import type {ClassicGroupDescribed, ConsumerGroupDescribed, NamedTopicPartitions, ShareGroupDescribed, StreamsGroupDescribed} from '../kafka/client.js'
+
+type Answer<K extends keyof ClusterReader> = ClusterReader[K] extends (...a: never[]) => Promise<Array<infer T>> ? T : never
+type ConsumerGroupDescribed = Answer<'describeConsumerGroups'>
+type ShareGroupDescribed = Answer<'describeShareGroups'>
+type StreamsGroupDescribed = Answer<'describeStreamsGroups'>
+type ClassicGroupDescribed = Answer<'describeClassicGroups'>
+type NamedTopicPartitions = ConsumerGroupDescribed['members'][number]['assignment'][number]
 
 const TYPES: ReadonlySet<string> = new Set(['consumer', 'share', 'streams', 'classic'])
 
