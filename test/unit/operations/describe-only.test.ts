@@ -97,7 +97,85 @@ describe('group explain when READ on __consumer_offsets is refused', () => {
   })
 })
 
+describe('each group type read from its describe', () => {
+  const asked = {...request, describeOnly: 'asked' as const}
+
+  it("share: the members' assignments (no target is described), no offsets table; a member behind the assignment epoch reconciles", async () => {
+    const fake = new FakeCluster(live, {offsetsPartitions: 1})
+    const {targetAssignment: _t, subscribedTopicRegex: _r, memberType: _m, instanceId: _i, ...m} = member('s1', 3, [0, 1], [])
+    fake.describeGroup('share', {groupId: 'sh', state: 'Stable', groupEpoch: 4, assignmentEpoch: 4, assignorName: 'simple', members: [m]})
+    const {report} = await explainOne(session(fake), 'sh', asked)
+    expect(report.type).toBe('share')
+    expect(report.members[0].partitions).toMatchObject({assigned: [{topic: 'orders', partitions: [0, 1]}], pendingAssignment: [], pendingRevocation: []})
+    expect(report.verdict.code).toBe('RECONCILING')
+    expect(report.offsets).toBeNull()
+    expect(fake.reads).toBe(0)
+  })
+
+  it("streams: the live hash covers the topology's topics; members' tasks against their target", async () => {
+    const fake = new FakeCluster(live, {offsetsPartitions: 1})
+    const tasks = (partitions: number[]) => ({activeTasks: [{subtopologyId: '0', partitions}], standbyTasks: [], warmupTasks: []})
+    fake.describeGroup('streams', {
+      groupId: 'st',
+      state: 'Stable',
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      assignorName: null,
+      topology: {
+        epoch: 1,
+        subtopologies: [{subtopologyId: '0', sourceTopics: ['orders'], repartitionSinkTopics: [], stateChangelogTopics: [], repartitionSourceTopics: []}],
+      },
+      members: [
+        {
+          memberId: 'x',
+          memberEpoch: 2,
+          instanceId: null,
+          rackId: null,
+          clientId: 'c',
+          clientHost: '/h',
+          assignment: tasks([0]),
+          targetAssignment: tasks([0, 1]),
+        },
+      ],
+    })
+    const {report} = await explainOne(session(fake), 'st', asked)
+    expect(report.liveMetadataHash).toBe(new TopicHasher(live).groupHash(['orders']).toString())
+    expect(report.members[0]).toMatchObject({partitions: null, reconciling: true})
+    expect(report.verdict.code).toBe('RECONCILING')
+  })
+
+  it('classic: CLASSIC_GROUP, its members, committed offsets with no member named', async () => {
+    const fake = new FakeCluster(live, {offsetsPartitions: 1, logEnd: 10n})
+    fake.write('cl', [c.offsetCommit('cl', 'orders', 0, 8n)])
+    fake.describeGroup('classic', {
+      groupId: 'cl',
+      state: 'Stable',
+      protocolType: 'consumer',
+      protocol: 'range',
+      members: [{memberId: 'k1', instanceId: null, clientId: 'c', clientHost: '/h'}],
+    })
+    const {report} = await explainOne(session(fake), 'cl', asked)
+    expect(report.verdict.code).toBe('CLASSIC_GROUP')
+    expect(report.members.map(m => m.memberId)).toEqual(['k1'])
+    expect(report.offsets?.partitions.map(p => [p.partition, p.committedOffset, p.lag, p.memberId])).toEqual([[0, '8', '2', null]])
+  })
+
+  it('a group no listing names: NOT_FOUND, and the command exits 4 as usual', async () => {
+    const {report} = await explainOne(session(new FakeCluster(live)), 'nope', asked)
+    expect(report.verdict.code).toBe('NOT_FOUND')
+    const r = await withFake(new FakeCluster(live), () =>
+      run(['group:explain', 'nope', '-b', 'fake:9092', '--history-dir', request.historyDir, '--describe-only']),
+    )
+    expect(r.exitCode).toBe(4)
+  })
+})
+
 describe('group explain through the command, describe-only', () => {
+  it('--describe-only explains one group: with a pattern it is a usage error', async () => {
+    const r = await withFake(refusing(), () => run(['group:explain', 'orders-*', '-b', 'fake:9092', '--describe-only']))
+    expect(r.exitCode).toBe(2)
+  })
+
   it('exits 0 and prints, instead of the timeline, what the stored hash and the causes need', async () => {
     const r = await withFake(refusing(), () => run(['group:explain', G, '-b', 'fake:9092', '--history-dir', request.historyDir]))
     expect(r.exitCode).toBe(0)
