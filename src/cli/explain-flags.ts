@@ -1,6 +1,7 @@
 /** `group explain`'s flags, argument and help text (the command itself is src/commands/group/explain.ts). */
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import {type ErrorCode, InputError} from '../core/errors.js'
 import {HISTORY_DIR_ENV} from '../history/store.js'
 import {durationFlag, timeSpecFlag, watchIntervalFlag} from './flag-types.js'
 import {colorFlags, outputFlags, timeFlags} from './output-flags.js'
@@ -13,7 +14,9 @@ reproduces the stored hash; each says how it is known (confidence exact, inferre
 the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
-reconciling. Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
+reconciling. Without READ on __consumer_offsets (or with --describe-only) one group is answered from its describe,
+OffsetFetch and the live metadata instead: no timeline, no stored hash (the report's reading says so and the grant).
+Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
 offsets and lag come from the stored GroupMetadata value; see docs/output.md).
 
 --json prints {schema, group, type, groupEpoch, assignmentEpoch, storedMetadataHash, liveMetadataHash, inSync,
@@ -71,6 +74,12 @@ export const explainFlags = {
     exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
     helpValue: 'DURATION',
   }),
+  'describe-only': Flags.boolean({
+    summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
+    description:
+      'Automatic for one group when READ on __consumer_offsets is refused (a warning says so). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. One group only; not with --watch.',
+    exclusive: ['watch', 'metadata-log', 'all'],
+  }),
   ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
   all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),
   literal: Flags.boolean({summary: 'The GROUP argument is the exact group id, also when it contains * or ? or is between slashes.'}),
@@ -81,4 +90,18 @@ export const explainFlags = {
     max: 64,
     helpValue: 'N',
   }),
+}
+
+/** The group asked (the argument or --group, once), checked against --all and --ndjson; a usage error otherwise. */
+export function groupArgument(positional: string | undefined, flags: {group?: string; all?: boolean; ndjson?: boolean}, json: boolean): string | undefined {
+  const bad = (message: string, hint: string, code: ErrorCode = 'BAD_GROUP_PATTERN') => new InputError(message, hint, code)
+  if (positional !== undefined && flags.group !== undefined && positional !== flags.group)
+    throw bad(`give the group once: "${positional}" and --group "${flags.group}"`, 'Drop the argument or --group.', 'BAD_INPUT')
+  const arg = positional ?? flags.group
+  if (flags.all && arg !== undefined)
+    throw bad(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.')
+  if (!flags.all && arg === undefined)
+    throw bad('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".')
+  if (flags.ndjson && json) throw bad('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+  return arg
 }

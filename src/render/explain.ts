@@ -132,7 +132,7 @@ function memberTable({r, style, width}: Section): string {
       ),
       m.memberEpoch ?? '-',
       m.reconciling
-        ? `${m.state ?? 'no assignment'} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
+        ? `${m.state ?? (r.reading ? 'state not described' : 'no assignment')} (reconciling${m.reconcilingSince ? ` since ${formatTime(m.reconcilingSince, style)}` : ''})`
         : (m.state ?? '-'),
       forTerminalLine([m.subscribedTopicNames.join(','), m.subscribedTopicRegex ? `regex ${m.subscribedTopicRegex}` : ''].filter(Boolean).join(' ')),
       forTerminalLine(m.rackId ?? ''),
@@ -160,7 +160,8 @@ function topicLines({r, width, safe}: Section): string[] {
 }
 
 /** The epoch timeline, then in full the ids of past members it shortened. */
-function timelineLines({r, style, width}: Section): string[] {
+function timelineLines({r, style, width, safe}: Section): string[] {
+  if (r.reading) return ['', ...describeOnlyLines(r, safe, width)]
   if (r.timeline.length === 0) return ['', 'no epoch change in the log (after filters)']
   const shortened: CauseView[] = []
   const table = renderTable(
@@ -196,6 +197,20 @@ function timelineLines({r, style, width}: Section): string[] {
   }
   if (whole.size === 0) return ['', table]
   return ['', table, wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2)]
+}
+
+/** Read describe-only: instead of the timeline, what the records would give and the grant that gives them. */
+function describeOnlyLines(r: ExplainReport, safe: (text: string) => string, width: number): string[] {
+  const live = r.liveMetadataHash === null ? '' : `metadata hash: live ${r.liveMetadataHash}, stored unknown. `
+  return (r.reading?.missing ?? []).map(m =>
+    wrapProse(
+      safe(
+        `${live}read describe-only (${r.reading!.reason}): the ${m.what} need ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`,
+      ),
+      width,
+      2,
+    ),
+  )
 }
 
 /** Why the group keeps rebalancing: the bumps by cause, and a finding per client. */

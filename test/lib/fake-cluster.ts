@@ -11,7 +11,9 @@ import type {ClusterReader} from '../../src/kafka/cluster-reader.js'
 import type {PartitionRead, PartitionReadOptions} from '../../src/kafka/partition-reader.js'
 import type {RawRecordBatch} from '../../src/kafka/record-batch.js'
 import type {ListedGroup} from '../../src/kafka/protocol.js'
+import {AuthorizationDenied} from '../../src/core/errors.js'
 import {denialOf} from '../../src/kafka/authorization.js'
+import type {ClassicGroupDescribed, ConsumerGroupDescribed, ShareGroupDescribed, StreamsGroupDescribed} from '../../src/kafka/client.js'
 import type {DescribedGroupInput} from '../../src/core/group-list.js'
 
 export const OFFSETS_PARTITIONS = 5
@@ -151,8 +153,13 @@ export class FakeCluster implements ClusterReader {
     return options.topics ? all.filter(t => options.topics!.includes(t.name)) : all
   }
 
+  /** Set: every Fetch of __consumer_offsets is refused as a broker refuses it without READ on the topic. */
+  offsetsReadRefused = false
+
   async readPartition(o: PartitionReadOptions): Promise<PartitionRead> {
     this.calls.push(`readPartition ${o.partition}`)
+    if (this.offsetsReadRefused && (o.topic ?? '__consumer_offsets') === '__consumer_offsets')
+      throw new AuthorizationDenied(denialOf(29, {request: 'Fetch', resourceName: '__consumer_offsets'})!, 'reading __consumer_offsets')
     const batches = (this.log.get(o.partition) ?? []).filter(b => o.fromOffset === undefined || b.lastOffset >= o.fromOffset)
     for (const b of batches) o.onBatch?.(b)
     const end = batches.length > 0 ? batches.at(-1)!.lastOffset + 1n : 0n
@@ -194,6 +201,19 @@ export class FakeCluster implements ClusterReader {
       })
   }
 
+  /** Whole describes, as the client returns them (listed too, at coordinator 1): what a describe-only read uses. */
+  readonly fullDescribes = new Map<string, ConsumerGroupDescribed | ShareGroupDescribed | StreamsGroupDescribed | ClassicGroupDescribed>()
+
+  /** A group ListGroups lists and whose type's describe answers `d` (errorName NONE unless given). */
+  describeGroup(
+    type: 'consumer' | 'share' | 'streams' | 'classic',
+    d: Omit<ConsumerGroupDescribed, 'errorName' | 'errorCode' | 'errorMessage'> | Record<string, unknown>,
+  ): void {
+    const full = {errorCode: 0, errorMessage: null, errorName: 'NONE', ...d} as unknown as ConsumerGroupDescribed
+    this.listed.push({groupId: full.groupId, type, state: full.state, protocolType: type === 'classic' ? 'consumer' : type})
+    this.fullDescribes.set(full.groupId, full)
+  }
+
   async listGroups() {
     this.calls.push('listGroups')
     return this.listed
@@ -204,7 +224,8 @@ export class FakeCluster implements ClusterReader {
   }
 
   #describes(groupIds: readonly string[]): never[] {
-    return groupIds.flatMap(id => this.described.get(id) ?? []) as never[]
+    this.calls.push('describe')
+    return groupIds.flatMap(id => this.fullDescribes.get(id) ?? this.described.get(id) ?? []) as never[]
   }
 
   async describeConsumerGroups(groupIds: readonly string[]) {

@@ -1,5 +1,5 @@
 import {EXIT} from '../../cli/base-command.js'
-import {EXPLAIN_DESCRIPTION, explainArgs, explainFlags} from '../../cli/explain-flags.js'
+import {EXPLAIN_DESCRIPTION, explainArgs, explainFlags, groupArgument} from '../../cli/explain-flags.js'
 import {parseGroupPattern} from '../../cli/flag-types.js'
 import {LiveCommand} from '../../cli/live-command.js'
 import {styleOf} from '../../cli/output-flags.js'
@@ -9,7 +9,7 @@ import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import {printBumps, printRevisions} from '../../io/watch-loop.js'
 import {explainMany} from '../../operations/explain/many.js'
-import {explainOne} from '../../operations/explain/one.js'
+import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
@@ -44,15 +44,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   async run(): Promise<ExplainReport | ExplainList> {
     const {flags} = this
     const bad = (message: string, hint: string, code: ErrorCode = 'BAD_GROUP_PATTERN') => new InputError(message, hint, code)
-    if (this.args.group !== undefined && flags.group !== undefined && this.args.group !== flags.group)
-      throw bad(`give the group once: "${this.args.group}" and --group "${flags.group}"`, 'Drop the argument or --group.', 'BAD_INPUT')
-    const arg = this.args.group ?? flags.group
-    if (flags.all && arg !== undefined)
-      throw bad(`give a group id or pattern, or --all, not both (got "${arg}" and --all)`, 'Drop the argument to explain every group, or drop --all.')
-    if (!flags.all && arg === undefined)
-      throw bad('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".')
-    if (flags.ndjson && this.jsonEnabled())
-      throw bad('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+    const arg = groupArgument(this.args.group, flags, this.jsonEnabled())
     // a wrong directory is a usage error before anything is read from the cluster, as in audit
     if (flags['metadata-log']) await (await import('../../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
     const o = {
@@ -65,6 +57,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
+      if (flags['describe-only']) throw bad('--describe-only explains one group', 'Give one group id (--literal for an id with * or ? in it).', 'BAD_INPUT')
       const what = pattern === undefined ? '--all' : `"${pattern}"`
       if (flags.watch !== undefined)
         throw bad(
@@ -78,30 +71,37 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
-    const {report, watchFrom} = await explainOne(this.session, arg!, o)
-    if (flags.watch !== undefined) {
-      if (flags.ndjson) print(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
-      else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
-      this.warnings.length = 0
-      const {ndjson} = flags
-      await watchGroup(
-        this.session,
-        arg!,
-        watchFrom,
-        {interval: flags.watch, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
-        {
-          bumps: e => printBumps(e, ndjson),
-          revisions: e => printRevisions(e, ndjson),
-          readEnded: () => void (this.warnings.length = 0),
-        },
-      )
-      return report
-    }
+    // the watch follows the records: without READ it keeps the refusal as its error
+    const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
+    const {report, watchFrom} = await explainOne(this.session, arg!, {...o, describeOnly})
+    if (flags.watch !== undefined && watchFrom) return this.watch(arg!, report, watchFrom, o)
     if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
       this.note('Try this: check the group id (`group list` lists every group).')
       this.exitWith(EXIT.notFound)
     } else if (flags['fail-on-pending'] && report.verdict.pending) this.exitWith(EXIT.finding)
+    return report
+  }
+
+  /** The first report, then every new bump (and revision) as the watch reads them. */
+  private async watch(
+    group: string,
+    report: ExplainReport,
+    from: WatchFrom,
+    o: {now: number; stuckAfterMs: number | undefined; historyDir: string | undefined},
+  ) {
+    const {flags} = this
+    if (flags.ndjson) print(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
+    else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
+    this.warnings.length = 0
+    const {ndjson} = flags
+    await watchGroup(
+      this.session,
+      group,
+      from,
+      {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
+      {bumps: e => printBumps(e, ndjson), revisions: e => printRevisions(e, ndjson), readEnded: () => void (this.warnings.length = 0)},
+    )
     return report
   }
 

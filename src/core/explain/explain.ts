@@ -10,6 +10,7 @@
  * Windowing and churn are a view over the report (window.ts). Pure.
  */
 import type {ClusterReleases} from '../broker-release.js'
+import {type Denial, grantCommand} from '../errors.js'
 import type {GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
 import {brokerHealth} from './report/brokers.js'
 import {withCosts} from './evidence/cost.js'
@@ -18,11 +19,12 @@ import {historyEvidence} from './evidence/history.js'
 import {metadataLogEvidence} from './evidence/metadata-log.js'
 import {recordsTimeline} from './evidence/records.js'
 import type {BumpInput, CauseEvidence} from './evidence/types.js'
-import {groupFacts} from './report/facts.js'
+import type {DescribedGroup} from './report/described.js'
+import {describedFacts, type GroupFacts, groupFacts} from './report/facts.js'
 import type {GroupOffsets} from './report/offsets.js'
-import type {ExplainOptions, ExplainReport, TopicStatus} from './report/report.js'
+import type {ExplainOptions, ExplainReport, Reading, TopicStatus} from './report/report.js'
 import {type Settled, settle} from './settle.js'
-import {judge} from './report/verdict.js'
+import {type Judgement, judge, judgeDescribed} from './report/verdict.js'
 
 export * from './report/report.js'
 export {reassignmentFinding} from './evidence/hash-search.js'
@@ -44,6 +46,37 @@ export function explainGroup(groupId: string, replay: ReplayResult | GroupSummar
   const facts = groupFacts(groupId, replay, options)
   const now = judge(facts, replay, options)
   const settled = explainTimeline(replay, facts.fields.type, options)
+  return reportOf(facts, now, settled, options)
+}
+
+/**
+ * The same report from the group's describe instead of its records (READ on __consumer_offsets refused, or
+ * --describe-only): no timeline, no stored hash; `reading` says what that leaves unknown and the grant. `denial`:
+ * the refusal that made it so (absent when asked).
+ */
+export function explainDescribed(
+  groupId: string,
+  described: DescribedGroup | null,
+  options: ExplainOptions & {extras?: LiveExtras; denial?: Denial},
+): ExplainReport {
+  const facts = describedFacts(groupId, described, options)
+  const now = judgeDescribed(facts, described, options)
+  return {...reportOf(facts, now, settle([], []), options), reading: describeOnly(options.denial)}
+}
+
+function describeOnly(denial: Denial | undefined): Reading {
+  const needs = {resourceType: 'topic', resourceName: OFFSETS_TOPIC, operation: 'READ'} as const
+  return {
+    mode: 'describe-only',
+    reason: denial ? `${denial.request} of ${OFFSETS_TOPIC} refused: ${denial.errorName}` : '--describe-only given',
+    missing: [{what: 'stored metadata hash and the cause of each bump', needs, grant: denial?.grant ?? grantCommand({...needs, principal: null})}],
+  }
+}
+
+const OFFSETS_TOPIC = '__consumer_offsets'
+
+/** The report, built once from the facts, the verdict, the settled timeline and the live extras. */
+function reportOf(facts: GroupFacts, now: Judgement, settled: Settled, options: ExplainOptions & {extras?: LiveExtras}): ExplainReport {
   const f = facts.fields
   return {
     group: f.group,

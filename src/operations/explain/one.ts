@@ -1,13 +1,20 @@
 /**
  * `group explain GROUP`: the group's records replayed, the explanation's inputs read (live metadata, reassignments,
  * history, the metadata log), offsets and the brokers' releases read side by side, and the report built once.
+ * Without READ on `__consumer_offsets` (or with --describe-only) the same report is built from the group's
+ * describe, OffsetFetch and the live metadata instead of its records.
  */
 import {CostTracker, topicNamesOf} from '../../core/cost/index.js'
-import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import type {Denial} from '../../core/errors.js'
+import {explainDescribed, explainGroup, type ExplainReport} from '../../core/explain/explain.js'
+import {describedTopics} from '../../core/explain/report/described.js'
 import {groupIdentity} from '../../core/explain/report/facts.js'
 import {windowed} from '../../core/explain/report/window.js'
 import {GroupReplay, type GroupState, topicsEverUsed} from '../../core/replay/index.js'
-import {readGroupLog} from '../../sources/group-log.js'
+import type {ClusterReader} from '../../kafka/cluster-reader.js'
+import type {Progress} from '../../render/progress.js'
+import {readDescribedGroup, readDescribedOffsets} from '../../sources/group-describe.js'
+import {offsetsReadDenied, readGroupLog} from '../../sources/group-log.js'
 import {readGroupOffsets} from '../../sources/group-offsets.js'
 import {readReleases} from '../../sources/releases.js'
 import type {Session} from '../session.js'
@@ -19,19 +26,36 @@ export interface WatchFrom {
   nextOffset: bigint
 }
 
-export async function explainOne(session: Session, group: string, o: ExplainRequest): Promise<{report: ExplainReport; watchFrom: WatchFrom}> {
+/**
+ * `describeOnly`: 'asked' reads no records at all; 'on-denial' falls back to the describe when the Fetch of
+ * `__consumer_offsets` is refused; absent: that refusal is the error (the watch and many groups need the records).
+ * A describe-only report has no `watchFrom`.
+ */
+export async function explainOne(
+  session: Session,
+  group: string,
+  o: ExplainRequest & {describeOnly?: 'asked' | 'on-denial'},
+): Promise<{report: ExplainReport; watchFrom?: WatchFrom}> {
   let watchFrom: WatchFrom | undefined
   const report = await session.withCluster(
     async (client, progress) => {
+      if (o.describeOnly === 'asked') return explainFromDescribe(session, client, progress, group, o)
       const replaying = new GroupReplay(group)
       const costs = new CostTracker(group)
-      const log = await readGroupLog(client, group, {
-        onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`),
-        onRecord: r => {
-          replaying.push(r)
-          costs.push(r)
-        },
-      })
+      let log: Awaited<ReturnType<typeof readGroupLog>>
+      try {
+        log = await readGroupLog(client, group, {
+          onProgress: n => progress.update(`reading __consumer_offsets: ${n} records`),
+          onRecord: r => {
+            replaying.push(r)
+            costs.push(r)
+          },
+        })
+      } catch (error) {
+        if (o.describeOnly !== 'on-denial' || !offsetsReadDenied(error)) throw error
+        session.warn(`${error.message}: answering from the group's describe, OffsetFetch and the live metadata instead. ${error.hint}`)
+        return explainFromDescribe(session, client, progress, group, o, error.denial)
+      }
       const replay = replaying.finish()
       watchFrom = {state: structuredClone(replay.state), nextOffset: log.endOffset}
       const inputs = await readExplainInputs(session, client, progress, topicsEverUsed(replay), o)
@@ -46,5 +70,26 @@ export async function explainOne(session: Session, group: string, o: ExplainRequ
     },
     {progress: `reading ${group}'s records`},
   )
-  return {report: windowed(report, o), watchFrom: watchFrom!}
+  return {report: windowed(report, o), ...(watchFrom ? {watchFrom} : {})}
+}
+
+/** The describe, the live metadata of its topics, offsets and releases, into the same pipeline (no records). */
+async function explainFromDescribe(
+  session: Session,
+  client: ClusterReader,
+  progress: Progress,
+  group: string,
+  o: ExplainRequest,
+  denial?: Denial,
+): Promise<ExplainReport> {
+  progress.update(`describing ${group}`)
+  const described = await readDescribedGroup(client, group)
+  // no bumps to attribute: the metadata log is not read
+  const inputs = await readExplainInputs(session, client, progress, new Set(described ? describedTopics(described) : []), {...o, metadataLogDir: undefined})
+  progress.update("reading committed offsets, log end offsets and the brokers' API versions")
+  const [offsets, releases] = await Promise.all([
+    described ? readDescribedOffsets(client, described, inputs.live, m => session.warn(m)) : null,
+    readReleases(client, group, null, described?.type ?? null),
+  ])
+  return explainDescribed(group, described, {...inputs, extras: {brokers: true, offsets, releases}, ...(denial ? {denial} : {})})
 }

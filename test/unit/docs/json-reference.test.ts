@@ -120,6 +120,40 @@ describe('docs/output.md documents every JSON field', () => {
     expect(undocumented(doc), 'fields of the error document not named in docs/output.md').toEqual([])
   })
 
+  it('group explain read describe-only (READ on __consumer_offsets refused): reading and the described members', async () => {
+    const fake = new FakeCluster(cluster(), {logEnd: 100n})
+    fake.write('g2', [consumer.offsetCommit('g2', 'orders', 0, 40n)])
+    const tps = [{topicId: T1, topicName: 'orders', partitions: [0]}]
+    fake.describeGroup('consumer', {
+      groupId: 'g2',
+      state: 'Stable',
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      assignorName: 'uniform',
+      members: [
+        {
+          memberId: 'm1',
+          instanceId: null,
+          rackId: null,
+          memberEpoch: 2,
+          clientId: 'c1',
+          clientHost: '/10.0.0.1',
+          subscribedTopicNames: ['orders'],
+          subscribedTopicRegex: null,
+          assignment: tps,
+          targetAssignment: tps,
+          memberType: 1,
+        },
+      ],
+    })
+    fake.offsetsReadRefused = true
+    const r = await run(['group:explain', 'g2', '--json', '-b', 'fake:9092', '--history-dir', join(tempFile('x', ''), '..', 'history')], fake)
+    expect(r.exitCode).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.reading.mode).toBe('describe-only')
+    expect(undocumented(doc), 'fields of the describe-only report not named in docs/output.md').toEqual([])
+  })
+
   it('every document schema is named (`rebalance-doctor/` + its name)', () => {
     for (const s of Object.values(SCHEMAS)) expect(reference, s.name).toContain(`\`${s.name.replace('rebalance-doctor/', '')}\``)
   })

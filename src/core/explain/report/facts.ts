@@ -15,10 +15,11 @@ import {
 } from '../../replay/index.js'
 import {isoTime} from '../../time.js'
 import {classicMembers, liveTopicIds} from './classic.js'
+import {type DescribedGroup, describedMembers} from './described.js'
 import {downgradeReadiness, migrationReadiness} from './migration.js'
 import {topicNamesById} from './members.js'
 import {memberName, membersOf} from './member-status.js'
-import {type ExplainOptions, type ExplainReport, type Finding, stuckAfterOf, type Verdict} from './report.js'
+import {DEFAULT_STUCK_AFTER_MS, type ExplainOptions, type ExplainReport, type Finding, type MemberStatus, stuckAfterOf, type Verdict} from './report.js'
 
 type ModernType = 'consumer' | 'share' | 'streams'
 type ModernGroup = NonNullable<GroupState[ModernType]> & {epoch: number}
@@ -117,6 +118,67 @@ function reconcilingFindings(fields: FactFields, now: number): Finding[] {
       }
     })
 }
+
+/**
+ * The describe's counterpart of groupFacts: what DESCRIBE on the group shows (`described` null: the group is not
+ * listed). No stored metadata hash, no rules, no records skipped: those are in `__consumer_offsets`.
+ */
+export function describedFacts(groupId: string, described: DescribedGroup | null, options: ExplainOptions): GroupFacts {
+  const given = options.stuckAfterMs
+  const fields: FactFields = {
+    group: groupId,
+    type: described?.type ?? null,
+    groupEpoch: described?.groupEpoch ?? null,
+    assignmentEpoch: described?.assignmentEpoch ?? null,
+    storedMetadataHash: null,
+    rules: null,
+    findings: [],
+    members: described ? describedMembers(described) : [],
+    skippedRecords: [],
+    stuckAfter: {ms: given ?? DEFAULT_STUCK_AFTER_MS, source: given === undefined ? 'default' : 'flag', smallestRebalanceTimeoutMs: null},
+  }
+  if (!described)
+    return {fields, settled: {code: 'NOT_FOUND', message: `no group ${groupId} is listed (ListGroups) or described: it does not exist`, pending: false}}
+  if (described.type === 'classic')
+    return {
+      fields,
+      settled: {
+        code: 'CLASSIC_GROUP',
+        message: `classic group, state ${described.state}: the classic protocol keeps no metadata hash; clients rejoin on metadata changes themselves`,
+        pending: false,
+      },
+    }
+  const {groupEpoch, assignmentEpoch} = described
+  if (fields.members.length > 0 && groupEpoch !== null && assignmentEpoch !== null && assignmentEpoch < groupEpoch)
+    fields.findings.push({
+      code: 'ASSIGNMENT_PENDING',
+      message: `the target assignment is at epoch ${assignmentEpoch}, behind group epoch ${groupEpoch}: the coordinator has not computed the new assignment yet (since when needs the records or a watch)`,
+      details: {groupEpoch, assignmentEpoch, since: null},
+    })
+  fields.findings.push(...fields.members.filter(m => m.reconciling).map(m => describedReconciling(m, assignmentEpoch)))
+  return {fields}
+}
+
+/** A member reconciling, from the describe: on what it waits; not since when, so never "stuck". */
+function describedReconciling(m: MemberStatus, assignmentEpoch: number | null): Finding {
+  const p = m.partitions
+  const on = [
+    m.memberEpoch !== null && assignmentEpoch !== null && m.memberEpoch < assignmentEpoch
+      ? `member epoch ${m.memberEpoch} behind assignment epoch ${assignmentEpoch}`
+      : '',
+    p && p.pendingRevocation.length > 0 ? `to revoke ${partitionList(p.pendingRevocation)}` : '',
+    p && p.pendingAssignment.length > 0 ? `to be assigned ${partitionList(p.pendingAssignment)}` : '',
+    p && p.waitingOn.length > 0 ? `waiting on ${p.waitingOn.join(', ')} to revoke them` : '',
+  ].filter(s => s !== '')
+  return {
+    code: 'MEMBER_RECONCILING',
+    message: `member ${memberName(m)} is reconciling: ${on.length > 0 ? on.join('; ') : 'its tasks differ from its target tasks'}. The describe does not say since when: whether it is stuck needs the records (READ on __consumer_offsets) or a watch`,
+    details: {memberId: m.memberId, clientId: m.clientId, memberEpoch: m.memberEpoch, state: null, since: null, stuck: false},
+  }
+}
+
+const partitionList = (list: ReadonlyArray<{topic: string | null; partitions: number[]}>) =>
+  list.map(tp => `${tp.topic ?? '?'}-[${tp.partitions.join(',')}]`).join(', ')
 
 function classicFacts(fields: FactFields, state: GroupState, lastEpoch: number | null, options: ExplainOptions): GroupFacts {
   const v = state.classic?.value

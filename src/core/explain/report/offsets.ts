@@ -13,6 +13,7 @@ import type {GroupState} from '../../replay/state.js'
 import type {TopicPartitions} from '../../replay/values.js'
 import {uuidToString} from '../../uuid.js'
 import {classicAssignments} from './classic.js'
+import type {DescribedGroup} from './described.js'
 import {topicNamesById} from './members.js'
 
 export interface PartitionOffset {
@@ -105,11 +106,57 @@ export function offsetPartitionsOf(state: GroupState, live?: ClusterMetadata): A
 export function groupOffsets(state: GroupState, live: ClusterMetadata | undefined, logEnd: ReadonlyMap<string, LogEnd>): GroupOffsets | null {
   const rows = rowsOf(state, live)
   if (!rows) return null
+  return table(rows, k => state.offsets.get(k)?.value.offset ?? null, live, logEnd)
+}
+
+/**
+ * The same table from a describe and OffsetFetch (no records read): the members' current assignments as the
+ * describe gives them, then every partition with a committed offset no member has. Consumer and classic groups
+ * (a classic describe's members carry no assignment here: their rows have member "-"); null for the other types.
+ * `committed` by `topic:partition`.
+ */
+export function describedOffsets(
+  g: DescribedGroup,
+  committed: ReadonlyMap<string, bigint>,
+  live: ClusterMetadata | undefined,
+  logEnd: ReadonlyMap<string, LogEnd>,
+): GroupOffsets | null {
+  const rows = describedRows(g, committed)
+  return rows ? table(rows, k => committed.get(k) ?? null, live, logEnd) : null
+}
+
+/** The partitions whose log end offset the described table needs. */
+export function describedOffsetPartitions(g: DescribedGroup, committed: ReadonlyMap<string, bigint>): Array<{topic: string; partition: number}> {
+  return (describedRows(g, committed) ?? []).map(r => ({topic: r.topic, partition: r.partition}))
+}
+
+function describedRows(g: DescribedGroup, committed: ReadonlyMap<string, bigint>): Row[] | undefined {
+  if (g.type !== 'consumer' && g.type !== 'classic') return undefined
+  const rows = new Map<string, Row>()
+  for (const m of g.members)
+    for (const tp of m.assignment ?? [])
+      for (const p of tp.partitions)
+        rows.set(key(tp.topic, p), {topic: tp.topic, partition: p, memberId: m.memberId, clientId: m.clientId || null, host: m.clientHost || null})
+  for (const k of committed.keys()) {
+    const at = k.lastIndexOf(':')
+    if (!rows.has(k)) rows.set(k, {topic: k.slice(0, at), partition: Number(k.slice(at + 1)), memberId: null, clientId: null, host: null})
+  }
+  return sortRows([...rows.values()])
+}
+
+const sortRows = (rows: Row[]) => rows.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+
+function table(
+  rows: readonly Row[],
+  committedOf: (k: string) => bigint | null,
+  live: ClusterMetadata | undefined,
+  logEnd: ReadonlyMap<string, LogEnd>,
+): GroupOffsets {
   const ids = new Map((live?.topics ?? []).map(t => [t.name, uuidToString(t.topicId)]))
   let totalLag = 0n
   let uncommitted = 0
   const partitions = rows.map(r => {
-    const committed = state.offsets.get(key(r.topic, r.partition))?.value.offset ?? null
+    const committed = committedOf(key(r.topic, r.partition))
     const end = logEnd.get(key(r.topic, r.partition))
     const leo = end?.offset ?? null
     // like the tool: no lag without both offsets, and a committed -1 is no position

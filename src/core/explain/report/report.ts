@@ -29,6 +29,7 @@ export type VerdictCode =
   | 'GROUP_DELETED' // the group's metadata record was tombstoned
   | 'NOT_FOUND' // no record of the group in its __consumer_offsets partition
   | 'NO_LIVE_METADATA' // explained from records only
+  | 'EPOCHS_IN_SYNC' // describe-only: epochs and assignments in sync; the stored hash (READ on __consumer_offsets) unknown
 
 export interface Verdict {
   code: VerdictCode
@@ -173,8 +174,23 @@ export interface ExplainReport {
   migration?: MigrationReadiness
   /** Consumer groups with classic-protocol members: when and under which configs it goes back to classic (migration.ts). */
   downgrade?: DowngradeReadiness
+  /** Set when the report was read describe-only (no records of the group): why, and what that leaves unknown. */
+  reading?: Reading
   /** Set by `group explain` over the timeline shown (after --since/--last): bumps by cause, clients that come and go (churn.ts). */
   churn?: Churn
+}
+
+/** How a report was read when not from the group's records: from its describe, the live metadata and OffsetFetch. */
+export interface Reading {
+  mode: 'describe-only'
+  /** Why: the refusal of the Fetch of __consumer_offsets (its message), or that --describe-only was given. */
+  reason: string
+  /** What the records would have given, the permission that gives it and the grant. */
+  missing: Array<{
+    what: string
+    needs: {resourceType: 'topic'; resourceName: string; operation: 'READ'}
+    grant: string
+  }>
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import {uuidToString} from '../../uuid.js'
 import {knownRacks, knownTopicIds, reassignmentFinding} from '../evidence/hash-search.js'
 import type {FactFields, GroupFacts} from './facts.js'
+import {type DescribedGroup, describedTopics} from './described.js'
 import {confidenceOf, consistentWith, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from '../search/hypotheses.js'
 import {memberName} from './member-status.js'
 import type {ExplainOptions, Finding, HashDetails, TopicStatus, Verdict} from './report.js'
@@ -102,6 +103,65 @@ function missingTopicsFinding(facts: FactFields, missing: readonly string[], wha
     code: 'MISSING_TOPICS',
     message: `subscribed topics that do not exist: ${missing.join(', ')}${subscribers.length ? ` (members ${subscribers.map(memberName).join(', ')})` : ''}; creating one will change the ${what} and rebalance the group`,
     details: {topics: [...missing], members: subscribers.map(m => m.memberId)},
+  }
+}
+
+/**
+ * The verdict of a group read describe-only: from the epochs and members alone. The live metadata hash of its
+ * topics is computed, but without the stored one (READ on __consumer_offsets) nothing says whether the coordinator
+ * has seen the latest metadata: `inSync` stays null.
+ */
+export function judgeDescribed(facts: GroupFacts, described: DescribedGroup | null, options: ExplainOptions): Judgement {
+  const none = {inSync: null, liveMetadataHash: null, topics: [], missing: [], findings: []}
+  if (facts.settled || !described) return {verdict: facts.settled!, ...none}
+  const topics = describedTopics(described)
+  const live = options.live ? liveTopics(topics, options.hasher ?? new TopicHasher(options.live)) : undefined
+  const missing = live?.missing ?? []
+  const findings = [missingTopicsFinding(facts.fields, missing, 'hash')].filter(f => f !== undefined)
+  return {
+    verdict: describedVerdict(facts.fields, topics.length),
+    inSync: null,
+    liveMetadataHash: live?.hash ?? null,
+    topics: live?.statuses ?? [],
+    missing,
+    findings,
+  }
+}
+
+function liveTopics(topics: readonly string[], hasher: TopicHasher): {hash: string; statuses: TopicStatus[]; missing: string[]} {
+  const detail = hasher.groupHashDetail(topics)
+  const statuses: TopicStatus[] = topics.map(name => {
+    const t = hasher.topic(name)
+    return t
+      ? {name, exists: true, topicId: uuidToString(t.topicId), partitions: t.partitions.length, hash: hasher.topicHash(name).toString()}
+      : {name, exists: false}
+  })
+  return {hash: detail.hash.toString(), statuses, missing: detail.missing}
+}
+
+const NEEDS_STORED_HASH = 'whether a metadata change is still to be seen by the coordinator needs the stored metadata hash (READ on __consumer_offsets)'
+
+/** Empty, assignment pending, members reconciling, or in sync as far as the epochs and assignments show. */
+function describedVerdict(f: FactFields, topicCount: number): Verdict {
+  if (f.members.length === 0)
+    return {code: 'EMPTY_GROUP', message: `the group has no members: nothing rebalances until a member joins; ${NEEDS_STORED_HASH}`, pending: false}
+  if (f.groupEpoch !== null && f.assignmentEpoch !== null && f.assignmentEpoch < f.groupEpoch)
+    return {
+      code: 'ASSIGNMENT_PENDING',
+      message: `a rebalance is pending: group epoch ${f.groupEpoch} is above assignment epoch ${f.assignmentEpoch}, the target for it is not computed yet`,
+      pending: true,
+    }
+  const reconciling = f.members.filter(m => m.reconciling)
+  if (reconciling.length > 0)
+    return {
+      code: 'RECONCILING',
+      message: `a rebalance is in progress: ${reconciling.length} member(s) not yet at the target assignment of epoch ${f.assignmentEpoch ?? '-'} (see the findings for what each waits on); the describe does not say since when, so whether one is stuck needs the records or a watch`,
+      pending: true,
+    }
+  return {
+    code: 'EPOCHS_IN_SYNC',
+    message: `in sync as far as the epochs and assignments show: every member is at assignment epoch ${f.assignmentEpoch ?? '-'} = group epoch ${f.groupEpoch ?? '-'} with its target assignment (${topicCount} topic${topicCount === 1 ? '' : 's'}); ${NEEDS_STORED_HASH}`,
+    pending: false,
   }
 }
 
