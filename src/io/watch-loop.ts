@@ -100,8 +100,8 @@ export function stopWhenOutputGone(out: Pick<NodeJS.WritableStream, 'on' | 'off'
  * as after SIGINT. `unit` names a cycle in those messages ("cycle" for audit, "read" for group explain).
  */
 export async function runWatch(o: {
-  interval: string
-  intervalMs: number
+  /** The --watch flag's value: its text (for messages) and milliseconds. */
+  interval: {text: string; ms: number}
   unit: string
   cycle: (n: number) => Promise<void>
   out?: Pick<NodeJS.WritableStream, 'on' | 'off'>
@@ -110,10 +110,12 @@ export async function runWatch(o: {
   const disposeOut = stopWhenOutputGone(o.out ?? process.stdout, controller)
   try {
     await watchLoop({
-      intervalMs: o.intervalMs,
+      intervalMs: o.interval.ms,
       stop: controller.signal,
       onError: (error, n) =>
-        process.stderr.write(forTerminal(`Error: --watch ${o.unit} ${n} failed (retrying in ${o.interval}): ${(error as Error)?.message ?? String(error)}\n`)),
+        process.stderr.write(
+          forTerminal(`Error: --watch ${o.unit} ${n} failed (retrying in ${o.interval.text}): ${(error as Error)?.message ?? String(error)}\n`),
+        ),
       cycle: o.cycle,
     })
   } finally {

@@ -47,8 +47,7 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
   let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
   let clusterIdOfRun: string | undefined
   await runWatch({
-    interval: w.interval.text,
-    intervalMs: w.interval.ms,
+    interval: w.interval,
     unit: 'cycle',
     cycle: async n => {
       const started = Date.now()

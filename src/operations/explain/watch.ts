@@ -35,8 +35,7 @@ export async function watchGroup(
   let clusterId: string | undefined
   let stampSeen: string | undefined
   await runWatch({
-    interval: o.interval.text,
-    intervalMs: o.interval.ms,
+    interval: o.interval,
     unit: 'read',
     cycle: async n => {
       if (n === 1) return // the report was the first read

@@ -333,8 +333,7 @@ describe('runWatch: a watch whose output is gone stops (`audit --watch --ndjson 
     let cycles = 0
     try {
       await runWatch({
-        interval: '10ms',
-        intervalMs: 10,
+        interval: {text: '10ms', ms: 10},
         unit: 'cycle',
         out,
         cycle: async n => {
