@@ -14,8 +14,14 @@ export function costLine(c: RebalanceCost): string {
   parts.push(convergenceText(c.convergence))
   if (c.slowest) {
     const s = c.slowest
-    const what = s.doing === 'revoking' ? `revoking ${units(s.units, kind)}` : s.doing === 'not-heartbeating' ? 'not heartbeating' : 'joined late'
-    parts.push(`slowest ${who(s.member)}: ${what} ${secs(s.ms)}${s.ongoing ? ' so far' : ''}`)
+    // (no record of a member is not proof it stopped heartbeating: a heartbeat that changes nothing writes none)
+    const what =
+      s.doing === 'revoking'
+        ? `revoking ${units(s.units, kind)} for ${secs(s.ms)}`
+        : s.doing === 'not-heartbeating'
+          ? `no record of it for ${secs(s.ms)}`
+          : `joined ${secs(s.ms)} late`
+    parts.push(`slowest ${who(s.member)}: ${what}${s.ongoing ? ' so far' : ''}`)
   }
   return forTerminalLine(`cost: ${parts.filter(p => p !== '').join('; ')}`)
 }
