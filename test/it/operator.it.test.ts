@@ -349,14 +349,17 @@ describe('a real terminal (pty) at 0, 80, 120 and 200 columns', () => {
           else rows.at(-1)?.push(l)
         }
         const doc = JSON.parse((await cli(['group', 'explain', group, '-b', bs, '--json', '--history-dir', hist])).stdout) as {
-          timeline: Array<{causes: Array<{kind: string}>}>
+          timeline: Array<{causes: Array<{kind: string}>; cost?: unknown}>
         }
         expect(rows.length, text).toBe(doc.timeline.length)
         let ordinary = 0
         doc.timeline.forEach((e, i) => {
           if (!e.causes.every(c => c.kind === 'member-joined' || c.kind === 'group-created')) return
           ordinary++
-          expect(rows[i], text).toHaveLength(e.causes.length)
+          // each cause on one line; the bump's cost follows them (its line may wrap)
+          const cost = rows[i].findIndex(l => l.includes('cost: '))
+          expect(cost >= 0, text).toBe(e.cost !== undefined)
+          expect(cost >= 0 ? cost : rows[i].length, text).toBe(e.causes.length)
         })
         expect(ordinary).toBeGreaterThan(0)
       }
