@@ -65,8 +65,11 @@ record "typecheck + lint" "" $? $(($(date +%s) - t0))
 for project in fast slow; do
   t0=$(date +%s)
   rm -f "$OUT/unit-$project.json"
-  npx vitest run --config vitest.config.ts --project "$project" --reporter=default --reporter=json --outputFile.json="$OUT/unit-$project.json"
-  record "unit ($project)" "$OUT/unit-$project.json" $? $(($(date +%s) - t0))
+  timeout -k 30 "${RD_UNIT_LIMIT:-900}" \
+    npx vitest run --config vitest.config.ts --project "$project" --reporter=default --reporter=json --outputFile.json="$OUT/unit-$project.json"
+  code=$?
+  [[ $code -eq 124 || $code -eq 137 ]] && echo "=== unit ($project): TIMED OUT after ${RD_UNIT_LIMIT:-900} s (RD_UNIT_LIMIT) ==="
+  record "unit ($project)" "$OUT/unit-$project.json" "$code" $(($(date +%s) - t0))
 done
 
 # ---- integration tests: one real cluster per suite. Suites run side by side, KAFKA_IT_JOBS at a time (default 2;
@@ -100,6 +103,25 @@ next_suite() { # prints the next suite index (the queue is a counter file under 
     echo "$n"
   ) 8>"$OUT/it-queue.lock"
 }
+# A suite that hangs (a stuck teardown, a synchronous loop: vitest's own timeouts cannot end those) must fail as
+# itself, named, with its log, and leave time for the others, not run into CI's 90-minute limit unnamed. Limits are
+# about twice the slowest time seen (a full suite ~1,700 s on a slow day, a lane ~250 s).
+suite_limit() { if [[ -z $1 ]]; then echo "${RD_IT_SUITE_LIMIT:-3000}"; else echo "${RD_IT_LANE_LIMIT:-900}"; fi; }
+# the clusters a killed suite left running: the run dirs of version $1 on slot $2's port ranges (global-setup.ts)
+stop_slot_clusters() {
+  local d p k
+  for d in "$ROOT"/.kafka-run/"$1"-*; do
+    p=${d##*-}
+    [[ -d $d && $p =~ ^[0-9]+$ ]] || continue
+    if [[ -n ${KAFKA_IT_PORT_BASE:-} ]]; then
+      [[ $p -eq $((KAFKA_IT_PORT_BASE + 30 * $2)) ]] || continue
+    else
+      k=$(((p - 19300) / 30))
+      [[ $((k % IT_JOBS)) -eq $2 ]] || continue
+    fi
+    KAFKA_IT_RUN_DIR=$d KAFKA_VERSION=$1 bash kafka-it/cluster.sh stop || true
+  done
+}
 # $1 = suite index, $2 = slot; writes it-N.log and it-N.rc ("exit-code seconds")
 integration() {
   local i=$1 slot=$2 v=${it_versions[$1]} t0 code base=()
@@ -115,8 +137,13 @@ integration() {
       # shellcheck disable=SC2086 # it_files[i] is empty (every file) or paths split on spaces
       # shellcheck disable=SC2086 # it_env[i] is empty or one NAME=VALUE
       env ${base[@]+"${base[@]}"} ${it_env[$i]} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
+        timeout -k 30 "$(suite_limit "${it_files[$i]}")" \
         npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$i.json" ${it_files[$i]}
       code=$?
+      if [[ $code -eq 124 || $code -eq 137 ]]; then
+        echo "=== ${it_names[$i]}: TIMED OUT after $(suite_limit "${it_files[$i]}") s (RD_IT_SUITE_LIMIT / RD_IT_LANE_LIMIT); the log above ends where it hung ==="
+        stop_slot_clusters "$v" "$slot"
+      fi
     fi
   } >"$OUT/it-$i.log" 2>&1
   echo "$code $(($(date +%s) - t0))" >"$OUT/it-$i.rc"
@@ -151,8 +178,10 @@ for n in $NODE_VERSIONS; do
   json="$OUT/unit-node-$n.json"
   rm -f "$json"
   echo "=== unit suite and demo on Node $n ==="
-  bash scripts/node-compat.sh "$n" --reporter=default --reporter=json --outputFile.json="$json"
-  record "unit + demo on Node $n" "$json" $? $(($(date +%s) - t0))
+  timeout -k 30 "${RD_NODE_COMPAT_LIMIT:-1200}" bash scripts/node-compat.sh "$n" --reporter=default --reporter=json --outputFile.json="$json"
+  code=$?
+  [[ $code -eq 124 || $code -eq 137 ]] && echo "=== Node $n: TIMED OUT after ${RD_NODE_COMPAT_LIMIT:-1200} s (RD_NODE_COMPAT_LIMIT) ==="
+  record "unit + demo on Node $n" "$json" "$code" $(($(date +%s) - t0))
 done
 
 echo
