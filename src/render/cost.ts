@@ -1,5 +1,5 @@
 /** One line of what a bump cost, under its causes in the `group explain` timeline (the whole cost is in --json). */
-import type {MemberRef, RebalanceCost} from '../core/cost/index.js'
+import type {ChurnSummary, MemberRef, RebalanceCost} from '../core/cost/index.js'
 import {forTerminalLine} from './terminal.js'
 
 const secs = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`)
@@ -37,4 +37,18 @@ function convergenceText(c: RebalanceCost['convergence']): string {
     case 'not-measured':
       return c.reason === 'share-group' ? 'share group: no revocation step' : ''
   }
+}
+
+/** The churn summary's cost: what the bumps shown cost together, and the client whose members held them up longest. */
+export function churnCostLine(s: ChurnSummary, kind: 'partition' | 'task'): string {
+  const t = s.total
+  const parts = [`${units(t.partitionsMoved, kind)} moved`]
+  if (t.unownedPartitionMs > 0) parts.push(`${(t.unownedPartitionMs / 1000).toFixed(1)} ${kind}-s without an owner`)
+  const measured = t.bumps - t.notMeasured
+  if (measured > 0)
+    parts.push(`${t.converged} of ${units(measured, 'bump')} converged${t.maxConvergeMs !== null ? ` (the longest in ${secs(t.maxConvergeMs)})` : ''}`)
+  const slow = s.clients.find(c => c.slowest > 0)
+  if (slow)
+    parts.push(`held up longest by client ${slow.clientId ?? '(no client id)'} (the slowest in ${units(slow.slowest, 'bump')}, ${secs(slow.slowestMs)} in all)`)
+  return `  what it cost over ${units(t.bumps, 'bump')}: ${parts.join('; ')}`
 }

@@ -4,7 +4,7 @@ import type {CauseView} from '../core/explain/report/causes.js'
 import type {ExplainReport} from '../core/explain/explain.js'
 import type {NamedPartitions} from '../core/explain/report/members.js'
 import type {GroupOffsets} from '../core/explain/report/offsets.js'
-import {costLine} from './cost.js'
+import {churnCostLine, costLine} from './cost.js'
 import {type Style, PLAIN, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable, wrapProse} from './table.js'
 import {forTerminalLine} from './terminal.js'
@@ -225,6 +225,7 @@ function churnLines({r, width, safe}: Section): string[] {
     '',
     wrapProse(safe(`why it keeps rebalancing: ${churn.bumps} bumps from ${churn.from} to ${churn.to} (${causes})`), width, 2),
     ...churn.clients.map(c => wrapProse(safe(`  - ${c.finding}`), width, 4)),
+    ...(churn.cost ? [wrapProse(safe(churnCostLine(churn.cost, r.type === 'streams' ? 'task' : 'partition')), width, 4)] : []),
   ]
 }
 

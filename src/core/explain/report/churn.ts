@@ -4,8 +4,12 @@
  * first. Departures the records cannot explain stay "likely" (members.ts, classic-causes.ts): nothing here is
  * stated as a fact that the records do not hold. Pure.
  */
+import {type ChurnSummary, churnSummary, type RebalanceCost} from '../../cost/index.js'
 import type {CauseView} from './causes.js'
 import type {TimelineEntry} from '../explain.js'
+
+/** The cost totals' windows: an hour, the span an on-call engineer compares ("every hour since the deploy"). */
+export const CHURN_COST_WINDOW_MS = 3_600_000
 
 export interface ChurnClient {
   /** The client.id the members sent; the member id when none. */
@@ -33,6 +37,8 @@ export interface Churn {
   byCause: Record<string, number>
   /** Clients that joined or left at least twice, most active first. */
   clients: ChurnClient[]
+  /** What the bumps shown cost, in all, per hour and per client; null when none has a cost (its records not read). */
+  cost: ChurnSummary | null
 }
 
 const s = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`)
@@ -116,7 +122,13 @@ export function churnOf(timeline: readonly TimelineEntry[]): Churn {
     bumps: timeline.length,
     byCause,
     clients: out,
+    cost: costOf(timeline),
   }
+}
+
+function costOf(timeline: readonly TimelineEntry[]): ChurnSummary | null {
+  const costs = timeline.map(e => e.cost).filter((c): c is RebalanceCost => c !== undefined)
+  return costs.length ? churnSummary(costs, CHURN_COST_WINDOW_MS) : null
 }
 
 function findingOf(x: Seen, stay: ChurnClient['stayMs'], kinds: Record<string, number>): string {
