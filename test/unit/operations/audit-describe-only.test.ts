@@ -153,6 +153,28 @@ describe('audit when READ on __consumer_offsets is refused', () => {
     expect((await audit(refusing(), '--json', '--no-record', '--type', 'share')).exitCode).toBe(4)
   })
 
+  it('share and classic groups: their describes, CLASSIC_GROUP for a classic one; lag only where offsets are committed', async () => {
+    const fake = refusing()
+    const {targetAssignment: _t, subscribedTopicRegex: _r, memberType: _m, instanceId: _i, ...s1} = member('s1', 3, [0, 1], [])
+    fake.describeGroup('share', group('share-app', 4, 3, [s1], 'Stable'))
+    fake.write('old-app', [c.offsetCommit('old-app', 'orders', 0, 8n)])
+    fake.describeGroup('classic', {
+      groupId: 'old-app',
+      state: 'Stable',
+      protocolType: 'consumer',
+      protocol: 'range',
+      members: [{memberId: 'k1', instanceId: null, clientId: 'c', clientHost: '/h'}],
+    })
+    const doc = JSON.parse((await audit(fake, '--json', '--no-record', '--type', 'share,classic')).stdout)
+    expect(
+      doc.groups.map((g: {group: string; type: string; verdict: {code: string}; findings: string[]}) => [g.group, g.type, g.verdict.code, g.findings]),
+    ).toEqual([
+      ['old-app', 'classic', 'CLASSIC_GROUP', []],
+      ['share-app', 'share', 'ASSIGNMENT_PENDING', ['pending']],
+    ])
+    expect(doc.groups.map((g: {lag: {totalLag: string} | null}) => g.lag?.totalLag ?? null)).toEqual(['2', null])
+  })
+
   it('--fail-on kinds that need the records cannot fire: exit 0', async () => {
     expect((await audit(refusing(), '--no-record', '--fail-on', 'drift,stuck')).exitCode).toBe(0)
     expect((await audit(refusing(), '--no-record', '--fail-on', 'pending')).exitCode).toBe(3)
