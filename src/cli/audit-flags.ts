@@ -4,7 +4,7 @@ import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
 import type {FindingKind} from '../core/audit/audit.js'
 import {parseFailOn} from '../core/audit/audit.js'
 import {parsePrometheusLabels} from '../core/audit/output.js'
-import {asUsage} from '../core/errors.js'
+import {asUsage, InputError} from '../core/errors.js'
 import type {GroupType} from '../core/replay/index.js'
 import {HISTORY_DIR_ENV} from '../history/store.js'
 import type {AuditSettings} from '../operations/audit/pass.js'
@@ -21,6 +21,14 @@ not exist (missing-topics), records of unknown types or versions (unknown-record
 flight on subscribed topics (reassignment: REASSIGNMENT_IN_FLIGHT, the group bumps when they complete). Offset
 commits are skipped.
 An empty group's drift is reported but is no finding (nothing rebalances until a member joins).
+
+DESCRIBE ONLY: when the Fetch of __consumer_offsets is refused (READ on that topic missing; a warning names it and
+the kafka-acls grant), or with --describe-only, every group from ListGroups (same --group and --type) is answered
+from its describe, OffsetFetch and the live metadata, as group explain answers one group: the verdict from the
+epochs and members (EPOCHS_IN_SYNC, ASSIGNMENT_PENDING, RECONCILING, EMPTY_GROUP), findings pending and
+missing-topics, members reconciling (whether one is stuck needs the records), lag. Each row and the summary carry
+reading: {mode: "describe-only", reason, missing}; --prometheus adds rebalance_doctor_group_describe_only. drift,
+stuck, unknown-records and reassignment need the records and never fire; no history is written.
 
 --group takes a glob (* ? [abc], whole id) or an RE2 regular expression between slashes (/^orders-/i, searched).
 
@@ -130,6 +138,13 @@ export const auditFlags = {
     default: true,
     allowNo: true,
   }),
+  'describe-only': Flags.boolean({
+    summary: 'Do not read __consumer_offsets: answer every group from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).',
+    description:
+      'Automatic when READ on __consumer_offsets is refused (a warning names the refusal and the grant). No stored metadata hash: drift, stuck, unknown-records and reassignment cannot be found (--fail-on on them cannot fire), and no history is written; each row and the summary say so in `reading`, with the grant that gives the rest. Not with --watch, --incremental or --metadata-log.',
+    // (--watch, --incremental and --metadata-log are refused in run(): oclif's usage line shows one group of
+    // exclusive flags per flag, and those already belong to others)
+  }),
   concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
   ...timeFlags,
   ...colorFlags,
@@ -149,7 +164,15 @@ export function auditSettingsOf(flags: {
   lag: boolean
   prometheus?: string
   'prometheus-label'?: string[]
+  'describe-only'?: boolean
+  watch?: unknown
+  incremental?: boolean
 }): {settings: AuditSettings; prometheus: PrometheusTarget | undefined} {
+  if (flags['describe-only'] && (flags.watch !== undefined || flags.incremental || flags['metadata-log'] !== undefined))
+    throw new InputError(
+      '--describe-only cannot be used with --watch, --incremental or --metadata-log',
+      'Drop --describe-only to read the records, or drop the others: a describe-only audit has no records to watch, resume or attribute.',
+    )
   const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
   const settings: AuditSettings = {
     failOn,

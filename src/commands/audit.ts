@@ -89,6 +89,7 @@ export default class Audit extends LiveCommand<typeof Audit> {
       incremental: flags.incremental,
       version: this.config.version,
       prometheus,
+      describeOnly: flags['describe-only'],
     })
     await this.print(outcome, quiet)
     this.exitWith(outcome.summary.exitCode)

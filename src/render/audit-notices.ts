@@ -23,6 +23,14 @@ export function auditNotices(o: AuditOutcome, show: {notes: boolean; filters: st
     })
   } else if (o.historyNote && show.notes) out.push({report: false, text: o.historyNote})
   if (metadataLog && show.notes) out.push({report: false, text: metadataLogNote(metadataLog)})
+  // (a refusal was warned of as it came, with the grant; with --describe-only this is the one place it is named)
+  const reading = o.summary.reading
+  if (reading && show.notes && o.describeOnly === 'asked')
+    for (const m of reading.missing)
+      out.push({
+        report: false,
+        text: `read describe-only (${reading.reason}): the ${m.what} need ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`,
+      })
   if (prometheus && !prometheus.written)
     out.push({
       report: true,

@@ -6,13 +6,14 @@ import {renderTable} from './table.js'
 
 const short = (h: string | null) => (h === null ? '-' : h)
 
+/** Verdicts the table leaves out without --all (nothing to act on); EPOCHS_IN_SYNC is IN_SYNC read describe-only. */
+const QUIET_VERDICTS: ReadonlySet<string> = new Set(['IN_SYNC', 'EPOCHS_IN_SYNC', 'EMPTY_GROUP', 'CLASSIC_GROUP'])
+
 /** The table: problems first, then by group id. */
 /** Terminal-safe (cells are escaped before colour is added): a command prints it as it is. */
 export function renderAuditTable(groups: readonly AuditRow[], options: {all?: boolean} = {}, style: Style = PLAIN): string {
   const rows = groups
-    .filter(
-      g => options.all || g.findings.length > 0 || (g.verdict.code !== 'IN_SYNC' && g.verdict.code !== 'EMPTY_GROUP' && g.verdict.code !== 'CLASSIC_GROUP'),
-    )
+    .filter(g => options.all || g.findings.length > 0 || !QUIET_VERDICTS.has(g.verdict.code))
     .sort((a, b) => b.findings.length - a.findings.length || a.group.localeCompare(b.group))
     // (only the rows shown are parsed when read back from a checkpoint)
     .map(fullRow)
@@ -57,6 +58,8 @@ function details(g: GroupAudit, style: Style): string {
   }
   if (g.assignmentPending) parts.push(`assignment epoch ${g.assignmentEpoch} behind group epoch ${g.groupEpoch}`)
   if (g.stuckMembers.length > 0) parts.push(`stuck: ${g.stuckMembers.map(m => stuckMember(m, style)).join('; ')}`)
+  // (read describe-only: the describe does not say since when, so no member is called stuck)
+  if (g.reading && g.membersReconciling > 0) parts.push('reconciling since when, and so stuck or not, needs READ on __consumer_offsets')
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
   if (g.reassignments.length > 0)
@@ -82,7 +85,9 @@ export function summaryLine(s: AuditSummary): string {
     `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}${s.deletedGroupsSkipped ? `, ${s.deletedGroupsSkipped} deleted skipped` : ''}`,
     s.groupsWithFindings === 0 ? 'no findings' : `${s.groupsWithFindings} with findings: ${kinds.join(', ')}`,
     ...(s.decodeErrors > 0 ? [`${s.decodeErrors} undecodable record(s)`] : []),
-    `${s.recordsScanned} records in ${s.partitions} partitions, ${(s.durationMs / 1000).toFixed(1)} s`,
+    s.reading
+      ? `read describe-only (${s.reading.reason}), ${(s.durationMs / 1000).toFixed(1)} s`
+      : `${s.recordsScanned} records in ${s.partitions} partitions, ${(s.durationMs / 1000).toFixed(1)} s`,
     `exit ${s.exitCode}${s.failOn.length === 0 ? ' (--fail-on none)' : ''}`,
   ].join(' · ')
 }

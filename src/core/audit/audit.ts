@@ -5,7 +5,7 @@
  * re-hash candidates anyway). The row is made from explain's own parts: the group's facts (facts.ts) and the
  * verdict for now (verdict.ts); past bumps are not explained here (the watch explains new ones).
  */
-import type {StuckAfter, Verdict} from '../explain/explain.js'
+import type {Reading, StuckAfter, Verdict} from '../explain/explain.js'
 import {groupFacts} from '../explain/report/facts.js'
 import {judge} from '../explain/report/verdict.js'
 import type {Hypothesis, ReassignmentInFlight} from '../explain/search/hypotheses.js'
@@ -21,6 +21,8 @@ import {StoredRow} from './stored-row.js'
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
+/** Kinds that need the records: a describe-only audit (described.ts) never has them, --fail-on on them cannot fire. */
+export const RECORDS_ONLY_FINDINGS: readonly FindingKind[] = ['drift', 'stuck', 'unknown-records', 'reassignment']
 
 export interface GroupAudit {
   group: string
@@ -72,6 +74,8 @@ export interface GroupAudit {
   /** The group's lag at the time of the audit (lag.ts; its last field): null for share groups, with --no-lag, or when
    * it could not be read (a warning says why). Absent only from rows before output. */
   lag?: GroupLag | null
+  /** Read describe-only (described.ts): the refusal or the flag, and the grant that gives what the records would. */
+  reading?: Reading
 }
 
 /**
@@ -99,6 +103,7 @@ export type RowFacts = Pick<
   readonly stuckMembers: readonly unknown[]
   readonly reassignments: readonly unknown[]
   readonly lag?: GroupLag | null
+  readonly reading?: Reading
 }
 
 export interface StuckMember {
@@ -253,6 +258,8 @@ export interface AuditSummary {
   /** 0 none, 3 findings (per --fail-on), 4 --group/--type matched no group; the command sets 5 when only the
    * history could not be written, 1 when the --prometheus file could not be. */
   exitCode: AuditExitCode
+  /** A describe-only pass (described.ts): why, and what READ on __consumer_offsets would add, with the grant. */
+  reading?: Reading
 }
 
 export interface ScanStats {

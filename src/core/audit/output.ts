@@ -8,7 +8,7 @@
  *   then one last line {"schema":{"name":"rebalance-doctor/audit-summary","version":1}, ...AuditSummary, "warnings":[…]}.
  */
 import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
-import {type AuditSummary, FINDING_KINDS, type RowFacts} from './audit.js'
+import {type AuditSummary, FINDING_KINDS, RECORDS_ONLY_FINDINGS, type RowFacts} from './audit.js'
 import {type AuditRow, StoredRow} from './stored-row.js'
 
 /** (groups: rows read back from a checkpoint are StoredRows, whose JSON is the row's: json-stream.ts writes their text as read) */
@@ -70,8 +70,13 @@ interface Metric {
  *   rebalance_doctor_group_missing_topics           subscribed topics that do not exist
  *   rebalance_doctor_group_unknown_records          records of unknown types or versions skipped
  *   rebalance_doctor_group_verdict{group,type,verdict}  1 for the group's verdict code
+ *   rebalance_doctor_group_describe_only            1 when the group was read from its describe (no records), else 0;
+ *                                                   then the series that need the records (in_sync, epoch timestamp,
+ *                                                   members_stuck, unknown_records) are absent for it, not 0
  *   rebalance_doctor_audit_groups{type}             groups audited per type
- *   rebalance_doctor_audit_groups_with_finding{finding}  groups per finding kind
+ *   rebalance_doctor_audit_groups_with_finding{finding}  groups per finding kind (a describe-only audit: only the
+ *                                                   kinds that can be seen without the records)
+ *   rebalance_doctor_audit_describe_only            1 when this audit was read describe-only
  *   rebalance_doctor_audit_records_scanned, rebalance_doctor_audit_decode_errors, rebalance_doctor_audit_duration_seconds,
  *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code,
  *   rebalance_doctor_history_write_failed, rebalance_doctor_up (1: this run read the cluster; see prometheusFailureText)
@@ -88,6 +93,8 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     })
     return out
   }
+  // a group read describe-only has no records: a 0 there would claim "none found" where nothing was looked at
+  const fromRecords = (pick: (g: RowFacts) => number | null | undefined) => per(g => (g.reading ? null : pick(g)))
   gauge('up', UP_HELP, [[{}, 1]])
   gauge(
     'group_metadata_hash_in_sync',
@@ -99,7 +106,11 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     'Group epoch (classic groups: generation); changes() counts its bumps.',
     per(g => g.groupEpoch),
   )
-  gauge('group_epoch_timestamp_seconds', 'Time of the last group epoch record seen in __consumer_offsets (the last bump), Unix time.', per(lastEpochSeconds))
+  gauge(
+    'group_epoch_timestamp_seconds',
+    'Time of the last group epoch record seen in __consumer_offsets (the last bump), Unix time.',
+    fromRecords(lastEpochSeconds),
+  )
   gauge(
     'group_assignment_epoch',
     'Target assignment epoch.',
@@ -128,7 +139,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
   gauge(
     'group_members_stuck',
     'Members reconciling longer than --stuck-after.',
-    per(g => g.stuckMembers.length),
+    fromRecords(g => g.stuckMembers.length),
   )
   gauge(
     'group_missing_topics',
@@ -138,13 +149,24 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
   gauge(
     'group_unknown_records',
     'Records of unknown types or versions skipped.',
-    per(g => g.unknownRecords),
+    fromRecords(g => g.unknownRecords),
+  )
+  gauge(
+    'group_describe_only',
+    'The group was read from its describe, without its records (READ on __consumer_offsets refused, or --describe-only): 1, else 0.',
+    per(g => (g.reading ? 1 : 0)),
   )
   gauge(
     'group_verdict',
     "The group's verdict code (1 for the current one).",
     groups.map((g, i) => [`${groupLabels[i]},${labels({verdict: g.verdict.code})}`, 1]),
   )
+  auditSeries(gauge, summary, options.historyWriteFailed === true)
+  return exposition(metrics, seriesLabels(summary.clusterId, options))
+}
+
+/** The audit's own series (not per group). */
+function auditSeries(gauge: (name: string, help: string, samples: Metric['samples']) => void, summary: AuditSummary, historyWriteFailed: boolean): void {
   gauge(
     'audit_groups',
     'Groups audited, per type.',
@@ -155,15 +177,17 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
   gauge(
     'audit_groups_with_finding',
     'Groups with each kind of finding.',
-    FINDING_KINDS.map(k => [{finding: k}, summary.findings[k]]),
+    FINDING_KINDS.filter(k => !summary.reading || !RECORDS_ONLY_FINDINGS.includes(k)).map(k => [{finding: k}, summary.findings[k]]),
   )
+  gauge('audit_describe_only', 'This audit was read from the describes, without __consumer_offsets (1), or from its records (0).', [
+    [{}, summary.reading ? 1 : 0],
+  ])
   gauge('audit_records_scanned', 'Records read from __consumer_offsets.', [[{}, summary.recordsScanned]])
   gauge('audit_decode_errors', 'Records of __consumer_offsets that could not be decoded.', [[{}, summary.decodeErrors]])
   gauge('audit_duration_seconds', DURATION_HELP, [[{}, summary.durationMs / 1000]])
   gauge('audit_last_run_timestamp_seconds', TIMESTAMP_HELP, [[{}, Date.parse(summary.time) / 1000]])
   gauge('audit_exit_code', EXIT_HELP, [[{}, summary.exitCode]])
-  gauge('history_write_failed', '1 when this audit could not record its history (the report is still complete).', [[{}, options.historyWriteFailed ? 1 : 0]])
-  return exposition(metrics, seriesLabels(summary.clusterId, options))
+  gauge('history_write_failed', '1 when this audit could not record its history (the report is still complete).', [[{}, historyWriteFailed ? 1 : 0]])
 }
 
 /** A row's lastEpochTime in seconds (a row read back from a checkpoint is parsed for it: only for --prometheus). */

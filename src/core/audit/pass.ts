@@ -25,11 +25,14 @@ import {by} from '../order.js'
 /** Exit code when the report was written but its history could not be (and no finding exits 3). */
 export const EXIT_HISTORY_FAILED = 5 as const
 
-/** summary.history: where this audit was recorded, why not, or that --no-record turned it off. */
+/** summary.history: where this audit was recorded, why not, or that --no-record or a describe-only pass turned it off. */
 export type HistoryStatus =
   | {recorded: true; dir: string; file: string}
   | {recorded: false; dir: string; error: string; disabled?: undefined}
-  | {recorded: false; disabled: true; dir?: undefined; error?: undefined}
+  | {recorded: false; disabled: true; dir?: undefined; error?: undefined; reason?: undefined}
+  // a describe-only pass has no stored hash nor epoch record to give: it writes nothing, so the history a later
+  // pass over the records reads never holds a group without its stored hash
+  | {recorded: false; disabled: true; reason: 'describe-only'; dir?: undefined; error?: undefined}
 
 /** summary.incremental with --incremental: what was resumed, what was read in full and why. */
 export interface IncrementalStatus {

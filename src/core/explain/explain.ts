@@ -61,15 +61,19 @@ export function explainDescribed(
 ): ExplainReport {
   const facts = describedFacts(groupId, described, options)
   const now = judgeDescribed(facts, described, options)
-  return {...reportOf(facts, now, settle([], []), options), reading: describeOnly(options.denial)}
+  return {...reportOf(facts, now, settle([], []), options), reading: describeOnlyReading(options.denial)}
 }
 
-function describeOnly(denial: Denial | undefined): Reading {
+/**
+ * How a describe-only report was read: the refusal (or the flag), and what the records would have given (`what`:
+ * explain's by default; the audit names its own) with the grant that gives it.
+ */
+export function describeOnlyReading(denial: Denial | undefined, what = 'stored metadata hash and the cause of each bump'): Reading {
   const needs = {resourceType: 'topic', resourceName: OFFSETS_TOPIC, operation: 'READ'} as const
   return {
     mode: 'describe-only',
     reason: denial ? `${denial.request} of ${OFFSETS_TOPIC} refused: ${denial.errorName}` : '--describe-only given',
-    missing: [{what: 'stored metadata hash and the cause of each bump', needs, grant: denial?.grant ?? grantCommand({...needs, principal: null})}],
+    missing: [{what, needs, grant: denial?.grant ?? grantCommand({...needs, principal: null})}],
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `audit` (one run): a pass, the --prometheus file, and the summary with what was written where. The exit code
  * folds findings, a history not written (5) and a --prometheus file not written (1) as docs/output.md says.
+ * Without READ on `__consumer_offsets` (or with --describe-only) the pass is read from the describes instead.
  */
 import type {AuditSummary} from '../../core/audit/audit.js'
 import {exitWithHistory, exitWithPrometheus, historyFailed, type HistoryStatus, type IncrementalStatus, type PrometheusStatus} from '../../core/audit/pass.js'
@@ -8,7 +9,9 @@ import {rowCacheKey} from '../../core/audit/row-cache.js'
 import type {AuditRow} from '../../core/audit/stored-row.js'
 import {defaultHistoryDir} from '../../history/store.js'
 import {checkpointStore} from '../../sources/audit-checkpoint.js'
+import {offsetsReadDenied} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
+import {describedAuditPass} from './described.js'
 import type {AuditMetadataLog} from './metadata-log.js'
 import {type AuditSettings, auditPass} from './pass.js'
 import {type PrometheusTarget, writePrometheus, writePrometheusFailure} from './prometheus.js'
@@ -20,6 +23,8 @@ export interface AuditRunOptions {
   /** The tool's version: cached audit rows of another version are not reused. */
   version: string
   prometheus?: PrometheusTarget
+  /** --describe-only: no partition of __consumer_offsets is read, the pass is read from the describes. */
+  describeOnly?: boolean
 }
 
 export interface AuditOutcome {
@@ -33,27 +38,39 @@ export interface AuditOutcome {
   historyFailed: boolean
   historyNote: string | undefined
   checkpointsFailedWithHistory: boolean
+  /** Read describe-only: asked (--describe-only), or on the refusal (whose warning named the grant already). */
+  describeOnly?: 'asked' | 'on-denial'
 }
 
 export async function auditOnce(session: Session, o: AuditSettings, r: AuditRunOptions): Promise<AuditOutcome> {
   let clusterIdOfRun: string | undefined
   let pass
+  let denied = false
+  const described = {started: r.started, quiet: r.quiet, onClusterId: (id: string) => (clusterIdOfRun = id)}
   try {
-    pass = await auditPass(session, o, {
-      started: r.started,
-      quiet: r.quiet,
-      onClusterId: id => (clusterIdOfRun = id),
-      checkpoints: clusterId => {
-        if (!r.incremental) return undefined
-        if (clusterId === null) {
+    pass = r.describeOnly
+      ? await describedAuditPass(session, o, described)
+      : await auditPass(session, o, {
+          ...described,
+          checkpoints: clusterId => {
+            if (!r.incremental) return undefined
+            if (clusterId === null) {
+              session.warn(
+                "--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster's; reading every partition in full",
+              )
+              return undefined
+            }
+            return {store: checkpointStore(o.historyDir ?? defaultHistoryDir(), clusterId), clusterId, rowsKey: rowCacheKey(r.version, o.stuckAfterMs)}
+          },
+        }).catch(error => {
+          if (!offsetsReadDenied(error)) throw error
+          // said once, as group explain's fallback says it: what was refused and the grant that gives the rest
           session.warn(
-            "--incremental: the cluster reports no cluster id, so checkpoints cannot be told apart from another cluster's; reading every partition in full",
+            `${error.message}: answering every group from its describe, OffsetFetch and the live metadata instead (no drift, stuck members, unknown records nor history without the records). ${error.hint}`,
           )
-          return undefined
-        }
-        return {store: checkpointStore(o.historyDir ?? defaultHistoryDir(), clusterId), clusterId, rowsKey: rowCacheKey(r.version, o.stuckAfterMs)}
-      },
-    })
+          denied = true
+          return describedAuditPass(session, o, {...described, denial: error.denial})
+        })
   } catch (error) {
     // a failed run replaces the file with its failure: a stale exit code or timestamp would never alert
     if (r.prometheus) {
@@ -75,5 +92,6 @@ export async function auditOnce(session: Session, o: AuditSettings, r: AuditRunO
     ...(incremental ? {incremental} : {}),
     ...(metadataLog ? {metadataLog} : {}),
   }
-  return {rows, summary, historyFailed: failed, historyNote, checkpointsFailedWithHistory}
+  const describeOnly = r.describeOnly ? 'asked' : denied ? 'on-denial' : undefined
+  return {rows, summary, historyFailed: failed, historyNote, checkpointsFailedWithHistory, ...(describeOnly ? {describeOnly} : {})}
 }

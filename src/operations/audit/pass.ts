@@ -156,7 +156,7 @@ function record(
 }
 
 /** Each group's lag; what cannot be read is a warning and lag null, never the audit's failure. */
-async function groupLags(client: ClusterReader, rows: readonly AuditRow[], progress: {update(text: string): void}, warn: (m: string) => void) {
+export async function groupLags(client: ClusterReader, rows: readonly AuditRow[], progress: {update(text: string): void}, warn: (m: string) => void) {
   try {
     return await readGroupLags(client, rows, (done, total) => progress.update(`reading committed offsets: ${done}/${total} groups`), warn)
   } catch (error) {

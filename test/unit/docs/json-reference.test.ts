@@ -154,6 +154,27 @@ describe('docs/output.md documents every JSON field', () => {
     expect(undocumented(doc), 'fields of the describe-only report not named in docs/output.md').toEqual([])
   })
 
+  it('audit read describe-only (READ on __consumer_offsets refused): reading on rows and summary, the history not written', async () => {
+    const fake = new FakeCluster(cluster(), {logEnd: 100n})
+    fake.write('g3', [consumer.offsetCommit('g3', 'orders', 0, 40n)])
+    const tps = [{topicId: T1, topicName: 'orders', partitions: [0]}]
+    const m = {instanceId: null, rackId: null, clientId: 'c1', clientHost: '/10.0.0.1', subscribedTopicRegex: null, memberType: 1}
+    fake.describeGroup('consumer', {
+      groupId: 'g3',
+      state: 'Assigning',
+      groupEpoch: 3,
+      assignmentEpoch: 2,
+      assignorName: 'uniform',
+      members: [{...m, memberId: 'm1', memberEpoch: 2, subscribedTopicNames: ['orders', 'gone'], assignment: tps, targetAssignment: tps}],
+    })
+    fake.offsetsReadRefused = true
+    const r = await run(['audit', '--json', '-b', 'fake:9092', '--history-dir', join(tempFile('x', ''), '..', 'history')], fake)
+    expect(r.exitCode).toBe(3)
+    const doc = JSON.parse(r.stdout)
+    expect([doc.summary.reading.mode, doc.groups[0].reading.mode, doc.summary.history.reason]).toEqual(['describe-only', 'describe-only', 'describe-only'])
+    expect(undocumented(doc), 'fields of the describe-only audit not named in docs/output.md').toEqual([])
+  })
+
   it('every document schema is named (`rebalance-doctor/` + its name)', () => {
     for (const s of Object.values(SCHEMAS)) expect(reference, s.name).toContain(`\`${s.name.replace('rebalance-doctor/', '')}\``)
   })
