@@ -327,6 +327,8 @@ write_env() {
     echo "SCRAM_PASSWORD=alice-secret"
     echo "SCRAM_RESTRICTED_USER=bob"
     echo "SCRAM_RESTRICTED_PASSWORD=bob-secret"
+    echo "SCRAM_DESCRIBE_ONLY_USER=dave"
+    echo "SCRAM_DESCRIBE_ONLY_PASSWORD=dave-secret"
     echo "PLAIN_USER=carol"
     echo "PLAIN_PASSWORD=carol-secret"
     echo "RESTRICTED_TOPIC_PREFIX=private-"
@@ -380,6 +382,8 @@ cmd_start() {
     --add-scram 'SCRAM-SHA-512=[name=alice,password=alice-secret]'
     --add-scram 'SCRAM-SHA-256=[name=bob,password=bob-secret]'
     --add-scram 'SCRAM-SHA-512=[name=bob,password=bob-secret]'
+    --add-scram 'SCRAM-SHA-256=[name=dave,password=dave-secret]'
+    --add-scram 'SCRAM-SHA-512=[name=dave,password=dave-secret]'
   )
   local pids=() node
   for node in "c$CTRL_ID" b1 b2 b3; do

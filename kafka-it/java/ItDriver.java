@@ -253,11 +253,16 @@ public final class ItDriver {
     // The restricted SCRAM user bob may not DESCRIBE (or do anything with) topics named private-*.
     // Everyone else may (allow.everyone.if.no.acl.found=true elsewhere; an explicit allow here).
     ResourcePattern priv = new ResourcePattern(ResourceType.TOPIC, "private-", PatternType.PREFIXED);
+    ResourcePattern offsets = new ResourcePattern(ResourceType.TOPIC, "__consumer_offsets", PatternType.LITERAL);
     admin.createAcls(List.of(
         new AclBinding(priv, new AccessControlEntry("User:*", "*", AclOperation.ALL, AclPermissionType.ALLOW)),
-        new AclBinding(priv, new AccessControlEntry("User:bob", "*", AclOperation.ALL, AclPermissionType.DENY))))
+        new AclBinding(priv, new AccessControlEntry("User:bob", "*", AclOperation.ALL, AclPermissionType.DENY)),
+        // The SCRAM user dave is a least-privilege monitoring account: DESCRIBE everywhere, but no READ on
+        // __consumer_offsets (everyone else keeps it: an ACL on the topic ends allow.everyone.if.no.acl.found there).
+        new AclBinding(offsets, new AccessControlEntry("User:*", "*", AclOperation.ALL, AclPermissionType.ALLOW)),
+        new AclBinding(offsets, new AccessControlEntry("User:dave", "*", AclOperation.READ, AclPermissionType.DENY))))
         .all().get();
-    return ok("offsetsTopic", "__consumer_offsets", "acls", 2);
+    return ok("offsetsTopic", "__consumer_offsets", "acls", 4);
   }
 
   static List<List<Integer>> parseAssign(String s) {

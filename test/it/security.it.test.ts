@@ -24,7 +24,16 @@ const JWT_HEADER = b64url({alg: 'none'})
 const tokens: string[] = []
 
 /** The secrets of the test cluster: none of them may ever be printed. */
-const secrets = () => [env.SCRAM_PASSWORD, env.SCRAM_RESTRICTED_PASSWORD, env.PLAIN_PASSWORD, 'wrong-s3cret-pw', 'BEGIN PRIVATE KEY', JWT_HEADER, ...tokens]
+const secrets = () => [
+  env.SCRAM_PASSWORD,
+  env.SCRAM_RESTRICTED_PASSWORD,
+  env.SCRAM_DESCRIBE_ONLY_PASSWORD,
+  env.PLAIN_PASSWORD,
+  'wrong-s3cret-pw',
+  'BEGIN PRIVATE KEY',
+  JWT_HEADER,
+  ...tokens,
+]
 
 function b64url(o: object): string {
   return Buffer.from(JSON.stringify(o)).toString('base64url')
@@ -175,6 +184,44 @@ describe('SASL_SSL with SCRAM', () => {
     expectFailure(r, 1, /127\.0\.0\.1:\d+/, 5000 + 15_000)
     const took = Number(/live operation failed after (\d+) ms/.exec(r.stderr)?.[1])
     expect(took).toBeLessThan(5000)
+  })
+})
+
+describe('a DESCRIBE-only account (READ on __consumer_offsets denied by an ACL)', () => {
+  it('group explain and audit answer from the describes, agree with the full reading on what both see, and name READ on __consumer_offsets', async () => {
+    const group = `${R}-monitored`
+    await probe.driver.cmd(`consumer ${R}-m1 ${group} names ${R}-open`)
+    try {
+      const stored = await probe.settled(group, 'consumer')
+      const props = scramProps('dave.properties', env.SCRAM_DESCRIBE_ONLY_USER, env.SCRAM_DESCRIBE_ONLY_PASSWORD)
+      const limited = await cli(['group', 'explain', group, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json'])
+      expect(limited.code, limited.stderr).toBe(0)
+      const full = await cli(['group', 'explain', group, '-b', env.BOOTSTRAP, '--json'])
+      expect(full.code, full.stderr).toBe(0)
+      const [d, f] = [JSON.parse(limited.stdout), JSON.parse(full.stdout)]
+      expect(d.reading).toMatchObject({mode: 'describe-only', reason: 'Fetch of __consumer_offsets refused: TOPIC_AUTHORIZATION_FAILED'})
+      expect(d.reading.missing[0].needs).toEqual({resourceType: 'topic', resourceName: '__consumer_offsets', operation: 'READ'})
+      // what the describe tells equals what the records tell (DumpLogSegments' epoch for the group epoch)
+      expect(d.groupEpoch).toBe(stored.epoch)
+      expect([d.groupEpoch, d.assignmentEpoch, d.liveMetadataHash]).toEqual([f.groupEpoch, f.assignmentEpoch, f.liveMetadataHash])
+      expect(d.members.map((m: {memberId: string}) => m.memberId)).toEqual(f.members.map((m: {memberId: string}) => m.memberId))
+      expect(d.verdict.code).toBe('EPOCHS_IN_SYNC')
+      expect([d.timeline, d.storedMetadataHash]).toEqual([[], null])
+      // the refusal said once (a warning of the document), with the grant for this user
+      const grant = `--add --allow-principal User:${env.SCRAM_DESCRIBE_ONLY_USER} --operation Read --topic __consumer_offsets`
+      expect(d.reading.missing[0].grant).toContain(grant)
+      expect(d.warnings.filter((w: string) => w.includes('READ on topic __consumer_offsets'))).toHaveLength(1)
+
+      const audit = await cli(['audit', '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json', '--group', group])
+      expect(audit.code, audit.stderr).toBe(0)
+      const a = JSON.parse(audit.stdout)
+      expect(a.summary.reading).toMatchObject({mode: 'describe-only'})
+      expect(a.groups.map((g: {group: string; groupEpoch: number}) => [g.group, g.groupEpoch])).toEqual([[group, stored.epoch]])
+      expectNoSecrets(limited)
+      expectNoSecrets(audit)
+    } finally {
+      await probe.driver.cmd(`stop ${R}-m1`)
+    }
   })
 })
 
