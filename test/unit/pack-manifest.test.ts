@@ -11,7 +11,7 @@ import {describe, expect, it} from 'vitest'
 import {ROOT} from './helpers.js'
 
 const script = join(ROOT, 'scripts/pack-manifest.js')
-const pack = (action: string, dir: string) => spawnSync(process.execPath, [script, action, dir], {encoding: 'utf8'})
+const pack = (action: string, dir: string) => spawnSync(process.execPath, [script, action, dir], {encoding: 'utf8', timeout: 60_000})
 
 describe('pack manifest', () => {
   it('package.json wires strip into prepack (after the build) and restore into postpack', () => {

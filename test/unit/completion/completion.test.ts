@@ -133,6 +133,7 @@ printf 'reply:%s\\n' "\${COMPREPLY[@]}"
 `
   const r = spawnSync('bash', ['-c', program], {
     encoding: 'utf8',
+    timeout: 60_000, // a synchronous child that never ends would block the worker past every vitest timeout
     env: {...process.env, LINE: line, PATH: `${dir}:${process.env.PATH}`, KAFKA_BOOTSTRAP_SERVERS: '', XDG_CACHE_HOME: dir},
   })
   expect(r.stdout).toContain('complete -o nosort -F _rebalance_doctor rebalance-doctor')

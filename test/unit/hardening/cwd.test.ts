@@ -10,6 +10,7 @@ describe('start-up', () => {
     const gone = mkdtempSync(join(tmpdir(), 'rd-gone-'))
     const r = spawnSync('sh', ['-c', 'cd "$1" && rmdir "$1" && exec "$2" "$3" --version', 'sh', gone, process.execPath, join(ROOT, 'bin', 'run.js')], {
       encoding: 'utf8',
+      timeout: 60_000,
       env: {...process.env, NODE_OPTIONS: ''},
     })
     expect(r.status).toBe(0)

@@ -18,7 +18,7 @@ import {parseExposition, type Sample} from '../../lib/prom-text.js'
 
 const RULES = join(ROOT, 'contrib/monitoring/rebalance-doctor.rules.yml')
 const DASHBOARD = join(ROOT, 'contrib/monitoring/rebalance-doctor.dashboard.json')
-const promtool = spawnSync('promtool', ['--version'], {encoding: 'utf8'}).status === 0
+const promtool = spawnSync('promtool', ['--version'], {encoding: 'utf8', timeout: 60_000}).status === 0
 if (!promtool) console.warn('promtool not found: skipping the promtool checks of contrib/monitoring (Debian: apt-get install prometheus)')
 
 /** Series of two real runs: a good audit whose group's stored hash is stale in the coordinator cache, and a failed one. */
@@ -87,7 +87,7 @@ describe('contrib/monitoring', () => {
   })
 
   it.skipIf(!promtool)('promtool check rules', () => {
-    const r = spawnSync('promtool', ['check', 'rules', RULES], {encoding: 'utf8'})
+    const r = spawnSync('promtool', ['check', 'rules', RULES], {encoding: 'utf8', timeout: 60_000})
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/)
   })
@@ -123,7 +123,7 @@ describe('contrib/monitoring', () => {
     }
     const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
     writeFileSync(file, stringify(test))
-    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8'})
+    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS/)
   })
