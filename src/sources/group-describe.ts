@@ -4,6 +4,7 @@
  * offsets by OffsetFetch and the log end offsets by ListOffsets. DESCRIBE on the group and its topics is all this
  * needs: nothing of `__consumer_offsets` is read. Read-only.
  */
+import {by} from '../core/order.js'
 import {AuthorizationDenied, type Denial, denialWarnings, RuntimeError} from '../core/errors.js'
 import type {DescribedGroup, DescribedMember, DescribedPartitions} from '../core/explain/report/described.js'
 import {describedOffsetPartitions, describedOffsets, type GroupOffsets, type LogEnd} from '../core/explain/report/offsets.js'
@@ -64,7 +65,7 @@ export async function readDescribedGroups(
       }
     }
   }
-  return out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))
+  return out.sort(by(g => g.group))
 }
 
 type AnyDescribed = ConsumerGroupDescribed | ShareGroupDescribed | StreamsGroupDescribed | ClassicGroupDescribed

@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
+import {describedMember as member} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {consumer as c, settledConsumer, T1} from '../../lib/records.js'
 import {run} from '../helpers.js'
@@ -17,21 +18,6 @@ const live: ClusterMetadata = parseMetadataDocument({
   clusterId: 'K-do',
   brokers: [{id: 1, rack: 'rack-a'}],
   topics: [{name: 'orders', topicId: T1, partitions: [0, 1].map(p => ({partition: p, replicas: [1]}))}],
-})
-
-const tps = (...partitions: number[]) => [{topicId: T1, topicName: 'orders', partitions}]
-const member = (memberId: string, memberEpoch: number, assignment: number[], target: number[], topics = ['orders']) => ({
-  memberId,
-  instanceId: null,
-  rackId: null,
-  memberEpoch,
-  clientId: `c-${memberId}`,
-  clientHost: '/10.0.0.7',
-  subscribedTopicNames: topics,
-  subscribedTopicRegex: null,
-  assignment: tps(...assignment),
-  targetAssignment: tps(...target),
-  memberType: 1,
 })
 
 const group = (groupId: string, groupEpoch: number, assignmentEpoch: number, members: unknown[], state = 'Stable') => ({

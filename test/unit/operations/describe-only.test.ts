@@ -11,6 +11,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
 import type {Session} from '../../../src/operations/session.js'
+import {describedMember as member} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {run} from '../helpers.js'
 import {consumer as c, T1} from '../../lib/records.js'
@@ -19,21 +20,6 @@ const G = 'orders-app'
 const live: ClusterMetadata = parseMetadataDocument({
   brokers: [{id: 1, rack: 'rack-a'}],
   topics: [{name: 'orders', topicId: T1, partitions: [0, 1].map(p => ({partition: p, replicas: [1]}))}],
-})
-
-const tps = (...partitions: number[]) => [{topicId: T1, topicName: 'orders', partitions}]
-const member = (memberId: string, memberEpoch: number, assignment: number[], target: number[]) => ({
-  memberId,
-  instanceId: null,
-  rackId: null,
-  memberEpoch,
-  clientId: `c-${memberId}`,
-  clientHost: '/10.0.0.7',
-  subscribedTopicNames: ['orders'],
-  subscribedTopicRegex: null,
-  assignment: tps(...assignment),
-  targetAssignment: tps(...target),
-  memberType: 1,
 })
 
 /** A consumer group mid-rebalance (m2 waits for m1 to revoke partition 1) that committed offsets; READ refused. */
