@@ -26,6 +26,9 @@ beforeAll(async () => {
   await probe.driver.cmd(`create-topic ${P}-t 1 3`)
   await probe.driver.cmd(`consumer ${P}1 ${group} names ${P}-t`)
   await probe.settled(group, 'consumer', 2000)
+  // a committed offset keeps the empty group: without one, the coordinator's periodic cleanup
+  // (offsets.retention.check.interval.ms) deletes it at a moment that depends on when the cluster started
+  await probe.driver.cmd(`commit ${P}1`)
   await probe.driver.cmd(`stop ${P}1`)
 })
 afterAll(async () => {
