@@ -86,7 +86,8 @@ public final class ItDriver {
       "add-partitions NAME TOTAL [--assign 3:1,1:2]",
       "delete-topic NAME                       waits until the topic is gone",
       "produce TOPIC COUNT",
-      "consumer MEMBER GROUP names T1,T2 [rack=R]  KIP-848 consumer (group.protocol=consumer), subscribe(names); client.rack=R",
+      "consumer MEMBER GROUP names T1,T2 [rack=R|revoke-sleep=MS]  KIP-848 consumer (group.protocol=consumer), subscribe(names);",
+      "                                        client.rack=R; revoke-sleep: onPartitionsRevoked sleeps MS (a slow revocation)",
       "consumer MEMBER GROUP regex RE2         subscribe(SubscriptionPattern): broker-side regex",
       "consumer MEMBER GROUP pattern JREGEX    subscribe(java.util.regex.Pattern): client-side regex",
       "share MEMBER GROUP T1,T2                KafkaShareConsumer",
@@ -560,10 +561,11 @@ public final class ItDriver {
 
   static Map<String, Object> startConsumer(String name, String group, String how, String what, String option) {
     Properties p = consumerProps(group);
-    if (option != null) {
-      if (!option.startsWith("rack=")) throw new IllegalArgumentException("unknown consumer option " + option + " (rack=R)");
-      p.put(ConsumerConfig.CLIENT_RACK_CONFIG, option.substring(5));
-    }
+    long revokeSleepMs = 0;
+    if (option != null && option.startsWith("rack=")) p.put(ConsumerConfig.CLIENT_RACK_CONFIG, option.substring(5));
+    else if (option != null && option.startsWith("revoke-sleep=")) revokeSleepMs = Long.parseLong(option.substring(13));
+    else if (option != null) throw new IllegalArgumentException("unknown consumer option " + option + " (rack=R, revoke-sleep=MS)");
+    final long revokeSleep = revokeSleepMs;
     p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -576,6 +578,16 @@ public final class ItDriver {
         ConsumerRebalanceListener l = new ConsumerRebalanceListener() {
           @Override
           public void onPartitionsRevoked(Collection<TopicPartition> ps) {
+            if (!ps.isEmpty() && revokeSleep > 0) {
+              // a slow revocation (e.g. a commit or a flush in the listener): the poll thread, hence the
+              // acknowledgement of the revocation, waits with it; not on close (stop), which would only slow the test
+              long until = System.currentTimeMillis() + revokeSleep;
+              try {
+                while (!m.stop.get() && System.currentTimeMillis() < until) Thread.sleep(Math.min(100, until - System.currentTimeMillis()));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
             if (!ps.isEmpty() && m.holdRevocation.get()) {
               m.heldRevocations.incrementAndGet();
               try {

@@ -48,6 +48,8 @@ export const METADATA_RECORD_TYPE: Readonly<Record<GroupKind, number>> = {consum
 
 export interface OffsetsRecord {
   offset: number
+  /** The record's timestamp as printed (CreateTime: the coordinator's clock when it appended the record). */
+  timestamp: number
   type: number
   typeName: string
   key: Record<string, unknown>
@@ -107,7 +109,7 @@ export function parseDumpLogSegments(text: string): OffsetsRecord[] {
   const out: OffsetsRecord[] = []
   for (const line of text.split('\n')) {
     if (!line.startsWith('| offset: ')) continue
-    const off = /^\| offset: (\d+)/.exec(line)
+    const off = /^\| offset: (\d+) (?:CreateTime|LogAppendTime): (-?\d+)/.exec(line)
     const k = line.indexOf(' key: ')
     const p = line.lastIndexOf(' payload: ')
     if (!off || k < 0 || p < 0 || p < k) continue
@@ -123,7 +125,7 @@ export function parseDumpLogSegments(text: string): OffsetsRecord[] {
       value = v.data
       valueVersion = Number(v.version)
     }
-    out.push({offset: Number(off[1]), type, typeName: RECORD_TYPES[type] ?? `Unknown${type}`, key: key.data, value, valueVersion})
+    out.push({offset: Number(off[1]), timestamp: Number(off[2]), type, typeName: RECORD_TYPES[type] ?? `Unknown${type}`, key: key.data, value, valueVersion})
   }
   return out
 }

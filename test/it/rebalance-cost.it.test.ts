@@ -1,0 +1,185 @@
+/**
+ * What each bump cost (`timeline[].cost` of `group explain --json`) on a real cluster, made with Kafka's own
+ * clients and checked against the coordinator's records as Kafka's own decoder (DumpLogSegments) prints them.
+ * A KIP-848 group of two members, one of which sleeps 6 s in onPartitionsRevoked; a third member joins: the moved
+ * partitions (old and new owner), each one's time without an owner, the time to converge and the slowest member
+ * (the slow one, revoking) equal what the records' timestamps give. A member closes: its partitions' gap runs from
+ * its current-assignment tombstone. A classic group (two console consumers, one after the other): the partitions
+ * moved between the two generations.
+ */
+import {type ChildProcess, spawn} from 'node:child_process'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import type {RebalanceCost} from '../../src/core/cost/index.js'
+import {buildOnce} from './adapter-cli.js'
+import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
+import type {OffsetsRecord} from './lib/offsets-log.js'
+import {Probe} from './lib/probe.js'
+
+let probe: Probe
+const R = runTag()
+const consoles: ChildProcess[] = []
+
+beforeAll(async () => {
+  const [p] = await Promise.all([Probe.start('rebalance-cost'), buildOnce()])
+  probe = p
+})
+afterAll(async () => {
+  for (const c of consoles) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+  await probe?.close()
+})
+
+const env = () => probe.env
+type CostEntry = Entry & {cost?: RebalanceCost}
+const timeline = (r: Report) => r.timeline as CostEntry[]
+const cost = (r: Report, epoch: number): RebalanceCost => timeline(r).find(e => e.epoch === epoch)!.cost!
+
+/** The group is quiet: in sync with `members` members, and its last bump converged (read from our cost). */
+function converged(group: string, members: number, what: string, after = -1): Promise<Report> {
+  return waitReport(env(), group, what, r => {
+    const last = timeline(r).at(-1)
+    return r.verdict.code === 'IN_SYNC' && r.members.length === members && last!.epoch > after && last?.cost?.convergence.status === 'converged'
+  })
+}
+
+// ---------------------------------------------------------------- what Kafka's decoder says
+interface Tps {
+  topicId: string
+  partitions: number[]
+}
+type Value = Record<string, unknown>
+
+const listed = (v: Value | null, field: 'assignedPartitions' | 'partitionsPendingRevocation') =>
+  ((v?.[field] as Tps[] | undefined) ?? []).flatMap(t => t.partitions.map(p => `${t.topicId}:${p}`))
+const held = (v: Value | null) => [...listed(v, 'assignedPartitions'), ...listed(v, 'partitionsPendingRevocation')]
+const currents = (recs: OffsetsRecord[], memberId: string) => recs.filter(r => r.type === 8 && r.key.memberId === memberId)
+
+/** "topicId:partition" → the member holding it (assigned or pending revocation) after the record at `offset`. */
+function ownersAfter(recs: OffsetsRecord[], offset: number): Map<string, string> {
+  const byMember = new Map<string, Value>()
+  for (const r of recs) {
+    if (r.offset > offset) break
+    if (r.type === 8) r.value ? byMember.set(r.key.memberId as string, r.value) : byMember.delete(r.key.memberId as string)
+  }
+  const out = new Map<string, string>()
+  for (const [m, v] of byMember) for (const u of held(v)) out.set(u, m)
+  return out
+}
+
+/** The partitions whose holder differs between two points of the log, with the old and the new holder. */
+function movedBetween(recs: OffsetsRecord[], before: number, after: number): string[] {
+  const a = ownersAfter(recs, before)
+  const b = ownersAfter(recs, after)
+  return [...new Set([...a.keys(), ...b.keys()])].filter(u => a.get(u) !== b.get(u)).map(u => `${u} ${a.get(u) ?? '-'} → ${b.get(u) ?? '-'}`)
+}
+
+/** From the record after which `from` no longer held the partition to the first after which `to` held it. */
+function gap(recs: OffsetsRecord[], unit: string, from: string, to: string) {
+  const own = currents(recs, from)
+  const released = own[own.findLastIndex(r => held(r.value).includes(unit)) + 1]
+  const owned = currents(recs, to).find(r => r.offset > released.offset && held(r.value).includes(unit))!
+  return {released, owned, ms: owned.timestamp - released.timestamp}
+}
+
+/** The first record from the epoch record on after which the target assignment covers the epoch and every member is at it, stable, nothing pending. */
+function convergedAt(recs: OffsetsRecord[], epochOffset: number, epoch: number): OffsetsRecord | undefined {
+  const members = new Set<string>()
+  const current = new Map<string, Value>()
+  let target = -1
+  for (const r of recs) {
+    const id = r.key.memberId as string
+    if (r.type === 5) r.value ? members.add(id) : members.delete(id)
+    if (r.type === 8) r.value ? current.set(id, r.value) : current.delete(id)
+    if (r.type === 6 && r.value) target = r.value.assignmentEpoch as number
+    if (r.offset < epochOffset || target < epoch) continue
+    const stable = (v: Value | undefined) => v?.memberEpoch === target && v.state === 0 && listed(v, 'partitionsPendingRevocation').length === 0
+    if ([...members].every(m => stable(current.get(m)))) return r
+  }
+  return undefined
+}
+
+/** The member's revocation: its record listing partitions pending revocation, then its next record without them. */
+function revocation(recs: OffsetsRecord[], memberId: string, fromOffset: number) {
+  const own = currents(recs, memberId).filter(r => r.offset >= fromOffset)
+  const start = own.findIndex(r => listed(r.value, 'partitionsPendingRevocation').length > 0)
+  const end = own.slice(start).find(r => listed(r.value, 'partitionsPendingRevocation').length === 0)!
+  return {start: own[start], end, ms: end.timestamp - own[start].timestamp}
+}
+
+const epochRecord = (recs: OffsetsRecord[], epoch: number) => recs.find(r => r.type === 3 && r.value?.epoch === epoch)!
+const ourMoves = (c: RebalanceCost) => c.moved.map(m => `${m.topicId}:${m.partition} ${m.from?.memberId ?? '-'} → ${m.to?.memberId ?? '-'}`)
+
+describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
+  it('a third member joins while one revokes slowly (6 s); then a member closes: moves, time without an owner, convergence, slowest', async () => {
+    const d = probe.driver
+    const [T, G] = [`${R}-cost`, `${R}-cost-g`]
+    const [fast, slow, late] = [`${R}fast`, `${R}slow`, `${R}late`]
+    await d.cmd(`create-topic ${T} 6`)
+    // the fast member first: when the slow one joins, only the fast one gives partitions up (no 6 s here)
+    await d.cmd(`consumer ${fast} ${G} names ${T}`)
+    await converged(G, 1, 'the first member owns the topic')
+    await d.cmd(`consumer ${slow} ${G} names ${T} revoke-sleep=6000`)
+    const two = await converged(G, 2, 'two members settled')
+    const ids = new Map(two.members.map(m => [m.clientId!, m.memberId]))
+    const e2 = two.groupEpoch!
+
+    const t0 = Date.now()
+    await d.cmd(`consumer ${late} ${G} names ${T}`)
+    const three = await converged(G, 3, 'the third member joined and the group converged', e2)
+    console.log(`[rebalance-cost] join to convergence seen in ${Date.now() - t0} ms`)
+    ids.set(late, three.members.find(m => m.clientId === late)!.memberId)
+    const e3 = three.groupEpoch!
+    const join = cost(three, e3)
+    const recs = await probe.records(G)
+    const bump = epochRecord(recs, e3)
+    const settledAt = convergedAt(recs, bump.offset, e3)!
+
+    // moved: each member gave one partition to the new one, exactly as the records' holders changed
+    expect(ourMoves(join).sort()).toEqual(movedBetween(recs, bump.offset - 1, settledAt.offset).sort())
+    expect(join.moved.map(m => [m.from?.clientId, m.to?.clientId]).sort()).toEqual([
+      [fast, late],
+      [slow, late],
+    ])
+    for (const m of join.moved) {
+      const dump = gap(recs, `${m.topicId}:${m.partition}`, m.from!.memberId, m.to!.memberId)
+      console.log(`[rebalance-cost] join ${m.topic}-${m.partition} ${m.from!.clientId} → ${late}: ours ${m.unownedMs} ms, dump ${dump.ms} ms`)
+      expect([m.releasedBy, m.releasedOffset, m.ownedOffset, m.open]).toEqual(['revocation', String(dump.released.offset), String(dump.owned.offset), false])
+      expect(Math.abs(m.unownedMs! - dump.ms)).toBeLessThanOrEqual(1000)
+    }
+    expect(join.unownedPartitionMs).toBe(join.moved.reduce((n, m) => n + m.unownedMs!, 0))
+
+    // convergence: from the epoch record to the record after which everyone is at the new epoch, stable
+    expect(join.convergence).toMatchObject({status: 'converged', offset: String(settledAt.offset)})
+    const convergeMs = settledAt.timestamp - bump.timestamp
+    console.log(`[rebalance-cost] join converged: ours ${(join.convergence as {afterMs: number}).afterMs} ms, dump ${convergeMs} ms`)
+    expect(Math.abs((join.convergence as {afterMs: number}).afterMs - convergeMs)).toBeLessThanOrEqual(1000)
+
+    // the slowest: the slow member, revoking its partition for its listener's 6 s (and the records around it)
+    const rev = revocation(recs, ids.get(slow)!, bump.offset)
+    console.log(`[rebalance-cost] slowest: ours ${join.slowest?.member.clientId} ${join.slowest?.doing} ${join.slowest?.ms} ms, dump ${rev.ms} ms`)
+    expect(join.slowest).toMatchObject({member: {memberId: ids.get(slow), clientId: slow}, doing: 'revoking', ongoing: false, removed: false, units: 1})
+    expect(Math.abs(join.slowest!.ms - rev.ms)).toBeLessThanOrEqual(1000)
+    expect(join.slowest!.ms).toBeGreaterThanOrEqual(6000)
+    expect(join.slowest!.ms).toBeLessThan(12_000)
+    expect(convergeMs).toBeGreaterThanOrEqual(join.slowest!.ms)
+
+    // the fast member closes: its partitions are released by its tombstone, then owned by the others
+    await d.cmd(`stop ${fast}`)
+    const after = await converged(G, 2, 'the closed member left and the group converged', e3)
+    const e4 = after.groupEpoch!
+    const leave = cost(after, e4)
+    const recs2 = await probe.records(G)
+    const tombstone = currents(recs2, ids.get(fast)!).at(-1)!
+    expect(tombstone.value).toBeNull()
+    expect(ourMoves(leave).sort()).toEqual(movedBetween(recs2, tombstone.offset - 1, convergedAt(recs2, epochRecord(recs2, e4).offset, e4)!.offset).sort())
+    expect(leave.moved.length).toBeGreaterThan(0)
+    for (const m of leave.moved) {
+      const dump = gap(recs2, `${m.topicId}:${m.partition}`, m.from!.memberId, m.to!.memberId)
+      console.log(`[rebalance-cost] leave ${m.topic}-${m.partition} → ${m.to!.clientId}: ours ${m.unownedMs} ms, dump ${dump.ms} ms`)
+      expect(m.from).toEqual({memberId: ids.get(fast), clientId: fast})
+      expect(dump.released.offset).toBe(tombstone.offset)
+      expect([m.releasedBy, m.releasedOffset, m.ownedOffset]).toEqual(['member-removed', String(tombstone.offset), String(dump.owned.offset)])
+      expect(Math.abs(m.unownedMs! - dump.ms)).toBeLessThanOrEqual(1000)
+    }
+    await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`)])
+  })
+})
