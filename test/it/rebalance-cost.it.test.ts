@@ -13,15 +13,19 @@ import type {RebalanceCost} from '../../src/core/cost/index.js'
 import {buildOnce} from './adapter-cli.js'
 import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
 import type {OffsetsRecord} from './lib/offsets-log.js'
+import {waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
 const R = runTag()
 const consoles: ChildProcess[] = []
+let classic: ReturnType<typeof startClassic>
 
 beforeAll(async () => {
   const [p] = await Promise.all([Probe.start('rebalance-cost'), buildOnce()])
   probe = p
+  classic = startClassic()
+  classic.catch(() => undefined) // awaited by its test
 })
 afterAll(async () => {
   for (const c of consoles) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
@@ -182,4 +186,69 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     }
     await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`)])
   })
+
+  it('a classic group (two console consumers, one after the other): the partitions moved between the two generations', async () => {
+    const {G, c1, c2, g1} = await classic
+    const two = await waitReport(env(), G, 'the second console consumer has partitions', r => r.members.length === 2 && (r.groupEpoch ?? -1) > g1)
+    const gen = cost(two, two.groupEpoch!)
+    const recs = await probe.records(G)
+    const [before, after] = [generation(recs, gen.previousEpoch!), generation(recs, gen.epoch)]
+    const owners = (v: Value) =>
+      new Map((v.members as ClassicMember[]).flatMap(m => m.assignment.assignedPartitions.flatMap(t => t.partitions.map(p => [`${t.topic}:${p}`, m.memberId]))))
+    const [a, b] = [owners(before), owners(after)]
+    const expected = [...new Set([...a.keys(), ...b.keys()])].filter(u => a.get(u) !== b.get(u)).map(u => `${u} ${a.get(u) ?? '-'} → ${b.get(u) ?? '-'}`)
+    console.log(`[rebalance-cost] classic generation ${gen.previousEpoch} → ${gen.epoch}: moved ${gen.moved.map(m => `${m.topic}-${m.partition}`)}`)
+    expect(gen.moved.map(m => `${m.topic}:${m.partition} ${m.from?.memberId ?? '-'} → ${m.to?.memberId ?? '-'}`).sort()).toEqual(expected.sort())
+    expect(gen.moved.length).toBeGreaterThan(0)
+    expect(new Set(gen.moved.map(m => `${m.from?.clientId} → ${m.to?.clientId}`))).toEqual(new Set([`${c1} → ${c2}`]))
+    // no duration is claimed for a classic group; the protocol follows the assignor the coordinator chose
+    expect(gen.moved.map(m => [m.unownedMs, m.releasedBy, m.open])).toEqual(gen.moved.map(() => [null, null, false]))
+    expect(gen).toMatchObject({groupType: 'classic', convergence: {status: 'not-measured', reason: 'classic-group'}, slowest: null, unownedPartitionMs: 0})
+    expect([gen.assignor, gen.protocol]).toEqual([after.protocol, after.protocol === 'range' ? 'eager' : 'unknown'])
+  })
 })
+
+interface ClassicMember {
+  memberId: string
+  assignment: {assignedPartitions: Array<{topic: string; partitions: number[]}>}
+}
+
+/** The GroupMetadata record (as Kafka's decoder prints it) of a classic group's generation. */
+const generation = (recs: OffsetsRecord[], gen: number): Value => recs.find(r => r.type === 2 && r.value?.generation === gen)!.value!
+
+/**
+ * The classic group's first console consumer, then the second once the first owns the topic: started with the file
+ * (their JVM starts overlap the test above), read by the test below. Resolves to the first generation.
+ */
+async function startClassic() {
+  const [T, G] = [`${R}-cl`, `${R}-cl-g`]
+  const [c1, c2] = [`${R}cl1`, `${R}cl2`]
+  await probe.driver.cmd(`create-topic ${T} 4`)
+  consoleConsumer(T, G, c1)
+  const g1 = await waitFor(
+    'the first console consumer owns the topic',
+    async () =>
+      (await probe.records(G)).find(r => r.type === 2 && (r.value?.members as unknown[] | undefined)?.length === 1)?.value?.generation as number | undefined,
+    {timeoutMs: 90_000, intervalMs: 1000},
+  )
+  consoleConsumer(T, G, c2)
+  return {G, c1, c2, g1}
+}
+
+function consoleConsumer(topic: string, group: string, clientId: string): ChildProcess {
+  const props = ['client.id', clientId, 'session.timeout.ms', '6000', 'heartbeat.interval.ms', '500', 'metadata.max.age.ms', '1000']
+  const c = spawn(
+    'java',
+    [
+      '-Xmx192m',
+      '-cp',
+      `${probe.env.libs}/*`,
+      'org.apache.kafka.tools.consumer.ConsoleConsumer',
+      ...['--bootstrap-server', probe.env.bootstrap, '--topic', topic, '--group', group, '--timeout-ms', '300000'],
+      ...props.flatMap((v, i, a) => (i % 2 ? [] : ['--consumer-property', `${v}=${a[i + 1]}`])),
+    ],
+    {stdio: 'ignore'},
+  )
+  consoles.push(c)
+  return c
+}
