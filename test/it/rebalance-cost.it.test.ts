@@ -37,6 +37,18 @@ type CostEntry = Entry & {cost?: RebalanceCost}
 const timeline = (r: Report) => r.timeline as CostEntry[]
 const cost = (r: Report, epoch: number): RebalanceCost => timeline(r).find(e => e.epoch === epoch)!.cost!
 
+/** Each named member's consumer holds that many partitions (its rebalance listener's view): polled in the driver. */
+function owning(counts: Record<string, number>): Promise<true> {
+  return waitFor(
+    `members owning ${JSON.stringify(counts)}`,
+    async () => {
+      const members = (await probe.driver.cmd('members')).members as Array<{member: string; assignment: string[]}>
+      return Object.entries(counts).every(([name, n]) => members.find(m => m.member === name)?.assignment.length === n) || undefined
+    },
+    {timeoutMs: 90_000, intervalMs: 200},
+  )
+}
+
 /** The group is quiet: in sync with `members` members, and its last bump converged (read from our cost). */
 function converged(group: string, members: number, what: string, after = -1): Promise<Report> {
   return waitReport(env(), group, what, r => {
@@ -120,17 +132,15 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     await d.cmd(`create-topic ${T} 6`)
     // the fast member first: when the slow one joins, only the fast one gives partitions up (no 6 s here)
     await d.cmd(`consumer ${fast} ${G} names ${T}`)
-    await converged(G, 1, 'the first member owns the topic')
+    await owning({[fast]: 6})
     await d.cmd(`consumer ${slow} ${G} names ${T} revoke-sleep=6000`)
-    const two = await converged(G, 2, 'two members settled')
-    const ids = new Map(two.members.map(m => [m.clientId!, m.memberId]))
-    const e2 = two.groupEpoch!
+    await owning({[fast]: 3, [slow]: 3})
 
     const t0 = Date.now()
     await d.cmd(`consumer ${late} ${G} names ${T}`)
-    const three = await converged(G, 3, 'the third member joined and the group converged', e2)
+    const three = await converged(G, 3, 'the third member joined and the group converged')
     console.log(`[rebalance-cost] join to convergence seen in ${Date.now() - t0} ms`)
-    ids.set(late, three.members.find(m => m.clientId === late)!.memberId)
+    const ids = new Map(three.members.map(m => [m.clientId!, m.memberId]))
     const e3 = three.groupEpoch!
     const join = cost(three, e3)
     const recs = await probe.records(G)
