@@ -49,8 +49,20 @@ function owning(counts: Record<string, number>): Promise<true> {
   )
 }
 
-/** The group is quiet: in sync with `members` members, and its last bump converged (read from our cost). */
-function converged(group: string, members: number, what: string, after = -1): Promise<Report> {
+/**
+ * The group is quiet: in sync with `members` members, and its last bump (after epoch `after`) converged (read from
+ * our cost). Polled first in the records (the driver's decoder, cheaper than a CLI run), then with group explain.
+ */
+async function converged(group: string, members: number, what: string, after = -1): Promise<Report> {
+  await waitFor(
+    `${group}: ${what} (in the records)`,
+    async () => {
+      const recs = await probe.records(group)
+      const bump = recs.findLast(r => r.type === 3 && r.value !== null)
+      return bump !== undefined && (bump.value!.epoch as number) > after && convergedAt(recs, bump.offset, bump.value!.epoch as number) !== undefined
+    },
+    {timeoutMs: 90_000, intervalMs: 300},
+  )
   return waitReport(env(), group, what, r => {
     const last = timeline(r).at(-1)
     return r.verdict.code === 'IN_SYNC' && r.members.length === members && last!.epoch > after && last?.cost?.convergence.status === 'converged'
@@ -136,9 +148,10 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     await d.cmd(`consumer ${slow} ${G} names ${T} revoke-sleep=6000`)
     await owning({[fast]: 3, [slow]: 3})
 
+    const e2 = (await probe.latest(G, 'consumer'))!.epoch
     const t0 = Date.now()
     await d.cmd(`consumer ${late} ${G} names ${T}`)
-    const three = await converged(G, 3, 'the third member joined and the group converged')
+    const three = await converged(G, 3, 'the third member joined and the group converged', e2)
     console.log(`[rebalance-cost] join to convergence seen in ${Date.now() - t0} ms`)
     const ids = new Map(three.members.map(m => [m.clientId!, m.memberId]))
     const e3 = three.groupEpoch!
