@@ -65,7 +65,9 @@ async function converged(group: string, members: number, what: string, after = -
   )
   return waitReport(env(), group, what, r => {
     const last = timeline(r).at(-1)
-    return r.verdict.code === 'IN_SYNC' && r.members.length === members && last!.epoch > after && last?.cost?.convergence.status === 'converged'
+    return (
+      r.verdict.code === 'IN_SYNC' && r.members.length === members && last !== undefined && last.epoch > after && last.cost?.convergence.status === 'converged'
+    )
   })
 }
 
