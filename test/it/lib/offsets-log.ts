@@ -48,7 +48,7 @@ export const METADATA_RECORD_TYPE: Readonly<Record<GroupKind, number>> = {consum
 
 export interface OffsetsRecord {
   offset: number
-  /** The record's timestamp as printed (CreateTime: the coordinator's clock when it appended the record). */
+  /** The record's timestamp as printed (CreateTime: the coordinator's clock when it appended the record); -1: none. */
   timestamp: number
   type: number
   typeName: string
@@ -109,7 +109,8 @@ export function parseDumpLogSegments(text: string): OffsetsRecord[] {
   const out: OffsetsRecord[] = []
   for (const line of text.split('\n')) {
     if (!line.startsWith('| offset: ')) continue
-    const off = /^\| offset: (\d+) (?:CreateTime|LogAppendTime): (-?\d+)/.exec(line)
+    // the timestamp's type (CreateTime; NoTimestampType: -1 in old formats), then its value
+    const off = /^\| offset: (\d+)(?: (?:CreateTime|LogAppendTime|NoTimestampType): (-?\d+))?/.exec(line)
     const k = line.indexOf(' key: ')
     const p = line.lastIndexOf(' payload: ')
     if (!off || k < 0 || p < 0 || p < k) continue
@@ -125,7 +126,15 @@ export function parseDumpLogSegments(text: string): OffsetsRecord[] {
       value = v.data
       valueVersion = Number(v.version)
     }
-    out.push({offset: Number(off[1]), timestamp: Number(off[2]), type, typeName: RECORD_TYPES[type] ?? `Unknown${type}`, key: key.data, value, valueVersion})
+    out.push({
+      offset: Number(off[1]),
+      timestamp: off[2] === undefined ? -1 : Number(off[2]),
+      type,
+      typeName: RECORD_TYPES[type] ?? `Unknown${type}`,
+      key: key.data,
+      value,
+      valueVersion,
+    })
   }
   return out
 }
