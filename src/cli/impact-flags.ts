@@ -9,7 +9,9 @@ touched: whether it bumps its group epoch, how many times (a reassignment change
 old → target+old while new replicas catch up, then → target; a bump happens at each change a heartbeat sees), what
 decides it, when, the metadata hash stored at each step, its members and assigned partitions now, and whether it is
 already pending or stale today. Hashes the controller decides (a new topic id, partitions added without a
-placement) are never guessed: they are null with the reason.
+placement) are never guessed: they are null with the reason. Without READ on __consumer_offsets (or with
+--describe-only) every group is predicted from its describe and the live metadata, as if in sync today (see
+--describe-only); the report's \`reading\` says what that leaves unknown.
 
 Changes apply in this order whatever the flag order: topic deletions/creations/partitions added, re-creations,
 the reassignment, broker shutdowns, restarts with a new rack, unregistrations.
@@ -73,4 +75,10 @@ export const impactFlags = {
   'broker-rack': Flags.string({summary: 'Restart this broker with a new broker.rack.', multiple: true, helpValue: 'ID=RACK', helpGroup: 'CHANGES'}),
   'fail-on-rebalance': Flags.integer({summary: 'Exit 3 when more than N groups would rebalance (bare: N = 0).', min: 0, helpValue: '[N]'}),
   all: Flags.boolean({summary: 'Table: also list touched groups that will not bump.'}),
+  'describe-only': Flags.boolean({
+    summary: 'Do not read __consumer_offsets: predict every group from its describe and the live metadata (what DESCRIBE allows).',
+    description:
+      "Automatic when READ on __consumer_offsets is refused (a warning names the refusal and the grant). Each group's stored hash is taken to equal its live one (in sync today): whether a group is already stale, and under which release's rules it runs, needs the records; `reading` says so with the grant. Classic groups are not predicted. Not with --metadata-file.",
+    exclusive: ['metadata-file', 'offsets-segment'],
+  }),
 }
