@@ -109,7 +109,7 @@ function readingLines(r: ImpactReport, prose: (text: string, indent?: number) =>
       `read describe-only (${r.reading.reason}): each group is predicted from the live metadata hash of its described topics, as if its stored hash equals it (in sync today)`,
     ),
     ...r.reading.missing.map(m =>
-      prose(`  - the ${m.what} need ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`, 4),
+      prose(`  - the ${m.what}: needs ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`, 4),
     ),
   ]
 }

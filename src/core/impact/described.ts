@@ -87,12 +87,12 @@ function assignedOf(d: DescribedGroup): number | null {
 function describedImpactReading(denial: Denial | undefined, classic: number): Reading {
   const reading = describeOnlyReading(
     denial,
-    'stored metadata hash: whether a group is already stale today (the change then folds into that bump; a change that leaves the hash as it is now, such as a reassignment ending on the same racks, still bumps such a group once)',
+    'stored metadata hash (whether a group is already stale today: the change then folds into that bump, and a change that leaves the hash as it is now, such as a reassignment ending on the same racks, still bumps such a group once)',
   )
   const [first] = reading.missing
   const more = [
-    "whose rules a group follows: under Kafka 4.0's rules (no hash kept) only topic ids and partition counts count, so replica, rack and broker changes bump nothing; the prediction applies 4.1+'s",
-    ...(classic > 0 ? [`${classic} classic group(s): their members' subscriptions are read from the records; not predicted`] : []),
+    "groups' rules (under Kafka 4.0's, no hash is kept and only topic ids and partition counts count, so replica, rack and broker changes bump nothing; the prediction applies 4.1+'s)",
+    ...(classic > 0 ? [`subscriptions of ${classic} classic group(s) (not predicted without them)`] : []),
   ]
   return {...reading, missing: [first, ...more.map(what => ({...first, what}))]}
 }

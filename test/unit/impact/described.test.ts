@@ -160,9 +160,9 @@ describe('impact describe-only', () => {
     expect(r.summary).toMatchObject({groups: 2, alreadyPending: 1, classicGroups: 0, classicGroupsSkipped: 1})
     expect(r.reading?.reason).toBe('Fetch of __consumer_offsets refused: TOPIC_AUTHORIZATION_FAILED')
     expect(r.reading?.missing.map(m => m.what)).toEqual([
-      expect.stringContaining('stored metadata hash: whether a group is already stale today'),
-      expect.stringContaining("Kafka 4.0's rules"),
-      expect.stringContaining('1 classic group(s)'),
+      expect.stringContaining('stored metadata hash (whether a group is already stale today'),
+      expect.stringContaining("groups' rules (under Kafka 4.0's"),
+      expect.stringContaining('subscriptions of 1 classic group(s)'),
     ])
     for (const m of r.reading!.missing) {
       expect(m.needs).toEqual({resourceType: 'topic', resourceName: '__consumer_offsets', operation: 'READ'})
