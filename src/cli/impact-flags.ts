@@ -18,7 +18,8 @@ the reassignment, broker shutdowns, restarts with a new rack, unregistrations.
 
 --json prints {schema: {name: "rebalance-doctor/impact", version: 1}, changes, phases, groups: [{group, type, groupEpoch,
 storedMetadataHash, members, assignedPartitions, touchedTopics, today, bumps: {min, max}, deferredBumps, decides,
-steps: [{phase, when, metadataHash, hashUnknown, bump, deferred, allCopyingHash?}], notes}], summary}. Hashes are decimal strings.
+steps: [{phase, when, metadataHash, hashUnknown, bump, deferred, allCopyingHash?}], notes}], summary, reading?}
+(reading: read describe-only). Hashes are decimal strings.
 
 EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would rebalance (a bare
 --fail-on-rebalance means 0); 1 runtime or Kafka error; 2 usage error.`
