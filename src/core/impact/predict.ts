@@ -55,7 +55,7 @@ export interface GroupImpact {
   group: string
   type: Exclude<GroupType, 'classic'>
   groupEpoch: number
-  /** null under Kafka 4.0's rules (no hash kept: the bumps are predicted from the subscription metadata). */
+  /** null under Kafka 4.0's rules (no hash kept: the bumps are predicted from the subscription metadata), and read describe-only. */
   storedMetadataHash: string | null
   /** Whose rules the group's records were written under (see group explain): `4.0` or `4.1+`; null read describe-only. */
   rules: GroupRules | null

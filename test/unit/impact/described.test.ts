@@ -10,6 +10,8 @@ import {
   parseAddPartitions,
   parseBrokerRack,
   parseCreateTopic,
+  parseDeleteTopic,
+  parseRecreateTopic,
   parseReassignmentJson,
   type PlannedChange,
   predictDescribedImpact,
@@ -86,6 +88,8 @@ const plans: Array<[string, PlannedChange[]]> = [
   ['partitions added with their placement', [parseAddPartitions('orders=4/1:2,2:3,3:1,2:1')]],
   ['partitions added without placement', [parseAddPartitions('orders=6')]],
   ['a broker restarted with another rack', [parseBrokerRack('3=rack-z')]],
+  ['a topic deleted', [parseDeleteTopic('payments')]],
+  ['a topic re-created', [parseRecreateTopic('orders')]],
   ['a reassignment changing racks', [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[3,2]}]}')]],
   ['a reassignment ending on the same racks', [parseReassignmentJson('{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[2,1]}]}')]],
 ]
