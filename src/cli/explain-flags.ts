@@ -14,8 +14,9 @@ reproduces the stored hash; each says how it is known (confidence exact, inferre
 the alternatives, evident, unexplained). Reports partition reassignments in flight on the group's topics.
 The verdict compares the stored metadata hash with the hash of the live metadata: in sync, a rebalance pending on
 the next heartbeat, or a hash stale in the coordinator's cache; and reports pending assignments and members still
-reconciling. Without READ on __consumer_offsets (or with --describe-only) one group is answered from its describe,
-OffsetFetch and the live metadata instead: no timeline, no stored hash (the report's reading says so and the grant).
+reconciling. Without READ on __consumer_offsets (or with --describe-only) a group is answered from its describe,
+OffsetFetch and the live metadata instead (a pattern or --all: every matching group of the listing, without its
+offsets): no timeline, no stored hash (the report's reading says so and the grant).
 Works for consumer, share and streams groups (classic groups have no metadata hash: their members,
 offsets and lag come from the stored GroupMetadata value; see docs/output.md).
 
@@ -77,8 +78,8 @@ export const explainFlags = {
   'describe-only': Flags.boolean({
     summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
     description:
-      'Automatic for one group when READ on __consumer_offsets is refused (a warning says so). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. One group only; not with --watch.',
-    exclusive: ['watch', 'metadata-log', 'all'],
+      'Automatic when READ on __consumer_offsets is refused (a warning says so), for one group, a pattern or --all (each matching group of the listing described). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. Not with --watch.',
+    exclusive: ['watch', 'metadata-log'],
   }),
   ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
   all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),

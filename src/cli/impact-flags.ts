@@ -9,14 +9,17 @@ touched: whether it bumps its group epoch, how many times (a reassignment change
 old → target+old while new replicas catch up, then → target; a bump happens at each change a heartbeat sees), what
 decides it, when, the metadata hash stored at each step, its members and assigned partitions now, and whether it is
 already pending or stale today. Hashes the controller decides (a new topic id, partitions added without a
-placement) are never guessed: they are null with the reason.
+placement) are never guessed: they are null with the reason. Without READ on __consumer_offsets (or with
+--describe-only) every group is predicted from its describe and the live metadata, as if in sync today (see
+--describe-only); the report's \`reading\` says what that leaves unknown.
 
 Changes apply in this order whatever the flag order: topic deletions/creations/partitions added, re-creations,
 the reassignment, broker shutdowns, restarts with a new rack, unregistrations.
 
 --json prints {schema: {name: "rebalance-doctor/impact", version: 1}, changes, phases, groups: [{group, type, groupEpoch,
 storedMetadataHash, members, assignedPartitions, touchedTopics, today, bumps: {min, max}, deferredBumps, decides,
-steps: [{phase, when, metadataHash, hashUnknown, bump, deferred, allCopyingHash?}], notes}], summary}. Hashes are decimal strings.
+steps: [{phase, when, metadataHash, hashUnknown, bump, deferred, allCopyingHash?}], notes}], summary, reading?}
+(reading: read describe-only). Hashes are decimal strings.
 
 EXIT CODES: 0 done; 3 with --fail-on-rebalance N when more than N groups would rebalance (a bare
 --fail-on-rebalance means 0); 1 runtime or Kafka error; 2 usage error.`
@@ -73,4 +76,10 @@ export const impactFlags = {
   'broker-rack': Flags.string({summary: 'Restart this broker with a new broker.rack.', multiple: true, helpValue: 'ID=RACK', helpGroup: 'CHANGES'}),
   'fail-on-rebalance': Flags.integer({summary: 'Exit 3 when more than N groups would rebalance (bare: N = 0).', min: 0, helpValue: '[N]'}),
   all: Flags.boolean({summary: 'Table: also list touched groups that will not bump.'}),
+  'describe-only': Flags.boolean({
+    summary: 'Do not read __consumer_offsets: predict every group from its describe and the live metadata (what DESCRIBE allows).',
+    description:
+      "Automatic when READ on __consumer_offsets is refused (a warning names the refusal and the grant). Each group's stored hash is taken to equal its live one (in sync today): whether a group is already stale, and under which release's rules it runs, needs the records; `reading` says so with the grant. Classic groups are not predicted. Not with --metadata-file.",
+    exclusive: ['metadata-file', 'offsets-segment'],
+  }),
 }

@@ -7,6 +7,9 @@ import type {ImpactReport} from '../core/impact/index.js'
 import {impact} from '../operations/impact.js'
 import {renderImpact} from '../render/impact.js'
 
+/** Read describe-only, the verdicts of a group not pending today (as far as the epochs show; an empty group bumps nothing). */
+const QUIET_DESCRIBED: ReadonlySet<string> = new Set(['EPOCHS_IN_SYNC', 'EMPTY_GROUP'])
+
 export default class Impact extends LiveCommand<typeof Impact> {
   static override schema = SCHEMAS.impact
   static override summary = 'Before an operation: which groups it will rebalance, how often, and when.'
@@ -42,9 +45,11 @@ export default class Impact extends LiveCommand<typeof Impact> {
       metadataFile: flags['metadata-file'],
       offsetsSegments: flags['offsets-segment'],
       failOnRebalance: flags['fail-on-rebalance'],
+      describeOnly: flags['describe-only'],
     })
     if (!this.jsonEnabled()) {
-      const shown = flags.all ? report : {...report, groups: report.groups.filter(g => g.bumps.max > 0 || g.deferredBumps > 0 || g.today !== 'IN_SYNC')}
+      const pendingToday = (today: string) => (report.reading ? !QUIET_DESCRIBED.has(today) : today !== 'IN_SYNC')
+      const shown = flags.all ? report : {...report, groups: report.groups.filter(g => g.bumps.max > 0 || g.deferredBumps > 0 || pendingToday(g.today))}
       this.log(renderImpact(shown, terminalWidth()))
     }
     if (report.summary.exitCode === 3) this.exitWith(EXIT.finding)

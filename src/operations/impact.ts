@@ -1,6 +1,7 @@
 /**
  * `impact`: the planned changes (from flags and a reassignment file), the live metadata and every group (as `audit`
- * reads them) or a metadata file and __consumer_offsets segments, and the prediction (src/core/impact).
+ * reads them) or a metadata file and __consumer_offsets segments, and the prediction (src/core/impact). Without
+ * READ on __consumer_offsets (or with --describe-only) every group's describe instead of its records.
  */
 import {
   type ImpactReport,
@@ -11,13 +12,17 @@ import {
   parseRecreateTopic,
   parseShutdownBroker,
   parseUnregisterBroker,
+  type ImpactOptions,
   type PlannedChange,
+  predictDescribedImpact,
   predictImpact,
 } from '../core/impact/index.js'
-import {InputError} from '../core/errors.js'
+import {type Denial, InputError} from '../core/errors.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
 import {scanOffsets} from '../sources/audit-scan.js'
+import {readDescribedGroups} from '../sources/group-describe.js'
+import {offsetsReadDenied} from '../sources/group-log.js'
 import {readMetadataFile} from '../sources/metadata-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
 import {readReassignmentFile} from '../sources/reassignment-file.js'
@@ -37,6 +42,8 @@ export interface ImpactRequest {
   metadataFile?: string
   offsetsSegments?: string[]
   failOnRebalance?: number
+  /** --describe-only: predict from the groups' describes without reading __consumer_offsets. */
+  describeOnly?: boolean
 }
 
 /** The changes in the order they apply (whatever the flag order; see the command's help). */
@@ -61,15 +68,18 @@ async function plannedChanges(r: ImpactRequest): Promise<PlannedChange[]> {
   return changes
 }
 
+/**
+ * The prediction from the records (live or offline); live, without READ on __consumer_offsets (or with
+ * --describe-only), from the groups' describes instead.
+ */
 export async function impact(session: Session, r: ImpactRequest): Promise<ImpactReport> {
   const changes = await plannedChanges(r)
-  let md: ClusterMetadata
-  let groups: Map<string, GroupSummary>
-  if (r.metadataFile) {
-    md = await readMetadataFile(r.metadataFile)
-    groups = await readOffsetsSegments(r.offsetsSegments ?? [])
-  } else {
-    ;({md, groups} = await session.withCluster(
+  const options = {failOnRebalance: r.failOnRebalance}
+  if (r.metadataFile) return predictImpact(await readMetadataFile(r.metadataFile), await readOffsetsSegments(r.offsetsSegments ?? []), changes, options)
+  if (r.describeOnly) return describedImpact(session, changes, options)
+  let read: {md: ClusterMetadata; groups: Map<string, GroupSummary>}
+  try {
+    read = await session.withCluster(
       async (client, progress) => {
         const [scan, live] = await Promise.all([
           scanOffsets(client, {
@@ -80,7 +90,26 @@ export async function impact(session: Session, r: ImpactRequest): Promise<Impact
         return {md: live, groups: scan.groups}
       },
       {progress: 'reading __consumer_offsets'},
-    ))
+    )
+  } catch (error) {
+    if (!offsetsReadDenied(error)) throw error
+    session.warn(
+      `${error.message}: predicting every group from its describe and the live metadata instead (as if each group's stored hash equals its live one). ${error.hint}`,
+    )
+    return describedImpact(session, changes, {...options, denial: error.denial})
   }
-  return predictImpact(md, groups, changes, {failOnRebalance: r.failOnRebalance})
+  return predictImpact(read.md, read.groups, changes, options)
+}
+
+/** The live metadata and every listed group's describe (DESCRIBE is all it needs), into the describe-only prediction. */
+async function describedImpact(session: Session, changes: PlannedChange[], options: ImpactOptions & {denial?: Denial}): Promise<ImpactReport> {
+  const {md, described} = await session.withCluster(
+    async (client, progress) => {
+      const [live, listed] = await Promise.all([client.clusterMetadata(), client.listGroups()])
+      const described = await readDescribedGroups(client, listed, (done, total) => progress.update(`describing groups: ${done}/${total}`))
+      return {md: live, described}
+    },
+    {progress: 'describing groups'},
+  )
+  return predictDescribedImpact(md, described, changes, options)
 }

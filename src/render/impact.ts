@@ -20,12 +20,14 @@ function stepsText(g: GroupImpact): string {
   )
 }
 
-export function summaryText(s: ImpactSummary): string {
+/** `describeOnly`: the classic groups skipped are every classic group (their subscriptions are in the records). */
+export function summaryText(s: ImpactSummary, describeOnly = false): string {
+  const skipped = describeOnly ? 'not predicted describe-only' : 'of other protocols skipped'
   return [
-    `${s.groups} group${s.groups === 1 ? '' : 's'} and ${s.classicGroups} classic${s.classicGroupsSkipped ? ` (${s.classicGroupsSkipped} classic of other protocols skipped)` : ''}`,
+    `${s.groups} group${s.groups === 1 ? '' : 's'} and ${s.classicGroups} classic${s.classicGroupsSkipped ? ` (${s.classicGroupsSkipped} classic ${skipped})` : ''}`,
     `${s.touched} touched`,
     `${s.rebalancing} would rebalance (${s.certain} certainly, ${s.possible} possibly, ${s.deferred} only later)`,
-    ...(s.alreadyPending ? [`${s.alreadyPending} already pending or stale`] : []),
+    ...(s.alreadyPending ? [`${s.alreadyPending} already pending${describeOnly ? ' (by the epochs)' : ' or stale'}`] : []),
     `exit ${s.exitCode}${s.failOnRebalance === null ? '' : ` (--fail-on-rebalance ${s.failOnRebalance})`}`,
   ].join(' · ')
 }
@@ -51,7 +53,7 @@ export function renderImpact(r: ImpactReport, width = 0): string {
     out.push(
       renderTable(
         ['group', 'type', 'members', 'partitions', 'today', 'bumps', 'steps (phase → stored hash)'],
-        r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions, g.today, bumpsText(g), stepsText(g)]),
+        r.groups.map(g => [g.group, g.type, g.members, g.assignedPartitions ?? '-', g.today, bumpsText(g), stepsText(g)]),
         ['left', 'left', 'right', 'right', 'left', 'left', 'left'],
         {width},
       ),
@@ -94,6 +96,20 @@ export function renderImpact(r: ImpactReport, width = 0): string {
       for (const n of [...new Set(notes)]) out.push(prose(`  - ${n}`, 4))
     }
   }
-  out.push(prose(summaryText(r.summary)))
+  out.push(...readingLines(r, prose))
+  out.push(prose(summaryText(r.summary, r.reading !== undefined)))
   return out.join('\n')
+}
+
+/** Read describe-only: what the prediction assumes, and what each missing permission would add, with the grant. */
+function readingLines(r: ImpactReport, prose: (text: string, indent?: number) => string): string[] {
+  if (!r.reading) return []
+  return [
+    prose(
+      `read describe-only (${r.reading.reason}): each group is predicted from the live metadata hash of its described topics, as if its stored hash equals it (in sync today)`,
+    ),
+    ...r.reading.missing.map(m =>
+      prose(`  - the ${m.what}: needs ${m.needs.operation} on ${m.needs.resourceType} ${m.needs.resourceName}; grant: ${m.grant}`, 4),
+    ),
+  ]
 }

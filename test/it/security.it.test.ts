@@ -3,12 +3,16 @@
  * listeners, with the test CA made at cluster start: the right settings work and give the same hashes as PLAINTEXT;
  * every failure (wrong password, rejected token, unknown host, closed port, a topic the principal may not describe,
  * untrusted CA, a timeout) is one line naming the cause, a non-zero exit, within the timeout; secrets (passwords,
- * tokens) never appear in any output, --debug included.
+ * tokens) never appear in any output, --debug included. A DESCRIBE-only account (dave: READ on __consumer_offsets
+ * denied) gets describe-only answers from group explain (one group and --all), audit and impact, checked against
+ * the full reading and DumpLogSegments.
  */
 import {createServer, type Server, type Socket} from 'node:net'
 import {readFileSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli, type CliResult, errorLine, tempDir, writeProps} from './adapter-cli.js'
+import {clusterSh} from './lib/cluster.js'
+import type {GroupMetadataRecord} from './lib/offsets-log.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -219,11 +223,59 @@ describe('a DESCRIBE-only account (READ on __consumer_offsets denied by an ACL)'
       expect(a.groups.map((g: {group: string; groupEpoch: number}) => [g.group, g.groupEpoch])).toEqual([[group, stored.epoch]])
       expectNoSecrets(limited)
       expectNoSecrets(audit)
+      await predictedThenAltered(group, stored, props)
     } finally {
       await probe.driver.cmd(`stop ${R}-m1`)
     }
   })
 })
+
+/**
+ * As dave: `impact --add-partitions` (with the placement, so the hash is predicted) before Kafka's TopicCommand adds
+ * the partition; the coordinator then stores (DumpLogSegments) exactly the predicted bump and hash. Then
+ * `group explain --all` as dave answers every group describe-only, its live hash now the stored one.
+ */
+async function predictedThenAltered(group: string, before: GroupMetadataRecord, props: string): Promise<void> {
+  const asDave = ['-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json']
+  const topic = `${R}-open`
+  const imp = await cli(['impact', ...asDave, '--add-partitions', `${topic}=4/1:2,2:3,3:1,2:1`])
+  expect(imp.code, imp.stderr).toBe(0)
+  const p = JSON.parse(imp.stdout)
+  expect(p.reading).toMatchObject({mode: 'describe-only', reason: 'Fetch of __consumer_offsets refused: TOPIC_AUTHORIZATION_FAILED'})
+  const predicted = p.groups.find((g: {group: string}) => g.group === group)
+  expect(predicted).toMatchObject({bumps: {min: 1, max: 1}, touchedTopics: [topic], storedMetadataHash: null, today: 'EPOCHS_IN_SYNC'})
+  expect(predicted.steps).toEqual([expect.objectContaining({phase: 'topics', bump: 'yes', hashUnknown: null})])
+
+  await clusterSh(
+    probe.env,
+    'tool',
+    'org.apache.kafka.tools.TopicCommand',
+    '--bootstrap-server',
+    probe.env.bootstrap,
+    '--alter',
+    '--topic',
+    topic,
+    '--partitions',
+    '4',
+    '--replica-assignment',
+    '1:2,2:3,3:1,2:1',
+  )
+  await probe.waitStored(group, 'consumer', 'the bump after the partition increase', r => r.epoch > before.epoch)
+  const after = await probe.settled(group, 'consumer')
+  const bumps = (await probe.history(group, 'consumer')).filter(r => r.epoch > before.epoch)
+  expect(bumps.map(b => [b.epoch, String(b.metadataHash)])).toEqual([[before.epoch + 1, predicted.steps[0].metadataHash]])
+
+  const all = await cli(['group', 'explain', '--all', ...asDave])
+  expect(all.code, all.stderr).toBe(0)
+  const doc = JSON.parse(all.stdout)
+  expect(doc.groups.length).toBeGreaterThan(0)
+  for (const g of doc.groups) expect(g.reading?.mode, g.group).toBe('describe-only')
+  const mine = doc.groups.find((g: {group: string}) => g.group === group)
+  expect([mine.groupEpoch, mine.liveMetadataHash, mine.verdict.code]).toEqual([after.epoch, String(after.metadataHash), 'EPOCHS_IN_SYNC'])
+  expect(doc.warnings.filter((w: string) => w.includes('READ on topic __consumer_offsets'))).toHaveLength(1)
+  expectNoSecrets(imp)
+  expectNoSecrets(all)
+}
 
 describe('SASL_SSL with PLAIN', () => {
   it('PLAIN with the right credentials gives the same hashes as PLAINTEXT', async () => {

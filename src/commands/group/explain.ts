@@ -57,7 +57,6 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
-      if (flags['describe-only']) throw bad('--describe-only explains one group', 'Give one group id (--literal for an id with * or ? in it).', 'BAD_INPUT')
       const what = pattern === undefined ? '--all' : `"${pattern}"`
       if (flags.watch !== undefined)
         throw bad(
@@ -65,7 +64,8 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
           'Give one group id (--literal for an id with * or ? in it), or use `audit --watch --group PATTERN`.',
         )
       const accept = pattern === undefined ? () => true : parseGroupPattern(pattern).accept
-      const reports = await explainMany(this.session, accept, {...o, concurrency: flags.concurrency, quiet: this.jsonEnabled() || flags.ndjson})
+      const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
+      const reports = await explainMany(this.session, accept, {...o, concurrency: flags.concurrency, quiet: this.jsonEnabled() || flags.ndjson, describeOnly})
       this.printMany(reports, pattern ?? '--all', o.now)
       return {pattern: pattern ?? null, all: flags.all === true, groups: reports}
     }

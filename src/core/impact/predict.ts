@@ -32,6 +32,7 @@ import {type ClassicImpact, predictClassic} from './classic.js'
 import {re2jMatches} from './regex.js'
 import {assigned, decide, simulate, simulate40} from './simulate.js'
 import {by} from '../order.js'
+import type {Reading} from '../explain/report/report.js'
 
 export interface ImpactStep {
   phase: PhaseKind | 'share-initialization'
@@ -54,13 +55,13 @@ export interface GroupImpact {
   group: string
   type: Exclude<GroupType, 'classic'>
   groupEpoch: number
-  /** null under Kafka 4.0's rules (no hash kept: the bumps are predicted from the subscription metadata). */
+  /** null under Kafka 4.0's rules (no hash kept: the bumps are predicted from the subscription metadata), and read describe-only. */
   storedMetadataHash: string | null
-  /** Whose rules the group's records were written under (see group explain): `4.0` or `4.1+`. */
-  rules: GroupRules
-  /** Members now, and partitions assigned to them (streams: active task partitions). */
+  /** Whose rules the group's records were written under (see group explain): `4.0` or `4.1+`; null read describe-only. */
+  rules: GroupRules | null
+  /** Members now, and partitions assigned to them (streams: active task partitions; null read describe-only). */
   members: number
-  assignedPartitions: number
+  assignedPartitions: number | null
   /** The group's topics the plan touches. */
   touchedTopics: string[]
   /** Today, before the operation: IN_SYNC, or the pending/stale verdict (the operation folds into that bump). */
@@ -100,6 +101,8 @@ export interface ImpactReport {
   /** Classic consumer groups whose topics the plan touches (or that a created topic may concern). */
   classicGroups: ClassicGroupImpact[]
   summary: ImpactSummary
+  /** Read describe-only (READ on __consumer_offsets refused, or --describe-only): what that leaves unknown; else absent. */
+  reading?: Reading
 }
 
 export type ClassicGroupImpact = ClassicImpact & {group: string; type: 'classic'}
@@ -116,17 +119,8 @@ export function predictImpact(
   changes: readonly PlannedChange[],
   options: ImpactOptions = {},
 ): ImpactReport {
-  const phases = buildPhases(md, changes)
-  const ctx: Prediction = {
-    md,
-    phases,
-    hashers: phases.map(p => new TopicHasher(p.metadata)),
-    base: new TopicHasher(md),
-    touchedAnywhere: new Set(phases.flatMap(p => [...p.changed])),
-    created: new Set(phases.flatMap(p => [...p.created])),
-    now: options.now,
-    audit: undefined,
-  }
+  const ctx = predictionOf(md, changes, options)
+  const {phases} = ctx
   const out: GroupImpact[] = []
   const counts = {total: 0, classicSkipped: 0, classicTotal: 0}
   const classicOut: ClassicGroupImpact[] = []
@@ -161,8 +155,23 @@ export function predictImpact(
   }
 }
 
+/** The phases of the plan over the metadata, and their hashers: built once for every group. */
+export function predictionOf(md: ClusterMetadata, changes: readonly PlannedChange[], options: ImpactOptions): Prediction {
+  const phases = buildPhases(md, changes)
+  return {
+    md,
+    phases,
+    hashers: phases.map(p => new TopicHasher(p.metadata)),
+    base: new TopicHasher(md),
+    touchedAnywhere: new Set(phases.flatMap(p => [...p.changed])),
+    created: new Set(phases.flatMap(p => [...p.created])),
+    now: options.now,
+    audit: undefined,
+  }
+}
+
 /** What every group's prediction shares: the phases, their hashers, and the audit context once one is needed. */
-interface Prediction {
+export interface Prediction {
   readonly md: ClusterMetadata
   readonly phases: readonly Phase[]
   readonly hashers: readonly TopicHasher[]
@@ -187,10 +196,10 @@ function predictGroup(
   g: ModernGroup,
   epoch: number,
 ): GroupImpact | undefined {
-  const {phases} = ctx
   const topics = subscribedTopicsOf(type, replay.state)
   const notes: string[] = []
-  const picked = regexPicks(ctx, type, g, topics, notes)
+  const regexes = type === 'consumer' ? [...(g as unknown as ConsumerGroupState).members.values()].map(m => m.SubscribedTopicRegex) : []
+  const picked = regexPicks(ctx, regexes, topics, notes)
   const touched = [...new Set([...topics.filter(t => ctx.touchedAnywhere.has(t)), ...picked])].sort()
   if (touched.length === 0) return undefined
 
@@ -198,12 +207,44 @@ function predictGroup(
   const stored40 = rules === '4.0' ? subscriptionMetadataFromRecord(storedSubscriptionMetadata(type, replay.state)) : undefined
   const today = todayOf(ctx, id, replay, topics, g, stored40, notes)
   const empty = g.members.size === 0
-  if (empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
+  const b = bumpsOf(ctx, topics, picked, stored40 ?? g.metadataHash, {share: type === 'share', empty}, notes)
+  return {
+    group: id,
+    type,
+    groupEpoch: epoch,
+    storedMetadataHash: stored40 ? null : g.metadataHash.toString(),
+    rules,
+    members: g.members.size,
+    assignedPartitions: assigned(type, g),
+    touchedTopics: touched,
+    today,
+    ...b,
+    notes,
+  }
+}
 
+/** What the simulation over every path gives a group: its steps, the fewest and most bumps, the hidden ones. */
+export type Bumps = Pick<GroupImpact, 'bumps' | 'deferredBumps' | 'decides' | 'steps'>
+
+/**
+ * One group's bumps over every path through the phases, from its stored hash (or, under Kafka 4.0's rules, its
+ * stored subscription metadata); notes on what decides them are added to `notes`. An empty group bumps nothing.
+ */
+export function bumpsOf(
+  ctx: Prediction,
+  topics: readonly string[],
+  picked: ReadonlySet<string>,
+  stored: bigint | ReadonlyMap<string, TopicSubscriptionMetadata>,
+  g: {share: boolean; empty: boolean},
+  notes: string[],
+): Bumps {
+  const {phases} = ctx
+  const stored40 = typeof stored === 'bigint' ? undefined : stored
+  if (g.empty) notes.push('no members: nothing heartbeats, so nothing bumps now; the next member to join bumps the group anyway')
   let apart = 0
   const run = (seen: (i: number) => boolean) => {
     if (stored40) return simulate40(phases, topics, picked, stored40, seen)
-    const r = simulate(phases, ctx.hashers, ctx.base, topics, picked, g.metadataHash, seen, type === 'share')
+    const r = simulate(phases, ctx.hashers, ctx.base, topics, picked, stored as bigint, seen, g.share)
     apart = Math.max(apart, r.apart)
     return r.steps
   }
@@ -226,34 +267,18 @@ function predictGroup(
   for (const s of full) if (s.bump === 'yes' && !s.deferred && s.phase !== 'share-initialization' && !paths.everywhere?.has(s.phase)) s.bump = 'if-seen'
   let decides: string | null = null
   if (min !== max) decides = stored40 ? decide(phases, transient, paths.counts, 0, 0) : decide(phases, transient, paths.counts, completions, apart)
-  if (empty) {
-    min = 0
-    max = 0
-  }
-  return {
-    group: id,
-    type,
-    groupEpoch: epoch,
-    storedMetadataHash: stored40 ? null : g.metadataHash.toString(),
-    rules,
-    members: g.members.size,
-    assignedPartitions: assigned(type, g),
-    touchedTopics: touched,
-    today,
-    bumps: {min, max},
-    deferredBumps: empty ? 0 : deferredBumps,
-    decides: empty ? null : decides,
-    steps: full,
-    notes,
-  }
+  if (g.empty) return {bumps: {min: 0, max: 0}, deferredBumps: 0, decides: null, steps: full}
+  return {bumps: {min, max}, deferredBumps, decides, steps: full}
 }
 
-/** Created topics a consumer group's broker-side regexes pick up at their next resolution (a regex RE2/J cannot judge is a note). */
-function regexPicks(ctx: Prediction, type: ModernType, g: ModernGroup, topics: readonly string[], notes: string[]): Set<string> {
+/**
+ * Created topics a consumer group's broker-side regexes (its members' SubscribedTopicRegex) pick up at their next
+ * resolution (a regex RE2/J cannot judge is a note).
+ */
+export function regexPicks(ctx: Prediction, regexes: ReadonlyArray<string | null | undefined>, topics: readonly string[], notes: string[]): Set<string> {
   const picked = new Set<string>()
-  if (type !== 'consumer' || ctx.created.size === 0) return picked
-  const c = g as unknown as ConsumerGroupState
-  const subscribed = new Set([...c.members.values()].map(m => m.SubscribedTopicRegex).filter((r): r is string => !!r))
+  if (ctx.created.size === 0) return picked
+  const subscribed = new Set(regexes.filter((r): r is string => !!r))
   for (const regex of subscribed) {
     for (const t of ctx.created) {
       if (topics.includes(t)) continue
@@ -324,11 +349,13 @@ function everyPath(
   return {min, max, counts, everywhere}
 }
 
-function summarize(
+/** The report's summary; `pendingToday`: a group already pending or stale today (by default: not IN_SYNC). */
+export function summarize(
   out: readonly GroupImpact[],
   classicOut: readonly ClassicGroupImpact[],
   counts: {total: number; classicSkipped: number; classicTotal: number},
   limit: number | null,
+  pendingToday: (g: GroupImpact) => boolean = o => o.today !== 'IN_SYNC',
 ): ImpactSummary {
   const classicRebalancing = classicOut.filter(o => o.bumps.max > 0)
   const rebalancing = out.filter(o => o.bumps.max > 0 || o.deferredBumps > 0).length + classicRebalancing.length
@@ -341,7 +368,7 @@ function summarize(
     certain: out.filter(o => o.bumps.min > 0).length + classicOut.filter(o => o.bumps.min > 0).length,
     possible: out.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length + classicOut.filter(o => o.bumps.min === 0 && o.bumps.max > 0).length,
     deferred: out.filter(o => o.bumps.max === 0 && o.deferredBumps > 0).length,
-    alreadyPending: out.filter(o => o.today !== 'IN_SYNC').length,
+    alreadyPending: out.filter(pendingToday).length,
     emptyTouched: out.filter(o => o.members === 0).length,
     failOnRebalance: limit,
     exitCode: limit !== null && rebalancing > limit ? 3 : 0,

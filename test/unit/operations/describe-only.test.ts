@@ -152,9 +152,67 @@ describe('each group type read from its describe', () => {
 })
 
 describe('group explain through the command, describe-only', () => {
-  it('--describe-only explains one group: with a pattern it is a usage error', async () => {
-    const r = await run(['group:explain', 'orders-*', '-b', 'fake:9092', '--describe-only'], refusing())
-    expect(r.exitCode).toBe(2)
+  /** The refusing cluster with two more groups: one in sync on orders, one pending by its epochs. */
+  function several(): FakeCluster {
+    const fake = refusing()
+    fake.describeGroup('consumer', {
+      groupId: 'orders-calm',
+      state: 'Stable',
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      assignorName: 'uniform',
+      members: [member('k1', 2, [0, 1], [0, 1])],
+    })
+    fake.describeGroup('consumer', {
+      groupId: 'billing',
+      state: 'Assigning',
+      groupEpoch: 3,
+      assignmentEpoch: 2,
+      assignorName: 'uniform',
+      members: [member('b1', 2, [0, 1], [0, 1])],
+    })
+    return fake
+  }
+  const list = (stdout: string) =>
+    JSON.parse(stdout).groups.map((g: {group: string; verdict: {code: string}; reading?: {mode: string}}) => [g.group, g.verdict.code, g.reading?.mode])
+
+  it('--all without READ: every listed group answered describe-only, one warning naming the grant; --fail-on-pending exits 3', async () => {
+    const fake = several()
+    const r = await run(['group:explain', '--all', '-b', 'fake:9092', '--history-dir', request.historyDir, '--json', '--fail-on-pending'], fake)
+    expect(r.exitCode, r.stderr).toBe(3)
+    expect(fake.reads).toBeGreaterThan(0) // it tried the records first
+    expect(list(r.stdout)).toEqual([
+      ['billing', 'ASSIGNMENT_PENDING', 'describe-only'],
+      ['orders-app', 'RECONCILING', 'describe-only'],
+      ['orders-calm', 'EPOCHS_IN_SYNC', 'describe-only'],
+    ])
+    const doc = JSON.parse(r.stdout)
+    expect(doc.groups[1].reading.reason).toBe('Fetch of __consumer_offsets refused: TOPIC_AUTHORIZATION_FAILED')
+    expect(doc.groups[2].liveMetadataHash).toBe(new TopicHasher(live).groupHash(['orders']).toString())
+    expect(doc.warnings).toHaveLength(1)
+    expect(doc.warnings[0]).toContain('--operation Read --topic __consumer_offsets')
+  })
+
+  it('a pattern with --describe-only: only the matching groups, no record read; none matching exits 4', async () => {
+    const fake = several()
+    fake.offsetsReadRefused = false
+    const r = await run(['group:explain', 'orders-*', '-b', 'fake:9092', '--history-dir', request.historyDir, '--describe-only', '--json'], fake)
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(fake.reads).toBe(0)
+    expect(list(r.stdout)).toEqual([
+      ['orders-app', 'RECONCILING', 'describe-only'],
+      ['orders-calm', 'EPOCHS_IN_SYNC', 'describe-only'],
+    ])
+    expect(JSON.parse(r.stdout).groups[0].reading.reason).toBe('--describe-only given')
+    const none = await run(['group:explain', 'nothing-*', '-b', 'fake:9092', '--history-dir', request.historyDir, '--describe-only'], several())
+    expect(none.exitCode).toBe(4)
+  })
+
+  it('text: one describe-only report per group and the count line', async () => {
+    const r = await run(['group:explain', '--all', '-b', 'fake:9092', '--history-dir', request.historyDir], several())
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout.match(/stored metadata hash and the cause of each bump need READ on topic __consumer_offsets/g)).toHaveLength(3)
+    expect(r.stdout).toContain('3 groups matched --all; 2 with a rebalance pending or in progress')
   })
 
   it('exits 0 and prints, instead of the timeline, what the stored hash and the causes need', async () => {
