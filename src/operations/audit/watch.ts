@@ -133,7 +133,7 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
  * (written by the pass it was killed in, or by an --incremental audit since) is not resumed, its partition is read
  * in full, and the records after what was printed are tracked.
  */
-function notAheadOf(store: MemoryCheckpointStore, earlier: WatchState): CheckpointStore {
+export function notAheadOf(store: MemoryCheckpointStore, earlier: WatchState): CheckpointStore {
   return {
     dir: store.dir,
     load(partition) {
