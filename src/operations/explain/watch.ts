@@ -43,7 +43,7 @@ export async function watchGroup(
     unit: 'read',
     cycle: async n => {
       // the report was the first read: after a restart, its bumps the earlier watch did not print
-      if (n === 1) return sink.bumps(afterRestart(from, resume, printed, from.report, Date.now()))
+      if (n === 1) return sink.bumps(bumpsAfterRestart(from, resume, printed, from.report, Date.now()))
       try {
         const out = await session.withCluster(async client => {
           let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
@@ -97,7 +97,7 @@ export async function watchGroup(
 }
 
 /** The bumps of the first report at or after what an earlier watch of the group printed (none at a first start); recorded as printed. */
-function afterRestart(from: WatchFrom, resume: WatchResume, printed: PrintedBumps, report: ExplainReport, now: number): BumpEvent[] {
+export function bumpsAfterRestart(from: WatchFrom, resume: WatchResume, printed: PrintedBumps, report: ExplainReport, now: number): BumpEvent[] {
   const earlier = resume.restartOf(from.clusterId)
   const through = earlier?.printedThrough.get(from.partition)
   const found = through === undefined ? [] : newBumpEvents({...report, timeline: storedSince(report.timeline, through)}, from.clusterId, printed)

@@ -24,15 +24,19 @@ import {explainGroup} from '../../../src/core/explain/explain.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
 import type {KafkaClient} from '../../../src/kafka/client.js'
+import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {notAheadOf} from '../../../src/operations/audit/watch.js'
+import {explainOne} from '../../../src/operations/explain/one.js'
+import {bumpsAfterRestart} from '../../../src/operations/explain/watch.js'
 import type {Session} from '../../../src/operations/session.js'
 import {WatchResume} from '../../../src/operations/watch-resume.js'
 import {bumpLine} from '../../../src/render/watch.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
 import {watchStateStore} from '../../../src/sources/watch-state.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
 import {cluster} from '../../lib/fixtures.js'
-import {BatchWriter, consumer} from '../../lib/records.js'
+import {BatchWriter, consumer as c, consumer, T1} from '../../lib/records.js'
 
 const state = (over: Partial<WatchState> = {}): WatchState => ({
   clusterId: 'c1',
@@ -297,5 +301,54 @@ describe('audit --watch killed and started again with the same history directory
     expect(mem.nextOffset(0)).toBe(log[0].lastOffset + 1n)
     log.push(join('g', 'm2', 2))
     expect((await pass(client, mem, p => mem.nextOffset(p), new PrintedBumps())).map(e => e.epoch)).toEqual([2])
+  })
+})
+
+describe('group explain --watch started again after its own restart', () => {
+  const G = 'orders-app'
+  const md = parseMetadataDocument({
+    clusterId: 'c1',
+    brokers: [{id: 1, rack: null}],
+    topics: [{name: 'orders', topicId: T1, partitions: [{partition: 0, replicas: [1]}]}],
+  })
+  const joined = (fake: FakeCluster, member: string, epoch: number) =>
+    fake.write(G, [c.member(G, member, {names: ['orders']}), c.metadata(G, epoch, 0n), c.targetMetadata(G, epoch), c.current(G, member, epoch)])
+  const fakeSession = (fake: FakeCluster): Session & {lines: string[]} => {
+    const lines: string[] = []
+    return {lines, withCluster: work => work(fake, {update: () => {}, stop: () => {}} as never), warn: m => lines.push(m), report: m => lines.push(m)}
+  }
+  const request = (historyDir: string) => ({now: Date.now(), stuckAfterMs: undefined, historyDir, metadataLogDir: undefined})
+
+  it('after the report, the bumps stored since the earlier watch last printed, once and marked; a first start none', async () => {
+    const hist = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
+    const fake = new FakeCluster(md, {offsetsPartitions: 3})
+    joined(fake, 'm1', 1)
+    joined(fake, 'm2', 2)
+    const s1 = fakeSession(fake)
+    const one = await explainOne(s1, G, request(hist))
+    const first = new WatchResume(s1, {kind: 'group-explain', filters: G, historyDir: hist})
+    // a first start: the report shows epochs 1 and 2, no bump line follows it
+    expect(bumpsAfterRestart(one.watchFrom!, first, new PrintedBumps(), one.report, Date.now())).toEqual([])
+    expect(s1.lines).toEqual([])
+    // stored while no watch runs
+    joined(fake, 'm3', 3)
+    joined(fake, 'm4', 4)
+    const s2 = fakeSession(fake)
+    const two = await explainOne(s2, G, request(hist))
+    expect(two.report.timeline.map(e => e.epoch)).toEqual([1, 2, 3, 4])
+    const again = new WatchResume(s2, {kind: 'group-explain', filters: G, historyDir: hist})
+    const found = bumpsAfterRestart(two.watchFrom!, again, new PrintedBumps(), two.report, fake.time)
+    expect(found.map(e => [e.epoch, e.afterRestart, e.causes.map(x => x.kind)])).toEqual([
+      [3, true, ['member-joined']],
+      [4, true, ['member-joined']],
+    ])
+    expect(s2.lines).toEqual([expect.stringMatching(/^group-explain --watch restarted: 2 bumps stored since the last print of the earlier watch/)])
+    // a third start right after: nothing new, nothing printed again
+    const three = await explainOne(fakeSession(fake), G, request(hist))
+    const r3 = new WatchResume(fakeSession(fake), {kind: 'group-explain', filters: G, historyDir: hist})
+    expect(bumpsAfterRestart(three.watchFrom!, r3, new PrintedBumps(), three.report, fake.time)).toEqual([])
+    // another group's watch in the same directory keeps its own state: a first start
+    const other = new WatchResume(fakeSession(fake), {kind: 'group-explain', filters: 'payments', historyDir: hist})
+    expect(other.restartOf('c1')).toBeUndefined()
   })
 })
