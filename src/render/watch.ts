@@ -5,7 +5,8 @@ import {forTerminalLine} from './terminal.js'
 /** "2026-12-01T06:00:00.000Z orders (consumer) epoch 4 → 5: member m1 joined; ..." (escaped for a terminal). */
 export function bumpLine(e: BumpEvent, tag = ''): string {
   const causes = e.causes.length > 0 ? e.causes.map(c => c.message).join('; ') : 'no cause found'
-  return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}${tag}: ${causes}`)
+  const restart = e.afterRestart ? ' (found after restart)' : ''
+  return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}${tag}${restart}: ${causes}`)
 }
 
 /** "… orders (consumer) epoch 4 → 5 revised: metadata changed (exact), …": a bump printed before, named exactly now. */

@@ -73,14 +73,20 @@ export interface MemoryCheckpointStore extends CheckpointStore {
 export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpointStore {
   const held = new Map<number, PartitionCheckpoint>()
   const staged = new Map<number, PartitionCheckpoint>()
+  // read from the disk this cycle: held at commit when the cycle wrote no newer one (a checkpoint still exact is not
+  // rewritten), so that the next cycle knows where this one stopped and tracks the records after it
+  const loaded = new Map<number, PartitionCheckpoint>()
   return {
     dir: backing?.dir ?? '(memory)',
     load(partition) {
       const cp = held.get(partition)
+      if (!cp) {
+        const disk = backing?.load(partition)
+        if (disk && !('error' in disk)) loaded.set(partition, disk)
+        return disk
+      }
       // a copy of what a scan could change (the lists); the texts in it are immutable
-      return cp
-        ? {...cp, lastBatch: cp.lastBatch && {...cp.lastBatch}, counters: {...cp.counters}, groups: cp.groups.map(([id, g]) => [id, {...g}] as const)}
-        : backing?.load(partition)
+      return {...cp, lastBatch: cp.lastBatch && {...cp.lastBatch}, counters: {...cp.counters}, groups: cp.groups.map(([id, g]) => [id, {...g}] as const)}
     },
     save(cp) {
       staged.set(cp.partition, cp)
@@ -92,9 +98,14 @@ export function memoryCheckpointStore(backing?: CheckpointStore): MemoryCheckpoi
     },
     nextOffset: partition => held.get(partition)?.nextOffset,
     commit() {
+      for (const [p, cp] of loaded) if (!staged.has(p)) held.set(p, cp)
       for (const [p, cp] of staged) held.set(p, cp)
       staged.clear()
+      loaded.clear()
     },
-    rollback: () => staged.clear(),
+    rollback() {
+      staged.clear()
+      loaded.clear()
+    },
   }
 }

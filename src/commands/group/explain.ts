@@ -98,7 +98,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     await watchGroup(
       this.session,
       group,
-      from,
+      {...from, report},
       {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
       {bumps: e => printBumps(e, ndjson), revisions: e => printRevisions(e, ndjson), readEnded: () => void (this.warnings.length = 0)},
     )

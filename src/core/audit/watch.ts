@@ -8,7 +8,8 @@
  *
  * NDJSON line (schema {name: "rebalance-doctor/bump", version: 1}; hashes and offsets as decimal strings):
  *   {schema, clusterId, group, type, epoch, previousEpoch, time, timestamp, offset, metadataHash,
- *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], warnings: []}
+ *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], warnings: []},
+ *   and afterRestart: true on a bump found by the first pass of a watch started again (core/audit/restart.ts)
  * A bump printed with a cause not known exactly stays open (OpenBumps); when a later pass names that cause exactly
  * (history recorded since, by this watch or another audit) a revision is printed, once per improvement
  * (schema {name: "rebalance-doctor/bump-revision", version: 1}): the bump's fields with the new causes, plus
@@ -27,6 +28,8 @@ export interface BumpEvent extends TimelineEntry {
   clusterId: string | null
   group: string
   type: GroupType | null
+  /** Found by the first pass of a watch started again: stored while no watch ran, or read but not printed before it stopped (core/audit/restart.ts). Absent otherwise. */
+  afterRestart?: true
 }
 
 export type BumpDocument = Document<BumpEvent>

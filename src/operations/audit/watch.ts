@@ -5,6 +5,7 @@
  * rewritten each pass. A failed pass is reported and retried from where the last good one ended; SIGINT/SIGTERM
  * stop it after the running pass has written everything.
  */
+import {printedThrough, type WatchState} from '../../core/audit/restart.js'
 import {fullRow} from '../../core/audit/stored-row.js'
 import {exitWithHistory, historyFailed} from '../../core/audit/pass.js'
 import {rowCacheKey} from '../../core/audit/row-cache.js'
@@ -12,8 +13,9 @@ import {type BumpEvent, type BumpRevision, newBumpEvents, newStuckEvents, OpenBu
 import type {ReplayResult} from '../../core/replay/index.js'
 import {defaultHistoryDir} from '../../history/store.js'
 import {runWatch} from '../../io/watch-loop.js'
-import {checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../../sources/audit-checkpoint.js'
+import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../../sources/audit-checkpoint.js'
 import type {Session} from '../session.js'
+import {WatchResume} from '../watch-resume.js'
 import {type AuditSettings, auditPass} from './pass.js'
 import {type PrometheusTarget, writePrometheus, writePrometheusFailure} from './prometheus.js'
 
@@ -46,6 +48,9 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
   let announced = false
   let memory: {clusterId: string; store: MemoryCheckpointStore} | undefined
   let clusterIdOfRun: string | undefined
+  // with the history on: what this watch printed, kept for its next start; `earlier`: the state of the watch before it
+  const resume = o.record ? new WatchResume(session, {kind: 'audit', filters: w.filters, historyDir: o.historyDir}) : undefined
+  let earlier: WatchState | undefined
   await runWatch({
     interval: w.interval,
     unit: 'cycle',
@@ -60,16 +65,20 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
             const id = clusterId ?? 'unknown-cluster'
             const backing = w.persistCheckpoints && clusterId !== null ? checkpointStore(o.historyDir ?? defaultHistoryDir(), clusterId) : undefined
             if (memory?.clusterId !== id) memory = {clusterId: id, store: memoryCheckpointStore(backing)}
-            return {store: memory.store, clusterId: id, rowsKey: rowCacheKey(w.version, o.stuckAfterMs)}
+            earlier = resume?.restartOf(clusterId)
+            const store = earlier ? notAheadOf(memory.store, earlier) : memory.store
+            return {store, clusterId: id, rowsKey: rowCacheKey(w.version, o.stuckAfterMs)}
           },
-          trackFrom: partition => memory?.store.nextOffset(partition),
+          // after a restart, the first pass tracks from what the earlier watch printed
+          trackFrom: partition => (earlier ? earlier.printedThrough.get(partition) : memory?.store.nextOffset(partition)),
           open,
         })
         // marked printed only now, when they are written (a pass that failed marked nothing)
         const replayOf = new Map<BumpEvent, ReplayResult>()
-        const bumps = orderBumps(
+        const found = orderBumps(
           r.bumps.flatMap(({report, replay}) => newBumpEvents(report, r.summary.clusterId, printed).map(e => (replayOf.set(e, replay), e))),
         )
+        const bumps = resume ? resume.found(found, started) : found
         sink.revisions(r.revisions)
         sink.bumps(bumps)
         open.add(bumps, e => replayOf.get(e)!, started)
@@ -82,6 +91,13 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
           )
         }
         memory?.store.commit()
+        // after the print: a bump printed is below these offsets, so a restart does not print it again
+        if (memory)
+          resume?.printed(
+            r.summary.clusterId,
+            printedThrough(r.summary.partitions, p => memory!.store.nextOffset(p)),
+            started,
+          )
         const {history} = r
         const failed = historyFailed(history)
         if (failed && 'error' in history)
@@ -110,4 +126,21 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
       }
     },
   })
+}
+
+/**
+ * The first pass after a restart reads again what the earlier watch did not print: a checkpoint that went further
+ * (written by the pass it was killed in, or by an --incremental audit since) is not resumed, its partition is read
+ * in full, and the records after what was printed are tracked.
+ */
+export function notAheadOf(store: MemoryCheckpointStore, earlier: WatchState): CheckpointStore {
+  return {
+    dir: store.dir,
+    load(partition) {
+      const cp = store.load(partition)
+      const through = earlier.printedThrough.get(partition)
+      return cp && !('error' in cp) && through !== undefined && cp.nextOffset > through ? undefined : cp
+    },
+    save: cp => store.save(cp),
+  }
 }

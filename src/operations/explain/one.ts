@@ -24,6 +24,9 @@ import {type ExplainRequest, readExplainInputs} from './inputs.js'
 export interface WatchFrom {
   state: GroupState
   nextOffset: bigint
+  /** The group's __consumer_offsets partition, and the cluster (a restarted watch finds what it printed by them). */
+  partition: number
+  clusterId: string | null
 }
 
 /**
@@ -57,8 +60,9 @@ export async function explainOne(
         return explainFromDescribe(session, client, progress, group, o, error.denial)
       }
       const replay = replaying.finish()
-      watchFrom = {state: structuredClone(replay.state), nextOffset: log.endOffset}
+      const state = structuredClone(replay.state)
       const inputs = await readExplainInputs(session, client, progress, topicsEverUsed(replay), o)
+      watchFrom = {state, nextOffset: log.endOffset, partition: log.partition, clusterId: inputs.live.clusterId ?? null}
       progress.update("reading log end offsets and the brokers' API versions")
       const {type, rules} = groupIdentity(replay)
       const [offsets, releases] = await Promise.all([

@@ -3,14 +3,16 @@
  * the last read left (a copy: a read that fails half-way changes nothing); each new bump printed once with its
  * causes, and bumps printed before revised when the history recorded since names them exactly.
  */
+import {storedSince} from '../../core/audit/restart.js'
 import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
-import {explainGroup} from '../../core/explain/explain.js'
+import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {recordedHistory} from '../../core/history/view.js'
 import {GroupReplay, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
 import {defaultHistoryDir, historyStamp, loadHistoryView} from '../../history/index.js'
 import {runWatch} from '../../io/watch-loop.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
+import {WatchResume} from '../watch-resume.js'
 import type {WatchFrom} from './one.js'
 
 export interface GroupWatchSink {
@@ -23,14 +25,16 @@ export interface GroupWatchSink {
 export async function watchGroup(
   session: Session,
   group: string,
-  from: WatchFrom,
+  from: WatchFrom & {report: ExplainReport},
   o: {interval: {text: string; ms: number}; stuckAfterMs: number | undefined; historyDir: string | undefined},
   sink: GroupWatchSink,
 ): Promise<void> {
   const printed = new PrintedBumps()
+  // what this watch printed, kept for its next start
+  const resume = new WatchResume(session, {kind: 'group-explain', filters: group, historyDir: o.historyDir})
   // bumps printed with a cause not known exactly: explained again each read, revised when history names them
   const open = new OpenBumps()
-  let at = from
+  let at: {state: WatchFrom['state']; nextOffset: bigint} = from
   // the cluster the history is kept under, once a read has told it; the history's stamp at the last look
   let clusterId: string | undefined
   let stampSeen: string | undefined
@@ -38,7 +42,8 @@ export async function watchGroup(
     interval: o.interval,
     unit: 'read',
     cycle: async n => {
-      if (n === 1) return // the report was the first read
+      // the report was the first read: after a restart, its bumps the earlier watch did not print
+      if (n === 1) return sink.bumps(bumpsAfterRestart(from, resume, printed, from.report, Date.now()))
       try {
         const out = await session.withCluster(async client => {
           let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
@@ -83,9 +88,20 @@ export async function watchGroup(
         })
         sink.revisions(out.revisions)
         sink.bumps(out.events)
+        resume.printed(from.clusterId, new Map([[from.partition, at.nextOffset]]), Date.now())
       } finally {
         sink.readEnded()
       }
     },
   })
+}
+
+/** The bumps of the first report at or after what an earlier watch of the group printed (none at a first start); recorded as printed. */
+export function bumpsAfterRestart(from: WatchFrom, resume: WatchResume, printed: PrintedBumps, report: ExplainReport, now: number): BumpEvent[] {
+  const earlier = resume.restartOf(from.clusterId)
+  const through = earlier?.printedThrough.get(from.partition)
+  const found = through === undefined ? [] : newBumpEvents({...report, timeline: storedSince(report.timeline, through)}, from.clusterId, printed)
+  const events = resume.found(found, now)
+  resume.printed(from.clusterId, new Map([[from.partition, from.nextOffset]]), now)
+  return events
 }
