@@ -7,10 +7,10 @@
  * path, which exists.
  */
 import {spawnSync} from 'node:child_process'
-import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, onTestFinished} from 'vitest'
 import {computeTopicHash, RackTable} from '../../src/core/hash.js'
 import {parseMetadataDocument} from '../../src/core/metadata.js'
 import {ROOT} from './helpers.js'
@@ -47,6 +47,7 @@ function pack(tmp: string): string {
 describe('install from the packed package', () => {
   it('npm install -g of the tarball into an empty prefix, offline; the bin computes the hash; hints name installed docs', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'rd-install-'))
+    onTestFinished(() => rmSync(tmp, {recursive: true, force: true}))
     const tarball = pack(tmp)
     const prefix = join(tmp, 'prefix')
     npm(['install', '-g', '--offline', '--prefix', prefix, tarball], tmp)
