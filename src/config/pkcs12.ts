@@ -142,8 +142,8 @@ function decrypt(algorithm: Buffer, data: Buffer, password: string): Buffer {
   else if (alg === OID.sha3Des) {
     const [salt, iterations] = sequenceOf(params.body)
     const bmp = bmpPassword(password)
-    const key = pkcs12Kdf('sha1', 64, bmp, salt.body, 1, integer(iterations), 24)
-    decipher = createDecipheriv('des-ede3-cbc', key, pkcs12Kdf('sha1', 64, bmp, salt.body, 2, integer(iterations), 8))
+    const key = pkcs12Kdf('sha1', 64, bmp, salt.body, 1, iterationCount(iterations), 24)
+    decipher = createDecipheriv('des-ede3-cbc', key, pkcs12Kdf('sha1', 64, bmp, salt.body, 2, iterationCount(iterations), 8))
   } else throw unsupported(alg)
   try {
     return Buffer.concat([decipher.update(data), decipher.final()])
@@ -162,7 +162,7 @@ function pbes2(params: Buffer, password: string): ReturnType<typeof createDeciph
   const [cipherId, iv] = sequenceOf(scheme.body)
   const cipher = CIPHERS[oid(cipherId)]
   if (!prf || !cipher) throw unsupported(prf ? oid(cipherId) : 'a PBKDF2 PRF')
-  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), salt.body, integer(iterations), cipher.keyLength, prf)
+  const key = pbkdf2Sync(Buffer.from(password, 'utf8'), salt.body, iterationCount(iterations), cipher.keyLength, prf)
   return createDecipheriv(cipher.name, key, iv.body)
 }
 
@@ -174,7 +174,7 @@ function checkMac(macData: Tlv, content: Buffer, password: string): void {
   const hash = HASHES[hashId]
   if (!hash) throw unsupported(hashId)
   const length = createHash(hash.name).digest().length
-  const key = pkcs12Kdf(hash.name, hash.block, bmpPassword(password), salt.body, 3, iterations ? integer(iterations) : 1, length)
+  const key = pkcs12Kdf(hash.name, hash.block, bmpPassword(password), salt.body, 3, iterations ? iterationCount(iterations) : 1, length)
   const mac = createHmac(hash.name, key).update(content).digest()
   if (mac.length !== digest.body.length || !timingSafeEqual(mac, digest.body)) {
     throw new Pkcs12Error('BAD_PASSWORD', 'the integrity check (MAC) failed: a wrong password, or the file was changed')
@@ -264,6 +264,16 @@ function octets(der: Buffer): Buffer {
   // BER constructed OCTET STRING
   if (t.tag === 0x24) return Buffer.concat(sequenceOf(t.body).map(x => x.body))
   throw new Pkcs12Error('NOT_PKCS12', 'not a PKCS#12 file (an OCTET STRING expected)')
+}
+
+/** Java's PKCS12KeyStore refuses more than 5,000,000 iterations ("Iteration count too large"): a damaged or hostile
+ * count would otherwise hold the command for hours before it could say anything. */
+const MAX_ITERATIONS = 5_000_000
+
+function iterationCount(t: Tlv): number {
+  const n = integer(t)
+  if (n < 1 || n > MAX_ITERATIONS) throw new Pkcs12Error('NOT_PKCS12', `not a usable PKCS#12 file (an iteration count of ${n}; at most ${MAX_ITERATIONS})`)
+  return n
 }
 
 function integer(t: Tlv): number {

@@ -137,7 +137,32 @@ describe('store types', () => {
   })
 })
 
+/** DER: a tag and its body (lengths up to 64 KiB). */
+function der(tag: number, ...body: Buffer[]): Buffer {
+  const b = Buffer.concat(body)
+  const length = b.length < 128 ? Buffer.from([b.length]) : Buffer.from([0x82, b.length >> 8, b.length & 0xff])
+  return Buffer.concat([Buffer.from([tag]), length, b])
+}
+
 describe('readPkcs12 on damaged files', () => {
+  it("an iteration count above Java's 5,000,000 is refused before any key derivation, not run for hours", () => {
+    const sha1 = der(0x06, Buffer.from([0x2b, 0x0e, 0x03, 0x02, 0x1a]))
+    const data = der(0x06, Buffer.from('2a864886f70d010701', 'hex'))
+    const authSafe = der(0x30, data, der(0xa0, der(0x04, der(0x30))))
+    const pfx = (iterations: string) =>
+      der(
+        0x30,
+        der(0x02, Buffer.from([3])),
+        authSafe,
+        der(0x30, der(0x30, der(0x30, sha1), der(0x04, Buffer.alloc(20))), der(0x04, Buffer.alloc(8)), der(0x02, Buffer.from(iterations, 'hex'))),
+      )
+    const started = Date.now()
+    expect(() => readPkcs12(pfx('7fffffff'), 'pw')).toThrow('not a usable PKCS#12 file (an iteration count of 2147483647; at most 5000000)')
+    expect(Date.now() - started).toBeLessThan(1000)
+    // the same file with Java's count of 10000 is derived and checked: its (zero) MAC is wrong
+    expect(() => readPkcs12(pfx('2710'), 'pw')).toThrow('the integrity check (MAC) failed')
+  })
+
   it('truncations and flipped bytes throughout the file are Pkcs12Errors (the MAC catches changes), never another error', () => {
     const good = fixture('keystore.p12')
     const kinds = new Set<string>()
