@@ -4,6 +4,7 @@
  * Everything a command prints for humans (log, warn, notes, errors) passes through forTerminal here, so ids and
  * names from a cluster or a file cannot drive the terminal; JSON keeps exact values (terminalSafeJson).
  */
+import {withInstalledDocs} from './doc-paths.js'
 import {Command} from '@oclif/core/command'
 import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
@@ -174,7 +175,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (isOutputFailure(err)) throw err
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
-      out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {exit: err.exitCode, code: err.code, suggestions: err.hint ? [err.hint] : undefined})
+      out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {
+        exit: err.exitCode,
+        code: err.code,
+        suggestions: err.hint ? [withInstalledDocs(err.hint)] : undefined,
+      })
       Object.assign(out, {fields: err.fields})
       if (settings.debug) out.stack = err.stack
     } else if (!(err instanceof Errors.CLIError) && !(err instanceof Errors.ExitError) && !('oclif' in err)) {

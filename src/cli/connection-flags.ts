@@ -34,7 +34,7 @@ export const connectionFlags = {
     helpValue: 'HOST:PORT',
   }),
   'command-config': Flags.string({
-    summary: "Kafka client properties file (the Java clients' keys: security.protocol, sasl.*, ssl.* in PEM form, client.id).",
+    summary: "Kafka client properties file (the Java clients' keys: security.protocol, sasl.*, ssl.* in PKCS12/PEM, client.id).",
     description: `Keys missing from the file can come from REBALANCE_DOCTOR_<KEY> variables (e.g. REBALANCE_DOCTOR_SASL_JAAS_CONFIG). Env: ${ENV.commandConfig}.`,
     env: ENV.commandConfig,
     helpGroup: 'CONNECTION',

@@ -4,14 +4,14 @@ import {colorFlags, outputFlags} from './output-flags.js'
 
 export const IMPACT_DESCRIPTION = `Read-only. Takes the live metadata and every group (as \`audit\` reads them), or a metadata file and
 __consumer_offsets segment files, and one or more planned changes; simulates what the group coordinator will see
-(kafka-coordinator-reference.md §3) and reports, for every consumer, share and streams group whose topics are
-touched: whether it bumps its group epoch, how many times (a reassignment changes a partition's replica list twice:
-old → target+old while new replicas catch up, then → target; a bump happens at each change a heartbeat sees), what
-decides it, when, the metadata hash stored at each step, its members and assigned partitions now, and whether it is
-already pending or stale today. Hashes the controller decides (a new topic id, partitions added without a
-placement) are never guessed: they are null with the reason. Without READ on __consumer_offsets (or with
---describe-only) every group is predicted from its describe and the live metadata, as if in sync today (see
---describe-only); the report's \`reading\` says what that leaves unknown.
+(it recomputes a group's metadata hash at a heartbeat after the metadata changed) and reports, for every consumer,
+share and streams group whose topics are touched: whether it bumps its group epoch, how many times (a reassignment
+changes a partition's replica list twice: old → target+old while new replicas catch up, then → target; a bump
+happens at each change a heartbeat sees), what decides it, when, the metadata hash stored at each step, its members
+and assigned partitions now, and whether it is already pending or stale today. Hashes the controller decides (a
+new topic id, partitions added without a placement) are never guessed: they are null with the reason. Without READ
+on __consumer_offsets (or with --describe-only) every group is predicted from its describe and the live metadata,
+as if in sync today (see --describe-only); the report's \`reading\` says what that leaves unknown.
 
 Changes apply in this order whatever the flag order: topic deletions/creations/partitions added, re-creations,
 the reassignment, broker shutdowns, restarts with a new rack, unregistrations.

@@ -37,7 +37,7 @@ const REFUSED: Record<string, string> = {
     'custom Java login callback handlers cannot run here; give the token with sasl.oauthbearer.token.endpoint.url=file:/path/to/token or $' + ENV.oauthToken,
   'sasl.client.callback.handler.class': 'custom Java callback handlers cannot run here; use PLAIN, SCRAM-SHA-256/512 or OAUTHBEARER with a static token',
   'sasl.login.class': 'custom Java login classes cannot run here',
-  'ssl.engine.factory.class': 'custom Java SSL engine factories cannot run here; give PEM files (ssl.truststore.type=PEM, ssl.keystore.type=PEM)',
+  'ssl.engine.factory.class': 'custom Java SSL engine factories cannot run here; give PKCS12 or PEM stores (ssl.truststore.type, ssl.keystore.type)',
   'sasl.kerberos.service.name':
     'GSSAPI (Kerberos) is not supported; ask for a SCRAM-SHA-512 or OAUTHBEARER user, or reach the cluster through a listener with SCRAM or mTLS',
 }
@@ -51,6 +51,8 @@ export interface SettingsInput {
   readonly env?: NodeJS.ProcessEnv
   /** For tests: reads a file named by a setting. */
   readonly readFile?: (path: string) => string
+  /** For tests: reads a key or trust store (PEM or PKCS12); by default the bytes readFile gives. */
+  readonly readBytes?: (path: string) => Buffer
   /** For tests: the mode bits of the --command-config file. */
   readonly fileMode?: (path: string) => number
 }
@@ -61,6 +63,8 @@ type Props = Map<string, PropertyEntry & {source: string}>
 export function resolveConnectionSettings(input: SettingsInput): ConnectionSettings {
   const env = input.env ?? process.env
   const readFile = input.readFile ?? ((p: string) => readFileSync(p, 'utf8'))
+  const testRead = input.readFile
+  const readBytes = input.readBytes ?? (testRead ? (p: string) => Buffer.from(testRead(p)) : undefined)
   const props: Props = new Map()
   for (const key of SUPPORTED_KEYS) {
     const v = env[envNameOf(key)]
@@ -77,10 +81,10 @@ export function resolveConnectionSettings(input: SettingsInput): ConnectionSetti
     for (const [k, e] of fromFile) props.set(k, {...e, source: `${input.commandConfig}:${e.line}`})
     const exposed = exposedSecret(input.commandConfig, fromFile, input.fileMode ?? (p => statSync(p).mode))
     const warnings = [...unknownKeyWarnings(props), ...(exposed ? [exposed] : [])]
-    const settings = settingsFromProperties(props, {...input, env, readFile})
+    const settings = settingsFromProperties(props, {...input, env, readFile, ...(readBytes ? {readBytes} : {})})
     return warnings.length > 0 ? {...settings, warnings} : settings
   }
-  return settingsFromProperties(props, {...input, env, readFile})
+  return settingsFromProperties(props, {...input, env, readFile, ...(readBytes ? {readBytes} : {})})
 }
 
 /**
@@ -196,7 +200,7 @@ export function settingsFromProperties(props: Props, input: SettingsInput & {env
     clientId,
     timeoutMs,
     ignoredKeys,
-    ...(usesTls ? {tls: tlsSettings(get, where, readFile)} : {}),
+    ...(usesTls ? {tls: tlsSettings(get, where, input.readBytes ?? (p => readFileSync(p)))} : {}),
     ...(usesSasl ? {sasl: saslSettings(get, where, env, readFile)} : {}),
   }
 }

@@ -72,7 +72,7 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
       `TLS: the certificate of ${at} is not trusted (${tlsCode})`,
       ctx.settings.tls?.ca
         ? 'The CA in ssl.truststore.* did not sign the broker certificate; give the right CA (PEM).'
-        : 'Give the CA that signed the broker certificate: ssl.truststore.type=PEM and ssl.truststore.location=ca.pem.',
+        : 'Give the CA that signed the broker certificate: ssl.truststore.type=PEM and ssl.truststore.location=ca.pem (or a PKCS12 truststore).',
       'TLS_UNTRUSTED',
     )
   }
@@ -112,7 +112,7 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
     const noClientCert = ctx.settings.tls && !ctx.settings.tls.cert
     return new RuntimeError(
       `TLS: ${at} rejected the handshake (alert${name ? ` "${name}"` : ''})${noClientCert ? ': no client certificate was sent' : ''}`,
-      'The listener may require a client certificate: set ssl.keystore.type=PEM and ssl.keystore.location (key and chain).',
+      'The listener may require a client certificate: set ssl.keystore.type (PKCS12 or PEM) and ssl.keystore.location (key and chain).',
       'TLS_REJECTED',
     )
   }
@@ -121,7 +121,7 @@ export function connectionError(err: unknown, ctx: ErrorContext): RdError {
     return new RuntimeError(
       `${at} closed the connection during the ${proto} handshake${noClientCert ? ' (no client certificate was sent)' : ''}`,
       noClientCert
-        ? 'If the listener requires a client certificate (mTLS), set ssl.keystore.type=PEM and ssl.keystore.location (key and chain); also check that security.protocol matches the listener.'
+        ? 'If the listener requires a client certificate (mTLS), set ssl.keystore.type (PKCS12 or PEM) and ssl.keystore.location (key and chain); also check that security.protocol matches the listener.'
         : `Check that ${at} is a ${proto} listener (security.protocol must match the listener).`,
       'CONNECTION_CLOSED',
     )

@@ -1,20 +1,24 @@
 /**
- * Security settings against the real brokers' SASL_SSL (SCRAM, PLAIN, OAUTHBEARER with unsecured JWTs) and SSL (mTLS)
- * listeners, with the test CA made at cluster start: the right settings work and give the same hashes as PLAINTEXT;
- * every failure (wrong password, rejected token, unknown host, closed port, a topic the principal may not describe,
- * untrusted CA, a timeout) is one line naming the cause, a non-zero exit, within the timeout; secrets (passwords,
- * tokens) never appear in any output, --debug included. A DESCRIBE-only account (dave: READ on __consumer_offsets
- * denied) gets describe-only answers from group explain (one group and --all), audit and impact, checked against
- * the full reading and DumpLogSegments.
+ * Security settings against the real brokers' SASL_SSL (SCRAM, PLAIN, OAUTHBEARER with unsecured JWTs) and SSL (mTLS,
+ * PEM and keytool's PKCS12 stores) listeners, with the test CA made at cluster start: the right settings work and
+ * give the same hashes as PLAINTEXT; every failure (wrong password, rejected token, unknown host, closed port, a topic
+ * the principal may not describe, untrusted CA, a timeout) is one line naming the cause, a non-zero exit, within the
+ * timeout; secrets (passwords, tokens) never appear in any output, --debug included. A DESCRIBE-only account (dave:
+ * READ on __consumer_offsets denied) gets describe-only answers from group explain (one group and --all), audit and
+ * impact, checked against the full reading and DumpLogSegments.
  */
 import {createServer, type Server, type Socket} from 'node:net'
-import {readFileSync} from 'node:fs'
+import {execFile} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli, type CliResult, errorLine, tempDir, writeProps} from './adapter-cli.js'
 import {clusterSh} from './lib/cluster.js'
 import type {GroupMetadataRecord} from './lib/offsets-log.js'
 import {Probe} from './lib/probe.js'
 
+const run = promisify(execFile)
 let probe: Probe
 let dir: string
 let env: Record<string, string>
@@ -24,6 +28,8 @@ const PLAIN = 'org.apache.kafka.common.security.plain.PlainLoginModule'
 const OAUTHBEARER = 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule'
 /** base64url of {"alg":"none"}: the first part of every unsecured JWT, ours or the one the CLI makes. */
 const JWT_HEADER = b64url({alg: 'none'})
+/** The password of the PKCS12 stores the tests make with keytool. */
+const STORE_PASSWORD = 'st0re-s3cret-pw'
 /** The OAUTHBEARER tokens the tests wrote: secrets too. */
 const tokens: string[] = []
 
@@ -34,6 +40,7 @@ const secrets = () => [
   env.SCRAM_DESCRIBE_ONLY_PASSWORD,
   env.PLAIN_PASSWORD,
   'wrong-s3cret-pw',
+  STORE_PASSWORD,
   'BEGIN PRIVATE KEY',
   JWT_HEADER,
   ...tokens,
@@ -394,15 +401,18 @@ describe('connection failures', () => {
   })
 
   it('bad settings are usage errors (exit 2) before any connection: JKS truststore, GSSAPI', async () => {
-    const jks = writeProps(dir, 'jks.properties', [
+    // a JKS store is told by its magic number (0xFEEDFEED); a real keytool one is in the unit tests' fixtures
+    const jks = join(dir, 'truststore.jks')
+    writeFileSync(jks, Buffer.concat([Buffer.from('feedfeed00000002', 'hex'), Buffer.alloc(64)]))
+    const props = writeProps(dir, 'jks.properties', [
       'security.protocol=SSL',
-      'ssl.truststore.location=/etc/kafka/truststore.jks',
+      `ssl.truststore.location=${jks}`,
       'ssl.truststore.type=JKS',
       'ssl.truststore.password=wrong-s3cret-pw',
     ])
-    const r1 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', jks])
+    const r1 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', props])
     expectFailure(r1, 2, /^JKS truststores are not supported/)
-    expect(r1.stderr).toContain('keytool')
+    expect(r1.stderr).toContain('keytool -importkeystore')
     const gss = writeProps(dir, 'gss.properties', ['security.protocol=SASL_SSL', 'sasl.mechanism=GSSAPI'])
     const r2 = await cli(['cluster', 'snapshot', '-b', '127.0.0.1:1', '--command-config', gss])
     expectFailure(r2, 2, /GSSAPI \(Kerberos\)/)
@@ -423,6 +433,41 @@ describe('SSL with a client certificate (mTLS)', () => {
     const plain = await cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json'])
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(plain.stdout))
     expectNoSecrets(r)
+  })
+
+  it('PKCS12 key and trust stores made by keytool work (the JSON equals PLAINTEXT); a wrong store password is one usage error naming it', async () => {
+    const {keystore, truststore} = await pkcs12Stores()
+    const stores = (keystorePassword: string) => [
+      'security.protocol=SSL',
+      'ssl.truststore.type=PKCS12',
+      `ssl.truststore.location=${truststore}`,
+      `ssl.truststore.password=${STORE_PASSWORD}`,
+      'ssl.keystore.type=PKCS12',
+      `ssl.keystore.location=${keystore}`,
+      `ssl.keystore.password=${keystorePassword}`,
+    ]
+    const props = writeProps(dir, 'pkcs12.properties', stores(STORE_PASSWORD))
+    const [r, plain] = await Promise.all([
+      cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP_SSL, '--command-config', props, '--json', '--debug']),
+      cli(['topic-hash', 'compute', `${R}-open`, '-b', env.BOOTSTRAP, '--json']),
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(plain.stdout))
+    expectNoSecrets(r)
+    const wrong = await cli([
+      'topic-hash',
+      'compute',
+      `${R}-open`,
+      '-b',
+      env.BOOTSTRAP_SSL,
+      '--command-config',
+      writeProps(dir, 'pkcs12-wrong.properties', stores('wrong-s3cret-pw')),
+    ])
+    expectFailure(
+      wrong,
+      2,
+      /^ssl\.keystore\.password \(\S+pkcs12-wrong\.properties:7\) does not open the PKCS12 keystore .*: the integrity check \(MAC\) failed/,
+    )
   })
 
   it('without a client certificate the listener rejects the handshake: named, with what to set', async () => {
@@ -451,6 +496,44 @@ describe('SSL with a client certificate (mTLS)', () => {
     expect(r.code, r.stderr).toBe(0)
   })
 })
+
+/** Java 17's keytool, as an operator runs it. */
+async function keytool(args: string[]): Promise<void> {
+  const r = await run('keytool', args, {encoding: 'utf8', timeout: 60_000}).catch((e: Error & {stderr?: string}) => e)
+  expect(r instanceof Error ? `keytool ${args[0]}: ${r.message} ${r.stderr}` : '').toBe('')
+}
+
+/**
+ * The test client's key and certificate (and the CA) in a PKCS12 keystore made by keytool, and the CA in a keytool
+ * truststore. keytool cannot import a PEM key: openssl pkcs12 -export makes a store keytool -importkeystore reads.
+ */
+async function pkcs12Stores(): Promise<{keystore: string; truststore: string}> {
+  const exported = join(dir, 'export.p12')
+  const keystore = join(dir, 'keystore.p12')
+  const truststore = join(dir, 'truststore.p12')
+  const pem = ['-in', env.CLIENT_CERT_PEM, '-inkey', env.CLIENT_KEY_PEM, '-certfile', env.CA_PEM]
+  await run('openssl', ['pkcs12', '-export', ...pem, '-name', 'client', '-out', exported, '-passout', 'pass:export-pw'], {timeout: 60_000})
+  const from = ['-srckeystore', exported, '-srcstoretype', 'PKCS12', '-srcstorepass', 'export-pw']
+  // two JVMs at once: each keytool start costs seconds on a loaded machine
+  await Promise.all([
+    keytool(['-importkeystore', '-noprompt', ...from, '-destkeystore', keystore, '-deststoretype', 'PKCS12', '-deststorepass', STORE_PASSWORD]),
+    keytool([
+      '-importcert',
+      '-noprompt',
+      '-alias',
+      'CARoot',
+      '-file',
+      env.CA_PEM,
+      '-keystore',
+      truststore,
+      '-storetype',
+      'PKCS12',
+      '-storepass',
+      STORE_PASSWORD,
+    ]),
+  ])
+  return {keystore, truststore}
+}
 
 /** PEM text for an inline property value: newlines escaped as \n. */
 function readPem(path: string): string {

@@ -118,14 +118,15 @@ describe('security settings', () => {
   })
 
   it.each([
-    ['ssl.truststore.type=JKS\nssl.truststore.location=/t.jks', 'keytool -exportcert'],
-    ['ssl.truststore.location=/t.jks', 'keytool -exportcert'],
-    ['ssl.truststore.type=PKCS12\nssl.truststore.location=/t.jks', 'openssl pkcs12'],
-    ['ssl.keystore.type=JKS\nssl.keystore.location=/t.jks', 'keytool -importkeystore'],
-    ['ssl.keystore.location=/t.jks', 'ssl.keystore.type=PEM'],
-  ])('a JKS/PKCS12 store (%j) is refused with how to convert it to PEM', (props, how) => {
+    ['ssl.truststore.type=JKS\nssl.truststore.location=/t.jks', 'JKS truststores', 'ssl.truststore.type=PKCS12'],
+    ['ssl.truststore.location=/t.jks', 'JKS truststores', 'ssl.truststore.type=PKCS12'],
+    ['ssl.keystore.type=JKS\nssl.keystore.location=/t.jks', 'JKS keystores', 'ssl.keystore.type=PKCS12'],
+    ['ssl.keystore.location=/t.jks', 'JKS keystores', 'ssl.keystore.type=PKCS12'],
+    ['ssl.keystore.type=BKS\nssl.keystore.location=/t.jks', 'BKS keystores', 'ssl.keystore.type=PKCS12'],
+  ])('a JKS (or other) store (%j) is refused with the keytool conversion to PKCS12', (props, what, how) => {
     const e = inputError(() => settings(`security.protocol=SSL\n${props}`, {files: {'/t.jks': '\u00fe\u00ed\u00fe\u00ed binary'}}))
-    expect(e.message).toMatch(/(JKS|PKCS12) (trust|key)stores are not supported/)
+    expect(e.message).toMatch(new RegExp(`^${what} are not supported \\(client\\.properties:\\d\\); only PKCS12 and PEM$`))
+    expect(e.hint).toContain('keytool -importkeystore')
     expect(e.hint).toContain(how)
   })
 
