@@ -74,6 +74,13 @@ export const explainFlags = {
     exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
     helpValue: 'DURATION',
   }),
+  html: Flags.string({
+    summary: 'Also write the timeline as one self-contained HTML page to FILE (- for stdout): a lane per member, every bump with its causes and cost.',
+    description:
+      "Inline SVG and CSS only: the page loads nothing when opened (no script, font or image). Past 40 members the busiest 39 get a lane each and the others are summed in one; labels are drawn where they fit, every bump is in the page's table. --since and --last narrow it. One group only; not with --watch. See docs/output.md.",
+    exclusive: ['watch', 'all'],
+    helpValue: 'FILE',
+  }),
   'describe-only': Flags.boolean({
     summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
     description:

@@ -8,6 +8,7 @@ import {type ErrorCode, InputError} from '../../core/errors.js'
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import {printBumps, printRevisions} from '../../io/watch-loop.js'
+import {writeExplainHtml} from '../../operations/explain/html.js'
 import {explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
@@ -31,6 +32,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
     '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --fail-on-pending',
+    '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --html my-group.html --since 2h',
     '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
     '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]
@@ -57,6 +59,12 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
+      if (flags.html !== undefined)
+        throw bad(
+          `--html draws one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`,
+          'Give one group id (--literal for an id with * or ? in it).',
+          'BAD_INPUT',
+        )
       if (flags['describe-only']) throw bad('--describe-only explains one group', 'Give one group id (--literal for an id with * or ? in it).', 'BAD_INPUT')
       const what = pattern === undefined ? '--all' : `"${pattern}"`
       if (flags.watch !== undefined)
@@ -69,13 +77,19 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       this.printMany(reports, pattern ?? '--all', o.now)
       return {pattern: pattern ?? null, all: flags.all === true, groups: reports}
     }
+    if (flags.html === '-' && this.jsonEnabled()) throw bad('--json and --html -: both on stdout', 'Give --html a file name.', 'BAD_INPUT')
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     // the watch follows the records: without READ it keeps the refusal as its error
     const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
-    const {report, watchFrom} = await explainOne(this.session, arg!, {...o, describeOnly})
+    const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
     if (flags.watch !== undefined && watchFrom) return this.watch(arg!, report, watchFrom, o)
-    if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, o.now)))
+    if (flags.html !== undefined) {
+      const bytes = writeExplainHtml(flags.html, report, lanes, o)
+      if (flags.html !== '-') this.note(`wrote the timeline of ${report.group} (${report.timeline.length} bumps, ${bytes} bytes) to ${flags.html}`)
+    }
+    // (--html -: the page is stdout)
+    if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
       this.note('Try this: check the group id (`group list` lists every group).')
       this.exitWith(EXIT.notFound)
