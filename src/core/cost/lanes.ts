@@ -77,12 +77,14 @@ interface Change {
 
 /**
  * What a picture shows: from a little before the first bump shown (its line off the edge, and what was held before
- * it) to the last record read; with no bump, the last minute of records.
+ * it) to a little after the last record read (what every member holds after it: the records show no change since);
+ * with no bump, the last minute of records.
  */
 export function pictureRange(firstBumpMs: number | undefined, lastRecordMs: number): {fromMs: number; toMs: number} {
-  const toMs = Math.max(lastRecordMs, firstBumpMs ?? lastRecordMs)
-  const start = firstBumpMs ?? toMs - 60_000
-  return {fromMs: start - Math.max(1000, Math.round((toMs - start) * 0.02)), toMs}
+  const last = Math.max(lastRecordMs, firstBumpMs ?? lastRecordMs)
+  const start = firstBumpMs ?? last - 60_000
+  const pad = Math.max(1000, Math.round((last - start) * 0.02))
+  return {fromMs: start - pad, toMs: last + pad}
 }
 
 /** The lanes over [fromMs, toMs] (the window shown: from its first bump to the last record read). */

@@ -15,11 +15,11 @@ svg.timeline{font:11px system-ui,sans-serif;background:#fff}
 svg.timeline .slow{fill:url(#hatch);fill-opacity:.9}
 .rel{stroke:#d33c2f;stroke-width:2}
 .rel-key{fill:#d33c2f}
-.epoch{stroke:#333;stroke-width:1;stroke-opacity:.55}
+.epoch{stroke:#333;stroke-width:1}
 .epoch-key{fill:#555}
 .hit{stroke:transparent;stroke-width:6}
 .bump:hover .epoch{stroke:#000;stroke-opacity:1;stroke-width:2}
-.bl{fill:#333}
+.bl{fill:#333;font-size:10px}
 .name{text-anchor:end;fill:#1d1d1f}
 .aggregated .name,.nobody .name{font-style:italic}
 .axis line{stroke:#777}.axis text{fill:#555}

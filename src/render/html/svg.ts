@@ -6,9 +6,10 @@
  */
 import type {MemberLane, OwnedSpan, UnownedGap} from '../../core/cost/index.js'
 import type {TimelineEntry} from '../../core/explain/report/report.js'
+import {forTerminalLine} from '../terminal.js'
 import {firstOf, h, secs, utc} from './escape.js'
 
-export const LAYOUT = {width: 1200, left: 240, right: 20, labels: 150, laneH: 18, laneGap: 5, axis: 28, labelGap: 14} as const
+export const LAYOUT = {width: 1200, left: 240, right: 20, labels: 165, laneH: 18, laneGap: 5, axis: 28, labelGap: 14} as const
 
 export interface TimelineView {
   readonly fromMs: number
@@ -118,7 +119,7 @@ function gapLaneSvg(v: TimelineView, s: Scale): string {
     const hh = round(2 + ((LAYOUT.laneH - 2) * st.units.length) / max)
     const t = `${st.units.length.toLocaleString('en-US')} ${v.unit}${st.units.length === 1 ? '' : 's'} without an owner: ${firstOf(st.units)} (${utc(st.fromMs)} to ${utc(st.toMs)})`
     out.push(
-      `<rect class="gap" x="${x1}" y="${round(y + LAYOUT.laneH - hh)}" width="${Math.max(1, round(x2 - x1))}" height="${hh}"><title>${h(t)}</title></rect>`,
+      `<rect class="gap" x="${x1}" y="${round(y + LAYOUT.laneH - hh)}" width="${Math.max(0.5, round(x2 - x1))}" height="${hh}"><title>${h(t)}</title></rect>`,
     )
   }
   out.push('</g>')
@@ -163,7 +164,9 @@ function axisSvg(v: TimelineView, s: Scale): string {
 
 /** Each bump: a line over every lane with its title; a label above where there is room since the last one. */
 function bumpsSvg(v: TimelineView, s: Scale): {svg: string; labelled: number} {
-  const out: string[] = ['<g class="bumps">']
+  // many bumps close together would hide the lanes: the closer they are, the fainter each line (hover shows one)
+  const spacing = (LAYOUT.width - LAYOUT.left - LAYOUT.right) / Math.max(1, v.bumps.length)
+  const out: string[] = [`<g class="bumps" stroke-opacity="${round(Math.min(0.55, Math.max(0.08, spacing / 12)))}">`]
   const [top, bottom] = [LAYOUT.labels - 4, s.height - LAYOUT.axis]
   let lastLabel = Number.NEGATIVE_INFINITY
   let labelled = 0
@@ -184,6 +187,8 @@ function bumpsSvg(v: TimelineView, s: Scale): {svg: string; labelled: number} {
   return {svg: out.join(''), labelled}
 }
 
+/** At most n characters as shown (control characters counted as their escapes). */
 function clip(text: string, n: number): string {
-  return text.length <= n ? text : `${text.slice(0, n - 1)}…`
+  const shown = forTerminalLine(text)
+  return shown.length <= n ? shown : `${shown.slice(0, n - 1)}…`
 }
