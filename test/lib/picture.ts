@@ -24,7 +24,7 @@ export const PLAIN: PictureNames = {group: 'orders-app', members: ['m1', 'm2', '
 /** Names a hostile client can give: tags, quotes, a terminal escape, a bidi override. */
 export const HOSTILE: PictureNames = {
   group: 'g<script>alert("group")</script>\u001b[31m',
-  members: ['m1<script>alert(1)</script>', "m2\"'><img onerror=alert(2)>", 'm3\u001b]0;owned\u0007\u202e'],
+  members: ['m1<script>alert(1)</script>', 'm2"\'><img onerror=alert(2)>', 'm3\u001b]0;owned\u0007\u202e'],
   topic: 'orders<script>alert("topic")</script>',
 }
 
@@ -42,12 +42,20 @@ export function pictureLog(n: PictureNames): {log: Log; t: Times} {
   const g = n.group
   const all: [string, number[]][] = [[T1, [0, 1, 2, 3, 4, 5]]]
   const log = new Log()
-  log.write([consumer.member(g, m1), consumer.metadata(g, 1), consumer.target(g, m1, all), consumer.targetMetadata(g, 1), current(g, m1, {epoch: 1, assigned: all})])
+  log.write([
+    consumer.member(g, m1),
+    consumer.metadata(g, 1),
+    consumer.target(g, m1, all),
+    consumer.targetMetadata(g, 1),
+    current(g, m1, {epoch: 1, assigned: all}),
+  ])
   log.write([consumer.member(g, m2), consumer.metadata(g, 2), consumer.targetMetadata(g, 2), current(g, m2, {epoch: 2, state: UNRELEASED})], {gap: 5000})
   log.write([current(g, m1, {epoch: 1, previous: 1, state: UNREVOKED, assigned: [[T1, [0, 1, 2]]], pending: [[T1, [3, 4, 5]]]})])
   log.write([current(g, m1, {epoch: 2, previous: 1, assigned: [[T1, [0, 1, 2]]]})], {gap: 200})
   log.write([current(g, m2, {epoch: 2, assigned: [[T1, [3, 4, 5]]]})], {gap: 300})
-  log.write([consumer.member(g, m3), consumer.metadata(g, 3), consumer.targetMetadata(g, 3), current(g, m3, {epoch: 3, previous: 0, state: UNRELEASED})], {gap: 10_000})
+  log.write([consumer.member(g, m3), consumer.metadata(g, 3), consumer.targetMetadata(g, 3), current(g, m3, {epoch: 3, previous: 0, state: UNRELEASED})], {
+    gap: 10_000,
+  })
   const bump3Ms = log.time
   log.write([current(g, m2, {epoch: 2, previous: 2, state: UNREVOKED, assigned: [[T1, [3, 4]]], pending: [[T1, [5]]]})], {gap: 1000})
   log.write([current(g, m1, {epoch: 2, previous: 2, state: UNREVOKED, assigned: [[T1, [0, 1]]], pending: [[T1, [2]]]})], {gap: 500})
@@ -92,7 +100,19 @@ export function syntheticPicture(members: number, bumps: number): {report: Expla
       slowest: {member: ref(b), doing: 'revoking', ms: 900, fromMs: atMs + 100, toMs: atMs + 1000, ongoing: false, removed: false, units: 1, unitRefs: [unit]},
     }
     const causes = [{kind: 'member-joined', message: `member member-${b % members} joined`, confidence: 'exact', alternatives: [], details: {}}]
-    timeline.push({epoch: b + 2, previousEpoch: b + 1, timestamp: atMs, time: '', offset: String(b), metadataHash: null, previousMetadataHash: null, rules: '4.1+', assignmentEpoch: b + 2, causes, cost} as TimelineEntry)
+    timeline.push({
+      epoch: b + 2,
+      previousEpoch: b + 1,
+      timestamp: atMs,
+      time: '',
+      offset: String(b),
+      metadataHash: null,
+      previousMetadataHash: null,
+      rules: '4.1+',
+      assignmentEpoch: b + 2,
+      causes,
+      cost,
+    } as TimelineEntry)
   }
   const holdings = Array.from({length: members}, (_, i) => ({
     member: ref(i),

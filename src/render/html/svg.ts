@@ -166,7 +166,7 @@ function axisSvg(v: TimelineView, s: Scale): string {
 function bumpsSvg(v: TimelineView, s: Scale): {svg: string; labelled: number} {
   // many bumps close together would hide the lanes: the closer they are, the fainter each line (hover shows one)
   const spacing = (LAYOUT.width - LAYOUT.left - LAYOUT.right) / Math.max(1, v.bumps.length)
-  const out: string[] = [`<g class="bumps" stroke-opacity="${round(Math.min(0.55, Math.max(0.08, spacing / 12)))}">`]
+  const out: string[] = [`<g class="bumps" stroke-opacity="${Math.min(0.55, Math.max(0.08, spacing / 12)).toFixed(2)}">`]
   const [top, bottom] = [LAYOUT.labels - 4, s.height - LAYOUT.axis]
   let lastLabel = Number.NEGATIVE_INFINITY
   let labelled = 0

@@ -45,7 +45,14 @@ describe('ownership lanes', () => {
       ['orders-5', t.m2ReleaseMs, t.m2ReleaseMs + 300, false],
       ['orders-2', t.m1ReleaseMs, t.endMs, false],
     ])
-    expect(lane(lanes, 'm1').slow.find(s => s.epoch === 3)).toEqual({epoch: 3, doing: 'revoking', fromMs: t.m1PendingMs, toMs: t.m1ReleaseMs, ongoing: false, units: 1})
+    expect(lane(lanes, 'm1').slow.find(s => s.epoch === 3)).toEqual({
+      epoch: 3,
+      doing: 'revoking',
+      fromMs: t.m1PendingMs,
+      toMs: t.m1ReleaseMs,
+      ongoing: false,
+      units: 1,
+    })
   })
 
   it('a window (--last 1) starts with what each member held then, though the bumps that gave it are cut', () => {
