@@ -49,22 +49,10 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     const arg = groupArgument(this.args.group, flags, this.jsonEnabled())
     // a wrong directory is a usage error before anything is read from the cluster, as in audit
     if (flags['metadata-log']) await (await import('../../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
-    const o = {
-      now: Date.now(),
-      stuckAfterMs: flags['stuck-after'],
-      historyDir: flags['history-dir'],
-      metadataLogDir: flags['metadata-log'],
-      since: flags.since,
-      last: flags.last,
-    }
+    const {since, last} = flags
+    const o = {now: Date.now(), stuckAfterMs: flags['stuck-after'], historyDir: flags['history-dir'], metadataLogDir: flags['metadata-log'], since, last}
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
-      if (flags.html !== undefined)
-        throw bad(
-          `--html draws one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`,
-          'Give one group id (--literal for an id with * or ? in it).',
-          'BAD_INPUT',
-        )
       if (flags['describe-only']) throw bad('--describe-only explains one group', 'Give one group id (--literal for an id with * or ? in it).', 'BAD_INPUT')
       const what = pattern === undefined ? '--all' : `"${pattern}"`
       if (flags.watch !== undefined)
@@ -77,18 +65,13 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       this.printMany(reports, pattern ?? '--all', o.now)
       return {pattern: pattern ?? null, all: flags.all === true, groups: reports}
     }
-    if (flags.html === '-' && this.jsonEnabled()) throw bad('--json and --html -: both on stdout', 'Give --html a file name.', 'BAD_INPUT')
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     // the watch follows the records: without READ it keeps the refusal as its error
     const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
     const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
     if (flags.watch !== undefined && watchFrom) return this.watch(arg!, report, watchFrom, o)
-    if (flags.html !== undefined) {
-      const bytes = writeExplainHtml(flags.html, report, lanes, o)
-      if (flags.html !== '-') this.note(`wrote the timeline of ${report.group} (${report.timeline.length} bumps, ${bytes} bytes) to ${flags.html}`)
-    }
-    // (--html -: the page is stdout)
+    if (flags.html !== undefined) writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
     if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
       this.note('Try this: check the group id (`group list` lists every group).')

@@ -5,8 +5,8 @@ import type {ExplainReport} from '../../core/explain/explain.js'
 import {describeWriteError, writeOutputFile} from '../../io/atomic-file.js'
 import {explainHtml, type HtmlOptions} from '../../render/html/page.js'
 
-/** Renders and writes the page; returns its size in bytes. */
-export function writeExplainHtml(file: string, report: ExplainReport, lanes: OwnershipLanes | undefined, o: HtmlOptions): number {
+/** Renders and writes the page; `note` is told where (not when the page went to stdout). */
+export function writeExplainHtml(file: string, report: ExplainReport, lanes: OwnershipLanes | undefined, o: HtmlOptions, note: (m: string) => void): void {
   const page = Buffer.from(explainHtml(report, lanes ?? null, o), 'utf8')
   try {
     writeOutputFile(file, page)
@@ -17,5 +17,5 @@ export function writeExplainHtml(file: string, report: ExplainReport, lanes: Own
       'OUTPUT_WRITE',
     )
   }
-  return page.length
+  if (file !== '-') note(`wrote the timeline of ${report.group} (${report.timeline.length} bumps, ${page.length} bytes) to ${file}`)
 }
