@@ -32,7 +32,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
     '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --fail-on-pending',
-    '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --html g.html --last 50',
+    '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --html g.html --last 9',
     '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
     '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]
