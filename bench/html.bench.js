@@ -101,10 +101,23 @@ for (let b = 0; b < BUMPS; b++) {
   const tgt = balance(before, members)
   const changed = members.filter(m => String(tgt.get(m)) !== String(before.get(m) ?? ''))
   const head = joining ? [member(joiner)] : tombstones(leaver)
-  write([...head, epochRecord(epoch), ...changed.map(m => target(m, tgt.get(m))), targetEpoch(epoch), ...(joining ? [current(joiner, epoch, 0, 2, [])] : [])], 20_000)
+  write(
+    [...head, epochRecord(epoch), ...changed.map(m => target(m, tgt.get(m))), targetEpoch(epoch), ...(joining ? [current(joiner, epoch, 0, 2, [])] : [])],
+    20_000,
+  )
   const revokers = members.filter(m => before.has(m) && before.get(m).some(p => !tgt.get(m).includes(p)))
   const kept = m => before.get(m).filter(p => tgt.get(m).includes(p))
-  for (const m of revokers) write([current(m, previous, previous, 1, kept(m), before.get(m).filter(p => !tgt.get(m).includes(p)))])
+  for (const m of revokers)
+    write([
+      current(
+        m,
+        previous,
+        previous,
+        1,
+        kept(m),
+        before.get(m).filter(p => !tgt.get(m).includes(p)),
+      ),
+    ])
   for (const m of revokers) write([current(m, epoch, previous, 0, tgt.get(m))], 200)
   write(members.filter(m => !revokers.includes(m)).map(m => current(m, epoch, m === joiner ? epoch : previous, 0, tgt.get(m))))
   owned = tgt
