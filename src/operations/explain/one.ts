@@ -73,7 +73,7 @@ export async function explainOne(
     {progress: `reading ${group}'s records`},
   )
   const shown = windowed(report, o)
-  const lanes = o.lanes && picture ? lanesOf(picture.costs, picture.tracker, shown) : undefined
+  const lanes = o.lanes && picture && picture.tracker.lastRecordMs > 0 ? lanesOf(picture.costs, picture.tracker, shown) : undefined
   return {report: shown, ...(watchFrom ? {watchFrom} : {}), ...(lanes ? {lanes} : {})}
 }
 

@@ -77,6 +77,15 @@ describe('group explain --html', () => {
     expect(out.trimEnd().endsWith('</html>')).toBe(true)
   })
 
+  it('a group with no record: the page says there is no timeline, exit 4 as without --html', async () => {
+    const file = join(dir, 'nope.html')
+    const r = await explain(['nope', '--html', file])
+    expect(r.exitCode).toBe(4)
+    const html = readFileSync(file, 'utf8')
+    expect(html).toContain('No timeline: no record of the group was read')
+    expect(html).not.toContain('<svg class="timeline"')
+  })
+
   it('a directory that does not exist: an error naming the file, nothing written', async () => {
     const file = join(dir, 'missing', 'x.html')
     const r = await explain(['orders-1', '--html', file])
