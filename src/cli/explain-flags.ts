@@ -2,6 +2,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {type ErrorCode, InputError} from '../core/errors.js'
+import {isGroupPattern} from '../core/group-filter.js'
 import {HISTORY_DIR_ENV} from '../history/store.js'
 import {durationFlag, timeSpecFlag, watchIntervalFlag} from './flag-types.js'
 import {colorFlags, outputFlags, timeFlags} from './output-flags.js'
@@ -75,6 +76,13 @@ export const explainFlags = {
     exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
     helpValue: 'DURATION',
   }),
+  html: Flags.string({
+    summary: 'Also write the timeline as one self-contained HTML page to FILE (- for stdout): a lane per member, every bump with its causes and cost.',
+    description:
+      "Inline SVG and CSS only: the page loads nothing when opened (no script, font or image). Past 40 members the busiest 39 get a lane each and the others are summed in one; labels are drawn where they fit, every bump is in the page's table. --since and --last narrow it. One group only; not with --watch. See docs/output.md.",
+    exclusive: ['watch', 'all'],
+    helpValue: 'FILE',
+  }),
   'describe-only': Flags.boolean({
     summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
     description:
@@ -94,7 +102,11 @@ export const explainFlags = {
 }
 
 /** The group asked (the argument or --group, once), checked against --all and --ndjson; a usage error otherwise. */
-export function groupArgument(positional: string | undefined, flags: {group?: string; all?: boolean; ndjson?: boolean}, json: boolean): string | undefined {
+export function groupArgument(
+  positional: string | undefined,
+  flags: {group?: string; all?: boolean; ndjson?: boolean; html?: string; literal?: boolean},
+  json: boolean,
+): string | undefined {
   const bad = (message: string, hint: string, code: ErrorCode = 'BAD_GROUP_PATTERN') => new InputError(message, hint, code)
   if (positional !== undefined && flags.group !== undefined && positional !== flags.group)
     throw bad(`give the group once: "${positional}" and --group "${flags.group}"`, 'Drop the argument or --group.', 'BAD_INPUT')
@@ -104,5 +116,18 @@ export function groupArgument(positional: string | undefined, flags: {group?: st
   if (!flags.all && arg === undefined)
     throw bad('give a group id, a pattern (orders-*) or --all', 'For example: group explain orders-consumer, or group explain "orders-*".')
   if (flags.ndjson && json) throw bad('--json and --ndjson: choose one', '--json prints one document, --ndjson one line per report.', 'BAD_INPUT')
+  checkHtml(flags, flags.all || flags.literal || !isGroupPattern(arg!) ? undefined : arg, json)
   return arg
+}
+
+/** --html draws one group (`pattern`: the GROUP given, when it is a pattern), and its page cannot share stdout with --json. */
+export function checkHtml(flags: {html?: string; all?: boolean}, pattern: string | undefined, json: boolean): void {
+  if (flags.html === undefined) return
+  if (flags.all || pattern !== undefined)
+    throw new InputError(
+      `--html draws one group; ${pattern === undefined ? '--all' : `"${pattern}"`} is several`,
+      'Give one group id (--literal for an id with * or ? in it).',
+      'BAD_INPUT',
+    )
+  if (flags.html === '-' && json) throw new InputError('--json and --html -: both on stdout', 'Give --html a file name.', 'BAD_INPUT')
 }

@@ -8,6 +8,7 @@ import {type ErrorCode, InputError} from '../../core/errors.js'
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import {printBumps, printRevisions} from '../../io/watch-loop.js'
+import {writeExplainHtml} from '../../operations/explain/html.js'
 import {explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
@@ -31,6 +32,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092',
     '<%= config.bin %> <%= command.id %> my-group -b localhost:9092 --last 5',
     '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --fail-on-pending',
+    '<%= config.bin %> <%= command.id %> my-group -b kafka:9092 --html g.html --last 9',
     '<%= config.bin %> <%= command.id %> "orders-*" -b localhost:9092 --ndjson',
     '<%= config.bin %> <%= command.id %> --all -b localhost:9092 --fail-on-pending',
   ]
@@ -47,14 +49,8 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     const arg = groupArgument(this.args.group, flags, this.jsonEnabled())
     // a wrong directory is a usage error before anything is read from the cluster, as in audit
     if (flags['metadata-log']) await (await import('../../sources/metadata-log.js')).listMetadataLog(flags['metadata-log'])
-    const o = {
-      now: Date.now(),
-      stuckAfterMs: flags['stuck-after'],
-      historyDir: flags['history-dir'],
-      metadataLogDir: flags['metadata-log'],
-      since: flags.since,
-      last: flags.last,
-    }
+    const {since, last} = flags
+    const o = {now: Date.now(), stuckAfterMs: flags['stuck-after'], historyDir: flags['history-dir'], metadataLogDir: flags['metadata-log'], since, last}
     const pattern = flags.all || flags.literal ? undefined : isGroupPattern(arg!) ? arg : undefined
     if (flags.all || pattern !== undefined) {
       const what = pattern === undefined ? '--all' : `"${pattern}"`
@@ -73,9 +69,10 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     // the watch follows the records: without READ it keeps the refusal as its error
     const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
-    const {report, watchFrom} = await explainOne(this.session, arg!, {...o, describeOnly})
+    const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
     if (flags.watch !== undefined && watchFrom) return this.watch(arg!, report, watchFrom, o)
-    if (!this.jsonEnabled()) this.logRendered(renderExplain(report, styleOf(flags, o.now)))
+    if (flags.html !== undefined) writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
+    if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
       this.note('Try this: check the group id (`group list` lists every group).')
       this.exitWith(EXIT.notFound)

@@ -52,6 +52,17 @@ export class ClassicCostFold {
   /** Units a generation left without an owner, with their last owner: a cooperative move completes a generation later. */
   private readonly released = new Map<string, MemberRef>()
 
+  /** Each member's partitions in the last generation read. */
+  holdings(): Array<{member: MemberRef; units: readonly string[]}> {
+    const by = new Map<string, {member: MemberRef; units: string[]}>()
+    for (const [u, m] of this.owners) {
+      let h = by.get(m.memberId)
+      if (!h) by.set(m.memberId, (h = {member: m, units: []}))
+      h.units.push(u)
+    }
+    return [...by.values()]
+  }
+
   push(lr: LoggedRecord): void {
     const r = lr.record
     if (r.kind !== 'record' || r.value === null) return

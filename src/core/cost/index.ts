@@ -4,9 +4,22 @@
  *
  *   LoggedRecord ─ CostTracker.push() … finish() ─▶ RebalanceCost[] ─ churnSummary(costs, windowMs) ─▶ totals
  */
-export {CostTracker, rebalanceCosts, topicNamesOf, type CostOptions, type FinishOptions} from './tracker.js'
+export {CostTracker, rebalanceCosts, topicNamesOf, type CostOptions, type FinishOptions, type MemberHolding} from './tracker.js'
 export {churnSummary, costTotals, clientTotals, type ChurnSummary, type CostTotals, type WindowTotals, type ClientTotals} from './totals.js'
 export {classicProtocol} from './classic.js'
+export {
+  aggregateLanes,
+  laneName,
+  ownershipLanes,
+  pictureRange,
+  unitLabel,
+  type MemberLane,
+  type OwnedSpan,
+  type OwnershipLanes,
+  type Release,
+  type SlowMark,
+  type UnownedGap,
+} from './lanes.js'
 export {
   CANNOT_TELL,
   type RebalanceCost,

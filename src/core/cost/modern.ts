@@ -394,6 +394,11 @@ export class ModernCostFold {
     return best
   }
 
+  /** Each member's units now (owning, then other), by member id. */
+  holdings(): Array<{member: MemberRef; units: readonly string[]}> {
+    return [...this.tracks.values()].map(t => ({member: this.ref(t.id), units: [...(t.held?.owning ?? []), ...(t.held?.other ?? [])]}))
+  }
+
   /** Ends the fold: the last bump, if not converged, is `not-converged` as of the last record (or `asOfMs`). */
   finish(asOfMs: number): {openGaps: ReadonlyMap<string, MoveDraft>; pending: PendingDraft[]; asOfMs: number} {
     const d = this.current

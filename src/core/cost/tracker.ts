@@ -10,12 +10,27 @@ import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {ClassicCostFold, classicProtocol} from './classic.js'
 import {type BumpDraft, type Candidate, ModernCostFold, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
-import {CANNOT_TELL, type Convergence, type MovedUnit, type PendingMember, type RebalanceCost, type SlowestMember} from './types.js'
+import {
+  CANNOT_TELL,
+  type Convergence,
+  type MemberRef,
+  type MovedUnit,
+  type PendingMember,
+  type RebalanceCost,
+  type SlowestMember,
+  type UnitRef,
+} from './types.js'
 import {unitRef} from './units.js'
 
 export interface CostOptions {
   /** Topic id → name (e.g. topicNamesOf(live metadata)); without it, topics are shown by id. */
   readonly topicNames?: ReadonlyMap<string, string>
+}
+
+/** A member and the units (partitions, tasks) it holds. */
+export interface MemberHolding {
+  readonly member: MemberRef
+  readonly units: readonly UnitRef[]
 }
 
 export interface FinishOptions {
@@ -65,6 +80,11 @@ export class CostTracker {
     fold.push(lr, role.role)
   }
 
+  /** The timestamp of the group's last record pushed (0: none). */
+  get lastRecordMs(): number {
+    return this.lastMs
+  }
+
   /** Every bump's cost, in log order. Can be called again after more records. */
   finish(opts: FinishOptions = {}): RebalanceCost[] {
     const asOfMs = opts.asOfMs ?? this.lastMs
@@ -90,6 +110,13 @@ export class CostTracker {
       })
     }
     return out.sort((a, b) => (BigInt(a.offset) < BigInt(b.offset) ? -1 : 1))
+  }
+
+  /** What each member holds after the records read (partitions, tasks), as units: where the lanes of a picture end. */
+  holdings(): MemberHolding[] {
+    const of = (hs: ReturnType<ClassicCostFold['holdings']>, named: boolean) =>
+      hs.map(h => ({member: h.member, units: h.units.map(u => unitRef(u, this.names, named))}))
+    return [...[...this.modern.values()].flatMap(f => of(f.holdings(), false)), ...of(this.classic?.holdings() ?? [], true)]
   }
 
   private modernCost(type: ModernType, d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): RebalanceCost {

@@ -4,7 +4,7 @@
  * Without READ on `__consumer_offsets` (or with --describe-only) the same report is built from the group's
  * describe, OffsetFetch and the live metadata instead of its records.
  */
-import {CostTracker, topicNamesOf} from '../../core/cost/index.js'
+import {CostTracker, type OwnershipLanes, ownershipLanes, pictureRange, type RebalanceCost, topicNamesOf} from '../../core/cost/index.js'
 import type {Denial} from '../../core/errors.js'
 import {explainDescribed, explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {describedTopics} from '../../core/explain/report/described.js'
@@ -37,9 +37,10 @@ export interface WatchFrom {
 export async function explainOne(
   session: Session,
   group: string,
-  o: ExplainRequest & {describeOnly?: 'asked' | 'on-denial'},
-): Promise<{report: ExplainReport; watchFrom?: WatchFrom}> {
+  o: ExplainRequest & {describeOnly?: 'asked' | 'on-denial'; lanes?: boolean},
+): Promise<{report: ExplainReport; watchFrom?: WatchFrom; lanes?: OwnershipLanes}> {
   let watchFrom: WatchFrom | undefined
+  let picture: {costs: RebalanceCost[]; tracker: CostTracker} | undefined
   const report = await session.withCluster(
     async (client, progress) => {
       if (o.describeOnly === 'asked') return explainFromDescribe(session, client, progress, group, o)
@@ -70,11 +71,19 @@ export async function explainOne(
         readReleases(client, group, rules, type),
       ])
       const bumpCosts = costs.finish({topicNames: topicNamesOf(inputs.live)})
+      picture = {costs: bumpCosts, tracker: costs}
       return explainGroup(group, replay, {...inputs, costs: bumpCosts, extras: {brokers: true, offsets, releases}})
     },
     {progress: `reading ${group}'s records`},
   )
-  return {report: windowed(report, o), ...(watchFrom ? {watchFrom} : {})}
+  const shown = windowed(report, o)
+  const lanes = o.lanes && picture && picture.tracker.lastRecordMs > 0 ? lanesOf(picture.costs, picture.tracker, shown) : undefined
+  return {report: shown, ...(watchFrom ? {watchFrom} : {}), ...(lanes ? {lanes} : {})}
+}
+
+/** Each member's holdings over the window shown, from every bump's moves (those before the window too). */
+function lanesOf(costs: readonly RebalanceCost[], tracker: CostTracker, shown: ExplainReport): OwnershipLanes {
+  return ownershipLanes(costs, tracker.holdings(), pictureRange(shown.timeline[0]?.timestamp, tracker.lastRecordMs))
 }
 
 /** The describe, the live metadata of its topics, offsets and releases, into the same pipeline (no records). */

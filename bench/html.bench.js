@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// `group explain --html` for a large group: one consumer group of MEMBERS members (default 200) over PARTITIONS
+// partitions (default 400) through BUMPS bumps (default 2,000: a member joins, or one leaves, alternately), written as
+// the coordinator writes them (the bump's write, the revokers' UNREVOKED_PARTITIONS then STABLE, every other member's
+// move to the new epoch), replayed with the cost tracker and explained as `group explain` does (no cluster).
+// Timed (wall, median of RUNS): `htmlMs`, the page from the report: the ownership lanes, the HTML and its atomic write
+// (what --html adds to a run); `explainMs` the replay, costs and report before it, for scale. Goals: htmlMs < 2,000 and
+// the page < 5 MB.
+//   npm run build && node bench/html.bench.js   (or --dist=DIR; BENCH_MEMBERS, BENCH_PARTITIONS, BENCH_BUMPS, BENCH_RUNS)
+// Prints one JSON line.
+import {mkdtempSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
+const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
+const load = p => import(new URL(p, dist).href)
+const {encodeRecord, decodeRecord} = await load('core/records/index.js')
+const {replayGroup} = await load('core/replay/index.js')
+const {CostTracker, ownershipLanes, pictureRange} = await load('core/cost/index.js')
+const {explainGroup} = await load('core/explain/explain.js')
+const {windowed} = await load('core/explain/report/window.js')
+const {explainHtml} = await load('render/html/page.js')
+const {writeFileAtomic} = await load('io/atomic-file.js')
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200)
+const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 400)
+const BUMPS = Number(process.env.BENCH_BUMPS ?? 2000)
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const G = 'bench-html'
+const TID = 'AAAAAAAAAAAAAAAAAAAAAQ'
+
+const records = []
+let offset = 0n
+let time = 1_700_000_000_000
+const write = (rs, gap = 50) => {
+  time += gap
+  const base = offset
+  for (const r of rs) {
+    const enc = encodeRecord(r)
+    const o = offset++
+    records.push({offset: o, timestamp: time, batchBaseOffset: base, record: decodeRecord(enc.key, enc.value, o)})
+  }
+}
+const tps = ps => (ps.length ? [{TopicId: TID, Partitions: [...ps].sort((a, b) => a - b)}] : [])
+const member = m => ({
+  type: 5,
+  key: {GroupId: G, MemberId: m},
+  value: {InstanceId: null, RackId: null, ClientId: `client-${m}`, ClientHost: '/10.0.0.1', SubscribedTopicNames: ['orders'], SubscribedTopicRegex: null},
+})
+const current = (m, epoch, previous, state, assigned, pending = []) => ({
+  type: 8,
+  key: {GroupId: G, MemberId: m},
+  value: {
+    MemberEpoch: epoch,
+    PreviousMemberEpoch: previous,
+    State: state,
+    AssignedPartitions: tps(assigned).map(x => ({...x, AssignmentEpochs: null})),
+    PartitionsPendingRevocation: tps(pending).map(x => ({...x, AssignmentEpochs: null})),
+  },
+})
+const target = (m, ps) => ({type: 7, key: {GroupId: G, MemberId: m}, value: {TopicPartitions: tps(ps)}})
+const epochRecord = e => ({type: 3, key: {GroupId: G}, value: {Epoch: e, MetadataHash: 0n}})
+const targetEpoch = e => ({type: 6, key: {GroupId: G}, value: {AssignmentEpoch: e, AssignmentTimestamp: 0n}})
+const tombstones = m => [8, 7, 5].map(type => ({type, key: {GroupId: G, MemberId: m}, value: null}))
+
+/** Sticky balance: members keep up to their quota, freed partitions go to the members under it. */
+function balance(owned, members) {
+  const quota = i => Math.floor(PARTITIONS / members.length) + (i < PARTITIONS % members.length ? 1 : 0)
+  const next = new Map()
+  const taken = new Set()
+  members.forEach((m, i) => {
+    const keep = (owned.get(m) ?? []).slice(0, quota(i))
+    next.set(m, keep)
+    for (const p of keep) taken.add(p)
+  })
+  const free = []
+  for (let p = 0; p < PARTITIONS; p++) if (!taken.has(p)) free.push(p)
+  members.forEach((m, i) => {
+    const list = next.get(m)
+    while (list.length < quota(i)) list.push(free.pop())
+  })
+  return next
+}
+
+let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
+let owned = balance(new Map(), members)
+let epoch = 1
+write([...members.map(member), epochRecord(epoch), ...members.map(m => target(m, owned.get(m))), targetEpoch(epoch)])
+write(members.map(m => current(m, epoch, 0, 0, owned.get(m))))
+let nextId = MEMBERS
+for (let b = 0; b < BUMPS; b++) {
+  const previous = epoch++
+  const joining = b % 2 === 0
+  const leaver = joining ? undefined : members[(b * 7) % members.length]
+  const joiner = joining ? `m${nextId++}` : undefined
+  const before = new Map(owned)
+  members = joining ? [...members, joiner] : members.filter(m => m !== leaver)
+  if (leaver) before.delete(leaver)
+  const tgt = balance(before, members)
+  const changed = members.filter(m => String(tgt.get(m)) !== String(before.get(m) ?? ''))
+  const head = joining ? [member(joiner)] : tombstones(leaver)
+  write(
+    [...head, epochRecord(epoch), ...changed.map(m => target(m, tgt.get(m))), targetEpoch(epoch), ...(joining ? [current(joiner, epoch, 0, 2, [])] : [])],
+    20_000,
+  )
+  const revokers = members.filter(m => before.has(m) && before.get(m).some(p => !tgt.get(m).includes(p)))
+  const kept = m => before.get(m).filter(p => tgt.get(m).includes(p))
+  for (const m of revokers)
+    write([
+      current(
+        m,
+        previous,
+        previous,
+        1,
+        kept(m),
+        before.get(m).filter(p => !tgt.get(m).includes(p)),
+      ),
+    ])
+  for (const m of revokers) write([current(m, epoch, previous, 0, tgt.get(m))], 200)
+  write(members.filter(m => !revokers.includes(m)).map(m => current(m, epoch, m === joiner ? epoch : previous, 0, tgt.get(m))))
+  owned = tgt
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rd-html-bench-'))
+const file = join(dir, 'group.html')
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+function once() {
+  const t0 = performance.now()
+  const tracker = new CostTracker(G)
+  const replay = replayGroup(G, records, {onRecord: r => tracker.push(r)})
+  const costs = tracker.finish({topicNames: new Map([[TID, 'orders']])})
+  const report = windowed(explainGroup(G, replay, {costs, now: time}), {})
+  const t1 = performance.now()
+  const lanes = ownershipLanes(costs, tracker.holdings(), pictureRange(report.timeline[0]?.timestamp, tracker.lastRecordMs))
+  writeFileAtomic(file, explainHtml(report, lanes, {now: time}))
+  const t2 = performance.now()
+  return {explainMs: t1 - t0, htmlMs: t2 - t1, bumps: report.timeline.length, members: lanes.lanes.length}
+}
+
+once()
+const runs = Array.from({length: RUNS}, once)
+const bytes = statSync(file).size
+rmSync(dir, {recursive: true, force: true})
+const out = {
+  members: MEMBERS,
+  partitions: PARTITIONS,
+  bumps: runs[0].bumps,
+  lanes: runs[0].members,
+  records: records.length,
+  htmlMs: Math.round(median(runs.map(r => r.htmlMs))),
+  explainMs: Math.round(median(runs.map(r => r.explainMs))),
+  bytes,
+  goals: {htmlMsUnder: 2000, bytesUnder: 5_000_000},
+}
+out.ok = out.htmlMs < 2000 && bytes < 5_000_000
+console.log(JSON.stringify(out))
