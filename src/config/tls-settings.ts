@@ -115,7 +115,7 @@ function pkcs12Key(bytes: Buffer, get: Getter, where: (k: string) => string): Cl
     )
   }
   const keyPasswordKey = get('ssl.key.password') === undefined ? 'ssl.keystore.password' : 'ssl.key.password'
-  const privateKey = decryptKey(keys[0], get(keyPasswordKey) ?? '', `${keyPasswordKey} (${where(keyPasswordKey)})`)
+  const privateKey = openKey(keys[0], get(keyPasswordKey) === password, `${keyPasswordKey} (${where(keyPasswordKey)})`)
   const texts = certs.map(c => pem(c, 'ssl.keystore.location', where))
   const leaf = texts.find(c => new X509Certificate(c).checkPrivateKey(privateKey))
   if (!leaf) throw new InputError(`ssl.keystore.location (${location}) holds no certificate for its private key`, undefined, 'BAD_SETTING')
@@ -123,9 +123,14 @@ function pkcs12Key(bytes: Buffer, get: Getter, where: (k: string) => string): Cl
   return {cert, key: new Secret(privateKey.export({type: 'pkcs8', format: 'pem'}) as string)}
 }
 
-function decryptKey(key: {der: Buffer; encrypted: boolean}, password: string, named: string): KeyObject {
+/**
+ * The store's key, decrypted with the store password by the reader (keytool and openssl encrypt it so). Kafka decrypts
+ * it with ssl.key.password: a different one does not open an encrypted key.
+ */
+function openKey(key: {der: Buffer; encrypted: boolean}, storePasswordOpens: boolean, named: string): KeyObject {
   try {
-    return createPrivateKey({key: key.der, format: 'der', type: 'pkcs8', ...(key.encrypted ? {passphrase: password} : {})})
+    if (key.encrypted && !storePasswordOpens) throw new Error('another password')
+    return createPrivateKey({key: key.der, format: 'der', type: 'pkcs8'})
   } catch {
     throw new InputError(
       `${named} does not decrypt the private key in the PKCS12 keystore`,

@@ -1,8 +1,12 @@
+import {readFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
 import {inspect} from 'node:util'
 import {describe, expect, it} from 'vitest'
 import {InputError} from '../../../src/core/errors.js'
 import {describeSettings, envNameOf, parseBootstrap, resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {parseJaasConfig} from '../../../src/config/jaas.js'
+import {ROOT} from '../helpers.js'
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBca\n-----END CERTIFICATE-----'
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBcert\n-----END CERTIFICATE-----'
@@ -345,5 +349,26 @@ describe('nearestKnownKey and editDistance', () => {
     expect(editDistance('', 'abc')).toBe(3)
     expect(nearestKnownKey('bootstrap.server')).toBe('bootstrap.servers')
     expect(nearestKnownKey('foo.bar')).toBeUndefined()
+  })
+})
+
+describe('start-up: the PKCS12 reader (node-forge) is loaded with the first PKCS12 store', () => {
+  const forgeLoaded = () => Object.keys(createRequire(import.meta.url).cache).some(f => /node_modules[\\/]node-forge[\\/]/.test(f))
+
+  it('not for PEM stores; then for a PKCS12 truststore', () => {
+    const store = join(ROOT, 'test/fixtures/pkcs12/truststore.p12')
+    const pem = settings(`security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location=/ca.pem`, {files: {'/ca.pem': CA}})
+    expect(pem.tls?.ca).toContain('BEGIN CERTIFICATE')
+    expect(forgeLoaded()).toBe(false)
+    const p12 = resolveConnectionSettings({
+      bootstrapServer: 'k1:9093',
+      commandConfig: 'client.properties',
+      env: {},
+      fileMode: () => 0o600,
+      readFile: () => `security.protocol=SSL\nssl.truststore.location=${store}\nssl.truststore.password=trust-pw`,
+      readBytes: p => readFileSync(p),
+    })
+    expect(p12.tls?.ca).toContain('BEGIN CERTIFICATE')
+    expect(forgeLoaded()).toBe(true)
   })
 })

@@ -4,9 +4,10 @@
  * OpenSSL 3 made (test/fixtures/pkcs12/make.sh): the certificates and key they hold, and one clear error naming the
  * key for each way they fail; passwords never in an error.
  */
-import {X509Certificate, createPublicKey} from 'node:crypto'
+import {X509Certificate, createPrivateKey, createPublicKey} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import forge from 'node-forge'
 import {describe, expect, it} from 'vitest'
 import {resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {Pkcs12Error, readPkcs12} from '../../../src/config/pkcs12.js'
@@ -92,13 +93,12 @@ describe('PKCS12 keystores', () => {
     expect(inputError(keys('keystore.p12')).message).toBe('ssl.keystore.password is not set: a PKCS12 keystore needs it')
   })
 
-  it('3DES with a SHA-1 MAC (older keytool and OpenSSL) is read; RC2 (OpenSSL 1.x) is refused with how to re-export', () => {
+  it('3DES with a SHA-1 MAC (older keytool and OpenSSL) and RC2 (OpenSSL 1.x) are read', () => {
     const tls = settings(keys('keystore-3des.p12', 'ssl.keystore.password=store-pw')).tls
-    expect(new X509Certificate(pems(tls?.cert)[0] ?? '').fingerprint256).toBe(CLIENT.fingerprint256)
-    const e = inputError(trust('truststore-rc2.p12', 'ssl.truststore.password=trust-pw'))
-    expect(e.message).toMatch(/cannot be read: it uses pbeWithSHAAnd40BitRC2-CBC, which is not supported$/)
-    expect(e.code).toBe('UNSUPPORTED_SETTING')
-    expect(e.hint).toContain('keytool -importkeystore')
+    expect(pems(tls?.cert).map(p => new X509Certificate(p).fingerprint256)).toEqual([CLIENT.fingerprint256])
+    expect(createPublicKey(tls?.key?.reveal() ?? '').equals(CLIENT.publicKey)).toBe(true)
+    const ca = settings(trust('truststore-rc2.p12', 'ssl.truststore.password=trust-pw')).tls?.ca
+    expect(pems(ca).map(p => new X509Certificate(p).fingerprint256)).toEqual([CA.fingerprint256])
   })
 
   it('a keystore without a key (a truststore given as keystore) says so', () => {
@@ -144,6 +144,29 @@ function der(tag: number, ...body: Buffer[]): Buffer {
   return Buffer.concat([Buffer.from([tag]), length, b])
 }
 
+describe('readPkcs12', () => {
+  it.each([
+    ['truststore.p12', 'trust-pw', [CA], 0],
+    ['truststore-rc2.p12', 'trust-pw', [CA], 0],
+    ['truststore-plain.p12', undefined, [CA], 0],
+    ['truststore-utf8.p12', 'pässwörd', [CA], 0],
+    ['keystore.p12', 'store-pw', [CLIENT, CA], 1],
+    ['keystore-3des.p12', 'store-pw', [CLIENT], 1],
+  ])('%s gives its certificates byte for byte, in file order, and its key decrypted', (file, password, certs, encryptedKeys) => {
+    const read = readPkcs12(fixture(file), password)
+    expect(read.certs.map(c => c.toString('hex'))).toEqual(certs.map(c => c.raw.toString('hex')))
+    expect(read.keys.map(k => k.encrypted)).toEqual(Array(encryptedKeys).fill(true))
+    for (const k of read.keys) expect(createPublicKey(createPrivateKey({key: k.der, format: 'der', type: 'pkcs8'})).equals(CLIENT.publicKey)).toBe(true)
+  })
+
+  it('without a password: encrypted certificates or keys need one; a wrong one fails the MAC', () => {
+    for (const file of ['truststore.p12', 'keystore.p12', 'truststore-rc2.p12']) {
+      expect(() => readPkcs12(fixture(file), undefined), file).toThrow(expect.objectContaining({kind: 'NEEDS_PASSWORD'}))
+    }
+    expect(() => readPkcs12(fixture('keystore-3des.p12'), 'wrong-s3cret')).toThrow(expect.objectContaining({kind: 'BAD_PASSWORD'}))
+  })
+})
+
 describe('readPkcs12 on damaged files', () => {
   it("an iteration count above Java's 5,000,000 is refused before any key derivation, not run for hours", () => {
     const sha1 = der(0x06, Buffer.from([0x2b, 0x0e, 0x03, 0x02, 0x1a]))
@@ -161,6 +184,20 @@ describe('readPkcs12 on damaged files', () => {
     expect(Date.now() - started).toBeLessThan(1000)
     // the same file with Java's count of 10000 is derived and checked: its (zero) MAC is wrong
     expect(() => readPkcs12(pfx('2710'), 'pw')).toThrow('the integrity check (MAC) failed')
+  })
+
+  it("keytool's three iteration counts (the MAC's, the certificates' PBKDF2, the key's PBKDF2), each raised above 5,000,000, are refused before decrypting", () => {
+    const counts = keytoolCounts(fixture('keystore.p12'))
+    expect(counts).toBe(3)
+    for (let n = 0; n < counts; n++) {
+      const started = Date.now()
+      expect(() => readPkcs12(withCount(fixture('keystore.p12'), n, 0x7fffffff), 'store-pw')).toThrow(
+        new Pkcs12Error('NOT_PKCS12', 'not a usable PKCS#12 file (an iteration count of 2147483647; at most 5000000)'),
+      )
+      expect(Date.now() - started).toBeLessThan(1000)
+    }
+    // re-encoded with the count it had, the store still reads (its MAC matches): the refusals are the counts'
+    expect(readPkcs12(withCount(fixture('keystore.p12'), 2, 10_000), 'store-pw').keys).toHaveLength(1)
   })
 
   it('truncations and flipped bytes throughout the file are Pkcs12Errors (the MAC catches changes), never another error', () => {
@@ -182,3 +219,42 @@ describe('readPkcs12 on damaged files', () => {
     expect(kinds).toContain('BAD_PASSWORD')
   })
 })
+
+/** keytool's iteration count, 10000: an INTEGER 0x2710. */
+const isKeytoolCount = (node: forge.asn1.Asn1) => node.type === forge.asn1.Type.INTEGER && node.value === '\x27\x10'
+
+/** The DER inside an OCTET STRING, where it is DER (the Data contents; encrypted contents are not). */
+function innerDer(node: forge.asn1.Asn1): forge.asn1.Asn1 | undefined {
+  if (node.type !== forge.asn1.Type.OCTETSTRING || typeof node.value !== 'string') return undefined
+  try {
+    return forge.asn1.fromDer(node.value)
+  } catch {
+    return undefined
+  }
+}
+
+/** Visits every node, inside DER-holding OCTET STRINGs too; `change` may replace a node's value, re-encoded on the way out. */
+function visit(node: forge.asn1.Asn1, change: (n: forge.asn1.Asn1) => void): void {
+  change(node)
+  const inner = innerDer(node)
+  if (inner) {
+    visit(inner, change)
+    node.value = forge.asn1.toDer(inner).getBytes()
+  } else if (Array.isArray(node.value)) for (const child of node.value) visit(child, change)
+}
+
+function keytoolCounts(p12: Buffer): number {
+  let n = 0
+  visit(forge.asn1.fromDer(p12.toString('binary')), node => void (isKeytoolCount(node) && n++))
+  return n
+}
+
+/** The store with its n-th keytool iteration count set to `count` (the MAC then no longer matches, if it is reached). */
+function withCount(p12: Buffer, n: number, count: number): Buffer {
+  const pfx = forge.asn1.fromDer(p12.toString('binary'))
+  let seen = 0
+  visit(pfx, node => {
+    if (isKeytoolCount(node) && seen++ === n) node.value = forge.asn1.integerToDer(count).getBytes()
+  })
+  return Buffer.from(forge.asn1.toDer(pfx).getBytes(), 'binary')
+}
