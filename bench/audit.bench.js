@@ -228,7 +228,7 @@ let retainedMax = 0
 const ctx = auditContext(md, Date.now())
 const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
-  const scan = generateOnly ? undefined : new PartitionScan()
+  const scan = generateOnly ? undefined : new PartitionScan({rowCosts: process.env.BENCH_COSTS !== '0'})
   // batches generated (or read) a chunk at a time and the scan timed around each chunk: a clock read per batch
   // (getrusage, ~2 µs) would cost the scan a tenth of its own time; a chunk is small next to the live state
   const chunk = []
@@ -262,7 +262,7 @@ for (let p = 0; p < PARTITIONS; p++) {
   }
   const a0 = performance.now()
   const c0 = process.cpuUsage()
-  for (const [id, r] of groups) rows.push(auditGroup(id, r, ctx))
+  for (const [id, r] of groups) rows.push(auditGroup(id, r, ctx, scan.costOf(id)))
   const c1 = process.cpuUsage(c0)
   auditCpuUs += c1.user + c1.system
   auditMs += performance.now() - a0

@@ -109,7 +109,7 @@ export class AuditPass {
       }
       const type = groupTypeOf(summary.state)
       if (!this.#wantedType(type)) continue
-      const row = auditGroup(g.id, summary, this.ctx)
+      const row = auditGroup(g.id, summary, this.ctx, g.cost)
       rows.push(row)
       g.entry = cacheEntry({type, row})
     }

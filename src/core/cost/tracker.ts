@@ -92,6 +92,42 @@ export class CostTracker {
     return out.sort((a, b) => (BigInt(a.offset) < BigInt(b.offset) ? -1 : 1))
   }
 
+  /**
+   * What the audit needs: the whole cost of the last bump only, and sums over every bump and over those written in
+   * the `windowMs` up to the last one, without building every bump's cost (the sums equal costTotals' over finish()).
+   */
+  figures(windowMs: number, opts: FinishOptions = {}): {last: RebalanceCost | null; total: BumpSums; window: BumpSums} {
+    const asOfMs = opts.asOfMs ?? this.lastMs
+    const total = new BumpSums()
+    const window = new BumpSums()
+    let last: {offset: bigint; atMs: number; make: () => RebalanceCost} | undefined
+    const later = (offset: bigint) => last === undefined || offset > last.offset
+    for (const fold of this.modern.values()) {
+      const d = fold.drafts.at(-1)
+      if (d && later(d.at.offset))
+        last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => this.modernCost(fold.type, d, fold.finish(asOfMs).pending, asOfMs)}
+    }
+    const classic = this.classic?.drafts ?? []
+    const c = classic.at(-1)
+    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => this.finish(opts).at(-1)!}
+    if (!last) return {last: null, total, window}
+    const fromMs = last.atMs - windowMs
+    for (const fold of this.modern.values())
+      for (const d of fold.drafts) {
+        let unownedMs = 0
+        for (const m of d.moves) if (m.gap && m.released) unownedMs += (m.owned?.timestamp ?? asOfMs) - m.released.timestamp
+        const status = fold.type === 'share' ? 'not-measured' : (d.end?.kind ?? 'not-converged')
+        const afterMs = d.end ? d.end.at.timestamp - d.at.timestamp : 0
+        total.add(d.moves.length, unownedMs, status, afterMs)
+        if (d.at.timestamp >= fromMs) window.add(d.moves.length, unownedMs, status, afterMs)
+      }
+    for (const d of classic) {
+      total.add(d.moves.length, 0, 'not-measured', 0)
+      if (d.timestamp >= fromMs) window.add(d.moves.length, 0, 'not-measured', 0)
+    }
+    return {last: last.make(), total, window}
+  }
+
   private modernCost(type: ModernType, d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): RebalanceCost {
     const moved = d.moves.map(m => this.moved(m, asOfMs))
     const convergence: Convergence = type === 'share' ? {status: 'not-measured', reason: 'share-group'} : this.convergence(d, pendingNow, asOfMs)
@@ -181,6 +217,23 @@ export class CostTracker {
       units: c.units.length,
       unitRefs: c.units.slice(0, UNITS_LISTED).map(u => unitRef(u, this.names)),
     }
+  }
+}
+
+/** Sums over bumps, as costTotals gives them over their costs. */
+export class BumpSums {
+  bumps = 0
+  partitionsMoved = 0
+  unownedPartitionMs = 0
+  notConverged = 0
+  maxConvergeMs: number | null = null
+
+  add(moved: number, unownedMs: number, status: Convergence['status'], afterMs: number): void {
+    this.bumps++
+    this.partitionsMoved += moved
+    this.unownedPartitionMs += unownedMs
+    if (status === 'not-converged') this.notConverged++
+    else if (status === 'converged') this.maxConvergeMs = Math.max(this.maxConvergeMs ?? 0, afterMs)
   }
 }
 

@@ -89,6 +89,8 @@ export async function auditPass(session: Session, o: AuditSettings, p: PassOptio
         checkpoints,
         concurrency: o.concurrency,
         acceptGroup: o.match,
+        // what each group's bumps cost, for its row (groups resumed from a checkpoint: not measured, said so)
+        rowCosts: true,
         trackFrom: p.trackFrom,
         onProgress: (done, total, records) =>
           progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${audit.audited} groups audited`),
