@@ -194,7 +194,8 @@ export class PartitionScan {
         t.push(lr)
         if (this.withCosts) {
           let c = this.costs.get(gid)
-          if (!c) this.costs.set(gid, (c = new CostTracker(gid)))
+          // from the group as it stood (its members' holdings), as the replay is seeded
+          if (!c) this.costs.set(gid, (c = new CostTracker(gid))), c.seed(g.data().state)
           c.push(lr)
         }
       }

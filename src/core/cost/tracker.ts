@@ -4,8 +4,8 @@
  * Pure; keeps per member only its current holdings and per bump only its moves (see modern.ts).
  */
 import type {ClusterMetadata} from '../metadata.js'
-import {RECORD_TYPE as RT} from '../records/index.js'
-import type {LoggedRecord} from '../replay/index.js'
+import {type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
+import type {GroupSnapshot, LoggedRecord} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {ClassicCostFold, classicProtocol} from './classic.js'
@@ -26,6 +26,35 @@ export interface FinishOptions {
 }
 
 const GROUP_METADATA = RT.GroupMetadata
+
+/** Record types per group type and role (modern.ts's table, the other way round). */
+const SEED_TYPES = {
+  consumer: {
+    epoch: RT.ConsumerGroupMetadata,
+    member: RT.ConsumerGroupMemberMetadata,
+    target: RT.ConsumerGroupTargetAssignmentMetadata,
+    current: RT.ConsumerGroupCurrentMemberAssignment,
+  },
+  share: {
+    epoch: RT.ShareGroupMetadata,
+    member: RT.ShareGroupMemberMetadata,
+    target: RT.ShareGroupTargetAssignmentMetadata,
+    current: RT.ShareGroupCurrentMemberAssignment,
+  },
+  streams: {
+    epoch: RT.StreamsGroupMetadata,
+    member: RT.StreamsGroupMemberMetadata,
+    target: RT.StreamsGroupTargetAssignmentMetadata,
+    current: RT.StreamsGroupCurrentMemberAssignment,
+  },
+} as const
+
+/** A record as the state holds its value, before every record read (offset -1). */
+function seedRecord(groupId: string, type: number, value: Record<string, unknown>, timestamp: number, memberId?: string): LoggedRecord {
+  const key = memberId === undefined ? {GroupId: groupId} : {GroupId: groupId, MemberId: memberId}
+  const record = {kind: 'record', offset: -1n, type, name: '', group: 'consumer', groupId, key, version: 0, value} as unknown as KnownRecord
+  return {offset: -1n, timestamp, batchBaseOffset: -1n, record}
+}
 
 /** Pending partitions listed per member (the count is always whole). */
 const UNITS_LISTED = 10
@@ -63,6 +92,33 @@ export class CostTracker {
     let fold = this.modern.get(role.type)
     if (!fold) this.modern.set(role.type, (fold = new ModernCostFold(role.type)))
     fold.push(lr, role.role)
+  }
+
+  /**
+   * Starts from a group's state rather than its first record (a watch reads only the records after its last read):
+   * the members, their current assignments and the epochs the state holds, as records before any read (offset -1)
+   * at the times of their last records; the bump they make is not one of the costs. What was under way before is
+   * not known: a partition released before and owned after is a move from nobody with no time measured, and a
+   * revocation under way counts from its member's last current-assignment record (the one that set it pending).
+   */
+  seed(state: GroupSnapshot): void {
+    for (const type of ['consumer', 'share', 'streams'] as const) {
+      const g = state[type]
+      if (g?.epoch === undefined) continue
+      const rt = SEED_TYPES[type]
+      const records: Array<[number, Record<string, unknown>, number, string?]> = []
+      for (const [id, m] of g.members) records.push([rt.member, m as never, g.memberWrites.get(id)?.metadata?.timestamp ?? 0, id])
+      records.push([rt.epoch, {Epoch: g.epoch}, g.epochAt?.timestamp ?? 0])
+      if (g.targetAssignmentEpoch !== undefined) records.push([rt.target, {AssignmentEpoch: g.targetAssignmentEpoch}, g.targetAssignmentAt?.timestamp ?? 0])
+      for (const [id, c] of g.currentAssignment) records.push([rt.current, c as never, g.memberWrites.get(id)?.currentAssignment?.timestamp ?? 0, id])
+      for (const [recordType, value, timestamp, memberId] of records) this.push(seedRecord(this.groupId, recordType, value, timestamp, memberId))
+      this.modern.get(type)?.drafts.splice(0)
+    }
+    const classic = state.classic?.value
+    if (classic) {
+      this.push(seedRecord(this.groupId, GROUP_METADATA, classic as never, 0))
+      this.classic?.drafts.splice(0)
+    }
   }
 
   /** Every bump's cost, in log order. Can be called again after more records. */
