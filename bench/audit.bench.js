@@ -11,7 +11,8 @@
 // PartitionScan (generation excluded); peak RSS includes the generator's garbage, so it is an upper bound
 // (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
 //
-//   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS)
+//   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS;
+//                                                                     BENCH_COSTS=0 without the rows' rebalance cost, as before it was added)
 //   node --expose-gc bench/audit.bench.js --groups=100000               (100,000 groups, ~10.9 M records: auditCoreCpuMs, peakRssMb)
 // Prints one JSON line.
 //

@@ -9,6 +9,8 @@ import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
 import {CostTracker} from '../cost/index.js'
+import {modernRole} from '../cost/modern.js'
+import {RECORD_TYPE} from '../records/index.js'
 import {AUDIT_COST_WINDOW_MS, type AuditCost, auditCost, noCost} from './cost.js'
 import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
 import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredGroup} from './checkpoint.js'
@@ -43,6 +45,8 @@ export interface ScannedGroup {
   /** With rowCosts: what its bumps cost, for its row (or why not). */
   readonly cost?: AuditCost
 }
+
+const GROUP_METADATA = RECORD_TYPE.GroupMetadata
 
 /** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
 const cloneState = <T>(v: T): T => structuredClone(v)
@@ -185,7 +189,8 @@ export class PartitionScan {
         this.rowCosts?.set(gid, new CostTracker(gid))
       }
       const lr = {offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record}
-      this.rowCosts?.get(gid)?.push(lr)
+      // (only the record types the fold reads: target assignments of members are a third of a group's records)
+      if (this.rowCosts && (record.type === GROUP_METADATA || modernRole(record.type))) this.rowCosts.get(gid)?.push(lr)
       if (this.trackFrom !== undefined && r.offset >= this.trackFrom) {
         let t = this.tracked.get(gid)
         // seeded with the group as it stood before its first new record (data() applies the earlier writes:
