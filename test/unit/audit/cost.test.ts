@@ -17,6 +17,11 @@ import {renderAuditTable} from '../../../src/render/audit.js'
 import {PLAIN} from '../../../src/render/style.js'
 import {cluster} from '../../lib/fixtures.js'
 import {parseExposition} from '../../lib/prom-text.js'
+import {FakeCluster} from '../../lib/fake-cluster.js'
+import {hashOf} from '../../lib/fixtures.js'
+import {settledConsumer} from '../../lib/records.js'
+import {run} from '../helpers.js'
+import {parse} from 'yaml'
 import {BatchWriter, consumer, T1} from '../../lib/records.js'
 import {current, UNRELEASED, UNREVOKED} from '../cost/records.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
@@ -197,3 +202,17 @@ function summaryAt(ms: number) {
   const pass = new AuditPass(auditContext(cluster(), ms), undefined)
   return pass.summary({partitions: 1, recordsScanned: 0, decodeErrors: 0, durationMs: 0}, [], null, ms, false)
 }
+
+describe('audit -o yaml', () => {
+  it('the row carries the same cost object as in JSON', async () => {
+    const fake = new FakeCluster(cluster(), {offsetsPartitions: 1})
+    const h = hashOf(fake.md, ['orders'])
+    fake.write('g', settledConsumer('g', 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
+    // (one at a time: run() captures the process's stdout)
+    const yaml = await run(['audit', '-b', 'fake:9092', '--no-record', '--no-lag', '-o', 'yaml'], fake)
+    const json = await run(['audit', '-b', 'fake:9092', '--no-record', '--no-lag', '--json'], fake)
+    const fromYaml = (parse(yaml.stdout) as {groups: Array<{cost: unknown}>}).groups[0].cost
+    expect(fromYaml).toMatchObject({reason: null, last: {epoch: 1, status: 'converged', partitionsMoved: 3}})
+    expect(fromYaml).toEqual((JSON.parse(json.stdout) as {groups: Array<{cost: unknown}>}).groups[0].cost)
+  })
+})
