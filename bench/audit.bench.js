@@ -11,7 +11,8 @@
 // PartitionScan (generation excluded); peak RSS includes the generator's garbage, so it is an upper bound
 // (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
 //
-//   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS)
+//   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS;
+//                                                                     BENCH_COSTS=0 without the rows' rebalance cost, as before it was added)
 //   node --expose-gc bench/audit.bench.js --groups=100000               (100,000 groups, ~10.9 M records: auditCoreCpuMs, peakRssMb)
 // Prints one JSON line.
 //
@@ -228,7 +229,7 @@ let retainedMax = 0
 const ctx = auditContext(md, Date.now())
 const rows = []
 for (let p = 0; p < PARTITIONS; p++) {
-  const scan = generateOnly ? undefined : new PartitionScan()
+  const scan = generateOnly ? undefined : new PartitionScan({rowCosts: process.env.BENCH_COSTS !== '0'})
   // batches generated (or read) a chunk at a time and the scan timed around each chunk: a clock read per batch
   // (getrusage, ~2 µs) would cost the scan a tenth of its own time; a chunk is small next to the live state
   const chunk = []
@@ -262,7 +263,7 @@ for (let p = 0; p < PARTITIONS; p++) {
   }
   const a0 = performance.now()
   const c0 = process.cpuUsage()
-  for (const [id, r] of groups) rows.push(auditGroup(id, r, ctx))
+  for (const [id, r] of groups) rows.push(auditGroup(id, r, ctx, scan.costOf(id)))
   const c1 = process.cpuUsage(c0)
   auditCpuUs += c1.user + c1.system
   auditMs += performance.now() - a0

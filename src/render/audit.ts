@@ -3,6 +3,7 @@ import {type AuditSummary, FINDING_KINDS, type GroupAudit} from '../core/audit/a
 import {type AuditRow, fullRow} from '../core/audit/stored-row.js'
 import {PLAIN, type Style, formatTime, paint, retime, verdictTone} from './style.js'
 import {renderTable} from './table.js'
+import {auditCostText} from './cost.js'
 
 const short = (h: string | null) => (h === null ? '-' : h)
 
@@ -62,6 +63,9 @@ function details(g: GroupAudit, style: Style): string {
   if (g.reading && g.membersReconciling > 0) parts.push('reconciling since when, and so stuck or not, needs READ on __consumer_offsets')
   if (g.missingTopics.length > 0) parts.push(`missing topics: ${g.missingTopics.join(', ')}`)
   if (g.unknownRecords > 0) parts.push(`${g.unknownRecords} unknown record(s)`)
+  // (a row cached before costs were kept has none)
+  const cost = g.cost && auditCostText(g.cost, g.type)
+  if (cost) parts.push(cost)
   if (g.reassignments.length > 0)
     parts.push(
       `reassignment in flight: ${g.reassignments.map(r => `${r.topic} [${r.partitions.map(p => p.partition).join(',')}]${r.bumpOnCompletion ? ' (bumps again when it completes)' : ''}`).join(', ')}`,

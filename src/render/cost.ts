@@ -1,4 +1,6 @@
 /** One line of what a bump cost, under its causes in the `group explain` timeline (the whole cost is in --json). */
+import type {AuditCost} from '../core/audit/cost.js'
+import type {GroupType} from '../core/replay/index.js'
 import type {ChurnSummary, MemberRef, RebalanceCost} from '../core/cost/index.js'
 import {forTerminalLine} from './terminal.js'
 
@@ -51,4 +53,33 @@ export function churnCostLine(s: ChurnSummary, kind: 'partition' | 'task'): stri
   if (slow)
     parts.push(`held up longest by client ${slow.clientId ?? '(no client id)'} (the slowest in ${units(slow.slowest, 'bump')}, ${secs(slow.slowestMs)} in all)`)
   return `  what it cost over ${units(t.bumps, 'bump')}: ${parts.join('; ')}`
+}
+
+/**
+ * An audit row's cost, for its DETAILS cell: the last bump (times as UTC ISO strings, which the table retimes), and
+ * the hour before it when it had more bumps; a group resumed from a checkpoint says it was not measured.
+ */
+export function auditCostText(c: AuditCost, type: GroupType | null): string | undefined {
+  if (c.reason === 'resumed-from-checkpoint') return 'last bump: cost not measured (state resumed from the checkpoint)'
+  const l = c.last
+  if (!l) return undefined
+  const kind = type === 'streams' ? 'task' : 'partition'
+  const parts = [`${units(l.partitionsMoved, kind)} moved`]
+  if (l.unownedPartitionMs > 0) parts.push(`${(l.unownedPartitionMs / 1000).toFixed(1)} ${kind}-s without an owner`)
+  if (l.partitionsWithoutOwner > 0) parts.push(`${l.partitionsWithoutOwner} still without one`)
+  if (l.status === 'converged') parts.push(`converged in ${secs(l.afterMs!)}`)
+  else if (l.status === 'not-converged') parts.push(`not converged as of ${l.asOf} (${units(l.membersPending, 'member')} pending)`)
+  else if (l.status === 'superseded') parts.push(`superseded after ${secs(l.afterMs!)}`)
+  const s = l.slowest
+  if (s) {
+    const what =
+      s.doing === 'revoking' ? `revoking for ${secs(s.ms)}` : s.doing === 'not-heartbeating' ? `no record of it for ${secs(s.ms)}` : `joined ${secs(s.ms)} late`
+    parts.push(`slowest ${who(s.member)}: ${what}${s.ongoing ? ' so far' : ''}`)
+  }
+  const w = c.window
+  const hour =
+    w && w.bumps > 1
+      ? `; the hour before: ${units(w.bumps, 'bump')}, ${units(w.partitionsMoved, kind)} moved, ${(w.unownedPartitionMs / 1000).toFixed(1)} ${kind}-s without an owner`
+      : ''
+  return forTerminalLine(`last bump (epoch ${l.epoch}, ${l.at}): ${parts.join(', ')}${hour}`)
 }

@@ -39,6 +39,13 @@ interface Row {
   findings: string[]
 }
 
+/** The row's cost (core/audit/cost.ts), as much as is asserted. */
+interface Cost {
+  reason: string | null
+  last: {epoch: number; status: string; afterMs: number | null; partitionsWithoutOwner: number} | null
+  total: {partitionsMoved: number} | null
+}
+
 const rowsOf = (json: string) => (JSON.parse(json) as {groups: Row[]}).groups
 const row = (rows: Row[], g: string) => {
   const r = rows.find(x => x.group === g)
@@ -150,6 +157,14 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(drift.drift.map(x => x.kind)).toEqual(['combined'])
     expect(JSON.stringify(drift.drift)).toContain(`${P}-grow2`)
     expect(row(rowsOf(json.stdout), `${P}-ok`).verdict.code).toBe('IN_SYNC')
+    // what its rebalances cost: the one member took the topic's three partitions (from nobody), and converged
+    const ok = row(rowsOf(json.stdout), `${P}-ok`) as unknown as Row & {groupEpoch: number; cost: Cost}
+    expect(ok.cost.reason).toBeNull()
+    expect(ok.cost.last).toMatchObject({epoch: ok.groupEpoch, status: 'converged', partitionsWithoutOwner: 0})
+    expect(ok.cost.last!.afterMs).toBeGreaterThanOrEqual(0)
+    expect(ok.cost.last!.afterMs).toBeLessThan(60_000)
+    expect(ok.cost.total!.partitionsMoved).toBeGreaterThanOrEqual(3)
+    expect((row(rowsOf(json.stdout), `${P}-share`) as unknown as {cost: Cost}).cost.last?.status).toBe('not-measured')
     // KIP-848 groups' offsets read by OffsetFetch at their coordinators: a lag for each, no error, no warning about it
     for (const r of rowsOf(json.stdout) as unknown as Array<{type: string; lag: {error: string | null} | null}>)
       if (r.type === 'consumer') expect(r.lag).toMatchObject({error: null})
@@ -177,6 +192,11 @@ describe(`audit (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
     expect(text).toContain(`rebalance_doctor_group_missing_topics{cluster_id="${CLUSTER_ID}",group="${P}-missing",type="consumer"} 1`)
     expect(text).toContain(`rebalance_doctor_audit_exit_code{cluster_id="${CLUSTER_ID}"} 3`)
     expect(text).toContain(`rebalance_doctor_up{cluster_id="${CLUSTER_ID}"} 1`)
+    expect(text).toMatch(
+      new RegExp(`^rebalance_doctor_group_last_rebalance_convergence_seconds\\{cluster_id="${CLUSTER_ID}",group="${P}-ok",type="consumer"\\} [\\d.]+$`, 'm'),
+    )
+    expect(text).toContain(`rebalance_doctor_group_last_rebalance_not_converged{cluster_id="${CLUSTER_ID}",group="${P}-ok",type="consumer"} 0`)
+    expect(nd.find(l => l.group === `${P}-ok`)).toMatchObject({cost: {reason: null, last: {status: 'converged'}}})
 
     expect(table.code, table.stderr).toBe(3)
     expect(table.stdout).toMatch(new RegExp(`${P}-drift .*REBALANCE_PENDING`))

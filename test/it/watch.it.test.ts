@@ -30,6 +30,7 @@ interface Bump {
   epoch: number
   offset: string
   causes: Array<{kind: string; confidence: string; message: string}>
+  cost?: {epoch: number; offset: string; groupType: string; movedCount: number; unownedPartitionMs: number; convergence: {status: string}}
 }
 
 describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
@@ -114,6 +115,12 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     expect(all.every(b => b.schema.name === 'rebalance-doctor/bump' && b.group === `${P}-g`)).toBe(true)
     const keys = all.map(b => `${b.group}:${b.epoch}:${b.offset}`)
     expect(new Set(keys).size, keys.join(' ')).toBe(keys.length)
+    // each bump with what it cost so far (the pass that printed it may come before it converged)
+    for (const b of all) {
+      expect(b.cost, JSON.stringify(b)).toMatchObject({epoch: b.epoch, offset: b.offset, groupType: 'consumer'})
+      expect(b.cost!.unownedPartitionMs).toBeGreaterThanOrEqual(0)
+      expect(['converged', 'superseded', 'not-converged']).toContain(b.cost!.convergence.status)
+    }
     const epochs = all.map(b => b.epoch)
     expect(epochs).toEqual([...epochs].sort((a, b) => a - b))
     // the history recorded every pass names the metadata change exactly (the passes before and after it)

@@ -17,6 +17,7 @@ import type {MigrationReadiness} from '../explain/report/migration.js'
 import {migrationReadiness} from '../explain/report/migration.js'
 import type {GroupLag} from './lag.js'
 import {StoredRow} from './stored-row.js'
+import {type AuditCost, noCost} from './cost.js'
 
 /** What can make `audit` exit 3 (`--fail-on`). */
 export const FINDING_KINDS = ['drift', 'pending', 'stuck', 'missing-topics', 'unknown-records', 'reassignment'] as const
@@ -76,6 +77,8 @@ export interface GroupAudit {
   lag?: GroupLag | null
   /** Read describe-only (described.ts): the refusal or the flag, and the grant that gives what the records would. */
   reading?: Reading
+  /** What its rebalances cost (cost.ts): the last bump's, the hour before it, every bump read; or null and why. */
+  cost: AuditCost
 }
 
 /**
@@ -151,7 +154,7 @@ export function isDeleted(replay: ReplayResult | GroupSummary): boolean {
 }
 
 /** One group's audit row: the group's facts from its records, and the verdict against the live metadata, once each. */
-export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary, ctx: AuditContext): GroupAudit {
+export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary, ctx: AuditContext, cost: AuditCost = noCost('not-measured')): GroupAudit {
   const facts = groupFacts(groupId, replay, {now: ctx.now, stuckAfterMs: ctx.stuckAfterMs})
   const base = facts.fields
   const type = base.type
@@ -227,6 +230,7 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
     lastEpochTime: g?.epochAt ? new Date(g.epochAt.timestamp).toISOString() : null,
     findings,
     ...(zeroed ? {hashZeroedByFence: zeroed} : {}),
+    cost,
   }
 }
 

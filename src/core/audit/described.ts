@@ -6,6 +6,7 @@
  */
 import type {Denial} from '../errors.js'
 import {describeOnlyReading, type ExplainReport, type Reading} from '../explain/explain.js'
+import {noCost} from './cost.js'
 import {type AuditSummary, type FindingKind, type GroupAudit, type ScanStats, summarize} from './audit.js'
 
 /** What the summary's `reading` says the records would add to a describe-only audit. */
@@ -42,6 +43,7 @@ export function describedAuditRow(report: ExplainReport): GroupAudit {
     lastEpochTime: null,
     findings,
     ...(report.reading ? {reading: report.reading} : {}),
+    cost: noCost('describe-only'),
   }
 }
 

@@ -10,6 +10,7 @@
 import {type Document, SCHEMAS, toDocument, type Warning} from '../documents.js'
 import {type AuditSummary, FINDING_KINDS, RECORDS_ONLY_FINDINGS, type RowFacts} from './audit.js'
 import {type AuditRow, StoredRow} from './stored-row.js'
+import type {AuditCost} from './cost.js'
 
 /** (groups: rows read back from a checkpoint are StoredRows, whose JSON is the row's: json-stream.ts writes their text as read) */
 export type AuditDocument = Document<{summary: AuditSummary; groups: AuditRow[]}>
@@ -46,12 +47,12 @@ function labels(l: Record<string, string>): string {
 interface Metric {
   name: string
   help: string
-  type: 'gauge'
+  type: 'gauge' | 'counter'
   samples: Array<[Record<string, string> | string, number]>
 }
 
 /**
- * Metrics (all gauges). Every sample carries `cluster_id` (the cluster id of the run; "" when the cluster reports
+ * Metrics (gauges, and one counter). Every sample carries `cluster_id` (the cluster id of the run; "" when the cluster reports
  * none): one label set across runs, so a failed run replaces the series of the last good one instead of leaving
  * them beside new ones; then the --prometheus-label labels; then, only while no cluster id is known, `file` (the
  * file's name: two files in one textfile directory never hold the same series). Per group labels {…, group, type}:
@@ -69,6 +70,13 @@ interface Metric {
  *   rebalance_doctor_group_members_stuck            members reconciling longer than --stuck-after
  *   rebalance_doctor_group_missing_topics           subscribed topics that do not exist
  *   rebalance_doctor_group_unknown_records          records of unknown types or versions skipped
+ *   rebalance_doctor_group_last_rebalance_convergence_seconds  the last bump's time to converge (when it converged)
+ *   rebalance_doctor_group_last_rebalance_not_converged         1 while the last bump has not converged, else 0
+ *   rebalance_doctor_group_last_rebalance_not_converged_seconds audit time − the last bump's time, while not converged
+ *   rebalance_doctor_group_last_rebalance_unowned_partition_seconds  its partition-seconds without an owner
+ *   rebalance_doctor_group_last_rebalance_partitions_moved     partitions (tasks) it moved
+ *   rebalance_doctor_group_partitions_moved_total (counter)    partitions moved over the bumps of the records read
+ *                                                   (the cost series: only groups whose row has a cost, cost.ts)
  *   rebalance_doctor_group_verdict{group,type,verdict}  1 for the group's verdict code
  *   rebalance_doctor_group_describe_only            1 when the group was read from its describe (no records), else 0;
  *                                                   then the series that need the records (in_sync, epoch timestamp,
@@ -156,6 +164,7 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
     'The group was read from its describe, without its records (READ on __consumer_offsets refused, or --describe-only): 1, else 0.',
     per(g => (g.reading ? 1 : 0)),
   )
+  costSeries(metrics, groups, groupLabels, Date.parse(summary.time))
   gauge(
     'group_verdict',
     "The group's verdict code (1 for the current one).",
@@ -163,6 +172,66 @@ export function prometheusText(summary: AuditSummary, groups: readonly RowFacts[
   )
   auditSeries(gauge, summary, options.historyWriteFailed === true)
   return exposition(metrics, seriesLabels(summary.clusterId, options))
+}
+
+/**
+ * What the last rebalance of each group cost (cost.ts), for the groups whose row has it: a group resumed from a
+ * checkpoint, read describe-only or without a bump has none of these series (nothing measured is not 0).
+ */
+function costSeries(metrics: Metric[], groups: readonly RowFacts[], groupLabels: readonly string[], auditMs: number): void {
+  const costs = groups.map(costOfRow)
+  const per = (pick: (c: AuditCost) => number | null | undefined) => {
+    const out: Metric['samples'] = []
+    costs.forEach((c, i) => {
+      const v = c && pick(c)
+      if (v !== null && v !== undefined) out.push([groupLabels[i], v])
+    })
+    return out
+  }
+  const measured = (c: AuditCost) => c.last !== null && c.last.status !== 'not-measured'
+  const add = (name: string, type: Metric['type'], help: string, samples: Metric['samples']) =>
+    metrics.push({name: `rebalance_doctor_${name}`, help, type, samples})
+  add(
+    'group_last_rebalance_convergence_seconds',
+    'gauge',
+    'Time the last rebalance (group epoch bump) took to converge: from its epoch record to the record after which every member was at the new assignment with nothing pending revocation (record timestamps). Consumer and streams groups whose last rebalance converged.',
+    per(c => (c.last?.status === 'converged' ? c.last.afterMs! / 1000 : null)),
+  )
+  add(
+    'group_last_rebalance_not_converged',
+    'gauge',
+    'The last rebalance has not converged as of the last record read (1), or has (0). Consumer and streams groups.',
+    per(c => (measured(c) ? (c.last!.status === 'not-converged' ? 1 : 0) : null)),
+  )
+  add(
+    'group_last_rebalance_not_converged_seconds',
+    'gauge',
+    'How long the last rebalance has not converged: the audit time minus its epoch record time. Only while it has not converged.',
+    per(c => (c.last?.status === 'not-converged' ? Math.max(0, auditMs - c.last.atMs) / 1000 : null)),
+  )
+  add(
+    'group_last_rebalance_unowned_partition_seconds',
+    'gauge',
+    'Partition-seconds without an owner in the last rebalance: for each moved partition (streams: active task), from the record where its old owner released it to the record where its new owner holds it (open gaps to the last record read).',
+    per(c => (measured(c) ? c.last!.unownedPartitionMs / 1000 : null)),
+  )
+  add(
+    'group_last_rebalance_partitions_moved',
+    'gauge',
+    'Partitions (streams: tasks) whose owner changed in the last rebalance.',
+    per(c => c.last?.partitionsMoved),
+  )
+  add(
+    'group_partitions_moved_total',
+    'counter',
+    "Partitions (streams: tasks) whose owner changed, summed over the group's rebalances in the records read; log compaction removes old records and so can lower it, which Prometheus takes as a counter reset.",
+    per(c => c.total?.partitionsMoved),
+  )
+}
+
+/** A row's cost (a row read back from a checkpoint is parsed for it: only for --prometheus); undefined in rows cached before costs were kept. */
+function costOfRow(g: RowFacts): AuditCost | undefined {
+  return 'cost' in g ? (g as {cost: AuditCost}).cost : g instanceof StoredRow ? g.row().cost : undefined
 }
 
 /** The audit's own series (not per group). */

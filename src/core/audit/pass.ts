@@ -18,7 +18,7 @@ import {
 import type {TypeFilter} from '../group-filter.js'
 import {type GroupSummary, type GroupType, groupTypeOf, type ReplayResult} from '../replay/index.js'
 import {cacheEntry, reuseEntry} from './row-cache.js'
-import type {ScannedGroup} from './scan.js'
+import type {ScannedGroup, TrackedReplay} from './scan.js'
 import type {AuditRow} from './stored-row.js'
 import {by} from '../order.js'
 
@@ -55,7 +55,7 @@ export interface PrometheusStatus {
 export class AuditPass {
   readonly #rows: AuditRow[] = []
   /** Groups with records new since the last pass (--watch), of the types asked for. */
-  readonly bumps: Array<{group: string; replay: ReplayResult}> = []
+  readonly bumps: Array<{group: string; replay: TrackedReplay}> = []
   /** Deleted groups (tombstones only): not audited. */
   deleted = 0
 
@@ -89,7 +89,7 @@ export class AuditPass {
    */
   addScanned(
     groups: ReadonlyArray<Omit<ScannedGroup, 'summary'> & {summary(): GroupSummary | ReplayResult}>,
-    newBumps: Iterable<[string, ReplayResult]> = [],
+    newBumps: Iterable<[string, TrackedReplay]> = [],
   ): void {
     const rows: AuditRow[] = []
     let deleted = 0
@@ -109,7 +109,7 @@ export class AuditPass {
       }
       const type = groupTypeOf(summary.state)
       if (!this.#wantedType(type)) continue
-      const row = auditGroup(g.id, summary, this.ctx)
+      const row = auditGroup(g.id, summary, this.ctx, g.cost)
       rows.push(row)
       g.entry = cacheEntry({type, row})
     }

@@ -14,7 +14,7 @@ import type {GroupType} from '../replay/index.js'
 import {type AuditRow, StoredRow} from './stored-row.js'
 
 /** Bump when what auditGroup computes changes without a release (development builds share a version number). */
-const ROW_FORMAT = 1
+const ROW_FORMAT = 2
 
 /** What cached entries depend on besides a group's state and live topics: the version that computed them, --stuck-after. */
 export function rowCacheKey(version: string, stuckAfterMs: number | undefined): string {

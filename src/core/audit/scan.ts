@@ -9,6 +9,9 @@ import {CommittedFilter} from '../log/committed.js'
 import type {AbortedTransaction, LogBatch} from '../log/batch.js'
 import {decodeRecord, RecordDecodeError} from '../records/index.js'
 import {CostTracker} from '../cost/index.js'
+import {modernRole} from '../cost/modern.js'
+import {RECORD_TYPE} from '../records/index.js'
+import {AUDIT_COST_WINDOW_MS, type AuditCost, auditCost, noCost} from './cost.js'
 import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
 import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredGroup} from './checkpoint.js'
 import type {CachedEntry} from './row-cache.js'
@@ -20,6 +23,11 @@ export interface PartitionScanOptions {
   acceptGroup?: (groupId: string) => boolean
   /** Tracked groups (trackFrom) also get what each bump cost, from their records (complete when tracked from 0). */
   costs?: boolean
+  /**
+   * Every group first seen in this scan (not resumed from a checkpoint) also gets what its bumps cost, for its
+   * audit row (costOf); cheap: a fold over the records the scan decodes anyway, and none is kept.
+   */
+  rowCosts?: boolean
 }
 
 /** A tracked group's replay, and the costs of its bumps when asked (finished by the caller, with topic names). */
@@ -34,7 +42,11 @@ export interface ScannedGroup {
   summary(): GroupSummary
   /** Set by the audit: the entry to keep for the next run (row-cache.ts cacheEntry), null for none. */
   entry: CachedEntry | null
+  /** With rowCosts: what its bumps cost, for its row (or why not). */
+  readonly cost?: AuditCost
 }
+
+const GROUP_METADATA = RECORD_TYPE.GroupMetadata
 
 /** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
 const cloneState = <T>(v: T): T => structuredClone(v)
@@ -67,6 +79,8 @@ export class PartitionScan {
   private readonly tracked = new Map<string, GroupReplay>()
   private readonly costs = new Map<string, CostTracker>()
   private readonly withCosts: boolean
+  /** rowCosts: the groups first seen in this scan, each with its fold from its first record. */
+  private readonly rowCosts: Map<string, CostTracker> | undefined
   private readonly touched: GroupReducer[] = []
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
@@ -75,6 +89,7 @@ export class PartitionScan {
     this.trackFrom = trackFrom
     this.accept = options.acceptGroup ?? (() => true)
     this.withCosts = options.costs === true
+    this.rowCosts = options.rowCosts ? new Map() : undefined
     if (from) {
       for (const [id, g] of from.groups) this.stored.set(id, g)
       ;({
@@ -171,8 +186,11 @@ export class PartitionScan {
           continue
         }
         this.groups.set(gid, (g = new GroupReducer(gid, this.keep)))
+        this.rowCosts?.set(gid, new CostTracker(gid))
       }
       const lr = {offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record}
+      // (only the record types the fold reads: target assignments of members are a third of a group's records)
+      if (this.rowCosts && (record.type === GROUP_METADATA || modernRole(record.type))) this.rowCosts.get(gid)?.push(lr)
       if (this.trackFrom !== undefined && r.offset >= this.trackFrom) {
         let t = this.tracked.get(gid)
         // seeded with the group as it stood before its first new record (data() applies the earlier writes:
@@ -181,7 +199,8 @@ export class PartitionScan {
         t.push(lr)
         if (this.withCosts) {
           let c = this.costs.get(gid)
-          if (!c) this.costs.set(gid, (c = new CostTracker(gid)))
+          // from the group as it stood (its members' holdings), as the replay is seeded
+          if (!c) this.costs.set(gid, (c = new CostTracker(gid))), c.seed(g.data().state)
           c.push(lr)
         }
       }
@@ -218,14 +237,24 @@ export class PartitionScan {
     return out
   }
 
+  /**
+   * With rowCosts, what the bumps of a group cost, for its audit row: measured for a group first seen in this scan
+   * (all its records read), else not (its state was resumed from a checkpoint).
+   */
+  costOf(id: string): AuditCost | undefined {
+    if (!this.rowCosts) return undefined
+    const t = this.rowCosts.get(id)
+    return t ? auditCost(t.figures(AUDIT_COST_WINDOW_MS)) : noCost('resumed-from-checkpoint')
+  }
+
   /** Every group for the audit, a group without new records with its cached entry and its summary parsed on demand. */
   scanned(): ScannedGroup[] {
     const out: ScannedGroup[] = []
     for (const [id, g] of this.groups) {
       const summary = g.finish()
-      out.push({id, cached: null, summary: () => summary, entry: null})
+      out.push({id, cached: null, summary: () => summary, entry: null, cost: this.costOf(id)})
     }
-    for (const [id, s] of this.stored) out.push(new StoredScanned(id, s, this.keep))
+    for (const [id, s] of this.stored) out.push(new StoredScanned(id, s, this.keep, this.rowCosts && noCost('resumed-from-checkpoint')))
     return out
   }
 }
@@ -241,6 +270,7 @@ class StoredScanned implements ScannedGroup {
     readonly id: string,
     private readonly stored: StoredGroup,
     private readonly keep: number,
+    readonly cost: AuditCost | undefined,
   ) {}
 
   get cached(): CachedEntry | null {

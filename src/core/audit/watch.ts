@@ -8,7 +8,8 @@
  *
  * NDJSON line (schema {name: "rebalance-doctor/bump", version: 1}; hashes and offsets as decimal strings):
  *   {schema, clusterId, group, type, epoch, previousEpoch, time, timestamp, offset, metadataHash,
- *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], warnings: []},
+ *    previousMetadataHash, assignmentEpoch, causes: [{kind, message, confidence, alternatives, details}], cost, warnings: []}
+ *   (cost: the bump's RebalanceCost as of the read that printed it, measured from the group as the last read left it),
  *   and afterRestart: true on a bump found by the first pass of a watch started again (core/audit/restart.ts)
  * A bump printed with a cause not known exactly stays open (OpenBumps); when a later pass names that cause exactly
  * (history recorded since, by this watch or another audit) a revision is printed, once per improvement

@@ -4,7 +4,7 @@
  *
  *   LoggedRecord ─ CostTracker.push() … finish() ─▶ RebalanceCost[] ─ churnSummary(costs, windowMs) ─▶ totals
  */
-export {CostTracker, rebalanceCosts, topicNamesOf, type CostOptions, type FinishOptions, type MemberHolding} from './tracker.js'
+export {CostTracker, rebalanceCosts, topicNamesOf, BumpSums, type CostOptions, type FinishOptions, type MemberHolding} from './tracker.js'
 export {churnSummary, costTotals, clientTotals, type ChurnSummary, type CostTotals, type WindowTotals, type ClientTotals} from './totals.js'
 export {classicProtocol} from './classic.js'
 export {

@@ -4,8 +4,8 @@
  * Pure; keeps per member only its current holdings and per bump only its moves (see modern.ts).
  */
 import type {ClusterMetadata} from '../metadata.js'
-import {RECORD_TYPE as RT} from '../records/index.js'
-import type {LoggedRecord} from '../replay/index.js'
+import {type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
+import type {GroupSnapshot, LoggedRecord} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
 import {ClassicCostFold, classicProtocol} from './classic.js'
@@ -41,6 +41,35 @@ export interface FinishOptions {
 }
 
 const GROUP_METADATA = RT.GroupMetadata
+
+/** Record types per group type and role (modern.ts's table, the other way round). */
+const SEED_TYPES = {
+  consumer: {
+    epoch: RT.ConsumerGroupMetadata,
+    member: RT.ConsumerGroupMemberMetadata,
+    target: RT.ConsumerGroupTargetAssignmentMetadata,
+    current: RT.ConsumerGroupCurrentMemberAssignment,
+  },
+  share: {
+    epoch: RT.ShareGroupMetadata,
+    member: RT.ShareGroupMemberMetadata,
+    target: RT.ShareGroupTargetAssignmentMetadata,
+    current: RT.ShareGroupCurrentMemberAssignment,
+  },
+  streams: {
+    epoch: RT.StreamsGroupMetadata,
+    member: RT.StreamsGroupMemberMetadata,
+    target: RT.StreamsGroupTargetAssignmentMetadata,
+    current: RT.StreamsGroupCurrentMemberAssignment,
+  },
+} as const
+
+/** A record as the state holds its value, before every record read (offset -1). */
+function seedRecord(groupId: string, type: number, value: Record<string, unknown>, timestamp: number, memberId?: string): LoggedRecord {
+  const key = memberId === undefined ? {GroupId: groupId} : {GroupId: groupId, MemberId: memberId}
+  const record = {kind: 'record', offset: -1n, type, name: '', group: 'consumer', groupId, key, version: 0, value} as unknown as KnownRecord
+  return {offset: -1n, timestamp, batchBaseOffset: -1n, record}
+}
 
 /** Pending partitions listed per member (the count is always whole). */
 const UNITS_LISTED = 10
@@ -85,6 +114,33 @@ export class CostTracker {
     return this.lastMs
   }
 
+  /**
+   * Starts from a group's state rather than its first record (a watch reads only the records after its last read):
+   * the members, their current assignments and the epochs the state holds, as records before any read (offset -1)
+   * at the times of their last records; the bump they make is not one of the costs. What was under way before is
+   * not known: a partition released before and owned after is a move from nobody with no time measured, and a
+   * revocation under way counts from its member's last current-assignment record (the one that set it pending).
+   */
+  seed(state: GroupSnapshot): void {
+    for (const type of ['consumer', 'share', 'streams'] as const) {
+      const g = state[type]
+      if (g?.epoch === undefined) continue
+      const rt = SEED_TYPES[type]
+      const records: Array<[number, Record<string, unknown>, number, string?]> = []
+      for (const [id, m] of g.members) records.push([rt.member, m as never, g.memberWrites.get(id)?.metadata?.timestamp ?? 0, id])
+      records.push([rt.epoch, {Epoch: g.epoch}, g.epochAt?.timestamp ?? 0])
+      if (g.targetAssignmentEpoch !== undefined) records.push([rt.target, {AssignmentEpoch: g.targetAssignmentEpoch}, g.targetAssignmentAt?.timestamp ?? 0])
+      for (const [id, c] of g.currentAssignment) records.push([rt.current, c as never, g.memberWrites.get(id)?.currentAssignment?.timestamp ?? 0, id])
+      for (const [recordType, value, timestamp, memberId] of records) this.push(seedRecord(this.groupId, recordType, value, timestamp, memberId))
+      this.modern.get(type)?.drafts.splice(0)
+    }
+    const classic = state.classic?.value
+    if (classic) {
+      this.push(seedRecord(this.groupId, GROUP_METADATA, classic as never, 0))
+      this.classic?.drafts.splice(0)
+    }
+  }
+
   /** Every bump's cost, in log order. Can be called again after more records. */
   finish(opts: FinishOptions = {}): RebalanceCost[] {
     const asOfMs = opts.asOfMs ?? this.lastMs
@@ -117,6 +173,42 @@ export class CostTracker {
     const of = (hs: ReturnType<ClassicCostFold['holdings']>, named: boolean) =>
       hs.map(h => ({member: h.member, units: h.units.map(u => unitRef(u, this.names, named))}))
     return [...[...this.modern.values()].flatMap(f => of(f.holdings(), false)), ...of(this.classic?.holdings() ?? [], true)]
+  }
+
+  /**
+   * What the audit needs: the whole cost of the last bump only, and sums over every bump and over those written in
+   * the `windowMs` up to the last one, without building every bump's cost (the sums equal costTotals' over finish()).
+   */
+  figures(windowMs: number, opts: FinishOptions = {}): {last: RebalanceCost | null; total: BumpSums; window: BumpSums} {
+    const asOfMs = opts.asOfMs ?? this.lastMs
+    const total = new BumpSums()
+    const window = new BumpSums()
+    let last: {offset: bigint; atMs: number; make: () => RebalanceCost} | undefined
+    const later = (offset: bigint) => last === undefined || offset > last.offset
+    for (const fold of this.modern.values()) {
+      const d = fold.drafts.at(-1)
+      if (d && later(d.at.offset))
+        last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => this.modernCost(fold.type, d, fold.finish(asOfMs).pending, asOfMs)}
+    }
+    const classic = this.classic?.drafts ?? []
+    const c = classic.at(-1)
+    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => this.finish(opts).at(-1)!}
+    if (!last) return {last: null, total, window}
+    const fromMs = last.atMs - windowMs
+    for (const fold of this.modern.values())
+      for (const d of fold.drafts) {
+        let unownedMs = 0
+        for (const m of d.moves) if (m.gap && m.released) unownedMs += (m.owned?.timestamp ?? asOfMs) - m.released.timestamp
+        const status = fold.type === 'share' ? 'not-measured' : (d.end?.kind ?? 'not-converged')
+        const afterMs = d.end ? d.end.at.timestamp - d.at.timestamp : 0
+        total.add(d.moves.length, unownedMs, status, afterMs)
+        if (d.at.timestamp >= fromMs) window.add(d.moves.length, unownedMs, status, afterMs)
+      }
+    for (const d of classic) {
+      total.add(d.moves.length, 0, 'not-measured', 0)
+      if (d.timestamp >= fromMs) window.add(d.moves.length, 0, 'not-measured', 0)
+    }
+    return {last: last.make(), total, window}
   }
 
   private modernCost(type: ModernType, d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): RebalanceCost {
@@ -208,6 +300,23 @@ export class CostTracker {
       units: c.units.length,
       unitRefs: c.units.slice(0, UNITS_LISTED).map(u => unitRef(u, this.names)),
     }
+  }
+}
+
+/** Sums over bumps, as costTotals gives them over their costs. */
+export class BumpSums {
+  bumps = 0
+  partitionsMoved = 0
+  unownedPartitionMs = 0
+  notConverged = 0
+  maxConvergeMs: number | null = null
+
+  add(moved: number, unownedMs: number, status: Convergence['status'], afterMs: number): void {
+    this.bumps++
+    this.partitionsMoved += moved
+    this.unownedPartitionMs += unownedMs
+    if (status === 'not-converged') this.notConverged++
+    else if (status === 'converged') this.maxConvergeMs = Math.max(this.maxConvergeMs ?? 0, afterMs)
   }
 }
 

@@ -19,6 +19,8 @@ import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import {checkpointErrorWarnings, fullReadWarnings} from '../../render/partition-warnings.js'
 import type {CheckpointStore} from '../../sources/audit-checkpoint.js'
 import {scanOffsets} from '../../sources/audit-scan.js'
+import type {TrackedReplay} from '../../core/audit/scan.js'
+import {topicNamesOf} from '../../core/cost/index.js'
 import {readGroupLags} from '../../sources/group-lag.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import type {Session} from '../session.js'
@@ -89,6 +91,10 @@ export async function auditPass(session: Session, o: AuditSettings, p: PassOptio
         checkpoints,
         concurrency: o.concurrency,
         acceptGroup: o.match,
+        // what each group's bumps cost, for its row (groups resumed from a checkpoint: not measured, said so),
+        // and with --watch what each new bump cost, for its event
+        rowCosts: true,
+        costs: p.watch,
         trackFrom: p.trackFrom,
         onProgress: (done, total, records) =>
           progress.update(`reading __consumer_offsets: ${done}/${total} partitions, ${records} records, ${audit.audited} groups audited`),
@@ -179,7 +185,7 @@ async function explainBumps(
     ctx: AuditContext
     clusterId: string | null
     rows: readonly AuditRow[]
-    bumps: ReadonlyArray<{group: string; replay: ReplayResult}>
+    bumps: ReadonlyArray<{group: string; replay: TrackedReplay}>
   },
 ) {
   const again = p.open?.replays(p.started) ?? []
@@ -194,8 +200,10 @@ async function explainBumps(
           named.map(b => b.replay),
         )
       : undefined
-  const explain = (history: RecordedHistory) => (b: {group: string; replay: ReplayResult}) => ({
+  const topicNames = named.length > 0 ? topicNamesOf(x.live) : undefined
+  const explain = (history: RecordedHistory) => (b: {group: string; replay: TrackedReplay | ReplayResult}) => ({
     report: explainGroup(b.group, b.replay, {
+      costs: 'costs' in b.replay ? b.replay.costs?.finish({topicNames}) : undefined,
       live: x.live,
       hasher: x.ctx.hasher,
       now: p.started,

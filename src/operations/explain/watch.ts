@@ -7,7 +7,8 @@ import {storedSince} from '../../core/audit/restart.js'
 import {type BumpEvent, type BumpRevision, newBumpEvents, OpenBumps, PrintedBumps} from '../../core/audit/watch.js'
 import {explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {recordedHistory} from '../../core/history/view.js'
-import {GroupReplay, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
+import {CostTracker, topicNamesOf} from '../../core/cost/index.js'
+import {GroupReplay, type LoggedRecord, type ReplayResult, topicsEverUsed} from '../../core/replay/index.js'
 import {defaultHistoryDir, historyStamp, loadHistoryView} from '../../history/index.js'
 import {runWatch} from '../../io/watch-loop.js'
 import {readGroupLog} from '../../sources/group-log.js'
@@ -47,7 +48,11 @@ export async function watchGroup(
       try {
         const out = await session.withCluster(async client => {
           let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
-          let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: r => replaying.push(r)})
+          // what each new bump cost, from the group as the last read left it
+          let costs = new CostTracker(group)
+          costs.seed(at.state)
+          const push = (r: LoggedRecord) => (replaying.push(r), costs.push(r))
+          let log = await readGroupLog(client, group, {fromOffset: at.nextOffset, onRecord: push})
           let since = at.nextOffset
           const misfit =
             log.logStartOffset > at.nextOffset
@@ -58,7 +63,8 @@ export async function watchGroup(
           if (misfit) {
             session.report(`Warning: --watch: ${misfit}; reading the group's records in full`)
             replaying = new GroupReplay(group)
-            log = await readGroupLog(client, group, {onRecord: r => replaying.push(r)})
+            costs = new CostTracker(group)
+            log = await readGroupLog(client, group, {onRecord: push})
             since = log.endOffset < at.nextOffset ? log.logStartOffset : at.nextOffset
           }
           const replay = replaying.finish()
@@ -79,7 +85,14 @@ export async function watchGroup(
             const explain = (r: ReplayResult) => explainGroup(group, r, {live, now, stuckAfterMs: o.stuckAfterMs, history})
             revisions = again.flatMap(x => open.revise(explain(x.replay), live.clusterId ?? null))
             if (fresh.timeline.length > 0) {
-              events = newBumpEvents(explain(fresh), live.clusterId ?? null, printed)
+              const report = explainGroup(group, fresh, {
+                live,
+                now,
+                stuckAfterMs: o.stuckAfterMs,
+                history,
+                costs: costs.finish({topicNames: topicNamesOf(live)}),
+              })
+              events = newBumpEvents(report, live.clusterId ?? null, printed)
               open.add(events, () => fresh, now)
             }
           }

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {xxh64} from '@node-rs/xxhash'
 import {auditContext, auditGroup, type GroupAudit, isDeleted, summarize} from '../../../src/core/audit/audit.js'
 import {factsOf, StoredRow} from '../../../src/core/audit/stored-row.js'
+import {noCost} from '../../../src/core/audit/cost.js'
 import {
   checkpointMisfit,
   decodeCheckpoint,
@@ -71,6 +72,7 @@ function sampleRow(group: string): GroupAudit {
     reassignments: [],
     lastEpochTime: '2026-12-01T00:00:00.000Z',
     findings: ['missing-topics'],
+    cost: noCost('no-bump'),
   }
 }
 

@@ -116,7 +116,8 @@ describe('audit outputs', () => {
     for (const l of lines) {
       if (l.startsWith('# HELP ')) continue
       if (l.startsWith('# TYPE ')) {
-        expect(l).toMatch(/^# TYPE rebalance_doctor_[a-z_]+ gauge$/)
+        // a counter's name ends in _total, a gauge's never does
+        expect(l).toMatch(/^# TYPE rebalance_doctor_(?:[a-z_]+_total counter|[a-z_]+(?<!_total) gauge)$/)
         names.add(l.split(' ')[2])
         continue
       }

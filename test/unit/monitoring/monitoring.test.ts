@@ -1,7 +1,8 @@
 /**
  * contrib/monitoring: the alerting rules pass `promtool check rules`, and `promtool test rules` fires the
- * stale-cache and audit-down alerts on the series a real audit run wrote (in-process against the fake cluster, and
- * against an unreachable address); the dashboard's and the rules' queries name only series the tool writes.
+ * stale-cache, audit-down and rebalance-not-converged alerts on the series a real audit run wrote (in-process against
+ * the fake cluster, and against an unreachable address); the dashboard's and the rules' queries name only series the
+ * tool writes.
  * promtool comes from Debian's `prometheus` package: where it is absent those tests are skipped with a message.
  */
 import {spawnSync} from 'node:child_process'
@@ -11,7 +12,8 @@ import {join} from 'node:path'
 import {stringify} from 'yaml'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {cluster, hashOf} from '../../lib/fixtures.js'
-import {T1, settledConsumer} from '../../lib/records.js'
+import {consumer, T1, settledConsumer} from '../../lib/records.js'
+import {current, UNRELEASED, UNREVOKED} from '../cost/records.js'
 import {ROOT, run} from '../helpers.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {parseExposition, type Sample} from '../../lib/prom-text.js'
@@ -25,11 +27,14 @@ if (!promtool) console.warn('promtool not found: skipping the promtool checks of
 async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
   const dir = mkdtempSync(join(tmpdir(), 'rd-monitoring-'))
   const fake = new FakeCluster(cluster(3, 2, 'rack-a'))
+  // records of two minutes ago: the not-converged rebalance is that old when the audit reads it
+  fake.time = Date.now() - 120_000
   const g = 'orders-app'
   const h = hashOf(fake.md, ['orders'])
   fake.write(g, settledConsumer(g, 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
   // broker 3 moved from rack-a to rack-b: a broker change the coordinator's topic-hash cache has not seen (no bump)
   fake.md = cluster(3, 2, 'rack-b')
+  notConverged(fake, 'payments-app', hashOf(fake.md, ['orders']))
   const good = join(dir, 'good.prom')
   const r = await run(['audit', '-b', 'fake:9092', '--no-record', '--quiet', '--prometheus', good, '--prometheus-label', 'env=test'], fake)
   expect(r.exitCode, r.stdout + r.stderr).toBe(3)
@@ -38,6 +43,20 @@ async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
     1,
   )
   return {good: parseExposition(readFileSync(good, 'utf8')), failed: parseExposition(readFileSync(failed, 'utf8'))}
+}
+
+/** A group whose second member joined while the first has not revoked partition 2 yet: its last rebalance has not converged. */
+function notConverged(fake: FakeCluster, g: string, h: bigint): void {
+  fake.write(g, settledConsumer(g, 'm1', ['orders'], h, [[T1, [0, 1, 2]]]))
+  fake.write(g, [
+    consumer.member(g, 'm2', {names: ['orders']}),
+    consumer.metadata(g, 2, h),
+    consumer.target(g, 'm1', [[T1, [0, 1]]]),
+    consumer.target(g, 'm2', [[T1, [2]]]),
+    consumer.targetMetadata(g, 2),
+    current(g, 'm2', {epoch: 2, state: UNRELEASED}),
+  ])
+  fake.write(g, [current(g, 'm1', {epoch: 1, previous: 1, state: UNREVOKED, assigned: [[T1, [0, 1]]], pending: [[T1, [2]]]})])
 }
 
 /** A sample as promtool's input series notation: name{k="v",…}. */
@@ -65,6 +84,10 @@ describe('contrib/monitoring', () => {
       env: 'test',
     })
     expect(series.good.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(1)
+    const notConverged = series.good.find(s => s.name === 'rebalance_doctor_group_last_rebalance_not_converged_seconds')
+    expect(notConverged?.labels.group).toBe('payments-app')
+    expect(notConverged?.value).toBeGreaterThan(0)
+    expect(series.good.find(s => s.name === 'rebalance_doctor_group_last_rebalance_convergence_seconds')?.labels.group).toBe('orders-app')
     expect(series.failed.find(s => s.name === 'rebalance_doctor_up')?.value).toBe(0)
   })
 
@@ -90,6 +113,31 @@ describe('contrib/monitoring', () => {
     const r = spawnSync('promtool', ['check', 'rules', RULES], {encoding: 'utf8', timeout: 60_000})
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/)
+  })
+
+  it.skipIf(!promtool)('promtool test rules: a rebalance not converged fires past 10 minutes, as later audits see it age', () => {
+    const age = series.good.find(s => s.name === 'rebalance_doctor_group_last_rebalance_not_converged_seconds')!
+    // an audit a minute: the bump a minute older each time (the written value, then +60 s a minute)
+    const input = [{series: seriesOf(age), values: `${Math.round(age.value)}+60x30`}]
+    const fired = {exp_labels: alertLabels(age, {severity: 'warning'}), exp_annotations: annotations('KafkaGroupRebalanceNotConverged', age)}
+    const test = {
+      rule_files: [RULES],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: input,
+          alert_rule_test: [
+            {eval_time: '5m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: []},
+            {eval_time: '12m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: [fired]},
+          ],
+        },
+      ],
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
+    writeFileSync(file, stringify(test))
+    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
+    expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 
   it.skipIf(!promtool)('promtool test rules: stale-cache and audit-down fire on the written series (and not before their `for`)', () => {
