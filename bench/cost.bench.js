@@ -14,6 +14,7 @@
 //   BENCH_BUMPS, BENCH_COMMITS, BENCH_RUNS)
 // Prints one JSON line.
 import {pathToFileURL} from 'node:url'
+import {consumerGroupRecords} from './consumer-group-records.js'
 
 const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
 const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
@@ -77,63 +78,12 @@ const commits = () => {
       5,
     )
 }
-const tps = ps => (ps.length ? [{TopicId: TID, Partitions: [...ps].sort((a, b) => a - b)}] : [])
-const member = m => ({
-  type: 5,
-  key: {GroupId: G, MemberId: m},
-  value: {
-    InstanceId: null,
-    RackId: null,
-    ClientId: `client-${m}`,
-    ClientHost: '/10.0.0.1',
-    SubscribedTopicNames: ['orders'],
-    SubscribedTopicRegex: null,
-    RebalanceTimeoutMs: 300000,
-    ServerAssignor: null,
-    ClassicMemberMetadata: null,
-  },
-})
-const current = (m, epoch, previous, state, assigned, pending = []) => ({
-  type: 8,
-  key: {GroupId: G, MemberId: m},
-  value: {
-    MemberEpoch: epoch,
-    PreviousMemberEpoch: previous,
-    State: state,
-    AssignedPartitions: tps(assigned).map(x => ({...x, AssignmentEpochs: null})),
-    PartitionsPendingRevocation: tps(pending).map(x => ({...x, AssignmentEpochs: null})),
-  },
-})
-const target = (m, ps) => ({type: 7, key: {GroupId: G, MemberId: m}, value: {TopicPartitions: tps(ps)}})
-
-/** Sticky balance: members keep up to their quota, freed partitions go to the members under it. */
-function balance(owned, members) {
-  const quota = i => Math.floor(PARTITIONS / members.length) + (i < PARTITIONS % members.length ? 1 : 0)
-  const next = new Map()
-  const free = []
-  const taken = new Set()
-  members.forEach((m, i) => {
-    const keep = (owned.get(m) ?? []).slice(0, quota(i))
-    next.set(m, keep)
-    for (const p of keep) taken.add(p)
-  })
-  for (let p = 0; p < PARTITIONS; p++) if (!taken.has(p)) free.push(p)
-  members.forEach((m, i) => {
-    const list = next.get(m)
-    while (list.length < quota(i)) list.push(free.pop())
-  })
-  return next
-}
+const {member, current, target, epochRecord, targetEpoch, balance} = consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS})
 
 let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
 let owned = balance(new Map(), members)
 let epoch = 1
-write([
-  ...members.map(member),
-  {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: 0n}},
-  ...members.map(m => target(m, owned.get(m))),
-  {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
-])
+write([...members.map(member), epochRecord(epoch), ...members.map(m => target(m, owned.get(m))), targetEpoch(epoch)])
 write(members.map(m => current(m, epoch, 0, 0, owned.get(m))))
 
 let nextId = MEMBERS
@@ -156,9 +106,9 @@ for (let b = 0; b < BUMPS; b++) {
       ]
   write([
     ...head,
-    {type: 3, key: {GroupId: G}, value: {Epoch: epoch, MetadataHash: 0n}},
+    epochRecord(epoch),
     ...changed.map(m => target(m, tgt.get(m))),
-    {type: 6, key: {GroupId: G}, value: {AssignmentEpoch: epoch, AssignmentTimestamp: 0n}},
+    targetEpoch(epoch),
     ...(joining ? [current(newMember, epoch, 0, 2, [])] : []),
   ])
   // revokers: hold back what they lose

@@ -12,6 +12,7 @@ import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
+import {consumerGroupRecords} from './consumer-group-records.js'
 
 const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
 const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
@@ -43,46 +44,7 @@ const write = (rs, gap = 50) => {
     records.push({offset: o, timestamp: time, batchBaseOffset: base, record: decodeRecord(enc.key, enc.value, o)})
   }
 }
-const tps = ps => (ps.length ? [{TopicId: TID, Partitions: [...ps].sort((a, b) => a - b)}] : [])
-const member = m => ({
-  type: 5,
-  key: {GroupId: G, MemberId: m},
-  value: {InstanceId: null, RackId: null, ClientId: `client-${m}`, ClientHost: '/10.0.0.1', SubscribedTopicNames: ['orders'], SubscribedTopicRegex: null},
-})
-const current = (m, epoch, previous, state, assigned, pending = []) => ({
-  type: 8,
-  key: {GroupId: G, MemberId: m},
-  value: {
-    MemberEpoch: epoch,
-    PreviousMemberEpoch: previous,
-    State: state,
-    AssignedPartitions: tps(assigned).map(x => ({...x, AssignmentEpochs: null})),
-    PartitionsPendingRevocation: tps(pending).map(x => ({...x, AssignmentEpochs: null})),
-  },
-})
-const target = (m, ps) => ({type: 7, key: {GroupId: G, MemberId: m}, value: {TopicPartitions: tps(ps)}})
-const epochRecord = e => ({type: 3, key: {GroupId: G}, value: {Epoch: e, MetadataHash: 0n}})
-const targetEpoch = e => ({type: 6, key: {GroupId: G}, value: {AssignmentEpoch: e, AssignmentTimestamp: 0n}})
-const tombstones = m => [8, 7, 5].map(type => ({type, key: {GroupId: G, MemberId: m}, value: null}))
-
-/** Sticky balance: members keep up to their quota, freed partitions go to the members under it. */
-function balance(owned, members) {
-  const quota = i => Math.floor(PARTITIONS / members.length) + (i < PARTITIONS % members.length ? 1 : 0)
-  const next = new Map()
-  const taken = new Set()
-  members.forEach((m, i) => {
-    const keep = (owned.get(m) ?? []).slice(0, quota(i))
-    next.set(m, keep)
-    for (const p of keep) taken.add(p)
-  })
-  const free = []
-  for (let p = 0; p < PARTITIONS; p++) if (!taken.has(p)) free.push(p)
-  members.forEach((m, i) => {
-    const list = next.get(m)
-    while (list.length < quota(i)) list.push(free.pop())
-  })
-  return next
-}
+const {member, current, target, epochRecord, targetEpoch, tombstones, balance} = consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS})
 
 let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
 let owned = balance(new Map(), members)
