@@ -14,7 +14,7 @@
 //   BENCH_BUMPS, BENCH_COMMITS, BENCH_RUNS)
 // Prints one JSON line.
 import {pathToFileURL} from 'node:url'
-import {consumerGroupRecords} from './consumer-group-records.js'
+import {consumerGroupRecords, joinLeaveLog} from './consumer-group-records.js'
 
 const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
 const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
@@ -78,57 +78,13 @@ const commits = () => {
       5,
     )
 }
-const {member, current, target, epochRecord, targetEpoch, balance} = consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS})
-
-let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
-let owned = balance(new Map(), members)
-let epoch = 1
-write([...members.map(member), epochRecord(epoch), ...members.map(m => target(m, owned.get(m))), targetEpoch(epoch)])
-write(members.map(m => current(m, epoch, 0, 0, owned.get(m))))
-
-let nextId = MEMBERS
-for (let b = 0; b < BUMPS; b++) {
-  const previous = epoch++
-  const joining = b % 2 === 0
-  const leaver = joining ? undefined : members[(b * 7) % members.length]
-  const newMember = joining ? `m${nextId++}` : undefined
-  const before = new Map(owned)
-  members = joining ? [...members, newMember] : members.filter(m => m !== leaver)
-  if (leaver) before.delete(leaver)
-  const tgt = balance(before, members)
-  const changed = members.filter(m => String(tgt.get(m)) !== String(before.get(m) ?? ''))
-  const head = joining
-    ? [member(newMember)]
-    : [
-        {type: 8, key: {GroupId: G, MemberId: leaver}, value: null},
-        {type: 7, key: {GroupId: G, MemberId: leaver}, value: null},
-        {type: 5, key: {GroupId: G, MemberId: leaver}, value: null},
-      ]
-  write([
-    ...head,
-    epochRecord(epoch),
-    ...changed.map(m => target(m, tgt.get(m))),
-    targetEpoch(epoch),
-    ...(joining ? [current(newMember, epoch, 0, 2, [])] : []),
-  ])
-  // revokers: hold back what they lose
-  const revokers = members.filter(m => before.has(m) && before.get(m).some(p => !tgt.get(m).includes(p)))
-  for (const m of revokers)
-    write([
-      current(
-        m,
-        previous,
-        previous,
-        1,
-        before.get(m).filter(p => tgt.get(m).includes(p)),
-        before.get(m).filter(p => !tgt.get(m).includes(p)),
-      ),
-    ])
-  for (const m of revokers) write([current(m, epoch, previous, 0, tgt.get(m))], 200)
-  for (const m of members) if (!revokers.includes(m)) write([current(m, epoch, m === newMember ? epoch : previous, 0, tgt.get(m))])
-  owned = tgt
-  commits()
-}
+joinLeaveLog(consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS}), {
+  members: MEMBERS,
+  bumps: BUMPS,
+  write,
+  membersApart: true,
+  afterBump: commits,
+})
 
 function* decoded() {
   for (const e of encoded) yield {offset: e.offset, timestamp: e.timestamp, batchBaseOffset: e.batchBaseOffset, record: decodeRecord(e.key, e.value, e.offset)}

@@ -12,7 +12,7 @@ import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {consumerGroupRecords} from './consumer-group-records.js'
+import {consumerGroupRecords, joinLeaveLog} from './consumer-group-records.js'
 
 const distArg = process.argv.find(a => a.startsWith('--dist='))?.slice(7)
 const dist = distArg ? pathToFileURL(`${distArg}/`) : new URL('../dist/', import.meta.url)
@@ -44,46 +44,7 @@ const write = (rs, gap = 50) => {
     records.push({offset: o, timestamp: time, batchBaseOffset: base, record: decodeRecord(enc.key, enc.value, o)})
   }
 }
-const {member, current, target, epochRecord, targetEpoch, tombstones, balance} = consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS})
-
-let members = Array.from({length: MEMBERS}, (_, i) => `m${i}`)
-let owned = balance(new Map(), members)
-let epoch = 1
-write([...members.map(member), epochRecord(epoch), ...members.map(m => target(m, owned.get(m))), targetEpoch(epoch)])
-write(members.map(m => current(m, epoch, 0, 0, owned.get(m))))
-let nextId = MEMBERS
-for (let b = 0; b < BUMPS; b++) {
-  const previous = epoch++
-  const joining = b % 2 === 0
-  const leaver = joining ? undefined : members[(b * 7) % members.length]
-  const joiner = joining ? `m${nextId++}` : undefined
-  const before = new Map(owned)
-  members = joining ? [...members, joiner] : members.filter(m => m !== leaver)
-  if (leaver) before.delete(leaver)
-  const tgt = balance(before, members)
-  const changed = members.filter(m => String(tgt.get(m)) !== String(before.get(m) ?? ''))
-  const head = joining ? [member(joiner)] : tombstones(leaver)
-  write(
-    [...head, epochRecord(epoch), ...changed.map(m => target(m, tgt.get(m))), targetEpoch(epoch), ...(joining ? [current(joiner, epoch, 0, 2, [])] : [])],
-    20_000,
-  )
-  const revokers = members.filter(m => before.has(m) && before.get(m).some(p => !tgt.get(m).includes(p)))
-  const kept = m => before.get(m).filter(p => tgt.get(m).includes(p))
-  for (const m of revokers)
-    write([
-      current(
-        m,
-        previous,
-        previous,
-        1,
-        kept(m),
-        before.get(m).filter(p => !tgt.get(m).includes(p)),
-      ),
-    ])
-  for (const m of revokers) write([current(m, epoch, previous, 0, tgt.get(m))], 200)
-  write(members.filter(m => !revokers.includes(m)).map(m => current(m, epoch, m === joiner ? epoch : previous, 0, tgt.get(m))))
-  owned = tgt
-}
+joinLeaveLog(consumerGroupRecords({group: G, topicId: TID, partitions: PARTITIONS}), {members: MEMBERS, bumps: BUMPS, write, bumpGapMs: 20_000})
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-html-bench-'))
 const file = join(dir, 'group.html')
