@@ -3,7 +3,7 @@
  * real exit codes, stdout/stderr, elapsed time), and take an independent picture of what a read-only tool must
  * not change (groups, committed offsets, topics, configs), read with Kafka's own Java tools.
  */
-import {execFile, spawn} from 'node:child_process'
+import {type ChildProcessWithoutNullStreams, execFile, spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -32,11 +32,14 @@ export async function buildOnce(): Promise<void> {
   })
 }
 
+/** The test process's environment without the CLI's own settings (connection, profile, debug). */
+function cleanEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'KAFKA_BOOTSTRAP_SERVERS' && k !== 'DEBUG'))
+}
+
 /** Runs `node bin/run.js ARGS` with a clean connection environment plus `env`. */
 export function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'KAFKA_BOOTSTRAP_SERVERS' && k !== 'DEBUG'),
-  )
+  const clean = cleanEnv()
   const t0 = performance.now()
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env: {...clean, ...env}, cwd: REPO_ROOT})
@@ -48,6 +51,33 @@ export function cli(args: string[], env: Record<string, string> = {}): Promise<C
     p.on('error', reject)
     p.on('close', code => resolve({code: code ?? -1, stdout, stderr, ms: performance.now() - t0}))
   })
+}
+
+export interface NdjsonCli<L> {
+  proc: ChildProcessWithoutNullStreams
+  /** The whole lines written so far, parsed (the last may be cut mid-write, or by a SIGKILL: it waits). */
+  lines: () => L[]
+  stderr: () => string
+  exited: Promise<number | null>
+}
+
+/** A long-running `node bin/run.js ARGS` (a watch) whose stdout is NDJSON, read while it runs. */
+export function ndjsonCli<L>(args: string[]): NdjsonCli<L> {
+  const proc = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env: cleanEnv(), cwd: REPO_ROOT})
+  let out = ''
+  let err = ''
+  proc.stdout.setEncoding('utf8').on('data', x => (out += x))
+  proc.stderr.setEncoding('utf8').on('data', x => (err += x))
+  return {
+    proc,
+    lines: () =>
+      out
+        .split('\n')
+        .slice(0, -1)
+        .map(l => JSON.parse(l) as L),
+    stderr: () => err,
+    exited: new Promise(resolve => proc.on('close', code => resolve(code))),
+  }
 }
 
 export function tempDir(): string {

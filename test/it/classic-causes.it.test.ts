@@ -4,11 +4,12 @@
  * named a leave, `kill -9` a session timeout, and a partition increase by TopicCommand the leader's rejoin with the
  * partition count its assignments now cover. All three are inferences and must say so.
  */
-import {type ChildProcess, spawn} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli} from './adapter-cli.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
+import {consoleConsumer} from './lib/console-consumer.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -43,37 +44,14 @@ interface Doc {
 }
 
 function start(clientId: string): ChildProcess {
-  const c = spawn(
-    'java',
-    [
-      '-Xmx192m',
-      '-cp',
-      `${probe.env.libs}/*`,
-      'org.apache.kafka.tools.consumer.ConsoleConsumer',
-      '--bootstrap-server',
-      probe.env.bootstrap,
-      '--topic',
-      topic,
-      '--group',
-      g,
-      '--from-beginning',
-      '--timeout-ms',
-      '300000',
-      ...[
-        'client.id',
-        clientId,
-        'session.timeout.ms',
-        '6000',
-        'heartbeat.interval.ms',
-        '500',
-        'auto.commit.interval.ms',
-        '200',
-        'metadata.max.age.ms',
-        '1000',
-      ].flatMap((v, i, a) => (i % 2 ? [] : ['--consumer-property', `${v}=${a[i + 1]}`])),
-    ],
-    {stdio: 'ignore'},
-  )
+  const props = {
+    'client.id': clientId,
+    'session.timeout.ms': '6000',
+    'heartbeat.interval.ms': '500',
+    'auto.commit.interval.ms': '200',
+    'metadata.max.age.ms': '1000',
+  }
+  const c = consoleConsumer(probe.env, {topic, group: g, props, fromBeginning: true})
   consumers.push(c)
   return c
 }

@@ -4,12 +4,13 @@
  * Prometheus member count equals its #MEMBERS. The consumer is paused (SIGSTOP) after it committed everything, so
  * records produced then are lag while it is still a member (its session timeout is 45 s).
  */
-import {type ChildProcess, spawn} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
+import {consoleConsumer} from './lib/console-consumer.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -58,29 +59,13 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
     const bs = probe.env.bootstrap
     await probe.driver.cmd(`create-topic ${topic} 3`)
     await probe.driver.cmd(`produce ${topic} 30`)
-    consumer = spawn(
-      'java',
-      [
-        '-Xmx256m',
-        '-cp',
-        `${probe.env.libs}/*`,
-        'org.apache.kafka.tools.consumer.ConsoleConsumer',
-        '--bootstrap-server',
-        bs,
-        '--topic',
-        topic,
-        '--group',
-        g,
-        '--from-beginning',
-        '--timeout-ms',
-        '300000',
-        '--consumer-property',
-        'client.id=billing-client',
-        '--consumer-property',
-        'auto.commit.interval.ms=500',
-      ],
-      {stdio: 'ignore'},
-    )
+    consumer = consoleConsumer(probe.env, {
+      topic,
+      group: g,
+      props: {'client.id': 'billing-client', 'auto.commit.interval.ms': '500'},
+      fromBeginning: true,
+      heapMb: 256,
+    })
     const explain = async () => {
       const r = await cli(['group', 'explain', g, '-b', bs, '--json'])
       expect(r.code, r.stderr).toBe(0)

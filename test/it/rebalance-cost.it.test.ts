@@ -7,13 +7,14 @@
  * its current-assignment tombstone. A classic group (two console consumers, one after the other): the partitions
  * moved between the two generations.
  */
-import {type ChildProcess, spawn} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {RebalanceCost} from '../../src/core/cost/index.js'
 import {buildOnce} from './adapter-cli.js'
 import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
 import type {OffsetsRecord} from './lib/offsets-log.js'
 import {waitFor} from './lib/cluster.js'
+import {consoleConsumer} from './lib/console-consumer.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -250,32 +251,21 @@ async function startClassic() {
   const [T, G] = [`${R}-cl`, `${R}-cl-g`]
   const [c1, c2] = [`${R}cl1`, `${R}cl2`]
   await probe.driver.cmd(`create-topic ${T} 4`)
-  consoleConsumer(T, G, c1)
+  startConsole(T, G, c1)
   const g1 = await waitFor(
     'the first console consumer owns the topic',
     async () =>
       (await probe.records(G)).find(r => r.type === 2 && (r.value?.members as unknown[] | undefined)?.length === 1)?.value?.generation as number | undefined,
     {timeoutMs: 90_000, intervalMs: 1000},
   )
-  consoleConsumer(T, G, c2)
+  startConsole(T, G, c2)
   return {G, c1, c2, g1}
 }
 
 /** Kafka's console consumer (the classic protocol); a short heartbeat interval, so it rejoins soon when a rebalance starts. */
-function consoleConsumer(topic: string, group: string, clientId: string): ChildProcess {
-  const props = ['client.id', clientId, 'heartbeat.interval.ms', '500', 'metadata.max.age.ms', '1000']
-  const c = spawn(
-    'java',
-    [
-      '-Xmx192m',
-      '-cp',
-      `${probe.env.libs}/*`,
-      'org.apache.kafka.tools.consumer.ConsoleConsumer',
-      ...['--bootstrap-server', probe.env.bootstrap, '--topic', topic, '--group', group, '--timeout-ms', '300000'],
-      ...props.flatMap((v, i, a) => (i % 2 ? [] : ['--consumer-property', `${v}=${a[i + 1]}`])),
-    ],
-    {stdio: 'ignore'},
-  )
+function startConsole(topic: string, group: string, clientId: string): ChildProcess {
+  const props = {'client.id': clientId, 'heartbeat.interval.ms': '500', 'metadata.max.age.ms': '1000'}
+  const c = consoleConsumer(probe.env, {topic, group, props})
   consoles.push(c)
   return c
 }

@@ -5,11 +5,9 @@
  * join and leave, and partitions are added with Kafka's TopicCommand.
  * WATCH_SOAK_SECONDS sets how long the changes go on (default 40; the issue's 10-minute run: 600).
  */
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
-import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {buildOnce, cli, tempDir} from './adapter-cli.js'
-import {clusterSh, REPO_ROOT, sleep, waitFor} from './lib/cluster.js'
+import {buildOnce, cli, ndjsonCli, tempDir} from './adapter-cli.js'
+import {clusterSh, sleep, waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
 let probe: Probe
@@ -39,26 +37,6 @@ interface Line {
   revises?: {epoch: number; offset: string}
 }
 
-/** A CLI process whose stdout is NDJSON. */
-function watch(args: string[]): {proc: ChildProcessWithoutNullStreams; lines: () => Line[]; stderr: () => string; exited: Promise<number | null>} {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
-  const proc = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env, cwd: REPO_ROOT})
-  let out = ''
-  let err = ''
-  proc.stdout.on('data', x => (out += x))
-  proc.stderr.on('data', x => (err += x))
-  return {
-    proc,
-    lines: () =>
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map(l => JSON.parse(l) as Line),
-    stderr: () => err,
-    exited: new Promise(resolve => proc.on('close', code => resolve(code))),
-  }
-}
-
 const bumpsOf = (lines: Line[], group: string) => lines.filter(l => l.schema.name === 'rebalance-doctor/bump' && l.group === group)
 
 describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => {
@@ -76,9 +54,9 @@ describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA
 
       const hist = tempDir()
       const b = probe.env.bootstrap
-      const audit = watch(['audit', '-b', b, '--watch', '2s', '--ndjson', '--group', `${P}-*`, '--history-dir', hist, '--debug'])
+      const audit = ndjsonCli<Line>(['audit', '-b', b, '--watch', '2s', '--ndjson', '--group', `${P}-*`, '--history-dir', hist, '--debug'])
       // the explain watches read the history the audit records: their first answer may be an inference, revised later
-      const ex = [RX, NM].map(g => ({group: g, w: watch(['group', 'explain', g, '-b', b, '--watch', '2s', '--ndjson', '--history-dir', hist])}))
+      const ex = [RX, NM].map(g => ({group: g, w: ndjsonCli<Line>(['group', 'explain', g, '-b', b, '--watch', '2s', '--ndjson', '--history-dir', hist])}))
       const all = [audit, ...ex.map(e => e.w)]
       const start: Record<string, number> = {}
       let steps = 0
@@ -207,7 +185,7 @@ describe(`--watch over churn, against DumpLogSegments (Kafka ${process.env.KAFKA
     const hist = tempDir()
     const audit = async () => expect([0, 3]).toContain((await cli(['audit', '-b', probe.env.bootstrap, '--group', G, '--history-dir', hist, '--json'])).code)
     await audit() // the moment before the change
-    const w = watch(['group', 'explain', G, '-b', probe.env.bootstrap, '--watch', '2s', '--ndjson', '--history-dir', hist])
+    const w = ndjsonCli<Line>(['group', 'explain', G, '-b', probe.env.bootstrap, '--watch', '2s', '--ndjson', '--history-dir', hist])
     try {
       await waitFor('the report', async () => w.lines().length > 0, {timeoutMs: 60_000, intervalMs: 300})
       await tool('--alter', '--topic', T, '--partitions', '3') // Kafka's TopicCommand

@@ -6,10 +6,10 @@
  * `group explain --watch` print every epoch the coordinator stored (DumpLogSegments) once over their two runs.
  * (That scenario adds ~33 s to the file on the shared cluster: 32.5 s and 34.3 s measured at 4.4.0.)
  */
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import {spawn} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {buildOnce, tempDir} from './adapter-cli.js'
+import {buildOnce, type NdjsonCli, ndjsonCli, tempDir} from './adapter-cli.js'
 import {REPO_ROOT, waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
@@ -146,10 +146,10 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
     const auditArgs = ['audit', '-b', b, '--watch', '1s', '--ndjson', '--group', G, '--history-dir', hist, '--debug']
     const explainArgs = ['group', 'explain', G, '-b', b, '--watch', '1s', '--ndjson', '--history-dir', hist]
     const began = Date.now()
-    const a1 = ndjsonProcess(auditArgs)
-    const e1 = ndjsonProcess(explainArgs)
-    let a2: ReturnType<typeof ndjsonProcess> | undefined
-    let e2: ReturnType<typeof ndjsonProcess> | undefined
+    const a1 = ndjsonCli<Line>(auditArgs)
+    const e1 = ndjsonCli<Line>(explainArgs)
+    let a2: NdjsonCli<Line> | undefined
+    let e2: NdjsonCli<Line> | undefined
     let e0 = 0
     try {
       await waitFor('the first runs started', async () => /--watch cycle 2:/.test(a1.stderr()) && e1.lines().length > 0, {timeoutMs: 60_000, intervalMs: 300})
@@ -170,8 +170,8 @@ describe(`audit --watch (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       await d.cmd(`create-topic ${EV}-1 --assign 1:3`)
       await probe.waitStored(G, 'consumer', 'the regex resolved to the new topic', r => r.metadataHash !== h0)
       const last = (await probe.settled(G, 'consumer', 3000)).epoch
-      a2 = ndjsonProcess(auditArgs)
-      e2 = ndjsonProcess(explainArgs)
+      a2 = ndjsonCli<Line>(auditArgs)
+      e2 = ndjsonCli<Line>(explainArgs)
       await waitFor('the restarted runs printed the last epoch', async () => [a2!, e2!].every(w => bumpsOf(w.lines(), G).some(l => l.epoch === last)), {
         timeoutMs: 60_000,
         intervalMs: 300,
@@ -237,23 +237,3 @@ interface Line {
 }
 
 const bumpsOf = (lines: Line[], group: string) => lines.filter(l => l.schema.name === 'rebalance-doctor/bump' && l.group === group)
-
-/** A CLI process whose stdout is NDJSON (only whole lines are read: a SIGKILL may cut the last). */
-function ndjsonProcess(args: string[]): {proc: ChildProcessWithoutNullStreams; lines: () => Line[]; stderr: () => string; exited: Promise<number | null>} {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REBALANCE_DOCTOR_') && k !== 'DEBUG'))
-  const proc = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run.js'), ...args], {env, cwd: REPO_ROOT})
-  let out = ''
-  let err = ''
-  proc.stdout.on('data', x => (out += x))
-  proc.stderr.on('data', x => (err += x))
-  return {
-    proc,
-    lines: () =>
-      out
-        .split('\n')
-        .slice(0, -1)
-        .map(l => JSON.parse(l) as Line),
-    stderr: () => err,
-    exited: new Promise(resolve => proc.on('close', code => resolve(code))),
-  }
-}
