@@ -71,6 +71,12 @@ const alertLabels = (s: Sample, extra: Record<string, string>) => ({...Object.fr
 /** Metric names in a PromQL expression that are ours (every series the tool writes starts with rebalance_doctor_). */
 const namesIn = (expr: string) => [...expr.matchAll(/\b(rebalance_doctor_[a-z_]+)\b/g)].map(m => m[1])
 
+/** `promtool test rules` over a unit-test file written from `test`. */
+function promtoolTestRules(test: object) {
+  const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
+  writeFileSync(file, stringify(test))
+  return spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
+}
 describe('contrib/monitoring', () => {
   let series: {good: Sample[]; failed: Sample[]}
   beforeAll(async () => {
@@ -134,9 +140,7 @@ describe('contrib/monitoring', () => {
         },
       ],
     }
-    const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
-    writeFileSync(file, stringify(test))
-    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
+    const r = promtoolTestRules(test)
     expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 
@@ -169,9 +173,7 @@ describe('contrib/monitoring', () => {
         },
       ],
     }
-    const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
-    writeFileSync(file, stringify(test))
-    const r = spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
+    const r = promtoolTestRules(test)
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS/)
   })
