@@ -19,7 +19,7 @@ import {
   type WatchState,
   watchStart,
 } from '../../../src/core/audit/restart.js'
-import {type BumpEvent, bumpDocument, newBumpEvents, orderBumps, PrintedBumps} from '../../../src/core/audit/watch.js'
+import {newBumpEvents, orderBumps, PrintedBumps} from '../../../src/core/audit/watch.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
@@ -30,7 +30,6 @@ import {explainOne} from '../../../src/operations/explain/one.js'
 import {bumpsAfterRestart} from '../../../src/operations/explain/watch.js'
 import type {Session} from '../../../src/operations/session.js'
 import {WatchResume} from '../../../src/operations/watch-resume.js'
-import {bumpLine} from '../../../src/render/watch.js'
 import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memoryCheckpointStore} from '../../../src/sources/audit-checkpoint.js'
 import {scanOffsets} from '../../../src/sources/audit-scan.js'
 import {watchStateStore} from '../../../src/sources/watch-state.js'
@@ -145,29 +144,6 @@ describe('what a restarted watch prints first', () => {
     const t = [{offset: '3'}, {offset: '9'}, {offset: '10'}]
     expect(storedSince(t, 9n)).toEqual([{offset: '9'}, {offset: '10'}])
     expect(storedSince(t, 11n)).toEqual([])
-  })
-
-  it('a bump found after a restart is marked in its line and its document', () => {
-    const e = {
-      clusterId: 'c1',
-      group: 'g',
-      type: 'consumer',
-      epoch: 3,
-      previousEpoch: 2,
-      timestamp: 0,
-      time: '1970-01-01T00:00:00.000Z',
-      offset: '12',
-      metadataHash: '0',
-      previousMetadataHash: '0',
-      assignmentEpoch: 3,
-      causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}}],
-      afterRestart: true,
-    } as unknown as BumpEvent
-    expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g (consumer) epoch 2 → 3 (found after restart): member m3 joined')
-    expect(bumpDocument(e)).toMatchObject({afterRestart: true, epoch: 3})
-    // absent on every other bump (the document's fields as before)
-    const {afterRestart: _, ...plain} = e
-    expect(JSON.stringify(bumpDocument(plain))).not.toContain('afterRestart')
   })
 })
 

@@ -213,27 +213,39 @@ describe('audit --watch cycles: scanOffsets with in-memory checkpoints', () => {
     expect(b.groups[0][1].data).toContain('"epoch":1')
   })
 
+  /** A bump as a watch prints it: a member joined (the group id holds a terminal control sequence). */
+  const joined: BumpEvent = {
+    clusterId: 'c1',
+    group: 'g\u001b[2J',
+    type: 'consumer',
+    epoch: 3,
+    previousEpoch: 2,
+    timestamp: 0,
+    time: '1970-01-01T00:00:00.000Z',
+    offset: '12',
+    metadataHash: '0',
+    previousMetadataHash: '0',
+    rules: '4.1+',
+    assignmentEpoch: 3,
+    causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never],
+  }
+
   it('the bump line and document', () => {
-    const e: BumpEvent = {
-      clusterId: 'c1',
-      group: 'g\u001b[2J',
-      type: 'consumer',
-      epoch: 3,
-      previousEpoch: 2,
-      timestamp: 0,
-      time: '1970-01-01T00:00:00.000Z',
-      offset: '12',
-      metadataHash: '0',
-      previousMetadataHash: '0',
-      rules: '4.1+',
-      assignmentEpoch: 3,
-      causes: [{kind: 'member-joined', message: 'member m3 joined', confidence: 'exact', alternatives: [], details: {}} as never],
-    }
+    const e = joined
     expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g\\x1b[2J (consumer) epoch 2 → 3: member m3 joined')
     const doc = bumpDocument(e)
     expect(Object.keys(doc)[0]).toBe('schema')
     expect(doc.schema).toEqual({name: 'rebalance-doctor/bump', version: 1})
     expect(doc).toMatchObject({group: e.group, epoch: 3, offset: '12', warnings: []})
+  })
+
+  it('a bump found after a restart is marked in its line and its document', () => {
+    const e: BumpEvent = {...joined, group: 'g', afterRestart: true}
+    expect(bumpLine(e)).toBe('1970-01-01T00:00:00.000Z g (consumer) epoch 2 → 3 (found after restart): member m3 joined')
+    expect(bumpDocument(e)).toMatchObject({afterRestart: true, epoch: 3})
+    // absent on every other bump (the document's fields as before)
+    const {afterRestart: _, ...plain} = e
+    expect(JSON.stringify(bumpDocument(plain))).not.toContain('afterRestart')
   })
 })
 
