@@ -96,14 +96,17 @@ export function unknownKeyWarnings(props: Props): string[] {
   const warnings: string[] = []
   for (const [key, entry] of [...props].sort(([a], [b]) => compare(a, b))) {
     if (isKnownKey(key)) continue
-    const joined = joinedOnto(key)
-    const plain = shownKey(key)
+    const joined = joinedOnto(key, entry.value === '')
+    // a line with no value may be a key and its value with the separator lost: not shown, whatever it looks like
+    const plain = entry.value === '' ? undefined : shownKey(key)
     const named = joined
       ? `'${joined}' with more characters joined on (a lost "="?)`
       : plain
         ? `'${plain}'`
-        : 'a key that does not look like a config name (not shown: a broken line?)'
-    const nearest = joined ?? (plain ? nearestKnownKey(plain) : undefined)
+        : entry.value === ''
+          ? 'a key with no value (not shown: a lost "=" may have joined a value onto it)'
+          : 'a key that does not look like a config name (not shown: a broken line?)'
+    const nearest = joined ?? (key.length <= 100 ? nearestKnownKey(key) : undefined)
     const message = `the configuration ${named} (${entry.source}) was supplied but isn't a known config`
     if (isSecurityKey(key)) {
       throw new InputError(
@@ -117,9 +120,13 @@ export function unknownKeyWarnings(props: Props): string[] {
   return warnings
 }
 
-/** A known secret key that `key` starts with: a lost separator joined the secret onto it. */
-function joinedOnto(key: string): string | undefined {
-  return KNOWN_KEYS.filter(k => isSecretKey(k) && key.startsWith(k) && key.length > k.length).sort((a, b) => b.length - a.length)[0]
+/**
+ * A known key that `key` starts with: a lost separator joined a value onto it. With no value left on the line, any
+ * key's value may be what was joined (a PEM certificate chain, a location); with one, only a secret key is suspected.
+ */
+function joinedOnto(key: string, noValue: boolean): string | undefined {
+  const joinable = KNOWN_KEYS.filter(k => (noValue || isSecretKey(k)) && key.startsWith(k) && key.length > k.length)
+  return joinable.sort((a, b) => b.length - a.length)[0]
 }
 
 /**

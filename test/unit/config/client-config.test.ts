@@ -313,11 +313,27 @@ describe('keys no Kafka client knows', () => {
     const e = inputError(() => settings('ssl.key.passwordhunter2\n'))
     expect(e.message).toContain("'ssl.key.password' with more characters joined on")
     expect(e.message + e.hint).not.toContain('hunter2')
+    // a certificate chain or a location is no password, but what was joined onto it is not shown either
+    const chain = inputError(() => settings('ssl.keystore.certificate.chainq7-marker\n'))
+    expect(chain.message).toContain("'ssl.keystore.certificate.chain' with more characters joined on")
+    expect(chain.message + chain.hint).not.toContain('q7-marker')
     // a line that is only a secret (a broken continuation), or one with a dot in it: its key is not shown
-    for (const line of ['s3cr3t/passw0rd+=x', 'Zq9MarkerSecret', 'zq9markersecret.x=1']) {
+    for (const line of ['s3cr3t/passw0rd+=x', 'zq9markersecret.x=1']) {
       expect(settings(`${line}\n`).warnings, line).toEqual([
         "the configuration a key that does not look like a config name (not shown: a broken line?) (client.properties:1) was supplied but isn't a known config",
       ])
+    }
+    // a line with no value is not shown even when it looks like a config name: its separator may be what was lost
+    for (const line of ['Zq9MarkerSecret', 'sasl.login.q7marker', 'ssl.truststore.certiq7-marker']) {
+      const shown = (() => {
+        try {
+          return settings(`${line}\n`).warnings?.join('\n') ?? ''
+        } catch (error) {
+          return `${(error as Error).message}\n${(error as {hint?: string}).hint}`
+        }
+      })()
+      expect(shown, line).toContain('a key with no value (not shown: a lost "=" may have joined a value onto it) (client.properties:1)')
+      expect(shown, line).not.toMatch(/q7|Zq9/)
     }
   })
 

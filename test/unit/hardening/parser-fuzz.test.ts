@@ -11,7 +11,8 @@ vi.setConfig({testTimeout: 300_000})
 
 describe('parser fuzzing (subset)', () => {
   it('2,000 generated inputs per parser: no crash, no secret echoed', () => {
-    const {stats} = run({cases: 2000, seed: Date.now() % 1_000_000})
+    // a fixed seed keeps the suite's verdict the same on every run; `node scripts/fuzz-parsers.js --seed N` explores
+    const {stats} = run({cases: 2000, seed: 20261206})
     for (const s of Object.values(stats) as Array<{cases: number; ok: number; rejected: number}>) {
       expect(s.cases).toBe(2000)
       expect(s.ok + s.rejected).toBe(2000)
