@@ -6,6 +6,9 @@ if (!process.stderr.isTTY) {
   process.env.OCLIF_COLUMNS ??= '400'
   process.env.NO_COLOR ??= '1'
 }
+// The bin runs the built code: never oclif's lookup of TypeScript sources (NODE_ENV=development or test would map
+// dist/ to src/, which node cannot load, e.g. the help class).
+globalThis.oclif = {...globalThis.oclif, enableAutoTranspile: false}
 // (oclif's parts by their own entry points: its index also loads semver, ~50 modules, only to check node's version;
 // its other start-up check is kept here: relative paths cannot work from a directory that is gone)
 try {

@@ -67,5 +67,12 @@ describe('install from the packed package', () => {
     const doc = join(prefix, 'lib', 'node_modules', 'rebalance-doctor', 'docs', 'hash-and-metadata-file.md')
     expect(hint).toContain(`See ${doc};`)
     expect(readFileSync(doc, 'utf8')).toMatch(/^# /)
+
+    // help texts too: every docs path the help prints is a document of the installed package
+    const help = spawnSync(bin, ['audit', '--help'], {cwd: tmp, encoding: 'utf8', timeout: 60_000, env: {...process.env, COLUMNS: '200'}})
+    expect(help.status, help.stderr).toBe(0)
+    const paths = [...help.stdout.matchAll(/(\S*docs\/[\w-]+\.md)/g)].map(m => m[1])
+    expect(paths.length).toBeGreaterThan(0)
+    for (const p of paths) expect(p, p).toBe(join(prefix, 'lib', 'node_modules', 'rebalance-doctor', 'docs', 'output.md'))
   })
 })
