@@ -5,12 +5,18 @@
  * partitions (old and new owner), each one's time without an owner, the time to converge and the slowest member
  * (the slow one, revoking) equal what the records' timestamps give. A member closes: its partitions' gap runs from
  * its current-assignment tombstone. A classic group (two console consumers, one after the other): the partitions
- * moved between the two generations.
+ * moved between the two generations. Both groups' `group explain --html` pages: a lane per member, the bump lines
+ * with their causes, the gaps without an owner of the moved partitions (as the cost says), the page opened in the
+ * real headless Chromium (skipped with a message where it is absent) with no request leaving it.
  */
 import type {ChildProcess} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join as joinPath} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {RebalanceCost} from '../../src/core/cost/index.js'
-import {buildOnce} from './adapter-cli.js'
+import {h, secs, utc} from '../../src/render/html/escape.js'
+import {blueBands, chromium, chromiumDir, HAVE_CHROMIUM, pageRequests, readPng, skipMessage} from '../lib/chromium.js'
+import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
 import type {OffsetsRecord} from './lib/offsets-log.js'
 import {waitFor} from './lib/cluster.js'
@@ -159,6 +165,8 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
       `epoch ${e4} converged`,
       r => r.groupEpoch === e4 && r.verdict.code === 'IN_SYNC' && cost(r, e4)?.convergence.status === 'converged',
     )
+    // the page, written while the records are compared (nothing is written to the group meanwhile: it converged)
+    const page = htmlPage(G)
     const recs = await probe.records(G)
     const ids = new Map(recs.filter(r => r.type === 5 && r.value !== null).map(r => [r.value!.clientId as string, r.key.memberId as string]))
 
@@ -208,6 +216,7 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
       expect([m.releasedBy, m.releasedOffset, m.ownedOffset]).toEqual(['member-removed', String(tombstone.offset), String(dump.owned.offset)])
       expect(Math.abs(m.unownedMs! - dump.ms)).toBeLessThanOrEqual(1000)
     }
+    await checkPage(await page, report, ids, [join, leave])
     await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`)])
   })
 
@@ -232,8 +241,57 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     expect(gen).toMatchObject({groupType: 'classic', convergence: {status: 'not-measured', reason: 'classic-group'}, slowest: null, unownedPartitionMs: 0})
     expect(after.protocol).toBe('range')
     expect([gen.assignor, gen.protocol]).toEqual(['range', 'eager'])
+
+    // the page: a lane per console consumer, the generation's line, no time without an owner claimed
+    const html = await htmlPage(G)
+    const members = (before.members as ClassicMember[]).concat(after.members as ClassicMember[])
+    for (const id of new Set(members.map(m => m.memberId))) expect(html).toContain(`<td><code>${h(id)}</code></td>`)
+    expect(html).toMatch(new RegExp(`>${c1} \\([^)]+\\)<title>`))
+    expect(html).toMatch(new RegExp(`>${c2} \\([^)]+\\)<title>`))
+    expect(html).toContain(`<g class="bump"><title>generation ${gen.epoch} at ${utc(gen.atMs)}`)
+    expect(html).not.toContain('<rect class="gap"')
+    expect(html).toContain('no duration is claimed')
   })
 })
+
+/** `group explain G --html FILE` through the CLI: the page written. */
+async function htmlPage(group: string): Promise<string> {
+  const file = joinPath(tempDir(), 'group.html')
+  const r = await cli(['group', 'explain', group, '-b', env().bootstrap, '--html', file])
+  console.log(`[rebalance-cost] group explain --html ${group}: ${Math.round(r.ms)} ms`)
+  expect([0, 3], r.stderr).toContain(r.code)
+  return readFileSync(file, 'utf8')
+}
+
+/**
+ * The consumer group's page against its report: a lane per member seen in the records (client id → member id), each bump's line titled with its causes, a gap
+ * row per moved partition as its cost measured it; in Chromium: the lanes drawn, no request made.
+ */
+async function checkPage(html: string, report: Report, ids: Map<string, string>, costs: RebalanceCost[]): Promise<void> {
+  expect(html.match(/<g class="lane">/g)).toHaveLength(ids.size)
+  for (const [clientId, memberId] of ids) expect(html).toContain(`>${h(clientId)} (${h(memberId.slice(0, 8))})<title>`)
+  for (const e of timeline(report)) {
+    const title = html.slice(html.indexOf(`<g class="bump"><title>epoch ${e.epoch} at `)).split('</title>')[0]
+    for (const c of e.causes) expect(title).toContain(h(c.message))
+  }
+  for (const c of costs)
+    for (const m of c.moved)
+      expect(html).toContain(
+        `<tr><td>${h(`${m.topic}-${m.partition}`)}</td><td>${c.epoch}</td><td>${utc(m.releasedAtMs!)}</td><td>${secs(m.unownedMs!)}</td></tr>`,
+      )
+  if (!HAVE_CHROMIUM) return console.warn(skipMessage('rebalance-cost --html'))
+  const {dir, remove} = chromiumDir()
+  try {
+    const [file, png, net] = [joinPath(dir, 'page.html'), joinPath(dir, 'page.png'), joinPath(dir, 'net.json')]
+    writeFileSync(file, html)
+    chromium(dir, [`--screenshot=${png}`, '--window-size=1280,900', `--log-net-log=${net}`], file)
+    expect(pageRequests(net)).toEqual([])
+    const bands = blueBands(readPng(png), 30)
+    expect(bands.filter(b => b.length >= 10 && b.length <= 16)).toHaveLength(ids.size)
+  } finally {
+    remove()
+  }
+}
 
 interface ClassicMember {
   memberId: string
