@@ -5,9 +5,10 @@
  * partitions (old and new owner), each one's time without an owner, the time to converge and the slowest member
  * (the slow one, revoking) equal what the records' timestamps give. A member closes: its partitions' gap runs from
  * its current-assignment tombstone. A classic group (two console consumers, one after the other): the partitions
- * moved between the two generations. Both groups' `group explain --html` pages: a lane per member, the bump lines
- * with their causes, the gaps without an owner of the moved partitions (as the cost says), the page opened in the
- * real headless Chromium (skipped with a message where it is absent) with no request leaving it.
+ * moved between the two generations. Both groups' `group explain --html` pages (written by the runs that give the
+ * reports checked, so no run is added): a lane per member, the bump lines with their causes, the gaps without an
+ * owner of the moved partitions (as the cost says), the page opened in the real headless Chromium (skipped with a
+ * message where it is absent) with no request leaving it.
  */
 import type {ChildProcess} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
@@ -16,7 +17,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {RebalanceCost} from '../../src/core/cost/index.js'
 import {h, secs, utc} from '../../src/render/html/escape.js'
 import {blueBands, chromium, chromiumDir, HAVE_CHROMIUM, pageRequests, readPng, skipMessage} from '../lib/chromium.js'
-import {buildOnce, cli, tempDir} from './adapter-cli.js'
+import {buildOnce, tempDir} from './adapter-cli.js'
 import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
 import type {OffsetsRecord} from './lib/offsets-log.js'
 import {waitFor} from './lib/cluster.js'
@@ -159,14 +160,16 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     console.log(`[rebalance-cost] join to convergence seen in the records in ${Date.now() - t0} ms`)
     await d.cmd(`stop ${fast}`)
     const e4 = await convergedInRecords(G, e3, 'the closed member left and the group converged')
+    // (the page is written by the same runs: the last one's is the page of the report returned)
+    const page = pageFile()
     const report = await waitReport(
       env(),
       G,
       `epoch ${e4} converged`,
       r => r.groupEpoch === e4 && r.verdict.code === 'IN_SYNC' && cost(r, e4)?.convergence.status === 'converged',
+      90_000,
+      ['--html', page],
     )
-    // the page, written while the records are compared (nothing is written to the group meanwhile: it converged)
-    const page = htmlPage(G)
     const recs = await probe.records(G)
     const ids = new Map(recs.filter(r => r.type === 5 && r.value !== null).map(r => [r.value!.clientId as string, r.key.memberId as string]))
 
@@ -216,15 +219,15 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
       expect([m.releasedBy, m.releasedOffset, m.ownedOffset]).toEqual(['member-removed', String(tombstone.offset), String(dump.owned.offset)])
       expect(Math.abs(m.unownedMs! - dump.ms)).toBeLessThanOrEqual(1000)
     }
-    await checkPage(await page, report, ids, [join, leave])
-    await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`)])
+    await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`), checkPage(readFileSync(page, 'utf8'), report, ids, [join, leave])])
   })
 
   it('a classic group (two console consumers, one after the other): the partitions moved between the two generations', async () => {
     const {G, c1, c2, g1} = await classic
     // the first generation that gave the second consumer partitions (whatever came after it)
     const joined = (r: Report) => timeline(r).find(e => e.epoch > g1 && e.cost?.moved.some(m => m.to?.clientId === c2))?.cost
-    const gen = joined(await waitReport(env(), G, 'the second console consumer has partitions', r => joined(r) !== undefined))!
+    const page = pageFile()
+    const gen = joined(await waitReport(env(), G, 'the second console consumer has partitions', r => joined(r) !== undefined, 90_000, ['--html', page]))!
     const recs = await probe.records(G)
     const [before, after] = [generation(recs, gen.previousEpoch!), generation(recs, gen.epoch)]
     const owners = (v: Value) =>
@@ -243,7 +246,7 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     expect([gen.assignor, gen.protocol]).toEqual(['range', 'eager'])
 
     // the page: a lane per console consumer, the generation's line, no time without an owner claimed
-    const html = await htmlPage(G)
+    const html = readFileSync(page, 'utf8')
     const members = (before.members as ClassicMember[]).concat(after.members as ClassicMember[])
     for (const id of new Set(members.map(m => m.memberId))) expect(html).toContain(`<td><code>${h(id)}</code></td>`)
     expect(html).toMatch(new RegExp(`>${c1} \\([^)]+\\)<title>`))
@@ -254,14 +257,8 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
   })
 })
 
-/** `group explain G --html FILE` through the CLI: the page written. */
-async function htmlPage(group: string): Promise<string> {
-  const file = joinPath(tempDir(), 'group.html')
-  const r = await cli(['group', 'explain', group, '-b', env().bootstrap, '--html', file])
-  console.log(`[rebalance-cost] group explain --html ${group}: ${Math.round(r.ms)} ms`)
-  expect([0, 3], r.stderr).toContain(r.code)
-  return readFileSync(file, 'utf8')
-}
+/** Where `group explain --html` writes a page. */
+const pageFile = () => joinPath(tempDir(), 'group.html')
 
 /**
  * The consumer group's page against its report: a lane per member seen in the records (client id → member id), each bump's line titled with its causes, a gap
