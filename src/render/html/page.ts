@@ -52,8 +52,9 @@ function summaryHtml(r: ExplainReport, o: HtmlOptions): string {
       : ''
   const facts = [
     `Type: ${r.type ?? 'unknown'}`,
-    `group epoch ${r.groupEpoch ?? 'none'}`,
-    `assignment epoch ${r.assignmentEpoch ?? 'none'}`,
+    ...(r.type === 'classic'
+      ? [`generation ${r.groupEpoch ?? 'none'}`]
+      : [`group epoch ${r.groupEpoch ?? 'none'}`, `assignment epoch ${r.assignmentEpoch ?? 'none'}`]),
     `${plural(r.members.length, 'member')} now`,
     `${plural(r.timeline.length, 'bump')} shown`,
   ]

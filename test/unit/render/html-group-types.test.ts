@@ -101,6 +101,7 @@ describe('group explain --html for a classic group', () => {
     expect(html).toContain('>client-b (b)<title>')
     expect(html).toMatch(/<g class="bump"><title>generation 2 at [^<]*member b joined[^<]*2 partitions moved; eager protocol; no duration in the records/)
     expect(html).toContain('<th scope="col">Generation</th>')
+    expect(html).toContain('<p class="summary">Type: classic; generation 2; 2 members now; 2 bumps shown.</p>')
     expect(count(html, /<rect class="(gap|slow)" x=|<line class="rel"/g)).toBe(0)
     expect(html).toContain('>without an owner: not measured</text>')
     expect(section(html, 'Without an owner')).toContain('Not measured for this group type')
