@@ -63,13 +63,20 @@ export async function explain(env: ClusterEnv, group: string, ...args: string[])
   return JSON.parse(r.stdout) as Report
 }
 
-/** Polls `group explain` until pred holds. */
-export function waitReport(env: ClusterEnv, group: string, what: string, pred: (r: Report) => boolean, timeoutMs = 90_000): Promise<Report> {
+/** Polls `group explain` until pred holds; `args` are added to each run (e.g. `--html FILE`: the page of the report returned). */
+export function waitReport(
+  env: ClusterEnv,
+  group: string,
+  what: string,
+  pred: (r: Report) => boolean,
+  timeoutMs = 90_000,
+  args: readonly string[] = [],
+): Promise<Report> {
   let last: Report | undefined
   return waitFor(
     `${group}: ${what}`,
     async () => {
-      last = await explain(env, group)
+      last = await explain(env, group, ...args)
       return pred(last) ? last : undefined
     },
     {timeoutMs, intervalMs: 1000},

@@ -5,12 +5,19 @@
  * partitions (old and new owner), each one's time without an owner, the time to converge and the slowest member
  * (the slow one, revoking) equal what the records' timestamps give. A member closes: its partitions' gap runs from
  * its current-assignment tombstone. A classic group (two console consumers, one after the other): the partitions
- * moved between the two generations.
+ * moved between the two generations. Both groups' `group explain --html` pages (written by the runs that give the
+ * reports checked, so no run is added): a lane per member, the bump lines with their causes, the gaps without an
+ * owner of the moved partitions (as the cost says), the page opened in the real headless Chromium (skipped with a
+ * message where it is absent) with no request leaving it.
  */
 import type {ChildProcess} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join as joinPath} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {RebalanceCost} from '../../src/core/cost/index.js'
-import {buildOnce} from './adapter-cli.js'
+import {h, secs, utc} from '../../src/render/html/escape.js'
+import {blueBands, chromium, chromiumDir, HAVE_CHROMIUM, pageRequests, readPng, skipMessage} from '../lib/chromium.js'
+import {buildOnce, tempDir} from './adapter-cli.js'
 import {type Entry, type Report, runTag, waitReport} from './explain-lib.js'
 import type {OffsetsRecord} from './lib/offsets-log.js'
 import {waitFor} from './lib/cluster.js'
@@ -153,11 +160,15 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     console.log(`[rebalance-cost] join to convergence seen in the records in ${Date.now() - t0} ms`)
     await d.cmd(`stop ${fast}`)
     const e4 = await convergedInRecords(G, e3, 'the closed member left and the group converged')
+    // (the page is written by the same runs: the last one's is the page of the report returned)
+    const page = pageFile()
     const report = await waitReport(
       env(),
       G,
       `epoch ${e4} converged`,
       r => r.groupEpoch === e4 && r.verdict.code === 'IN_SYNC' && cost(r, e4)?.convergence.status === 'converged',
+      90_000,
+      ['--html', page],
     )
     const recs = await probe.records(G)
     const ids = new Map(recs.filter(r => r.type === 5 && r.value !== null).map(r => [r.value!.clientId as string, r.key.memberId as string]))
@@ -208,14 +219,15 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
       expect([m.releasedBy, m.releasedOffset, m.ownedOffset]).toEqual(['member-removed', String(tombstone.offset), String(dump.owned.offset)])
       expect(Math.abs(m.unownedMs! - dump.ms)).toBeLessThanOrEqual(1000)
     }
-    await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`)])
+    await Promise.all([d.cmd(`stop ${slow}`), d.cmd(`stop ${late}`), checkPage(readFileSync(page, 'utf8'), report, ids, [join, leave])])
   })
 
   it('a classic group (two console consumers, one after the other): the partitions moved between the two generations', async () => {
     const {G, c1, c2, g1} = await classic
     // the first generation that gave the second consumer partitions (whatever came after it)
     const joined = (r: Report) => timeline(r).find(e => e.epoch > g1 && e.cost?.moved.some(m => m.to?.clientId === c2))?.cost
-    const gen = joined(await waitReport(env(), G, 'the second console consumer has partitions', r => joined(r) !== undefined))!
+    const page = pageFile()
+    const gen = joined(await waitReport(env(), G, 'the second console consumer has partitions', r => joined(r) !== undefined, 90_000, ['--html', page]))!
     const recs = await probe.records(G)
     const [before, after] = [generation(recs, gen.previousEpoch!), generation(recs, gen.epoch)]
     const owners = (v: Value) =>
@@ -232,8 +244,51 @@ describe(`the cost of a rebalance (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'}
     expect(gen).toMatchObject({groupType: 'classic', convergence: {status: 'not-measured', reason: 'classic-group'}, slowest: null, unownedPartitionMs: 0})
     expect(after.protocol).toBe('range')
     expect([gen.assignor, gen.protocol]).toEqual(['range', 'eager'])
+
+    // the page: a lane per console consumer, the generation's line, no time without an owner claimed
+    const html = readFileSync(page, 'utf8')
+    const members = (before.members as ClassicMember[]).concat(after.members as ClassicMember[])
+    for (const id of new Set(members.map(m => m.memberId))) expect(html).toContain(`<td><code>${h(id)}</code></td>`)
+    expect(html).toMatch(new RegExp(`>${c1} \\([^)]+\\)<title>`))
+    expect(html).toMatch(new RegExp(`>${c2} \\([^)]+\\)<title>`))
+    expect(html).toContain(`<g class="bump"><title>generation ${gen.epoch} at ${utc(gen.atMs)}`)
+    expect(html).not.toContain('<rect class="gap"')
+    expect(html).toContain('no duration is claimed')
   })
 })
+
+/** Where `group explain --html` writes a page. */
+const pageFile = () => joinPath(tempDir(), 'group.html')
+
+/**
+ * The consumer group's page against its report: a lane per member seen in the records (client id → member id), each bump's line titled with its causes, a gap
+ * row per moved partition as its cost measured it; in Chromium: the lanes drawn, no request made.
+ */
+async function checkPage(html: string, report: Report, ids: Map<string, string>, costs: RebalanceCost[]): Promise<void> {
+  expect(html.match(/<g class="lane">/g)).toHaveLength(ids.size)
+  for (const [clientId, memberId] of ids) expect(html).toContain(`>${h(clientId)} (${h(memberId.slice(0, 8))})<title>`)
+  for (const e of timeline(report)) {
+    const title = html.slice(html.indexOf(`<g class="bump"><title>epoch ${e.epoch} at `)).split('</title>')[0]
+    for (const c of e.causes) expect(title).toContain(h(c.message))
+  }
+  for (const c of costs)
+    for (const m of c.moved)
+      expect(html).toContain(
+        `<tr><td>${h(`${m.topic}-${m.partition}`)}</td><td>${c.epoch}</td><td>${utc(m.releasedAtMs!)}</td><td>${secs(m.unownedMs!)}</td></tr>`,
+      )
+  if (!HAVE_CHROMIUM) return console.warn(skipMessage('rebalance-cost --html'))
+  const {dir, remove} = chromiumDir()
+  try {
+    const [file, png, net] = [joinPath(dir, 'page.html'), joinPath(dir, 'page.png'), joinPath(dir, 'net.json')]
+    writeFileSync(file, html)
+    chromium(dir, [`--screenshot=${png}`, '--window-size=1280,900', `--log-net-log=${net}`], file)
+    expect(pageRequests(net)).toEqual([])
+    const bands = blueBands(readPng(png), 30)
+    expect(bands.filter(b => b.length >= 10 && b.length <= 16)).toHaveLength(ids.size)
+  } finally {
+    remove()
+  }
+}
 
 interface ClassicMember {
   memberId: string

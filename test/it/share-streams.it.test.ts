@@ -2,8 +2,9 @@
  * Share groups (ShareGroupMetadata, type 11) and streams groups (StreamsGroupMetadata, type 17): their hashes are
  * regular fields of their own metadata records; ours, from the live metadata document, must equal them. A streams
  * member leaving: a 4.1 coordinator stores hash 0 (4.2+ keeps the hash), and `group explain` and `audit` say so.
+ * The streams group's `group explain --html` page: the member's lane of tasks, and what the records cannot tell.
  */
-import {writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../src/core/hash.js'
@@ -94,7 +95,8 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
     expect(hasher.groupHash(['st-src'])).not.toBe(s.metadataHash)
     // the bump after the coordinator created the internal topics (4.2+: with the topology's validation) covers topics
     // that did not exist at the group's first hash: both found absent then (two absences made it unexplained before)
-    const r = await explain(probe.env, app)
+    const page = join(tempDir(), 'streams.html')
+    const r = await explain(probe.env, app, '--html', page)
     const changes = r.timeline.flatMap(e => e.causes).filter(c => c.kind === 'metadata-hash-changed')
     expect(changes).toHaveLength(1)
     const [change] = changes
@@ -109,6 +111,13 @@ describe(`share and streams groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'
       }),
     ])
     console.log(`[kafka-it] streams group epochs: ${(await probe.history(app, 'streams')).map(r => r.epoch).join(' ')}`)
+    // the page of the same run: one lane, k1's, holding tasks (subtopology_partition); streams words
+    const html = readFileSync(page, 'utf8')
+    expect(r.members).toHaveLength(1)
+    expect(html.match(/<g class="lane">/g)).toHaveLength(1)
+    expect(html).toMatch(new RegExp(`\\(${r.members[0].memberId.slice(0, 8)}\\) held \\d+ tasks?: \\d+_\\d+`))
+    expect(html).toContain('Only active tasks have a time without an owner')
+    expect(html).toContain(`<g class="bump"><title>epoch ${r.groupEpoch} at `)
     // k1 keeps running for the next test
   })
 

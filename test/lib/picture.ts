@@ -72,12 +72,21 @@ export function pictureLog(n: PictureNames): {log: Log; t: Times} {
 /** The report and lanes `group explain --html` makes of pictureLog, with the window asked (--since ms, --last). */
 export function picture(n: PictureNames = PLAIN, window: {since?: number; last?: number} = {}): {report: ExplainReport; lanes: OwnershipLanes; t: Times} {
   const {log, t} = pictureLog(n)
-  const tracker = new CostTracker(n.group)
-  const replay = replayGroup(n.group, log.records, {onRecord: r => tracker.push(r)})
-  const costs = tracker.finish({topicNames: new Map([[T1, n.topic]])})
-  const report = windowed(explainGroup(n.group, replay, {costs, now: t.endMs + 1000}), window)
+  return {...recordsPicture(n.group, log.records, {topicNames: new Map([[T1, n.topic]]), now: t.endMs + 1000, ...window}), t}
+}
+
+/** The report and lanes `group explain --html` makes of any group's records (consumer, share, streams, classic). */
+export function recordsPicture(
+  group: string,
+  records: Log['records'],
+  o: {topicNames?: ReadonlyMap<string, string>; now: number; since?: number; last?: number},
+): {report: ExplainReport; lanes: OwnershipLanes} {
+  const tracker = new CostTracker(group)
+  const replay = replayGroup(group, records, {onRecord: r => tracker.push(r)})
+  const costs = tracker.finish({topicNames: o.topicNames})
+  const report = windowed(explainGroup(group, replay, {costs, now: o.now}), o)
   const lanes = ownershipLanes(costs, tracker.holdings(), pictureRange(report.timeline[0]?.timestamp, tracker.lastRecordMs))
-  return {report, lanes, t}
+  return {report, lanes}
 }
 
 /**

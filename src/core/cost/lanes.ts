@@ -4,7 +4,8 @@
  * every member holds after the records read (CostTracker.holdings). Walking back from the end keeps a window right
  * (--since, --last) and a compacted log, whose early records are gone: a partition held since before the window is
  * held from the window's start. Classic generations carry no release time: their moves happen at the generation's
- * record. Standby and warm-up tasks are not drawn (they do not stop processing when they move). Pure.
+ * record. Standby and warm-up tasks are spans of their own (`others`): they do not stop processing when they move,
+ * so no release or gap is marked for them. Pure.
  */
 import type {MemberHolding} from './tracker.js'
 import type {MemberRef, MovedUnit, RebalanceCost, SlowestMember, UnitRef} from './types.js'
@@ -38,6 +39,8 @@ export interface SlowMark {
 export interface MemberLane {
   readonly member: MemberRef
   readonly spans: readonly OwnedSpan[]
+  /** Streams: the standby and warm-up tasks it held (absent elsewhere, and on an aggregated lane). */
+  readonly others?: readonly OwnedSpan[]
   readonly releases: readonly Release[]
   readonly slow: readonly SlowMark[]
   /** Set when the lane stands for several members (aggregateLanes): how many. */
@@ -67,6 +70,7 @@ export function unitLabel(u: UnitRef): string {
 }
 
 const drawn = (u: UnitRef) => u.kind === 'partition' || u.kind === 'active'
+const other = (u: UnitRef) => !drawn(u)
 
 interface Change {
   readonly t: number
@@ -95,15 +99,16 @@ export function ownershipLanes(costs: readonly RebalanceCost[], holdings: readon
     if (!had || (had.clientId === null && m.clientId !== null)) refs.set(m.memberId, m)
   }
   for (const h of holdings) seen(h.member)
-  const changes = changesOf(costs, seen)
-  const held = heldIntervals(changes, holdings, range)
+  const held = heldIntervals(changesOf(costs, seen, drawn), holdings, range, drawn)
+  const otherHeld = heldIntervals(changesOf(costs, seen, other), holdings, range, other)
   const marks = marksOf(costs, range)
   const lanes: MemberLane[] = []
   for (const [memberId, member] of refs) {
     const spans = spansOf(held.get(memberId) ?? [])
+    const others = spansOf(otherHeld.get(memberId) ?? [])
     const releases = marks.releases.get(memberId) ?? []
     const slow = marks.slow.get(memberId) ?? []
-    if (spans.length + releases.length + slow.length > 0) lanes.push({member, spans, releases, slow})
+    if (spans.length + others.length + releases.length + slow.length > 0) lanes.push({member, spans, ...(others.length > 0 ? {others} : {}), releases, slow})
   }
   lanes.sort((a, b) => firstMs(a) - firstMs(b) || laneName(a).localeCompare(laneName(b)))
   return {fromMs: range.fromMs, toMs: range.toMs, lanes, gaps: gapsOf(costs, range)}
@@ -118,11 +123,11 @@ export function laneName(l: MemberLane): string {
   return l.member.clientId ?? l.member.memberId
 }
 
-function changesOf(costs: readonly RebalanceCost[], seen: (m: MemberRef) => void): Change[] {
+function changesOf(costs: readonly RebalanceCost[], seen: (m: MemberRef) => void, pick: (u: UnitRef) => boolean): Change[] {
   const out: Change[] = []
   for (const c of costs)
     for (const m of c.moved) {
-      if (!drawn(m)) continue
+      if (!pick(m)) continue
       const unit = unitLabel(m)
       const ownedMs = m.ownedAtMs ?? c.atMs
       if (m.from) seen(m.from), out.push({t: m.releasedAtMs ?? ownedMs, memberId: m.from.memberId, unit, gain: false})
@@ -139,10 +144,15 @@ interface Interval {
 }
 
 /** Per member, the intervals it held each unit, clipped to the range: from the holdings at the end, backwards. */
-function heldIntervals(changes: readonly Change[], holdings: readonly MemberHolding[], range: {fromMs: number; toMs: number}): Map<string, Interval[]> {
+function heldIntervals(
+  changes: readonly Change[],
+  holdings: readonly MemberHolding[],
+  range: {fromMs: number; toMs: number},
+  pick: (u: UnitRef) => boolean,
+): Map<string, Interval[]> {
   const open = new Map<string, Map<string, number>>()
   const openOf = (id: string) => open.get(id) ?? open.set(id, new Map()).get(id)!
-  for (const h of holdings) for (const u of h.units) if (drawn(u)) openOf(h.member.memberId).set(unitLabel(u), range.toMs)
+  for (const h of holdings) for (const u of h.units) if (pick(u)) openOf(h.member.memberId).set(unitLabel(u), range.toMs)
   const out = new Map<string, Interval[]>()
   const close = (id: string, unit: string, fromMs: number, toMs: number) => {
     if (toMs > fromMs) (out.get(id) ?? out.set(id, []).get(id)!).push({unit, fromMs, toMs})

@@ -7,6 +7,7 @@ import {aggregateLanes, type OwnershipLanes, type UnownedGap} from '../../core/c
 import type {ExplainReport, TimelineEntry} from '../../core/explain/report/report.js'
 import {costLine} from '../cost.js'
 import {h, secs, utc} from './escape.js'
+import {type TypeWords, wordsOf} from './kinds.js'
 import {STYLE} from './style.js'
 import {type TimelineView, timelineSvg} from './svg.js'
 
@@ -34,7 +35,7 @@ export function explainHtml(report: ExplainReport, lanes: OwnershipLanes | null,
     summaryHtml(report, o),
     lanes ? pictureHtml(report, lanes) : '<p>No timeline: no record of the group was read (describe-only, or none found).</p>',
     bumpsTableHtml(report),
-    lanes ? membersTableHtml(lanes) + gapsTableHtml(lanes.gaps, unitOf(report)) : '',
+    lanes ? membersTableHtml(lanes) + gapsTableHtml(lanes.gaps, wordsOf(report.type)) : '',
     cannotTellHtml(report),
     `<footer><p>Written by rebalance-doctor at ${h(utc(o.now))}. Times are record timestamps (the coordinator\u2019s clock), UTC.</p></footer>`,
     '</body></html>',
@@ -42,7 +43,6 @@ export function explainHtml(report: ExplainReport, lanes: OwnershipLanes | null,
   ].join('\n')
 }
 
-const unitOf = (r: ExplainReport): 'partition' | 'task' => (r.type === 'streams' ? 'task' : 'partition')
 const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`
 
 function summaryHtml(r: ExplainReport, o: HtmlOptions): string {
@@ -52,8 +52,9 @@ function summaryHtml(r: ExplainReport, o: HtmlOptions): string {
       : ''
   const facts = [
     `Type: ${r.type ?? 'unknown'}`,
-    `group epoch ${r.groupEpoch ?? 'none'}`,
-    `assignment epoch ${r.assignmentEpoch ?? 'none'}`,
+    ...(r.type === 'classic'
+      ? [`generation ${r.groupEpoch ?? 'none'}`]
+      : [`group epoch ${r.groupEpoch ?? 'none'}`, `assignment epoch ${r.assignmentEpoch ?? 'none'}`]),
     `${plural(r.members.length, 'member')} now`,
     `${plural(r.timeline.length, 'bump')} shown`,
   ]
@@ -62,7 +63,8 @@ function summaryHtml(r: ExplainReport, o: HtmlOptions): string {
 
 function pictureHtml(r: ExplainReport, lanes: OwnershipLanes): string {
   const {lanes: drawn, aggregated} = aggregateLanes(lanes.lanes, MAX_LANES)
-  const unit = unitOf(r)
+  const words = wordsOf(r.type)
+  const unit = words.unit
   const view: TimelineView = {
     fromMs: lanes.fromMs,
     toMs: lanes.toMs,
@@ -70,8 +72,9 @@ function pictureHtml(r: ExplainReport, lanes: OwnershipLanes): string {
     gaps: lanes.gaps,
     bumps: r.timeline,
     unit,
+    gapsMeasured: words.gaps,
     label: bumpLabel,
-    title: bumpTitle,
+    title: e => bumpTitle(e, words.bump),
   }
   const caption = `Timeline of group ${r.group}: ${plural(lanes.lanes.length, 'member')}, ${plural(r.timeline.length, 'bump')}, ${utc(lanes.fromMs)} to ${utc(lanes.toMs)}`
   const {svg, labelled} = timelineSvg(view, caption)
@@ -86,19 +89,22 @@ function pictureHtml(r: ExplainReport, lanes: OwnershipLanes): string {
     )
   if (notes.length > 0) notes.push('A window narrows the picture: --since TIME or --last N.')
   const aggregate = notes.length > 0 ? `<p class="aggregated" id="aggregated">${h(notes.join(' '))}</p>` : ''
-  return `<h2>Timeline</h2>\n${aggregate}\n<figure><div class="scroll">${svg}</div>\n${legendHtml(unit)}</figure>`
+  const shows = `<p class="shows" id="shows">${h(words.shows)}</p>`
+  return `<h2>Timeline</h2>\n${shows}\n${aggregate}\n<figure><div class="scroll">${svg}</div>\n${legendHtml(words)}</figure>`
 }
 
-function legendHtml(unit: string): string {
+function legendHtml(w: TypeWords): string {
   const item = (cls: string, text: string) =>
     `<li><svg width="22" height="12" aria-hidden="true"><rect class="${cls}" width="22" height="12"/></svg> ${h(text)}</li>`
+  const unit = w.unit === 'task' ? 'active tasks' : 'partitions'
   return [
     '<figcaption><ul class="legend">',
-    item('own', `${unit}s a member held (darker: more; hover for which)`),
-    item('gap', `${unit}s without an owner (released, not yet held by the next member)`),
-    item('slow', "the bump's slowest member (revoking, joined late, or no record of it)"),
-    item('rel-key', `a member released ${unit}s (revoked, or the member was removed)`),
-    item('epoch-key', 'an epoch bump (hover for its causes and cost; all are listed below)'),
+    item('own', `${unit} a member held (darker: more; hover for which)`),
+    w.unit === 'task' ? item('other', 'standby and warm-up tasks a member held') : '',
+    w.gaps ? item('gap', `${unit} without an owner (released, not yet held by the next member)`) : '',
+    w.slowest ? item('slow', "the bump's slowest member (revoking, joined late, or no record of it)") : '',
+    w.release ? item('rel-key', w.release) : '',
+    item('epoch-key', `${w.bump === 'epoch' ? 'an epoch bump' : 'a new generation'} (hover for its causes and cost; all are listed below)`),
     '</ul></figcaption>',
   ].join('')
 }
@@ -109,9 +115,9 @@ export function bumpLabel(e: TimelineEntry): string {
   return `${e.epoch}: ${causes}${e.cost ? ` (${e.cost.movedCount} moved)` : ''}`
 }
 
-/** Everything about a bump, for its <title>. */
-export function bumpTitle(e: TimelineEntry): string {
-  const lines = [`epoch ${e.epoch} at ${utc(e.timestamp)} (offset ${e.offset})`, ...e.causes.map(c => `${c.message} [${c.confidence}]`)]
+/** Everything about a bump, for its <title>: `bump` is what the group type calls it (epoch, generation). */
+export function bumpTitle(e: TimelineEntry, bump: TypeWords['bump'] = 'epoch'): string {
+  const lines = [`${bump} ${e.epoch} at ${utc(e.timestamp)} (offset ${e.offset})`, ...e.causes.map(c => `${c.message} [${c.confidence}]`)]
   if (e.cost) lines.push(costLine(e.cost))
   return lines.join(' \u2014 ')
 }
@@ -123,7 +129,7 @@ function bumpsTableHtml(r: ExplainReport): string {
     const cost = e.cost ? h(costLine(e.cost).replace(/^cost: /, '')) : 'not measured'
     return `<tr><td>${e.epoch}</td><td>${h(utc(e.timestamp))}</td><td><ul>${causes || '<li>no cause found</li>'}</ul></td><td>${cost}</td></tr>`
   })
-  const head = '<tr><th scope="col">Epoch</th><th scope="col">Time</th><th scope="col">Causes</th><th scope="col">Cost</th></tr>'
+  const head = `<tr><th scope="col">${wordsOf(r.type).bump === 'epoch' ? 'Epoch' : 'Generation'}</th><th scope="col">Time</th><th scope="col">Causes</th><th scope="col">Cost</th></tr>`
   return `<h2>Bumps</h2>\n<table class="bumps"><thead>${head}</thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
 }
 
@@ -139,7 +145,9 @@ function membersTableHtml(lanes: OwnershipLanes): string {
   return `<h2>Members</h2>\n<table class="members"><thead>${head}</thead><tbody>\n${rows.join('\n')}\n</tbody></table>\n`
 }
 
-function gapsTableHtml(gaps: readonly UnownedGap[], unit: string): string {
+function gapsTableHtml(gaps: readonly UnownedGap[], w: TypeWords): string {
+  const unit = w.unit
+  if (!w.gaps) return `<h2>Without an owner</h2>\n<p>Not measured for this group type: its records give no time a ${unit} was released and held again.</p>`
   if (gaps.length === 0) return `<h2>Without an owner</h2>\n<p>No ${unit} was without an owner in this window.</p>`
   const longest = [...gaps].sort((a, b) => b.toMs - b.fromMs - (a.toMs - a.fromMs)).slice(0, MAX_GAPS_LISTED)
   const rows = longest.map(

@@ -10,6 +10,8 @@ figure{margin:0}
 svg.timeline{font:11px system-ui,sans-serif;background:#fff}
 .track{fill:#f1f3f6}
 .own{fill:#2f6fd0}
+.other{fill:#8a5cc2}
+.shows{color:#333;max-width:75em}
 .gap{fill:#d33c2f}
 .slow,.hatch{fill:#e69500}
 svg.timeline .slow{fill:url(#hatch);fill-opacity:.9}

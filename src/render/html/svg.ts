@@ -19,6 +19,8 @@ export interface TimelineView {
   readonly bumps: readonly TimelineEntry[]
   /** Partitions or tasks. */
   readonly unit: 'partition' | 'task'
+  /** False where the records give no time without an owner (share, classic): that lane says so. */
+  readonly gapsMeasured: boolean
   /** The short and long text of a bump (label, title). */
   readonly label: (e: TimelineEntry) => string
   readonly title: (e: TimelineEntry) => string
@@ -72,6 +74,7 @@ function laneSvg(l: MemberLane, row: number, v: TimelineView, s: Scale): string 
   ]
   out.push(`<rect class="track" x="${LAYOUT.left}" y="${y}" width="${LAYOUT.width - LAYOUT.left - LAYOUT.right}" height="${LAYOUT.laneH}"/>`)
   for (const sp of l.spans) out.push(spanSvg(sp, y, max, name, v, s))
+  for (const sp of l.others ?? []) out.push(otherSvg(sp, y, name, s))
   for (const sl of l.slow) {
     const [x1, x2] = [s.x(sl.fromMs), s.x(sl.toMs)]
     const what =
@@ -89,6 +92,13 @@ function spanSvg(sp: OwnedSpan, y: number, max: number, name: string, v: Timelin
   const t = `${name} held ${n}${sp.units.length ? `: ${firstOf(sp.units)}` : ''} (${utc(sp.fromMs)} to ${utc(sp.toMs)})`
   const opacity = round(0.35 + (0.65 * sp.count) / max)
   return `<rect class="own" x="${x1}" y="${y + 2}" width="${Math.max(0.5, round(x2 - x1))}" height="${LAYOUT.laneH - 4}" fill-opacity="${opacity}"><title>${h(t)}</title></rect>`
+}
+
+/** Standby and warm-up tasks: a thin strip at the lane's foot, under its active tasks. */
+function otherSvg(sp: OwnedSpan, y: number, name: string, s: Scale): string {
+  const [x1, x2] = [s.x(sp.fromMs), s.x(sp.toMs)]
+  const t = `${name} held ${sp.count.toLocaleString('en-US')} standby or warm-up task${sp.count === 1 ? '' : 's'}: ${firstOf(sp.units)} (${utc(sp.fromMs)} to ${utc(sp.toMs)})`
+  return `<rect class="other" x="${x1}" y="${y + LAYOUT.laneH - 4}" width="${Math.max(0.5, round(x2 - x1))}" height="3"><title>${h(t)}</title></rect>`
 }
 
 /** A tick where the member released units, one per pixel (several releases at once share it). */
@@ -111,7 +121,7 @@ function gapLaneSvg(v: TimelineView, s: Scale): string {
   const steps = gapSteps(v.gaps)
   const max = Math.max(1, ...steps.map(st => st.units.length))
   const out = [
-    `<g class="lane nobody"><text class="name" x="${LAYOUT.left - 6}" y="${y + 13}">without an owner</text>`,
+    `<g class="lane nobody"><text class="name" x="${LAYOUT.left - 6}" y="${y + 13}">without an owner${v.gapsMeasured ? '' : ': not measured'}</text>`,
     `<rect class="track" x="${LAYOUT.left}" y="${y}" width="${LAYOUT.width - LAYOUT.left - LAYOUT.right}" height="${LAYOUT.laneH}"/>`,
   ]
   for (const st of steps) {

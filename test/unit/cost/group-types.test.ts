@@ -5,40 +5,8 @@
  */
 import {describe, expect, it} from 'vitest'
 import {classicProtocol, rebalanceCosts} from '../../../src/core/cost/index.js'
-import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 import {Log, share, streams, T1} from '../../lib/records.js'
-import {streamsCurrent, streamsTarget} from './records.js'
-
-const sub = (topics: string[]) =>
-  encodeEmbeddedMessage(ConsumerProtocolSubscription, {Topics: topics, UserData: null, OwnedPartitions: [], GenerationId: -1, RackId: null}, 3)
-const asg = (tps: [string, number[]][]) =>
-  encodeEmbeddedMessage(ConsumerProtocolAssignment, {AssignedPartitions: tps.map(([Topic, Partitions]) => ({Topic, Partitions})), UserData: null}, 3)
-
-/** A classic GroupMetadata record as the coordinator writes it when a generation's SyncGroup completes. */
-function generation(g: string, gen: number, protocol: string, members: [string, [string, number[]][]][]): RecordToEncode {
-  return {
-    type: 2,
-    version: 3,
-    key: {group: g},
-    value: {
-      protocolType: 'consumer',
-      generation: gen,
-      protocol,
-      leader: members[0]?.[0] ?? null,
-      currentStateTimestamp: 1n,
-      members: members.map(([memberId, assigned]) => ({
-        memberId,
-        groupInstanceId: null,
-        clientId: `client-${memberId}`,
-        clientHost: '/10.0.0.9',
-        rebalanceTimeout: 300_000,
-        sessionTimeout: 45_000,
-        subscription: sub(['orders']),
-        assignment: asg(assigned),
-      })),
-    },
-  }
-}
+import {generation, streamsCurrent, streamsTarget} from './records.js'
 
 describe('classic group generations', () => {
   it('eager (range): the partitions whose owner changed between generations, no duration claimed', () => {

@@ -4,7 +4,7 @@
  * UNREVOKED_PARTITIONS (1) with them pending; once it acknowledges, it moves to the assignment epoch, STABLE (0), or
  * UNRELEASED_PARTITIONS (2) while partitions it is given are still held by others.
  */
-import type {RecordToEncode} from '../../../src/core/records/index.js'
+import {ConsumerProtocolAssignment, ConsumerProtocolSubscription, encodeEmbeddedMessage, type RecordToEncode} from '../../../src/core/records/index.js'
 
 export const STABLE = 0
 export const UNREVOKED = 1
@@ -56,4 +56,35 @@ export function streamsCurrent(
 
 export function streamsTarget(g: string, m: string, active: Tasks, standby: Tasks = []): RecordToEncode {
   return {type: 21, key: {GroupId: g, MemberId: m}, value: {ActiveTasks: tasks(active), StandbyTasks: tasks(standby), WarmupTasks: []}}
+}
+
+const sub = (topics: string[]) =>
+  encodeEmbeddedMessage(ConsumerProtocolSubscription, {Topics: topics, UserData: null, OwnedPartitions: [], GenerationId: -1, RackId: null}, 3)
+const asg = (tps: [string, number[]][]) =>
+  encodeEmbeddedMessage(ConsumerProtocolAssignment, {AssignedPartitions: tps.map(([Topic, Partitions]) => ({Topic, Partitions})), UserData: null}, 3)
+
+/** A classic GroupMetadata record as the coordinator writes it when a generation's SyncGroup completes. */
+export function generation(g: string, gen: number, protocol: string, members: [string, [string, number[]][]][]): RecordToEncode {
+  return {
+    type: 2,
+    version: 3,
+    key: {group: g},
+    value: {
+      protocolType: 'consumer',
+      generation: gen,
+      protocol,
+      leader: members[0]?.[0] ?? null,
+      currentStateTimestamp: 1n,
+      members: members.map(([memberId, assigned]) => ({
+        memberId,
+        groupInstanceId: null,
+        clientId: `client-${memberId}`,
+        clientHost: '/10.0.0.9',
+        rebalanceTimeout: 300_000,
+        sessionTimeout: 45_000,
+        subscription: sub(['orders']),
+        assignment: asg(assigned),
+      })),
+    },
+  }
 }
