@@ -6,7 +6,7 @@
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join as joinPath} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {auditContext} from '../../../src/core/audit/audit.js'
 import {
   boundAfterRestart,
@@ -348,6 +348,19 @@ describe('audit --watch killed and started again with the same history directory
     ])
     expect(s2.lines).toHaveLength(1)
     expect(JSON.parse(readFileSync(watchStateStore(root, 'c1', 'audit', '').file, 'utf8')).printedThrough).toEqual({'0': String(log.at(-2)!.lastOffset + 1n)})
+  })
+
+  it('without --history-dir, kept in the history directory the command reads: $REBALANCE_DOCTOR_HISTORY_DIR, else the default', () => {
+    const root = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
+    vi.stubEnv('REBALANCE_DOCTOR_HISTORY_DIR', root)
+    try {
+      const r = new WatchResume(session(), {kind: 'group-explain', filters: 'orders', historyDir: undefined})
+      r.restartOf('c1')
+      r.printed('c1', new Map([[2, 7n]]), 0)
+      expect(watchStateStore(root, 'c1', 'group-explain', 'orders').load()).toMatchObject({filters: 'orders', printedThrough: new Map([[2, 7n]])})
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('a watch of other filters is a first start, beside the other watch in the same directory; a state that cannot be written is said once', () => {
