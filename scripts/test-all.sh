@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # npm test: typecheck and lint, the unit tests, then the integration suite (real Kafka test cluster, kafka-it/cluster.sh) once per
-# Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only). Jars are resolved through Maven
+# Kafka version in KAFKA_VERSIONS (default "4.4.0 4.1.2"; empty = unit tests only): every file on the first, the
+# version-specific files (KAFKA_VERSION_FILES) on the others. Jars are resolved through Maven
 # first. Exits non-zero if any suite fails; prints each suite's pass/fail summary and a closing
 # "N passed, N failed" line. Then the fast parity pass (test/it/parity.it.test.ts alone) on the other supported
 # Kafka minors, KAFKA_PARITY_VERSIONS (default "4.3.2 4.2.2 4.1.0": the newest patch of each minor, and 4.1.0, the first release with the metadata hash), and the unit suite plus the demo scenario on the
-# current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip). Kafka 4.0:
+# current Node LTS, NODE_COMPAT_VERSIONS (default "26.12.1", a binary from the npm registry; empty = skip; a lane of the
+# integration queue, run beside the suites). Kafka 4.0:
 # KAFKA_40_VERSIONS (default "4.0.2") and the in-place upgrade to KAFKA_40_UPGRADE_TO (default "4.1.2"). A streams
 # group's in-place upgrade KAFKA_41_UPGRADE ("FROM TO", default "4.1.2 4.4.0"; empty = skip).
 #   KAFKA_VERSIONS="4.4.0" KAFKA_PARITY_VERSIONS= NODE_COMPAT_VERSIONS= npm test
@@ -77,23 +79,41 @@ done
 # run dir. A free slot takes the next suite in this order: the full suite per KAFKA_VERSIONS, then the parity passes.
 # Their output is printed whole, suite by suite, when all are done. dist/ is compiled once, here, before they start.
 IT_JOBS=${KAFKA_IT_JOBS:-2}
-it_names=() it_versions=() it_files=() it_env=()
-for v in $VERSIONS; do it_names+=("integration Kafka $v"); it_versions+=("$v"); it_files+=(""); it_env+=(""); done
-for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); done
+# The first version of KAFKA_VERSIONS runs every file; the others run the files whose assertions rest on what differs
+# between Kafka versions (record and metadata-record formats, the coordinator's write patterns and rules:
+# docs/development.md, "Which files run on the second version", says why each is in or out), KAFKA_VERSION_FILES;
+# set it empty to run every file on every version.
+VERSION_FILES=${KAFKA_VERSION_FILES-"test/it/parity.it.test.ts test/it/schemas.it.test.ts test/it/error-codes.it.test.ts
+test/it/offsets-decoder.it.test.ts test/it/records.it.test.ts test/it/consumer-groups.it.test.ts test/it/share-streams.it.test.ts
+test/it/explain.it.test.ts test/it/impact.it.test.ts test/it/metadata-log.it.test.ts test/it/explain-brokers.it.test.ts
+test/it/fencing.it.test.ts test/it/rebalance-cost.it.test.ts"}
+it_names=() it_versions=() it_files=() it_env=() it_limits=()
+for v in $VERSIONS; do
+  if [[ ${#it_names[@]} -eq 0 || -z $VERSION_FILES ]]; then
+    it_names+=("integration Kafka $v"); it_files+=("")
+  else
+    it_names+=("version files Kafka $v"); it_files+=("${VERSION_FILES//$'\n'/ }")
+  fi
+  it_versions+=("$v"); it_env+=(""); it_limits+=("${RD_IT_SUITE_LIMIT:-3000}")
+done
+for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); done
 # Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
 # 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
 # The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
 for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
-  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=("")
+  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
   # a group written under 4.0, then every broker restarted in place on KAFKA_40_UPGRADE_TO's jars (default 4.1.2;
   # empty = skip): on a cluster of its own, since it leaves that cluster on the other jars
   up=${KAFKA_40_UPGRADE_TO-"4.1.2"}
-  [[ -n $up ]] && { it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); }
+  [[ -n $up ]] && { it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
 done
 # a streams group written under 4.1 (which stores neither its validated topology epoch nor its assignment configs),
 # then every broker restarted in place on 4.2+ jars: the one bump that records them (test/it/upgrade41.it.test.ts)
 read -r up41_from up41_to <<<"${KAFKA_41_UPGRADE-"4.1.2 4.4.0"}"
-[[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); }
+[[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
+# the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh): a lane of the queue too, last,
+# so that it runs beside the end of the longest suite instead of after it (its demo cluster has ports of its own)
+for n in $NODE_VERSIONS; do it_names+=("unit + demo on Node $n"); it_versions+=("node:$n"); it_files+=(""); it_env+=(""); it_limits+=("${RD_NODE_COMPAT_LIMIT:-1200}"); done
 next_suite() { # prints the next suite index (the queue is a counter file under a lock)
   (
     flock 8
@@ -106,7 +126,6 @@ next_suite() { # prints the next suite index (the queue is a counter file under 
 # A suite that hangs (a stuck teardown, a synchronous loop: vitest's own timeouts cannot end those) must fail as
 # itself, named, with its log, and leave time for the others, not run into CI's 90-minute limit unnamed. Limits are
 # about twice the slowest time seen (a full suite ~1,700 s on a slow day, a lane ~250 s).
-suite_limit() { if [[ -z $1 ]]; then echo "${RD_IT_SUITE_LIMIT:-3000}"; else echo "${RD_IT_LANE_LIMIT:-900}"; fi; }
 # the clusters a killed suite left running: the run dirs of version $1 on slot $2's port ranges (global-setup.ts)
 stop_slot_clusters() {
   local d p k
@@ -126,6 +145,17 @@ stop_slot_clusters() {
 integration() {
   local i=$1 slot=$2 v=${it_versions[$1]} t0 code base=()
   t0=$(date +%s)
+  if [[ $v == node:* ]]; then
+    rm -f "$OUT/it-$i.json"
+    {
+      echo "=== unit suite and demo on Node ${v#node:} ==="
+      timeout -k 30 "${it_limits[$i]}" bash scripts/node-compat.sh "${v#node:}" --reporter=default --reporter=json --outputFile.json="$OUT/it-$i.json"
+      code=$?
+      [[ $code -eq 124 || $code -eq 137 ]] && echo "=== Node ${v#node:}: TIMED OUT after ${it_limits[$i]} s (RD_NODE_COMPAT_LIMIT) ==="
+    } >"$OUT/it-$i.log" 2>&1
+    echo "$code $(($(date +%s) - t0))" >"$OUT/it-$i.rc"
+    return
+  fi
   rm -f "$OUT/it-$i.json" "$ROOT/.kafka-run/it-summary-$v.json"
   [[ -n ${KAFKA_IT_PORT_BASE:-} ]] && base=(KAFKA_IT_PORT_BASE=$((KAFKA_IT_PORT_BASE + 30 * slot)))
   {
@@ -137,11 +167,11 @@ integration() {
       # shellcheck disable=SC2086 # it_files[i] is empty (every file) or paths split on spaces
       # shellcheck disable=SC2086 # it_env[i] is empty or one NAME=VALUE
       env ${base[@]+"${base[@]}"} ${it_env[$i]} KAFKA_VERSION="$v" KAFKA_IT_PORT_SLOT="$slot/$IT_JOBS" RD_IT_DIST_BUILT=1 \
-        timeout -k 30 "$(suite_limit "${it_files[$i]}")" \
+        timeout -k 30 "${it_limits[$i]}" \
         npx vitest run --config vitest.it.config.ts --reporter=default --reporter=json --outputFile.json="$OUT/it-$i.json" ${it_files[$i]}
       code=$?
       if [[ $code -eq 124 || $code -eq 137 ]]; then
-        echo "=== ${it_names[$i]}: TIMED OUT after $(suite_limit "${it_files[$i]}") s (RD_IT_SUITE_LIMIT / RD_IT_LANE_LIMIT); the log above ends where it hung ==="
+        echo "=== ${it_names[$i]}: TIMED OUT after ${it_limits[$i]} s (RD_IT_SUITE_LIMIT / RD_IT_LANE_LIMIT); the log above ends where it hung ==="
         stop_slot_clusters "$v" "$slot"
       fi
     fi
@@ -155,7 +185,7 @@ if [[ ${#it_names[@]} -gt 0 ]]; then
   rm -f "$OUT"/it-[0-9]*.log "$OUT"/it-[0-9]*.rc
   # jars and drivers first, one version after another (Maven's local repository is shared); a failure is reported
   # by the suite's own call below
-  for v in $(printf '%s\n' "${it_versions[@]}" | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done
+  for v in $(printf '%s\n' "${it_versions[@]}" | grep -v '^node:' | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done
   pids=()
   echo 0 >"$OUT/it-queue"
   for ((slot = 0; slot < IT_JOBS && slot < ${#it_names[@]}; slot++)); do
@@ -171,18 +201,6 @@ if [[ ${#it_names[@]} -gt 0 ]]; then
   done
   echo "integration wall time: $(($(date +%s) - t0)) s"
 fi
-
-# ---- the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh)
-for n in $NODE_VERSIONS; do
-  t0=$(date +%s)
-  json="$OUT/unit-node-$n.json"
-  rm -f "$json"
-  echo "=== unit suite and demo on Node $n ==="
-  timeout -k 30 "${RD_NODE_COMPAT_LIMIT:-1200}" bash scripts/node-compat.sh "$n" --reporter=default --reporter=json --outputFile.json="$json"
-  code=$?
-  [[ $code -eq 124 || $code -eq 137 ]] && echo "=== Node $n: TIMED OUT after ${RD_NODE_COMPAT_LIMIT:-1200} s (RD_NODE_COMPAT_LIMIT) ==="
-  record "unit + demo on Node $n" "$json" "$code" $(($(date +%s) - t0))
-done
 
 echo
 echo "=== summary ($(($(date +%s) - t_all)) s) ==="

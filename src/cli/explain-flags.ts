@@ -72,7 +72,7 @@ export const explainFlags = {
   watch: watchIntervalFlag({
     summary: "Keep running: print the report, then read the group's new records every DURATION (10s) and print each new epoch bump once with its causes.",
     description:
-      'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see docs/output.md). Started again after a watch of the group stopped (same --history-dir), the bumps stored since it last printed follow the report once, marked (afterRestart; the last 24 h, at most 1,000). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
+      'A line per new bump; with --ndjson the report as one line, then one {schema: {name: "rebalance-doctor/bump", version: 1}, ...} object per bump (see docs/output.md). Started again after a watch of the group stopped (same history directory, where it keeps its watch state: --history-dir, else the default), the bumps stored since it last printed follow the report once, marked (afterRestart; the last 24 h, at most 1,000). A failed read (broker restart, coordinator move) is reported on stderr and retried at the next interval. SIGINT or SIGTERM ends the watch after the running read, exit code 0 (a second signal exits at once, 130). Metadata bumps are named exactly when an `audit --watch` (or a cron audit) records the history meanwhile.',
     exclusive: ['json', 'since', 'last', 'fail-on-pending', 'metadata-log'],
     helpValue: 'DURATION',
   }),

@@ -6,6 +6,7 @@
 import {
   boundAfterRestart,
   RESTART_BOUND,
+  printedSoFar,
   type RestartBound,
   restartNotice,
   samePrinted,
@@ -56,6 +57,19 @@ export class WatchResume {
     // (marked in place: the caller keys what it knows of each event by the event itself)
     for (const e of bounded.kept) e.afterRestart = true
     return bounded.kept
+  }
+
+  /**
+   * Prints a read's `events` one at a time, the state written after each (fsynced, renamed): a kill repeats at most
+   * the bump whose print it fell between. The caller then records where the read ended (printed()).
+   */
+  print(clusterId: string | null, events: BumpEvent[], partitionOf: (e: BumpEvent) => number, print: (events: BumpEvent[]) => void, now: number): void {
+    const before = this.saved ?? new Map<number, bigint>()
+    const at = events.map(e => ({partition: partitionOf(e), offset: BigInt(e.offset)}))
+    events.forEach((e, i) => {
+      print([e])
+      this.printed(clusterId, printedSoFar(before, at, i + 1), now)
+    })
   }
 
   /** After a print: every bump below these offsets is printed (written when they moved; a failure said once). */

@@ -1,7 +1,8 @@
 /**
- * Where a `--watch` keeps what it printed (core/audit/restart.ts): <history dir>/<cluster id>/watch/audit.json for
- * `audit --watch`, watch/group-explain-<xxh64 of the group id>.json for `group explain GROUP --watch` (one per
- * group: several may be watched side by side), written atomically and fsynced after each print that moved it.
+ * Where a `--watch` keeps what it printed (core/audit/restart.ts): <history dir>/<cluster id>/watch/<kind>-<xxh64 of
+ * its filters>.json, audit-….json for `audit --watch` (its --group/--type as it says them), group-explain-….json for
+ * `group explain GROUP --watch` (the group id): watches of other filters side by side keep their own states. Written
+ * atomically and fsynced after each print that moved it.
  */
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -20,7 +21,7 @@ export interface WatchStateStore {
 
 export function watchStateStore(historyRoot: string, clusterId: string, kind: WatchKind, filters: string): WatchStateStore {
   const dir = join(clusterDir(historyRoot, clusterId), 'watch')
-  const file = join(dir, kind === 'audit' ? 'audit.json' : `group-explain-${xxh64(Buffer.from(filters, 'utf8')).toString(16)}.json`)
+  const file = join(dir, `${kind}-${xxh64(Buffer.from(filters, 'utf8')).toString(16)}.json`)
   return {
     file,
     load() {

@@ -4,8 +4,9 @@
  *
  * The watch state says what the earlier watch printed: per `__consumer_offsets` partition, the offset before which
  * every bump of its groups was printed (`audit --watch`: every partition it read; `group explain --watch`: the
- * group's partition). It is written after each print, so a bump printed before a kill has an offset below it and is
- * not printed again; the bumps at or after it (stored while the watch was down, or read by a pass killed before it
+ * group's partition). It is written after each bump printed (printedSoFar) and where each read ended, so a bump
+ * printed before a kill has an offset below it and is not printed again (but the one whose print the kill fell
+ * between: that one is printed again, at least once, never lost); the bumps at or after it (stored while the watch was down, or read by a pass killed before it
  * printed) are printed once by the first pass of the next watch, marked `afterRestart`, within a bound (age, count).
  * A state of another cluster, kind or filters is not this watch's: the watch starts as a first start (quiet).
  *
@@ -116,6 +117,29 @@ export function printedThrough(partitions: number, nextOffset: (partition: numbe
     const o = nextOffset(p)
     if (o !== undefined) out.set(p, o)
   }
+  return out
+}
+
+/**
+ * What is printed once the first `count` of a read's bumps (in print order) are: per partition holding one of them,
+ * the offset of its first bump not printed yet, else one past its last printed one; other partitions as `before`.
+ */
+export function printedSoFar(
+  before: ReadonlyMap<number, bigint>,
+  bumps: ReadonlyArray<{partition: number; offset: bigint}>,
+  count: number,
+): Map<number, bigint> {
+  const out = new Map(before)
+  const pending = new Map<number, bigint>()
+  for (const {partition, offset} of bumps.slice(count)) {
+    const first = pending.get(partition)
+    if (first === undefined || offset < first) pending.set(partition, offset)
+  }
+  for (const {partition, offset} of bumps.slice(0, count)) {
+    const through = out.get(partition)
+    if (!pending.has(partition) && (through === undefined || offset >= through)) out.set(partition, offset + 1n)
+  }
+  for (const [partition, offset] of pending) out.set(partition, offset)
   return out
 }
 

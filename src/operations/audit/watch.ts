@@ -10,6 +10,7 @@ import {fullRow} from '../../core/audit/stored-row.js'
 import {exitWithHistory, historyFailed} from '../../core/audit/pass.js'
 import {rowCacheKey} from '../../core/audit/row-cache.js'
 import {type BumpEvent, type BumpRevision, newBumpEvents, newStuckEvents, OpenBumps, orderBumps, PrintedBumps, type StuckEvent} from '../../core/audit/watch.js'
+import {partitionForGroup} from '../../core/records/partition.js'
 import type {ReplayResult} from '../../core/replay/index.js'
 import {defaultHistoryDir} from '../../history/store.js'
 import {runWatch} from '../../io/watch-loop.js'
@@ -80,7 +81,8 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
         )
         const bumps = resume ? resume.found(found, started) : found
         sink.revisions(r.revisions)
-        sink.bumps(bumps)
+        if (resume) resume.print(r.summary.clusterId, bumps, e => partitionForGroup(e.group, r.summary.partitions), sink.bumps, started)
+        else sink.bumps(bumps)
         open.add(bumps, e => replayOf.get(e)!, started)
         // members newly stuck, once each (a stuck member writes no record, so it makes no bump to print)
         sink.stuck(newStuckEvents(r.rows.filter(row => row.stuckMembers.length > 0).map(fullRow), r.summary.clusterId, printedStuck), started)
@@ -91,7 +93,7 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
           )
         }
         memory?.store.commit()
-        // after the print: a bump printed is below these offsets, so a restart does not print it again
+        // after the prints (each bump's written as it was printed): where the pass ended, for every partition read
         if (memory)
           resume?.printed(
             r.summary.clusterId,

@@ -44,7 +44,7 @@ export async function watchGroup(
     unit: 'read',
     cycle: async n => {
       // the report was the first read: after a restart, its bumps the earlier watch did not print
-      if (n === 1) return sink.bumps(bumpsAfterRestart(from, resume, printed, from.report, Date.now()))
+      if (n === 1) return void bumpsAfterRestart(from, resume, printed, from.report, Date.now(), sink.bumps)
       try {
         const out = await session.withCluster(async client => {
           let replaying = new GroupReplay(group, {initialState: structuredClone(at.state)})
@@ -100,8 +100,9 @@ export async function watchGroup(
           return {events, revisions}
         })
         sink.revisions(out.revisions)
-        sink.bumps(out.events)
-        resume.printed(from.clusterId, new Map([[from.partition, at.nextOffset]]), Date.now())
+        const now = Date.now()
+        resume.print(from.clusterId, out.events, () => from.partition, sink.bumps, now)
+        resume.printed(from.clusterId, new Map([[from.partition, at.nextOffset]]), now)
       } finally {
         sink.readEnded()
       }
@@ -109,12 +110,23 @@ export async function watchGroup(
   })
 }
 
-/** The bumps of the first report at or after what an earlier watch of the group printed (none at a first start); recorded as printed. */
-export function bumpsAfterRestart(from: WatchFrom, resume: WatchResume, printed: PrintedBumps, report: ExplainReport, now: number): BumpEvent[] {
+/**
+ * Prints the bumps of the first report at or after what an earlier watch of the group printed (none at a first start),
+ * each recorded as printed once printed, then where the report's read ended; returns them.
+ */
+export function bumpsAfterRestart(
+  from: WatchFrom,
+  resume: WatchResume,
+  printed: PrintedBumps,
+  report: ExplainReport,
+  now: number,
+  print: (events: BumpEvent[]) => void,
+): BumpEvent[] {
   const earlier = resume.restartOf(from.clusterId)
   const through = earlier?.printedThrough.get(from.partition)
   const found = through === undefined ? [] : newBumpEvents({...report, timeline: storedSince(report.timeline, through)}, from.clusterId, printed)
   const events = resume.found(found, now)
+  resume.print(from.clusterId, events, () => from.partition, print, now)
   resume.printed(from.clusterId, new Map([[from.partition, from.nextOffset]]), now)
   return events
 }

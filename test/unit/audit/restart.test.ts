@@ -6,13 +6,15 @@
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join as joinPath} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {auditContext} from '../../../src/core/audit/audit.js'
 import {
   boundAfterRestart,
   decodeWatchState,
   encodeWatchState,
+  printedSoFar,
   printedThrough,
+  RESTART_BOUND,
   restartNotice,
   samePrinted,
   storedSince,
@@ -77,13 +79,21 @@ describe('the watch state', () => {
     expect(watchStart({error: 'damaged (x)'}, now)).toEqual({firstStart: true, why: 'its watch state cannot be used: damaged (x)'})
   })
 
-  it('is kept per cluster, one file for audit and one per explained group, written whole', () => {
+  it('is kept per cluster, command and filters (one file each: watches side by side keep their own), written whole', () => {
     const root = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
     const audit = watchStateStore(root, 'c1', 'audit', '--group orders-*')
-    expect(audit.file).toBe(joinPath(root, 'c1', 'watch', 'audit.json'))
+    expect(audit.file).toMatch(new RegExp(`^${joinPath(root, 'c1', 'watch')}/audit-[0-9a-f]+\\.json$`))
     expect(audit.load()).toBeUndefined()
     expect(audit.save(state())).toBeUndefined()
     expect(audit.load()).toEqual(state())
+    // another audit watch's filters, and the same filters on another cluster: files of their own, the first kept
+    const payments = watchStateStore(root, 'c1', 'audit', '--group payments-*')
+    const elsewhere = watchStateStore(root, 'c2', 'audit', '--group orders-*')
+    expect(new Set([audit.file, payments.file, elsewhere.file]).size).toBe(3)
+    payments.save(state({filters: '--group payments-*', at: 1}))
+    elsewhere.save(state({clusterId: 'c2', at: 2}))
+    expect(audit.load()).toEqual(state())
+    expect(watchStateStore(root, 'c1', 'group-explain', '--group orders-*').file).not.toBe(audit.file)
     const a = watchStateStore(root, 'c1', 'group-explain', 'orders')
     const b = watchStateStore(root, 'c1', 'group-explain', 'payments')
     expect(a.file).not.toBe(b.file)
@@ -113,6 +123,85 @@ describe('the watch state', () => {
   })
 })
 
+describe('the state written after each bump printed', () => {
+  const bump = (partition: number, offset: bigint) => ({partition, offset})
+  const before = new Map([
+    [0, 10n],
+    [1, 20n],
+    [2, 30n],
+  ])
+  // in print order (by time): partition 0's bumps at 12 and 15, partition 1's at 25
+  const read = [bump(0, 12n), bump(1, 25n), bump(0, 15n)]
+
+  it('each partition through its first bump not printed yet, else one past its last printed; the others as before', () => {
+    expect(printedSoFar(before, read, 0)).toEqual(
+      new Map([
+        [0, 12n],
+        [1, 25n],
+        [2, 30n],
+      ]),
+    )
+    expect(printedSoFar(before, read, 1)).toEqual(
+      new Map([
+        [0, 15n],
+        [1, 25n],
+        [2, 30n],
+      ]),
+    )
+    expect(printedSoFar(before, read, 2)).toEqual(
+      new Map([
+        [0, 15n],
+        [1, 26n],
+        [2, 30n],
+      ]),
+    )
+    expect(printedSoFar(before, read, 3)).toEqual(
+      new Map([
+        [0, 16n],
+        [1, 26n],
+        [2, 30n],
+      ]),
+    )
+    // a partition the earlier state lacks gets one once a bump of it is read
+    expect(printedSoFar(new Map(), [bump(4, 7n)], 0)).toEqual(new Map([[4, 7n]]))
+  })
+
+  it('a bump printed out of offset order is not past its partition until the earlier one is printed (printed again, never lost)', () => {
+    expect(printedSoFar(before, [bump(0, 15n), bump(0, 12n)], 1).get(0)).toBe(12n)
+  })
+
+  it('a kill between a print and its state write prints that one bump again after the restart, and only it', () => {
+    const root = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
+    const events = [3, 4, 5].map(epoch => ({...bumpAt(epoch), offset: String(100 + epoch)}))
+    const first = new WatchResume(session(), {kind: 'group-explain', filters: 'g', historyDir: root})
+    first.restartOf('c1')
+    first.printed('c1', new Map([[0, 103n]]), 0)
+    const out: number[] = []
+    // the print of epoch 4 reaches stdout, then the process is killed before the state is written
+    const kill = new Error('SIGKILL')
+    expect(() =>
+      first.print(
+        'c1',
+        events,
+        () => 0,
+        ([e]) => {
+          out.push(e.epoch)
+          if (e.epoch === 4) throw kill
+        },
+        0,
+      ),
+    ).toThrow(kill)
+    expect(out).toEqual([3, 4])
+    const again = new WatchResume(session(), {kind: 'group-explain', filters: 'g', historyDir: root})
+    expect(again.restartOf('c1')?.printedThrough).toEqual(new Map([[0, 104n]]))
+  })
+})
+
+/** A bump event of group g at `epoch` (its offset set by the caller). */
+function bumpAt(epoch: number) {
+  return {clusterId: 'c1', group: 'g', type: 'consumer', epoch, offset: '0', timestamp: 0, causes: []} as unknown as Parameters<WatchResume['print']>[1][number]
+}
+
 describe('what a restarted watch prints first', () => {
   const at = (h: number) => ({timestamp: Date.UTC(2026, 11, 2, h), n: h})
   const now = Date.UTC(2026, 11, 3, 12)
@@ -125,6 +214,20 @@ describe('what a restarted watch prints first', () => {
     })
     expect(boundAfterRestart([at(12), at(13), at(14)], now, {maxAgeMs: 24 * 3600_000, maxBumps: 2})).toEqual({kept: [at(13), at(14)], tooOld: 0, overCount: 1})
     expect(boundAfterRestart([], now)).toEqual({kept: [], tooOld: 0, overCount: 0})
+  })
+
+  it('at the bound (24 h, 1,000 bumps): a bump stored exactly 24 h ago and the 1,000th newest are printed, one past each is skipped', () => {
+    expect(RESTART_BOUND).toEqual({maxAgeMs: 24 * 3600_000, maxBumps: 1000})
+    const stored = (msAgo: number) => ({timestamp: now - msAgo, n: msAgo})
+    const oldest = [stored(24 * 3600_000 + 1), stored(24 * 3600_000)]
+    expect(boundAfterRestart(oldest, now)).toEqual({kept: [stored(24 * 3600_000)], tooOld: 1, overCount: 0})
+    const recent = Array.from({length: 1001}, (_, i) => stored(1001 - i))
+    expect(boundAfterRestart(recent.slice(1), now)).toEqual({kept: recent.slice(1), tooOld: 0, overCount: 0})
+    const over = boundAfterRestart(recent, now)
+    expect([over.kept.length, over.kept[0], over.tooOld, over.overCount]).toEqual([1000, recent[1], 0, 1])
+    expect(restartNotice('audit', boundAfterRestart([...oldest, ...recent], now), now)).toMatch(
+      /: 1003 bumps stored since .*, 1000 printed \(marked after restart\); skipped past the bound: 1 stored more than 24 h ago, 2 older than the newest 1000$/,
+    )
   })
 
   it('one stderr line: how many were found since the earlier watch, printed, and skipped past the bound', () => {
@@ -244,18 +347,44 @@ describe('audit --watch killed and started again with the same history directory
       [5, undefined],
     ])
     expect(s2.lines).toHaveLength(1)
-    expect(JSON.parse(readFileSync(joinPath(root, 'c1', 'watch', 'audit.json'), 'utf8')).printedThrough).toEqual({'0': String(log.at(-2)!.lastOffset + 1n)})
+    expect(JSON.parse(readFileSync(watchStateStore(root, 'c1', 'audit', '').file, 'utf8')).printedThrough).toEqual({'0': String(log.at(-2)!.lastOffset + 1n)})
   })
 
-  it('a watch of other filters is a first start, said on stderr; a state that cannot be written is said once', () => {
+  it('without --history-dir, kept in the history directory the command reads: $REBALANCE_DOCTOR_HISTORY_DIR, else the default', () => {
+    const root = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
+    vi.stubEnv('REBALANCE_DOCTOR_HISTORY_DIR', root)
+    try {
+      const r = new WatchResume(session(), {kind: 'group-explain', filters: 'orders', historyDir: undefined})
+      r.restartOf('c1')
+      r.printed('c1', new Map([[2, 7n]]), 0)
+      expect(watchStateStore(root, 'c1', 'group-explain', 'orders').load()).toMatchObject({filters: 'orders', printedThrough: new Map([[2, 7n]])})
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('a watch of other filters is a first start, beside the other watch in the same directory; a state that cannot be written is said once', () => {
     const root = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
     watchStateStore(root, 'c1', 'audit', '--group a').save(state({filters: '--group a'}))
     const s = session()
     const r = new WatchResume(s, {kind: 'audit', filters: '--group b', historyDir: root})
+    // --group a's state is not --group b's: a first start, quiet as any
     expect(r.restartOf('c1')).toBeUndefined()
-    expect(s.lines).toEqual([
+    expect(s.lines).toEqual([])
+    // a file of --group b's name holding another watch's state (copied by hand) is said
+    const copied = mkdtempSync(joinPath(tmpdir(), 'rd-restart-'))
+    watchStateStore(copied, 'c1', 'audit', '--group b').save(state({filters: '--group a'}))
+    const s1 = session()
+    expect(new WatchResume(s1, {kind: 'audit', filters: '--group b', historyDir: copied}).restartOf('c1')).toBeUndefined()
+    expect(s1.lines).toEqual([
       'Warning: --watch: the watch state found is of a watch of --group a, not --group b: started as a first start (the bumps stored before it are not printed)',
     ])
+    // and the watch of --group a, started again beside it, is still a restart of its own
+    const a = new WatchResume(session(), {kind: 'audit', filters: '--group a', historyDir: root})
+    expect(a.restartOf('c1')).toEqual(state({filters: '--group a'}))
+    r.printed('c1', new Map([[0, 99n]]), 5)
+    expect(new WatchResume(session(), {kind: 'audit', filters: '--group a', historyDir: root}).restartOf('c1')).toEqual(state({filters: '--group a'}))
+    expect(new WatchResume(session(), {kind: 'audit', filters: '--group b', historyDir: root}).restartOf('c1')?.printedThrough).toEqual(new Map([[0, 99n]]))
     writeFileSync(joinPath(root, 'file'), '')
     const s2 = session()
     const blocked = new WatchResume(s2, {kind: 'audit', filters: '', historyDir: joinPath(root, 'file')})
@@ -304,7 +433,7 @@ describe('group explain --watch started again after its own restart', () => {
     const one = await explainOne(s1, G, request(hist))
     const first = new WatchResume(s1, {kind: 'group-explain', filters: G, historyDir: hist})
     // a first start: the report shows epochs 1 and 2, no bump line follows it
-    expect(bumpsAfterRestart(one.watchFrom!, first, new PrintedBumps(), one.report, Date.now())).toEqual([])
+    expect(bumpsAfterRestart(one.watchFrom!, first, new PrintedBumps(), one.report, Date.now(), () => {})).toEqual([])
     expect(s1.lines).toEqual([])
     // stored while no watch runs
     joined(fake, 'm3', 3)
@@ -313,7 +442,9 @@ describe('group explain --watch started again after its own restart', () => {
     const two = await explainOne(s2, G, request(hist))
     expect(two.report.timeline.map(e => e.epoch)).toEqual([1, 2, 3, 4])
     const again = new WatchResume(s2, {kind: 'group-explain', filters: G, historyDir: hist})
-    const found = bumpsAfterRestart(two.watchFrom!, again, new PrintedBumps(), two.report, fake.time)
+    const out: number[] = []
+    const found = bumpsAfterRestart(two.watchFrom!, again, new PrintedBumps(), two.report, fake.time, e => out.push(...e.map(x => x.epoch)))
+    expect(out).toEqual([3, 4])
     expect(found.map(e => [e.epoch, e.afterRestart, e.causes.map(x => x.kind)])).toEqual([
       [3, true, ['member-joined']],
       [4, true, ['member-joined']],
@@ -322,7 +453,7 @@ describe('group explain --watch started again after its own restart', () => {
     // a third start right after: nothing new, nothing printed again
     const three = await explainOne(fakeSession(fake), G, request(hist))
     const r3 = new WatchResume(fakeSession(fake), {kind: 'group-explain', filters: G, historyDir: hist})
-    expect(bumpsAfterRestart(three.watchFrom!, r3, new PrintedBumps(), three.report, fake.time)).toEqual([])
+    expect(bumpsAfterRestart(three.watchFrom!, r3, new PrintedBumps(), three.report, fake.time, () => {})).toEqual([])
     // another group's watch in the same directory keeps its own state: a first start
     const other = new WatchResume(fakeSession(fake), {kind: 'group-explain', filters: 'payments', historyDir: hist})
     expect(other.restartOf('c1')).toBeUndefined()
