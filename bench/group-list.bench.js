@@ -2,13 +2,14 @@
 // `group list` over many groups, whole process: wall, CPU and peak RSS against an in-process Kafka-speaking server
 // (test/lib/hostile-broker.ts 'many-groups': one broker coordinating every group, each an Empty consumer group),
 // run in its own process so its CPU is not counted. Needs the build (dist/) and tsx.
-// Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table]
+// Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table] [timeout=60s]
 import {spawn, spawnSync} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 
 const groups = Number(process.argv[2] ?? 1_500_000)
 const runs = Number(process.argv[3] ?? 3)
 const format = process.argv[4] ?? 'json'
+const timeout = process.argv[5] ?? '60s'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const server = spawn(
   process.execPath,
@@ -30,7 +31,7 @@ const address = await new Promise((resolve, reject) => {
 
 // /usr/bin/time -f: elapsed, user, system seconds and the maximum resident set in kB
 const once = () => {
-  const args = ['-f', '%e %U %S %M', process.execPath, 'bin/run.js', 'group', 'list', '-b', address, '--timeout', '60s']
+  const args = ['-f', '%e %U %S %M', process.execPath, 'bin/run.js', 'group', 'list', '-b', address, '--timeout', timeout]
   if (format === 'json') args.push('--json')
   const r = spawnSync('/usr/bin/time', args, {cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, COLUMNS: '200'}})
   const lines = String(r.stderr).trim().split('\n')
@@ -47,6 +48,7 @@ try {
     JSON.stringify({
       groups,
       format,
+      timeout,
       runs,
       wallS: median('wall'),
       cpuS: Number(median('cpu').toFixed(2)),
