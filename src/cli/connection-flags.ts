@@ -3,7 +3,8 @@
  * file does not load the Kafka client.
  */
 import * as Flags from '@oclif/core/flags'
-import {ENV, MAX_TIMEOUT_MS} from '../config/client-config.js'
+// (the settings' names only: the resolver and its TLS, SASL and properties readers load on a live run, src/kafka/session.ts)
+import {ENV, MAX_TIMEOUT_MS} from '../config/connection-settings.js'
 import {PROFILE_ENV, PROFILES_FILE_ENV} from '../config/profiles.js'
 import {InputError} from '../core/errors.js'
 import {parseDuration} from '../core/time.js'

@@ -44,7 +44,7 @@ export interface GroupListEntry {
 export function groupListing(
   listed: readonly ListedGroupInput[],
   described: ReadonlyMap<string, DescribedGroupInput>,
-  coordinators: ReadonlyMap<string, number>,
+  coordinators: ReadonlyMap<string, {readonly id: number}>,
   partitionOf: (groupId: string) => number,
 ): GroupListEntry[] {
   const out = listed.map((g): GroupListEntry => {
@@ -58,7 +58,7 @@ export function groupListing(
       groupEpoch: ok ? (d.groupEpoch ?? null) : null,
       assignmentEpoch: ok ? (d.assignmentEpoch ?? null) : null,
       members: ok ? d.members.length : null,
-      coordinator: coordinators.get(g.groupId) ?? null,
+      coordinator: coordinators.get(g.groupId)?.id ?? null,
       partition: partitionOf(g.groupId),
       ...(d && !ok ? {describeError: d.errorName} : {}),
     }

@@ -12,7 +12,7 @@
 import type {ConnectionSettings} from '../config/client-config.js'
 import type {Denial, RdError} from '../core/errors.js'
 import type {ClusterMetadata, TopicMetadata} from '../core/metadata.js'
-import type {ClusterReader} from './cluster-reader.js'
+import type {ClusterReader, GroupCoordinators} from './cluster-reader.js'
 import {type KafkaClientOptions, KafkaSession} from './connection.js'
 import {type BrokerConfigs, describeBrokerConfigs} from './broker-configs.js'
 import {type BrokerApiVersions, brokerApiVersions} from './broker-versions.js'
@@ -99,31 +99,30 @@ export class KafkaClient implements ClusterReader {
     return this.#s.within(G.listGroups(this.#s, filter))
   }
 
-  /** Each group's coordinator (broker id), by FindCoordinator (batched, v4+). */
-  async groupCoordinators(groupIds: readonly string[]): Promise<Map<string, number>> {
+  /** Each group's coordinator, by FindCoordinator (batched, v4+). */
+  async groupCoordinators(groupIds: readonly string[]): Promise<GroupCoordinators> {
     if (groupIds.length === 0) return new Map()
-    const nodes = await this.#s.within(G.findCoordinators(this.#s, [...new Set(groupIds)]))
-    return new Map([...nodes].map(([g, n]) => [g, n.id]))
+    return this.#s.within(G.findCoordinators(this.#s, [...new Set(groupIds)]))
   }
 
   /** ConsumerGroupDescribe (v1, or v0), each group at its coordinator. Groups come back in the requested order, errors included. */
-  describeConsumerGroups(groupIds: readonly string[]): Promise<G.ConsumerGroupDescribed[]> {
-    return this.#s.within(G.describeConsumerGroups(this.#s, groupIds))
+  describeConsumerGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<G.ConsumerGroupDescribed[]> {
+    return this.#s.within(G.describeConsumerGroups(this.#s, groupIds, coordinators))
   }
 
   /** ShareGroupDescribe v1 (Kafka 4.1+), each group at its coordinator. */
-  describeShareGroups(groupIds: readonly string[]): Promise<G.ShareGroupDescribed[]> {
-    return this.#s.within(G.describeShareGroups(this.#s, groupIds))
+  describeShareGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<G.ShareGroupDescribed[]> {
+    return this.#s.within(G.describeShareGroups(this.#s, groupIds, coordinators))
   }
 
   /** StreamsGroupDescribe (v1, or v0), each group at its coordinator. */
-  describeStreamsGroups(groupIds: readonly string[]): Promise<G.StreamsGroupDescribed[]> {
-    return this.#s.within(G.describeStreamsGroups(this.#s, groupIds))
+  describeStreamsGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<G.StreamsGroupDescribed[]> {
+    return this.#s.within(G.describeStreamsGroups(this.#s, groupIds, coordinators))
   }
 
   /** DescribeGroups v5 (classic groups), each group at its coordinator. */
-  describeClassicGroups(groupIds: readonly string[]): Promise<G.ClassicGroupDescribed[]> {
-    return this.#s.within(G.describeClassicGroups(this.#s, groupIds))
+  describeClassicGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<G.ClassicGroupDescribed[]> {
+    return this.#s.within(G.describeClassicGroups(this.#s, groupIds, coordinators))
   }
 
   /** ApiVersions of each live broker, asked at that broker; errors per broker. */

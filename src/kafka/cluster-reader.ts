@@ -21,6 +21,9 @@ import type {
 import type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
 import type {GroupType, ListedGroup} from './protocol.js'
 
+/** Each group's coordinator as FindCoordinator answered it: its broker id, and where to reach it. */
+export type GroupCoordinators = ReadonlyMap<string, {readonly id: number; readonly host: string; readonly port: number}>
+
 export interface ClusterReader {
   /** host:port of the broker asked for metadata (for messages). */
   readonly clusterAddress: string
@@ -31,12 +34,13 @@ export interface ClusterReader {
   readPartition(options: PartitionReadOptions): Promise<PartitionRead>
   listPartitionReassignments(): Promise<PartitionReassignment[]>
   listGroups(filter?: {types?: readonly GroupType[]; states?: readonly string[]}): Promise<ListedGroup[]>
-  groupCoordinators(groupIds: readonly string[]): Promise<Map<string, number>>
-  describeConsumerGroups(groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]>
-  describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescribed[]>
-  describeStreamsGroups(groupIds: readonly string[]): Promise<StreamsGroupDescribed[]>
+  groupCoordinators(groupIds: readonly string[]): Promise<GroupCoordinators>
+  /** The describes ask each group at `coordinators` when given (groupCoordinators' answer), else find it first. */
+  describeConsumerGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<ConsumerGroupDescribed[]>
+  describeShareGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<ShareGroupDescribed[]>
+  describeStreamsGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<StreamsGroupDescribed[]>
   /** Classic groups' state and members (DescribeGroups v5); read-only. */
-  describeClassicGroups(groupIds: readonly string[]): Promise<ClassicGroupDescribed[]>
+  describeClassicGroups(groupIds: readonly string[], coordinators?: GroupCoordinators): Promise<ClassicGroupDescribed[]>
   /** Each live broker's advertised API versions (ApiVersions v3, asked at that broker), errors per broker. */
   brokerApiVersions(): Promise<BrokerApiVersions[]>
   /** Each live broker's own configs (DescribeConfigs v4, only `keys`), errors per broker; read-only. */

@@ -175,6 +175,8 @@ export class KafkaSession {
 
   /** The same as data, for answers that carry an error per group or per broker (describes, OffsetFetch, DescribeConfigs). */
   denial(code: number, c: {readonly request: string; readonly resourceName?: string | null}): Denial | undefined {
+    // (asked once per group described: a million answers without error need no principal worked out)
+    if (code === 0) return undefined
     const [first] = this.settings.bootstrap
     return denialOf(code, {...c, principal: principalOf(this.settings), bootstrap: first ? `${first.host}:${first.port}` : undefined})
   }

@@ -30,6 +30,9 @@ export interface NamedTopicPartitions {
 /** The group's error name ('NONE' when described); `denied` when the error is an authorization failure. */
 type WithErrorName = {readonly errorName: string; readonly denied?: Denial}
 
+/** Coordinators already found (findCoordinators) for groups about to be described: not asked for again. */
+export type Coordinators = ReadonlyMap<string, Node>
+
 /** errorName and, for a refusal, what `request` needs on the group (or, for 29, on topics the answer does not name). */
 function errorOf(s: KafkaSession, request: string, g: {readonly groupId: string; readonly errorCode: number}): WithErrorName {
   const denied = s.denial(g.errorCode, {request, resourceName: g.errorCode === 29 ? null : g.groupId})
@@ -53,8 +56,8 @@ function named(tps: readonly P.TopicPartitions[]): NamedTopicPartitions[] {
 }
 
 /** ConsumerGroupDescribe (v1, or v0). Groups come back in the requested order, errors included. */
-export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ConsumerGroupDescribed[]> {
-  const gs = await describe(s, groupIds, P.API.ConsumerGroupDescribe, 1, P.decodeConsumerGroupDescribe)
+export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly string[], known?: Coordinators): Promise<ConsumerGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.ConsumerGroupDescribe, 1, P.decodeConsumerGroupDescribe, 0, {known})
   return gs.map(g => ({
     ...g,
     ...errorOf(s, 'ConsumerGroupDescribe', g),
@@ -63,23 +66,24 @@ export async function describeConsumerGroups(s: KafkaSession, groupIds: readonly
 }
 
 /** ShareGroupDescribe v1 (Kafka 4.1+), or v0 (4.0's early access, brokers with unstable API versions enabled). */
-export async function describeShareGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ShareGroupDescribed[]> {
-  const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, P.decodeShareGroupDescribe)
+export async function describeShareGroups(s: KafkaSession, groupIds: readonly string[], known?: Coordinators): Promise<ShareGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.ShareGroupDescribe, 1, P.decodeShareGroupDescribe, 0, {known})
   return gs.map(g => ({...g, ...errorOf(s, 'ShareGroupDescribe', g), members: g.members.map(m => ({...m, assignment: named(m.assignment)}))}))
 }
 
 /** StreamsGroupDescribe (v1, or v0). */
-export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[]): Promise<StreamsGroupDescribed[]> {
-  const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe)
+export async function describeStreamsGroups(s: KafkaSession, groupIds: readonly string[], known?: Coordinators): Promise<StreamsGroupDescribed[]> {
+  const gs = await describe(s, groupIds, P.API.StreamsGroupDescribe, 1, P.decodeStreamsGroupDescribe, 0, {known})
   return gs.map(g => ({...g, ...errorOf(s, 'StreamsGroupDescribe', g)}))
 }
 
 export type ClassicGroupDescribed = ClassicGroupDescription & WithErrorName
 
 /** DescribeGroups v5 (classic groups), each group at its coordinator, errors included. */
-export async function describeClassicGroups(s: KafkaSession, groupIds: readonly string[]): Promise<ClassicGroupDescribed[]> {
+export async function describeClassicGroups(s: KafkaSession, groupIds: readonly string[], known?: Coordinators): Promise<ClassicGroupDescribed[]> {
   const gs = await describe(s, groupIds, P.API.DescribeGroups, DESCRIBE_GROUPS_VERSION, decodeDescribeGroups, DESCRIBE_GROUPS_VERSION, {
     encode: batch => encodeDescribeGroups(batch),
+    known,
   })
   return gs.map(g => ({...g, ...errorOf(s, 'DescribeGroups', g)}))
 }
@@ -96,7 +100,8 @@ export async function fetchCommittedOffsets(s: KafkaSession, groupIds: readonly 
 /** ListGroups v5 on every live broker; a broker that stays unreachable leaves a warning, not a failure. */
 export async function listGroups(s: KafkaSession, filter: {types?: readonly P.GroupType[]; states?: readonly string[]}): Promise<P.ListedGroup[]> {
   s.requireVersion(P.API.ListGroups, 5, 5, 'group types')
-  const groups = new Map<string, P.ListedGroup>()
+  // (an array, sorted then deduplicated: a Map of a million groups is ~100 MB more at the peak)
+  const groups: P.ListedGroup[] = []
   const answered = new Set<number>()
   let retrier: Retrier | undefined
   for (;;) {
@@ -119,7 +124,7 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
     results.forEach((r, i) => {
       if (r.status === 'fulfilled') {
         answered.add(nodes[i].id)
-        for (const g of r.value) groups.set(g.groupId, g)
+        for (const g of r.value) groups.push(g)
       } else failures.push({node: nodes[i], error: r.reason})
     })
     if (failures.length === 0) break
@@ -137,7 +142,12 @@ export async function listGroups(s: KafkaSession, filter: {types?: readonly P.Gr
     s.warn(`group list may be incomplete: ${failures.map(f => `broker ${f.node.id}: ${(f.error as Error).message}`).join('; ')}`)
     break
   }
-  return [...groups.values()].sort(by(x => x.groupId))
+  return lastOfEach(groups.sort(by(x => x.groupId)))
+}
+
+/** Sorted by group id (a stable sort), one entry per group: the last answered, as a group moved between two answers. */
+export function lastOfEach(sorted: P.ListedGroup[]): P.ListedGroup[] {
+  return sorted.filter((g, i) => i + 1 === sorted.length || sorted[i + 1].groupId !== g.groupId)
 }
 
 /** Each group's coordinator, by FindCoordinator (batched, v4+); asked again while it is loading or moving. */
@@ -145,11 +155,12 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
   const v = s.requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
   const out = new Map<string, Node>()
   // One Node per coordinator, shared by its groups (not one object and host string per group of millions).
-  const nodes = new Map<string, Node>()
+  // (found by broker id and compared, not by a key string built per group)
+  const nodes = new Map<number, Node[]>()
   const nodeOf = (c: P.WireCoordinator): Node => {
-    const key = `${c.nodeId}:${c.host}:${c.port}`
-    let n = nodes.get(key)
-    if (!n) nodes.set(key, (n = {id: c.nodeId, host: c.host, port: c.port}))
+    const same = nodes.get(c.nodeId) ?? []
+    let n = same.find(x => x.host === c.host && x.port === c.port)
+    if (!n) nodes.set(c.nodeId, [...same, (n = {id: c.nodeId, host: c.host, port: c.port})])
     return n
   }
   let pending = [...groupIds]
@@ -194,6 +205,16 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
   return out
 }
 
+/** The coordinators of `groupIds`: those `known`, and FindCoordinator for the rest. */
+async function coordinatorsOf(s: KafkaSession, groupIds: readonly string[], known: Coordinators | undefined): Promise<Coordinators> {
+  if (!known) return findCoordinators(s, groupIds)
+  const unknown = groupIds.filter(id => !known.has(id))
+  if (unknown.length === 0) return known
+  const found = await findCoordinators(s, unknown)
+  for (const id of groupIds) if (!found.has(id)) found.set(id, known.get(id)!)
+  return found
+}
+
 async function describe<T extends P.DescribeError & {groupId: string}>(
   s: KafkaSession,
   groupIds: readonly string[],
@@ -201,7 +222,7 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
   ours: number,
   decode: (buf: Buffer, version: number) => T[],
   min = 0,
-  request: {encode?: (batch: readonly string[], version: number) => Buffer; batch?: number} = {},
+  request: {encode?: (batch: readonly string[], version: number) => Buffer; batch?: number; known?: Coordinators} = {},
 ): Promise<T[]> {
   const encode = request.encode ?? ((batch, v) => P.encodeGroupDescribe(batch, v, apiKey))
   const size = request.batch ?? DESCRIBE_BATCH
@@ -213,7 +234,8 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
   let pending = ids
   let retrier: Retrier | undefined
   for (let attempt = 0; pending.length > 0; attempt++) {
-    const coordinators = await findCoordinators(s, pending)
+    // The first attempt trusts coordinators just found; an attempt after a move or a failure asks again.
+    const coordinators = await coordinatorsOf(s, pending, attempt === 0 ? request.known : undefined)
     const byNode = new Map<string, {node: Node; ids: string[]}>()
     for (const id of pending) {
       const node = coordinators.get(id)!

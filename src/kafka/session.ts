@@ -1,10 +1,9 @@
 /**
  * Runs a live operation for a command: resolves the connection settings (flags, --command-config, environment),
  * opens the Kafka adapter (loaded here, lazily), runs `work`, always closes. Importing this file does not load
- * the Kafka client.
+ * the Kafka client, nor the settings' resolver (client.properties, TLS, SASL): an offline run of a command that can
+ * also run live (topic-hash compute -f) starts without them.
  */
-import {describeSettings, resolveConnectionSettings} from '../config/client-config.js'
-import {loadProfile} from '../config/profiles.js'
 import {forTerminal} from '../render/terminal.js'
 import type {ConnectionSettings} from '../config/client-config.js'
 import type {KafkaClientOptions} from './client.js'
@@ -34,6 +33,10 @@ export type ClusterFactory = (settings: ConnectionSettings, options: KafkaClient
 
 /** `open` opens the cluster (default: the Kafka client, loaded on this first use). */
 export async function withKafka<T>(flags: ConnectionFlagValues, io: SessionIo, work: (client: ClusterReader) => Promise<T>, open?: ClusterFactory): Promise<T> {
+  const [{describeSettings, resolveConnectionSettings}, {loadProfile}] = await Promise.all([
+    import('../config/client-config.js'),
+    import('../config/profiles.js'),
+  ])
   // flag (or its environment variable, which oclif folds into it) > profile
   const profile = flags.profile ? await loadProfile(flags.profile) : undefined
   const settings = resolveConnectionSettings({

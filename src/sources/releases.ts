@@ -4,6 +4,6 @@ import type {GroupRules} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 
 export async function readReleases(client: ClusterReader, group: string, rules: GroupRules | null, groupType: string | null = null): Promise<ClusterReleases> {
-  const [brokers, coordinators] = await Promise.all([client.brokerApiVersions(), client.groupCoordinators([group]).catch(() => new Map<string, number>())])
-  return clusterReleases(brokers, coordinators.get(group), rules, groupType)
+  const [brokers, coordinators] = await Promise.all([client.brokerApiVersions(), client.groupCoordinators([group]).catch(() => undefined)])
+  return clusterReleases(brokers, coordinators?.get(group)?.id, rules, groupType)
 }

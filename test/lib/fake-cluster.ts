@@ -220,7 +220,8 @@ export class FakeCluster implements ClusterReader {
   }
 
   async groupCoordinators(groupIds: readonly string[]) {
-    return new Map(groupIds.map(id => [id, 1]))
+    this.calls.push('groupCoordinators')
+    return new Map(groupIds.map(id => [id, {id: 1, host: 'broker-1', port: 9092}]))
   }
 
   #describes(groupIds: readonly string[]): never[] {

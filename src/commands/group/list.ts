@@ -4,12 +4,11 @@ import {EXIT} from '../../cli/base-command.js'
 import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {groupPatternFlag, groupTypesFlag} from '../../cli/flag-types.js'
-import {type DescribedGroupInput, type GroupListEntry, groupListing} from '../../core/group-list.js'
+import type {GroupListEntry} from '../../core/group-list.js'
 import {denialWarnings} from '../../core/errors.js'
-import {partitionForGroup} from '../../core/records/index.js'
 import type {GroupType} from '../../core/replay/state.js'
 import {renderGroupList} from '../../render/group-list.js'
-import {offsetsPartitionCount} from '../../sources/group-log.js'
+import {readGroupList} from '../../sources/group-list.js'
 
 export interface GroupListDocument {
   groups: GroupListEntry[]
@@ -57,20 +56,10 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
       : undefined
 
     const groups = await this.withCluster(async client => {
-      const listed = (await client.listGroups()).filter(g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
-      const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
-      const [partitions, coordinators, ...describes] = await Promise.all([
-        listed.length > 0 ? offsetsPartitionCount(client) : Promise.resolve(1),
-        client.groupCoordinators(listed.map(g => g.groupId)),
-        client.describeConsumerGroups(ids('consumer')),
-        client.describeShareGroups(ids('share')),
-        client.describeStreamsGroups(ids('streams')),
-        client.describeClassicGroups(ids('classic')),
-      ])
-      const described = new Map<string, DescribedGroupInput>(describes.flat().map(d => [d.groupId, d]))
+      const read = await readGroupList(client, g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
       // a group listed but not described keeps its listed state; say what would describe it
-      for (const w of denialWarnings(describes.flat().map(d => d.denied))) this.warn(w)
-      return groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions))
+      for (const w of denialWarnings(read.denials)) this.warn(w)
+      return read.entries
     })
     const shown = states ? groups.filter(g => states.has(g.state.toLowerCase())) : groups
     if (!this.jsonEnabled()) this.log(renderGroupList(shown, terminalWidth()))

@@ -1,5 +1,6 @@
 import {spawnSync} from 'node:child_process'
-import {readdirSync, readFileSync} from 'node:fs'
+import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -93,6 +94,33 @@ describe('start-up: the plugins only where they can serve', () => {
     }
     expect(pluginLines('completion', 'bash')).toBe(0)
     expect(pluginLines('help')).toBeGreaterThan(0)
+  }, 30_000)
+
+  it('an offline topic-hash compute (-f) loads neither the settings resolver (client.properties, TLS, SASL) nor the Kafka client', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-startup-'))
+    const file = join(dir, 'one.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        brokers: [{id: 1, rack: null}],
+        topics: [{name: 'orders', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}],
+      }),
+    )
+    // a loader hook that names each of the package's modules as node loads it
+    const hook = `data:text/javascript,export async function load(u,c,n){if(u.includes('/dist/'))process.stderr.write('LOADED '+u.split('/dist/')[1]+'\\n');return n(u,c)}`
+    const r = spawnSync(
+      process.execPath,
+      ['--no-warnings', '--experimental-loader', hook, join(ROOT, 'bin', 'run.js'), 'topic-hash', 'compute', '-f', file, '--json'],
+      {
+        encoding: 'utf8',
+        env: {...process.env, NODE_OPTIONS: ''},
+      },
+    )
+    rmSync(dir, {recursive: true})
+    expect(r.status, r.stderr).toBe(0)
+    const loaded = r.stderr.split('\n').flatMap(l => (l.startsWith('LOADED ') ? [l.slice(7)] : []))
+    expect(loaded).toContain('commands/topic-hash/compute.js')
+    expect(loaded.filter(f => /^config\/(client-config|tls-settings|sasl-settings|pkcs12)\.js$|^kafka\/client\.js$/.test(f))).toEqual([])
   }, 30_000)
 
   it('help, version, topics, unknown commands, completion values and odd words: the entry (plugins loaded)', () => {

@@ -7,6 +7,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {resolveConnectionSettings} from '../../../src/config/client-config.js'
 import {KafkaClient} from '../../../src/kafka/client.js'
 import {DESCRIBE_BATCH, FIND_COORDINATOR_BATCH} from '../../../src/kafka/groups.js'
+import {LISTING_SLICE, readGroupList} from '../../../src/sources/group-list.js'
 import {type HostileBroker, startHostileKafka} from '../../lib/hostile-broker.js'
 
 const GROUPS = 25_000
@@ -31,6 +32,26 @@ describe('groups in batches', () => {
     const asked = (apiKey: number) => broker.requests!.filter(r => r.apiKey === apiKey).map(r => r.groups!)
     expect(asked(10)).toEqual([10_000, 10_000, 5_000])
     expect(Math.max(...asked(69))).toBe(DESCRIBE_BATCH)
+    expect(asked(69).reduce((a, b) => a + b, 0)).toBe(GROUPS)
+  })
+
+  it(`group list: one FindCoordinator lookup per group, its answer reused by the describes, in slices of ${LISTING_SLICE}`, async () => {
+    const before = broker.requests!.length
+    const client = await KafkaClient.open(resolveConnectionSettings({bootstrapServer: broker.address, timeoutMs: 60_000, env: {}}))
+    let read: Awaited<ReturnType<typeof readGroupList>>
+    try {
+      read = await readGroupList(client, () => true)
+    } finally {
+      await client.close()
+    }
+    expect(read.entries.map(e => e.group)).toEqual([...read.entries.map(e => e.group)].sort())
+    expect(read.entries.filter(e => e.coordinator === 1 && e.state === 'Empty')).toHaveLength(GROUPS)
+    const asked = (apiKey: number) =>
+      broker
+        .requests!.slice(before)
+        .filter(r => r.apiKey === apiKey)
+        .map(r => r.groups!)
+    expect(asked(10)).toEqual([10_000, 10_000, 5_000])
     expect(asked(69).reduce((a, b) => a + b, 0)).toBe(GROUPS)
   })
 })

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `group list` over many groups, whole process: wall, CPU and peak RSS against an in-process Kafka-speaking server
+// (test/lib/hostile-broker.ts 'many-groups': one broker coordinating every group, each an Empty consumer group),
+// run in its own process so its CPU is not counted. Needs the build (dist/) and tsx.
+// Measured (2-core machine shared, load average 23-56, so wall is mostly the load and the fake broker): 1.5M groups,
+// --timeout 600s, --json: 140 s wall, 30.5 s CPU, 1,039 MB peak, against 466 s, 65.4 s CPU, 2,568 MB before the
+// describes reused FindCoordinator's answer and the listing was read in slices; 300,000 groups: 7.0 s CPU, 400 MB
+// against 10.3-11.2 s, 551 MB. Still past a 60 s --timeout at 1.5M on that machine.
+// Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table] [timeout=60s]
+import {spawn, spawnSync} from 'node:child_process'
+import {fileURLToPath} from 'node:url'
+
+const groups = Number(process.argv[2] ?? 1_500_000)
+const runs = Number(process.argv[3] ?? 3)
+const format = process.argv[4] ?? 'json'
+const timeout = process.argv[5] ?? '60s'
+const root = fileURLToPath(new URL('..', import.meta.url))
+const server = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    `const {startHostileKafka} = await import('./test/lib/hostile-broker.ts')
+     const b = await startHostileKafka('many-groups', 3_600_000, {groups: ${groups}})
+     console.log(b.address)`,
+  ],
+  {cwd: root, stdio: ['ignore', 'pipe', 'inherit']},
+)
+const address = await new Promise((resolve, reject) => {
+  server.stdout.once('data', d => resolve(String(d).trim()))
+  server.once('exit', code => reject(new Error(`fake broker exited ${code}`)))
+})
+
+// /usr/bin/time -f: elapsed, user, system seconds and the maximum resident set in kB
+const once = () => {
+  const args = ['-f', '%e %U %S %M', process.execPath, 'bin/run.js', 'group', 'list', '-b', address, '--timeout', timeout]
+  if (format === 'json') args.push('--json')
+  const r = spawnSync('/usr/bin/time', args, {cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, COLUMNS: '200'}})
+  const lines = String(r.stderr).trim().split('\n')
+  const [wall, user, sys, rssKb] = lines.at(-1).split(' ').map(Number)
+  // a run past --timeout is a figure too (exit 1): counted, with its error line
+  if (r.status !== 0) console.error(`group list exited ${r.status}: ${lines.find(l => /rror/.test(l)) ?? lines.at(-2)}`)
+  return {wall, cpu: user + sys, rssMb: rssKb / 1024, failed: r.status !== 0}
+}
+try {
+  const xs = Array.from({length: runs}, once)
+  const median = k => [...xs.map(x => x[k])].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const [load1] = (await import('node:os')).loadavg()
+  console.log(
+    JSON.stringify({
+      groups,
+      format,
+      timeout,
+      runs,
+      wallS: median('wall'),
+      cpuS: Number(median('cpu').toFixed(2)),
+      peakRssMb: Math.round(median('rssMb')),
+      failedRuns: xs.filter(x => x.failed).length,
+      load1: Number(load1.toFixed(2)),
+    }),
+  )
+} finally {
+  server.kill()
+}

@@ -1,0 +1,55 @@
+/**
+ * `group list`'s reads: ListGroups on every broker, then, in slices of the listing in group id order, one
+ * FindCoordinator lookup per group whose answer the describes reuse (ConsumerGroupDescribe, ShareGroupDescribe,
+ * StreamsGroupDescribe, DescribeGroups). What the coordinators answer of a million groups is never held at once,
+ * only the rows made of it. Read-only: no group is joined.
+ */
+import type {Denial} from '../core/errors.js'
+import {type DescribedGroupInput, type GroupListEntry, groupListing, type ListedGroupInput} from '../core/group-list.js'
+import {partitionForGroup} from '../core/records/index.js'
+import type {ClusterReader} from '../kafka/cluster-reader.js'
+import {offsetsPartitionCount} from './group-log.js'
+
+/** Groups whose coordinators are found, then described, together (FindCoordinator takes 10,000 a request). */
+export const LISTING_SLICE = 20_000
+
+export interface GroupListRead {
+  /** In group id order. */
+  readonly entries: GroupListEntry[]
+  /** Why a describe was refused, per group refused. */
+  readonly denials: Denial[]
+}
+
+/** Every listed group that `accept` keeps, with what its coordinator says of it. */
+export async function readGroupList(client: ClusterReader, accept: (g: ListedGroupInput) => boolean): Promise<GroupListRead> {
+  const listed = (await client.listGroups()).filter(accept)
+  const partitions = listed.length > 0 ? await offsetsPartitionCount(client) : 1
+  const entries: GroupListEntry[] = []
+  const denials: Denial[] = []
+  for (let i = 0; i < listed.length; i += LISTING_SLICE) {
+    const slice = await describeSlice(client, listed.slice(i, i + LISTING_SLICE), partitions)
+    // (loops: push(...) of a slice's rows is fine, of a million it overflows the stack; kept alike)
+    for (const e of slice.entries) entries.push(e)
+    for (const d of slice.denials) denials.push(d)
+  }
+  return {entries, denials}
+}
+
+/** One FindCoordinator lookup for the slice's groups, its answer reused by the four describes. */
+async function describeSlice(client: ClusterReader, listed: readonly ListedGroupInput[], partitions: number): Promise<GroupListRead> {
+  const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
+  const coordinators = await client.groupCoordinators(listed.map(g => g.groupId))
+  const describes = (
+    await Promise.all([
+      client.describeConsumerGroups(ids('consumer'), coordinators),
+      client.describeShareGroups(ids('share'), coordinators),
+      client.describeStreamsGroups(ids('streams'), coordinators),
+      client.describeClassicGroups(ids('classic'), coordinators),
+    ])
+  ).flat()
+  const described = new Map<string, DescribedGroupInput>(describes.map(d => [d.groupId, d]))
+  return {
+    entries: groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions)),
+    denials: describes.flatMap(d => (d.denied ? [d.denied] : [])),
+  }
+}
