@@ -6,7 +6,7 @@
  * audit reuses from its checkpoint keeps it. Pure.
  */
 import type {CostTotals} from '../cost/totals.js'
-import type {BumpSums} from '../cost/tracker.js'
+import type {BumpSums} from '../cost/sums.js'
 import type {RebalanceCost, SlowestMember} from '../cost/types.js'
 import {isoTime} from '../time.js'
 
@@ -48,7 +48,10 @@ export type CostSums = Pick<CostTotals, 'bumps' | 'partitionsMoved' | 'unownedPa
 export interface AuditCost {
   /** null: see `reason`. */
   readonly last: LastBumpCost | null
-  /** The bumps written in the hour up to the last one (inclusive). */
+  /**
+   * The bumps written in the hour up to the last one (inclusive); null (with `last` set) in the one case a state
+   * resumed from a checkpoint cannot tell it: a bump it keeps as sums only was written inside it, by a clock set back.
+   */
   readonly window: (CostSums & {readonly from: string; readonly to: string}) | null
   /** Every bump of the records read (the log as compaction left it: older bumps' records may be gone). */
   readonly total: CostSums | null
@@ -68,12 +71,12 @@ const sums = (t: BumpSums): CostSums => ({
 })
 
 /** A group's row cost from CostTracker.figures(AUDIT_COST_WINDOW_MS). */
-export function auditCost(f: {last: RebalanceCost | null; total: BumpSums; window: BumpSums}): AuditCost {
+export function auditCost(f: {last: RebalanceCost | null; total: BumpSums; window: BumpSums | null}): AuditCost {
   const last = f.last
   if (!last) return noCost('no-bump')
   return {
     last: lastBump(last),
-    window: {from: isoTime(last.atMs - AUDIT_COST_WINDOW_MS), to: last.at, ...sums(f.window)},
+    window: f.window && {from: isoTime(last.atMs - AUDIT_COST_WINDOW_MS), to: last.at, ...sums(f.window)},
     total: sums(f.total),
     reason: null,
   }
