@@ -204,8 +204,9 @@ export class ModernCostFold {
       draft.moves = previous.moves.splice(i)
     }
     // (cleared, not replaced: a bump is the fold's most frequent allocation site after the records themselves)
-    this.lostOther.clear()
-    this.gainedOther.clear()
+    // (and only when not empty: clearing a Map allocates a new table even then)
+    if (this.lostOther.size > 0) this.lostOther.clear()
+    if (this.gainedOther.size > 0) this.gainedOther.clear()
     this.epoch = epoch
     this.current = draft
     this.drafts.push(draft)

@@ -13,6 +13,7 @@ import {type BumpDraft, type Candidate, ModernCostFold, type ModernFoldState, ty
 import {BumpSums} from './sums.js'
 import {
   CANNOT_TELL,
+  type BumpBrief,
   type Convergence,
   type MemberRef,
   type MovedUnit,
@@ -227,20 +228,19 @@ export class CostTracker {
    * What the audit needs: the whole cost of the last bump only, and sums over every bump and over those written in
    * the `windowMs` up to the last one, without building every bump's cost (the sums equal costTotals' over finish()).
    */
-  figures(windowMs: number, opts: FinishOptions = {}): {last: RebalanceCost | null; total: BumpSums; window: BumpSums | null} {
+  figures(windowMs: number, opts: FinishOptions = {}): {last: BumpBrief | null; total: BumpSums; window: BumpSums | null} {
     if (this.compactedFor !== undefined && windowMs > this.compactedFor) throw new Error(`unreachable: saved for a window of ${this.compactedFor} ms`)
     const asOfMs = opts.asOfMs ?? this.lastMs
     const total = new BumpSums()
     const window = new BumpSums()
-    let last: {offset: bigint; atMs: number; make: () => RebalanceCost} | undefined
+    let last: {offset: bigint; atMs: number; make: () => BumpBrief} | undefined
     const later = (offset: bigint) => last === undefined || offset > last.offset
     for (const fold of this.modern.values()) {
       const d = fold.drafts.at(-1)
-      if (d && later(d.at.offset))
-        last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => this.modernCost(fold.type, d, fold.finish(asOfMs).pending, asOfMs)}
+      if (d && later(d.at.offset)) last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => modernBrief(fold, d, asOfMs)}
     }
     const c = this.classic?.drafts.at(-1)
-    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => this.classicCost(c)}
+    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => classicBrief(c)}
     if (!last) return {last: null, total, window}
     const fromMs = last.atMs - windowMs
     let exact = true
@@ -369,6 +369,38 @@ const NO_TIMES = {
 
 function head(groupId: string, groupType: RebalanceCost['groupType'], epoch: number, previousEpoch: number | null, offset: bigint, ms: number) {
   return {groupId, groupType, epoch, previousEpoch, offset: offset.toString(), at: isoTime(ms), atMs: ms}
+}
+
+/** modernCost's figures for the last bump `d` of `fold` (its slowest member and what is pending, as of `asOfMs`), without its lists. */
+function modernBrief(fold: ModernCostFold, d: BumpDraft, asOfMs: number): BumpBrief {
+  // (finish sets the slowest member of a bump not converged yet)
+  const pendingNow = fold.finish(asOfMs).pending
+  const [, moved, unownedMs, status] = fold.brief(d, asOfMs)
+  let open = 0
+  for (const m of d.moves) if (m.gap && m.released && !m.owned) open++
+  const end = d.end
+  const s = d.slowest
+  return {
+    epoch: d.epoch,
+    previousEpoch: d.previousEpoch,
+    at: isoTime(d.at.timestamp),
+    atMs: d.at.timestamp,
+    offset: d.at.offset.toString(),
+    status,
+    afterMs: status === 'not-measured' ? null : (end ? end.at.timestamp : asOfMs) - d.at.timestamp,
+    asOf: status === 'not-converged' ? isoTime(asOfMs) : null,
+    membersPending: status === 'not-converged' ? pendingNow.length : end?.kind === 'superseded' && status === 'superseded' ? end.pending.length : 0,
+    partitionsMoved: moved,
+    unownedPartitionMs: unownedMs,
+    partitionsWithoutOwner: open,
+    slowest: s ? {member: s.member, doing: s.doing, ms: s.toMs - s.fromMs, ongoing: s.ongoing} : null,
+  }
+}
+
+function classicBrief(d: ClassicDraft): BumpBrief {
+  const at = head('', 'classic', d.epoch, d.previousEpoch, d.offset, d.timestamp)
+  const b = {epoch: d.epoch, previousEpoch: d.previousEpoch, at: at.at, atMs: at.atMs, offset: at.offset, status: 'not-measured' as const}
+  return {...b, afterMs: null, asOf: null, membersPending: 0, partitionsMoved: d.moves.length, unownedPartitionMs: 0, partitionsWithoutOwner: 0, slowest: null}
 }
 
 /** The costs of `groupId`'s bumps over `records` (a fold of its own; use CostTracker to ride along a replay). */
