@@ -201,7 +201,7 @@ export class ModernCostFold {
       // a leave or fence that caused this bump is written before the epoch record, in the same write
       let i = previous.moves.length
       while (i > 0 && sameWrite(previous.moves[i - 1].released, at)) i--
-      draft.moves = previous.moves.splice(i)
+      if (i < previous.moves.length) draft.moves = previous.moves.splice(i)
     }
     // (cleared, not replaced: a bump is the fold's most frequent allocation site after the records themselves)
     // (and only when not empty: clearing a Map allocates a new table even then)
@@ -246,7 +246,7 @@ export class ModernCostFold {
     const t = this.tracks.get(memberId) ?? this.track(memberId, at)
     const before = t.held
     // most records only move the member to the new epoch: the same units, nothing to compare
-    if (before && t.value && sameUnits(t.value, value)) {
+    if (before && t.value && sameUnits(this.type, t.value, value)) {
       const state = stateOf(this.type, value.State as number)
       t.held = {epoch: value.MemberEpoch as number, state, owning: before.owning, other: before.other, pending: before.pending}
       t.value = value
