@@ -25,7 +25,8 @@ import type {ReducerData} from '../replay/index.js'
 import type {CachedEntry} from './row-cache.js'
 import {FactsPool, factsOf, StoredRow} from './stored-row.js'
 
-export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v5'
+// v6: a group's state carries its cost fold's (`cost`); a v5 file is read in full once, so rows get their costs
+export const CHECKPOINT_SCHEMA = 'rebalance-doctor/audit-checkpoint-v6'
 
 export interface BatchMark {
   readonly baseOffset: bigint
@@ -128,16 +129,19 @@ function untag(v: unknown): unknown {
   return v
 }
 
-/** A group's reducer state as the text a checkpoint keeps. */
-export function encodeGroupData(data: ReducerData): string {
-  return JSON.stringify(tag(data))
+/** A group's state as a checkpoint keeps it: the reducer's, and its cost fold's (audit rows' costs; none: not measured). */
+export type StoredData = ReducerData & {readonly cost?: unknown}
+
+/** A group's reducer state (and cost fold state: CostTracker.save) as the text a checkpoint keeps. */
+export function encodeGroupData(data: ReducerData, cost?: unknown): string {
+  return JSON.stringify(tag(cost === undefined ? data : {...data, cost}))
 }
 
 /** The reducer state in `text` (encodeGroupData); throws naming the group when it is damaged or of another shape. */
-export function decodeGroupData(text: string, groupId: string): ReducerData {
-  let d: ReducerData
+export function decodeGroupData(text: string, groupId: string): StoredData {
+  let d: StoredData
   try {
-    d = untag(JSON.parse(text)) as ReducerData
+    d = untag(JSON.parse(text)) as StoredData
   } catch (error) {
     throw new Error(`the state of group ${JSON.stringify(groupId)} is damaged (${(error as Error).message})`)
   }

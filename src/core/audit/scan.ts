@@ -13,7 +13,7 @@ import {modernRole} from '../cost/modern.js'
 import {RECORD_TYPE} from '../records/index.js'
 import {AUDIT_COST_WINDOW_MS, type AuditCost, auditCost, noCost} from './cost.js'
 import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
-import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredGroup} from './checkpoint.js'
+import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredData, type StoredGroup} from './checkpoint.js'
 import type {CachedEntry} from './row-cache.js'
 
 export interface PartitionScanOptions {
@@ -111,7 +111,11 @@ export class PartitionScan {
 
   /** A group from the checkpoint rebuilt to take new records. */
   #restore(id: string, stored: StoredGroup): GroupReducer {
-    const g = reducerOf(id, this.keep, stored)
+    const data = decodeStored(id, stored)
+    const g = new GroupReducer(id, this.keep, data)
+    // its cost fold goes on from the checkpoint's (none kept: its costs are not measured, costOf says so)
+    const costs = this.rowCosts && CostTracker.restore(id, data.cost)
+    if (costs) this.rowCosts!.set(id, costs)
     this.stored.delete(id)
     this.groups.set(id, g)
     return g
@@ -130,7 +134,8 @@ export class PartitionScan {
       if (g?.id !== id) throw new Error(`unreachable: the scanned groups are not this scan's (${JSON.stringify(g?.id)} for ${JSON.stringify(id)})`)
       return g.entry
     }
-    for (const [id, g] of this.groups) out.push([id, {data: encodeGroupData(g.data()), row: entries ? entryOf(id) : null}])
+    for (const [id, g] of this.groups)
+      out.push([id, {data: encodeGroupData(g.data(), this.rowCosts?.get(id)?.save(AUDIT_COST_WINDOW_MS)), row: entries ? entryOf(id) : null}])
     for (const [id, s] of this.stored) {
       const row = entries ? entryOf(id) : s.row
       // the same state and entry as read: kept as read (its checkpoint line is written back as it was)
@@ -233,13 +238,13 @@ export class PartitionScan {
   finish(): Map<string, GroupSummary> {
     const out = new Map<string, GroupSummary>()
     for (const [id, g] of this.groups) out.set(id, g.finish())
-    for (const [id, s] of this.stored) out.set(id, reducerOf(id, this.keep, s).finish())
+    for (const [id, s] of this.stored) out.set(id, new GroupReducer(id, this.keep, decodeStored(id, s)).finish())
     return out
   }
 
   /**
-   * With rowCosts, what the bumps of a group cost, for its audit row: measured for a group first seen in this scan
-   * (all its records read), else not (its state was resumed from a checkpoint).
+   * With rowCosts, what the bumps of a group cost, for its audit row: from its fold, which went on from the
+   * checkpoint's for a group resumed from one (a checkpoint without it: not measured).
    */
   costOf(id: string): AuditCost | undefined {
     if (!this.rowCosts) return undefined
@@ -254,30 +259,47 @@ export class PartitionScan {
       const summary = g.finish()
       out.push({id, cached: null, summary: () => summary, entry: null, cost: this.costOf(id)})
     }
-    for (const [id, s] of this.stored) out.push(new StoredScanned(id, s, this.keep, this.rowCosts && noCost('resumed-from-checkpoint')))
+    for (const [id, s] of this.stored) out.push(new StoredScanned(id, s, this.keep, this.rowCosts !== undefined))
     return out
   }
 }
 
-/** The reducer of a group kept as text (throws when the text is damaged). */
-const reducerOf = (id: string, keep: number, stored: StoredGroup): GroupReducer => new GroupReducer(id, keep, decodeGroupData(stateText(id, stored), id))
+/** The state of a group kept as text (throws when the text is damaged). */
+const decodeStored = (id: string, stored: StoredGroup): StoredData => decodeGroupData(stateText(id, stored), id)
+
+/** A row's cost from the fold state a checkpoint kept (none, or unreadable: not measured). */
+function storedCost(id: string, cost: unknown): AuditCost {
+  const t = CostTracker.restore(id, cost)
+  return t ? auditCost(t.figures(AUDIT_COST_WINDOW_MS)) : noCost('resumed-from-checkpoint')
+}
 
 /** A group of the checkpoint without new records: one object (no closure), its state parsed only if its summary is asked for. */
 class StoredScanned implements ScannedGroup {
   entry: CachedEntry | null = null
+  /** Its state parsed, once: by summary() or the cost, whichever comes first (a row recomputed needs both). */
+  #data: StoredData | undefined
 
   constructor(
     readonly id: string,
     private readonly stored: StoredGroup,
     private readonly keep: number,
-    readonly cost: AuditCost | undefined,
+    private readonly withCost: boolean,
   ) {}
 
   get cached(): CachedEntry | null {
     return this.stored.row
   }
 
+  #decoded(): StoredData {
+    return (this.#data ??= decodeStored(this.id, this.stored))
+  }
+
   summary(): GroupSummary {
-    return reducerOf(this.id, this.keep, this.stored).finish()
+    return new GroupReducer(this.id, this.keep, this.#decoded()).finish()
+  }
+
+  /** With rowCosts: its bumps' cost as the checkpoint's fold state gives it (no new records: the same as then). */
+  get cost(): AuditCost | undefined {
+    return this.withCost ? storedCost(this.id, this.#decoded().cost) : undefined
   }
 }

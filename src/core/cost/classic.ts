@@ -7,6 +7,7 @@ import type {LoggedRecord} from '../replay/index.js'
 import type * as V from '../replay/values.js'
 import type {MemberRef} from './types.js'
 import {unitKey} from './units.js'
+import {DoneBumps, type DoneState} from './sums.js'
 
 export interface ClassicMove {
   readonly unit: string
@@ -45,8 +46,20 @@ function ownersOf(v: V.GroupMetadataValue): Map<string, MemberRef> {
   return out
 }
 
+/** What a fold needs to go on (save/restore), as plain data. */
+export interface ClassicFoldState {
+  readonly generation: number | null
+  readonly owners: ReadonlyMap<string, MemberRef>
+  readonly released: ReadonlyMap<string, MemberRef>
+  readonly drafts: readonly ClassicDraft[]
+  readonly done: DoneState
+}
+
 export class ClassicCostFold {
+  /** The generations kept whole (after compact(): the last one only). */
   readonly drafts: ClassicDraft[] = []
+  /** The generations compact() dropped from `drafts`, as sums (no duration: not measured). */
+  done = new DoneBumps()
   private generation: number | undefined
   private owners = new Map<string, MemberRef>()
   /** Units a generation left without an owner, with their last owner: a cooperative move completes a generation later. */
@@ -91,5 +104,29 @@ export class ClassicCostFold {
     })
     this.generation = v.generation
     this.owners = owners
+  }
+
+  /** Keeps only the last generation whole (a classic bump never changes after its record). */
+  compact(windowMs: number): void {
+    const last = this.drafts.at(-1)
+    if (!last) return
+    for (const d of this.drafts.splice(0, this.drafts.length - 1)) this.done.add([d.timestamp, d.moves.length, 0, 'not-measured', 0])
+    this.done.trim(last.timestamp, windowMs)
+  }
+
+  save(windowMs: number): ClassicFoldState {
+    this.compact(windowMs)
+    return {generation: this.generation ?? null, owners: this.owners, released: this.released, drafts: this.drafts, done: this.done.save()}
+  }
+
+  static restore(s: ClassicFoldState): ClassicCostFold {
+    if (!(s.owners instanceof Map) || !(s.released instanceof Map) || !Array.isArray(s.drafts)) throw new Error('a cost state of the wrong shape')
+    const f = new ClassicCostFold()
+    f.generation = s.generation ?? undefined
+    f.owners = new Map(s.owners)
+    for (const [k, v] of s.released) f.released.set(k, v)
+    f.drafts.push(...s.drafts)
+    f.done = DoneBumps.restore(s.done)
+    return f
   }
 }

@@ -19,6 +19,7 @@
 import type {LoggedRecord} from '../replay/index.js'
 import type {MemberRef, PendingMember} from './types.js'
 import {consumerUnits, type HeldUnits, sameUnits, shareUnits, stateOf, streamsUnits, UnitKeys} from './units.js'
+import {type BumpTuple, DoneBumps, type DoneState} from './sums.js'
 
 export type ModernType = 'consumer' | 'share' | 'streams'
 
@@ -114,8 +115,36 @@ export function modernRole(type: number): {type: ModernType; role: 'epoch' | 'me
 
 const READ: Record<ModernType, (v: never, keys: UnitKeys) => HeldUnits> = {consumer: consumerUnits, share: shareUnits, streams: streamsUnits}
 
+/** A move the fold refers to: [index of its bump in the saved drafts, index in its moves], or the move itself (in no bump kept). */
+type MoveRef = readonly [number, number] | MoveDraft
+
+/** What a fold needs to go on from a batch boundary (save/restore), as plain data: Maps, bigints, no Track.value. */
+export interface ModernFoldState {
+  readonly type: ModernType
+  readonly epoch: number | null
+  readonly targetEpoch: number | null
+  readonly lastMs: number
+  readonly nextId: number
+  readonly tracks: readonly Omit<Track, 'value'>[]
+  readonly unsettled: readonly string[]
+  readonly clientIds: ReadonlyMap<string, string>
+  readonly holder: ReadonlyMap<string, string>
+  /** The bumps kept whole: the current one, and those that can still change (see DoneBumps). */
+  readonly drafts: readonly BumpDraft[]
+  readonly current: number | null
+  readonly waiting: readonly number[]
+  readonly openGaps: ReadonlyArray<readonly [string, MoveRef]>
+  readonly lostOther: ReadonlyArray<readonly [string, MoveRef]>
+  readonly gainedOther: ReadonlyArray<readonly [string, MoveRef]>
+  readonly done: DoneState
+}
+
 export class ModernCostFold {
+  /** The bumps kept whole, in log order (after compact(): only those that can still change). */
   readonly drafts: BumpDraft[] = []
+  /** The bumps compact() dropped from `drafts`, as sums. */
+  done = new DoneBumps()
+  private nextId = 0
   private epoch: number | undefined
   private targetEpoch: number | undefined
   private current: BumpDraft | undefined
@@ -162,7 +191,7 @@ export class ModernCostFold {
 
   private bump(epoch: number, at: At): void {
     const previous = this.current
-    const draft: BumpDraft = {id: this.drafts.length, epoch, previousEpoch: this.epoch ?? null, at: keep(at), moves: [], departed: []}
+    const draft: BumpDraft = {id: this.nextId++, epoch, previousEpoch: this.epoch ?? null, at: keep(at), moves: [], departed: []}
     if (previous && !previous.end) {
       // a member whose join made this bump (its metadata record is in this write) was not pending on the previous one
       previous.end = {kind: 'superseded', byEpoch: epoch, at: keep(at), pending: this.pending(at.timestamp)}
@@ -172,11 +201,12 @@ export class ModernCostFold {
       // a leave or fence that caused this bump is written before the epoch record, in the same write
       let i = previous.moves.length
       while (i > 0 && sameWrite(previous.moves[i - 1].released, at)) i--
-      draft.moves = previous.moves.splice(i)
+      if (i < previous.moves.length) draft.moves = previous.moves.splice(i)
     }
     // (cleared, not replaced: a bump is the fold's most frequent allocation site after the records themselves)
-    this.lostOther.clear()
-    this.gainedOther.clear()
+    // (and only when not empty: clearing a Map allocates a new table even then)
+    if (this.lostOther.size > 0) this.lostOther.clear()
+    if (this.gainedOther.size > 0) this.gainedOther.clear()
     this.epoch = epoch
     this.current = draft
     this.drafts.push(draft)
@@ -216,7 +246,7 @@ export class ModernCostFold {
     const t = this.tracks.get(memberId) ?? this.track(memberId, at)
     const before = t.held
     // most records only move the member to the new epoch: the same units, nothing to compare
-    if (before && t.value && sameUnits(t.value, value)) {
+    if (before && t.value && sameUnits(this.type, t.value, value)) {
       const state = stateOf(this.type, value.State as number)
       t.held = {epoch: value.MemberEpoch as number, state, owning: before.owning, other: before.other, pending: before.pending}
       t.value = value
@@ -398,6 +428,89 @@ export class ModernCostFold {
   /** Each member's units now (owning, then other), by member id. */
   holdings(): Array<{member: MemberRef; units: readonly string[]}> {
     return [...this.tracks.values()].map(t => ({member: this.ref(t.id), units: [...(t.held?.owning ?? []), ...(t.held?.other ?? [])]}))
+  }
+
+  /** A bump's figures for the sums (costTotals' reading of its cost), open gaps counted to `asOfMs`. */
+  brief(d: BumpDraft, asOfMs: number): BumpTuple {
+    let unownedMs = 0
+    for (const m of d.moves) if (m.gap && m.released) unownedMs += (m.owned?.timestamp ?? asOfMs) - m.released.timestamp
+    const status = this.type === 'share' ? 'not-measured' : (d.end?.kind ?? 'not-converged')
+    return [d.at.timestamp, d.moves.length, unownedMs, status, d.end ? d.end.at.timestamp - d.at.timestamp : 0]
+  }
+
+  /** Can change no more: not the current bump, ended (share: never measured), no moved partition without an owner. */
+  private final(d: BumpDraft): boolean {
+    if (d === this.current || (!d.end && this.type !== 'share')) return false
+    for (const m of d.moves) if (m.gap && m.released && !m.owned) return false
+    return true
+  }
+
+  /**
+   * Keeps whole only the bumps that can still change; the others go to `done` as sums (and tuples while they may
+   * fall in a window of `windowMs` before the last bump). finish() then no longer has every bump: for figures().
+   */
+  compact(windowMs: number): void {
+    const live = this.drafts.filter(d => !this.final(d) || (this.done.add(this.brief(d, 0)), false))
+    this.drafts.length = 0
+    this.drafts.push(...live)
+    this.waiting = this.waiting.filter(d => live.includes(d))
+    const last = this.current?.at.timestamp
+    if (last !== undefined) this.done.trim(last, windowMs)
+  }
+
+  /** The fold's state after compact(windowMs), to go on with restore(). */
+  save(windowMs: number): ModernFoldState {
+    this.compact(windowMs)
+    const drafts = this.drafts
+    const current = this.current === undefined ? -1 : drafts.indexOf(this.current)
+    if (current < 0 && this.current) throw new Error('unreachable: a seeded fold is not saved')
+    const where = new Map<MoveDraft, MoveRef>()
+    drafts.forEach((d, i) => d.moves.forEach((m, j) => where.set(m, [i, j])))
+    const refs = (ms: Map<string, MoveDraft>) => [...ms].map(([u, m]) => [u, where.get(m) ?? m] as const)
+    return {
+      type: this.type,
+      epoch: this.epoch ?? null,
+      targetEpoch: this.targetEpoch ?? null,
+      lastMs: this.lastMs,
+      nextId: this.nextId,
+      tracks: [...this.tracks.values()].map(t => ({...t, value: undefined})),
+      unsettled: [...this.unsettled],
+      clientIds: this.clientIds,
+      holder: this.holder,
+      drafts,
+      current: current < 0 ? null : current,
+      waiting: this.waiting.map(d => drafts.indexOf(d)),
+      openGaps: refs(this.openGaps),
+      lostOther: refs(this.lostOther),
+      gainedOther: refs(this.gainedOther),
+      done: this.done.save(),
+    }
+  }
+
+  /** A fold going on from save()'s state (read back from a checkpoint: throws when of the wrong shape). */
+  static restore(s: ModernFoldState): ModernCostFold {
+    const f = new ModernCostFold(s.type)
+    if (!READ[s.type] || !Array.isArray(s.drafts) || !Array.isArray(s.tracks)) throw new Error('a cost state of the wrong shape')
+    f.epoch = s.epoch ?? undefined
+    f.targetEpoch = s.targetEpoch ?? undefined
+    f.lastMs = s.lastMs
+    f.nextId = s.nextId
+    for (const t of s.tracks) f.tracks.set(t.id, {...t, value: undefined})
+    for (const id of s.unsettled) f.unsettled.add(id)
+    for (const [k, v] of s.clientIds) f.clientIds.set(k, v)
+    for (const [k, v] of s.holder) f.holder.set(k, v)
+    f.drafts.push(...s.drafts)
+    f.current = s.current === null ? undefined : s.drafts[s.current]
+    f.waiting = s.waiting.map(i => s.drafts[i])
+    const move = (r: MoveRef): MoveDraft => (Array.isArray(r) ? s.drafts[r[0]].moves[r[1]] : (r as MoveDraft))
+    for (const [into, from] of [
+      [f.openGaps, s.openGaps],
+      [f.lostOther, s.lostOther],
+      [f.gainedOther, s.gainedOther],
+    ] as const)
+      for (const [u, r] of from) into.set(u, move(r))
+    f.done = DoneBumps.restore(s.done)
+    return f
   }
 
   /** Ends the fold: the last bump, if not converged, is `not-converged` as of the last record (or `asOfMs`). */

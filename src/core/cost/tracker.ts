@@ -8,10 +8,12 @@ import {type KnownRecord, RECORD_TYPE as RT} from '../records/index.js'
 import type {GroupSnapshot, LoggedRecord} from '../replay/index.js'
 import {isoTime} from '../time.js'
 import {uuidToString} from '../uuid.js'
-import {ClassicCostFold, classicProtocol} from './classic.js'
-import {type BumpDraft, type Candidate, ModernCostFold, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
+import {type ClassicDraft, ClassicCostFold, type ClassicFoldState, classicProtocol} from './classic.js'
+import {type BumpDraft, type Candidate, ModernCostFold, type ModernFoldState, type ModernType, type MoveDraft, modernRole, type PendingDraft} from './modern.js'
+import {BumpSums} from './sums.js'
 import {
   CANNOT_TELL,
+  type BumpBrief,
   type Convergence,
   type MemberRef,
   type MovedUnit,
@@ -74,6 +76,17 @@ function seedRecord(groupId: string, type: number, value: Record<string, unknown
 /** Pending partitions listed per member (the count is always whole). */
 const UNITS_LISTED = 10
 
+export {BumpSums}
+
+/** A tracker's state between two reads (save/restore): what figures() needs, bounded (see DoneBumps). */
+export interface CostState {
+  readonly v: 1
+  readonly windowMs: number
+  readonly lastMs: number
+  readonly modern: readonly ModernFoldState[]
+  readonly classic: ClassicFoldState | null
+}
+
 export function topicNamesOf(md: ClusterMetadata): Map<string, string> {
   return new Map(md.topics.map(t => [uuidToString(t.topicId), t.name]))
 }
@@ -82,6 +95,8 @@ export class CostTracker {
   private readonly modern = new Map<ModernType, ModernCostFold>()
   private classic: ClassicCostFold | undefined
   private lastMs = 0
+  /** Saved or restored: its early bumps are sums only, so only figures() answers (with the window saved). */
+  private compactedFor: number | undefined
 
   /** Topic id → name for the units named (the options', or those given to finish). */
   private names: ReadonlyMap<string, string> | undefined
@@ -143,6 +158,7 @@ export class CostTracker {
 
   /** Every bump's cost, in log order. Can be called again after more records. */
   finish(opts: FinishOptions = {}): RebalanceCost[] {
+    if (this.compactedFor !== undefined) throw new Error('unreachable: a saved cost tracker keeps only the figures')
     const asOfMs = opts.asOfMs ?? this.lastMs
     // (topic names come from the live metadata, often read after the records)
     if (opts.topicNames) this.names = opts.topicNames
@@ -151,21 +167,54 @@ export class CostTracker {
       const end = fold.finish(asOfMs)
       for (const d of fold.drafts) out.push(this.modernCost(fold.type, d, end.pending, asOfMs))
     }
-    for (const d of this.classic?.drafts ?? []) {
-      const moved: MovedUnit[] = d.moves.map(m => ({...unitRef(m.unit, undefined, true), ...NO_TIMES, from: m.from, to: m.to}))
-      out.push({
-        ...head(this.groupId, 'classic', d.epoch, d.previousEpoch, d.offset, d.timestamp),
-        moved,
-        movedCount: moved.length,
-        unownedPartitionMs: 0,
-        convergence: {status: 'not-measured', reason: 'classic-group'},
-        slowest: null,
-        protocol: classicProtocol(d.assignor),
-        assignor: d.assignor,
-        cannotTell: [CANNOT_TELL.classic, CANNOT_TELL.clock],
-      })
-    }
+    for (const d of this.classic?.drafts ?? []) out.push(this.classicCost(d))
     return out.sort((a, b) => (BigInt(a.offset) < BigInt(b.offset) ? -1 : 1))
+  }
+
+  private classicCost(d: ClassicDraft): RebalanceCost {
+    const moved: MovedUnit[] = d.moves.map(m => ({...unitRef(m.unit, undefined, true), ...NO_TIMES, from: m.from, to: m.to}))
+    return {
+      ...head(this.groupId, 'classic', d.epoch, d.previousEpoch, d.offset, d.timestamp),
+      moved,
+      movedCount: moved.length,
+      unownedPartitionMs: 0,
+      convergence: {status: 'not-measured', reason: 'classic-group'},
+      slowest: null,
+      protocol: classicProtocol(d.assignor),
+      assignor: d.assignor,
+      cannotTell: [CANNOT_TELL.classic, CANNOT_TELL.clock],
+    }
+  }
+
+  /**
+   * What figures(windowMs) needs to go on after the records pushed (at a batch boundary): the bumps that can still
+   * change whole, the others as sums. The tracker keeps only that from now on (finish() is not available).
+   */
+  save(windowMs: number): CostState {
+    this.compactedFor = windowMs
+    return {
+      v: 1,
+      windowMs,
+      lastMs: this.lastMs,
+      modern: [...this.modern.values()].map(f => f.save(windowMs)),
+      classic: this.classic?.save(windowMs) ?? null,
+    }
+  }
+
+  /** A tracker going on from save()'s state; undefined when `state` is not one (of another version, damaged). */
+  static restore(groupId: string, state: unknown): CostTracker | undefined {
+    const s = state as CostState | undefined
+    if (!s || typeof s !== 'object' || s.v !== 1 || !Array.isArray(s.modern) || typeof s.lastMs !== 'number' || typeof s.windowMs !== 'number') return undefined
+    try {
+      const t = new CostTracker(groupId)
+      t.compactedFor = s.windowMs
+      t.lastMs = s.lastMs
+      for (const m of s.modern) t.modern.set(m.type, ModernCostFold.restore(m))
+      if (s.classic) t.classic = ClassicCostFold.restore(s.classic)
+      return t
+    } catch {
+      return undefined
+    }
   }
 
   /** What each member holds after the records read (partitions, tasks), as units: where the lanes of a picture end. */
@@ -179,36 +228,39 @@ export class CostTracker {
    * What the audit needs: the whole cost of the last bump only, and sums over every bump and over those written in
    * the `windowMs` up to the last one, without building every bump's cost (the sums equal costTotals' over finish()).
    */
-  figures(windowMs: number, opts: FinishOptions = {}): {last: RebalanceCost | null; total: BumpSums; window: BumpSums} {
+  figures(windowMs: number, opts: FinishOptions = {}): {last: BumpBrief | null; total: BumpSums; window: BumpSums | null} {
+    if (this.compactedFor !== undefined && windowMs > this.compactedFor) throw new Error(`unreachable: saved for a window of ${this.compactedFor} ms`)
     const asOfMs = opts.asOfMs ?? this.lastMs
     const total = new BumpSums()
     const window = new BumpSums()
-    let last: {offset: bigint; atMs: number; make: () => RebalanceCost} | undefined
+    let last: {offset: bigint; atMs: number; make: () => BumpBrief} | undefined
     const later = (offset: bigint) => last === undefined || offset > last.offset
     for (const fold of this.modern.values()) {
       const d = fold.drafts.at(-1)
-      if (d && later(d.at.offset))
-        last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => this.modernCost(fold.type, d, fold.finish(asOfMs).pending, asOfMs)}
+      if (d && later(d.at.offset)) last = {offset: d.at.offset, atMs: d.at.timestamp, make: () => modernBrief(fold, d, asOfMs)}
     }
-    const classic = this.classic?.drafts ?? []
-    const c = classic.at(-1)
-    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => this.finish(opts).at(-1)!}
+    const c = this.classic?.drafts.at(-1)
+    if (c && later(c.offset)) last = {offset: c.offset, atMs: c.timestamp, make: () => classicBrief(c)}
     if (!last) return {last: null, total, window}
     const fromMs = last.atMs - windowMs
-    for (const fold of this.modern.values())
+    let exact = true
+    for (const fold of this.modern.values()) {
+      exact = fold.done.addTo(total, window, fromMs) && exact
       for (const d of fold.drafts) {
-        let unownedMs = 0
-        for (const m of d.moves) if (m.gap && m.released) unownedMs += (m.owned?.timestamp ?? asOfMs) - m.released.timestamp
-        const status = fold.type === 'share' ? 'not-measured' : (d.end?.kind ?? 'not-converged')
-        const afterMs = d.end ? d.end.at.timestamp - d.at.timestamp : 0
-        total.add(d.moves.length, unownedMs, status, afterMs)
-        if (d.at.timestamp >= fromMs) window.add(d.moves.length, unownedMs, status, afterMs)
+        const [atMs, moved, unownedMs, status, afterMs] = fold.brief(d, asOfMs)
+        total.add(moved, unownedMs, status, afterMs)
+        if (atMs >= fromMs) window.add(moved, unownedMs, status, afterMs)
       }
-    for (const d of classic) {
-      total.add(d.moves.length, 0, 'not-measured', 0)
-      if (d.timestamp >= fromMs) window.add(d.moves.length, 0, 'not-measured', 0)
     }
-    return {last: last.make(), total, window}
+    if (this.classic) {
+      exact = this.classic.done.addTo(total, window, fromMs) && exact
+      for (const d of this.classic.drafts) {
+        total.add(d.moves.length, 0, 'not-measured', 0)
+        if (d.timestamp >= fromMs) window.add(d.moves.length, 0, 'not-measured', 0)
+      }
+    }
+    // (a bump kept as sums only, written within the window by a clock set back: the window is not known)
+    return {last: last.make(), total, window: exact ? window : null}
   }
 
   private modernCost(type: ModernType, d: BumpDraft, pendingNow: readonly PendingDraft[], asOfMs: number): RebalanceCost {
@@ -303,23 +355,6 @@ export class CostTracker {
   }
 }
 
-/** Sums over bumps, as costTotals gives them over their costs. */
-export class BumpSums {
-  bumps = 0
-  partitionsMoved = 0
-  unownedPartitionMs = 0
-  notConverged = 0
-  maxConvergeMs: number | null = null
-
-  add(moved: number, unownedMs: number, status: Convergence['status'], afterMs: number): void {
-    this.bumps++
-    this.partitionsMoved += moved
-    this.unownedPartitionMs += unownedMs
-    if (status === 'not-converged') this.notConverged++
-    else if (status === 'converged') this.maxConvergeMs = Math.max(this.maxConvergeMs ?? 0, afterMs)
-  }
-}
-
 const NO_TIMES = {
   releasedBy: null,
   releasedAt: null,
@@ -334,6 +369,38 @@ const NO_TIMES = {
 
 function head(groupId: string, groupType: RebalanceCost['groupType'], epoch: number, previousEpoch: number | null, offset: bigint, ms: number) {
   return {groupId, groupType, epoch, previousEpoch, offset: offset.toString(), at: isoTime(ms), atMs: ms}
+}
+
+/** modernCost's figures for the last bump `d` of `fold` (its slowest member and what is pending, as of `asOfMs`), without its lists. */
+function modernBrief(fold: ModernCostFold, d: BumpDraft, asOfMs: number): BumpBrief {
+  // (finish sets the slowest member of a bump not converged yet)
+  const pendingNow = fold.finish(asOfMs).pending
+  const [, moved, unownedMs, status] = fold.brief(d, asOfMs)
+  let open = 0
+  for (const m of d.moves) if (m.gap && m.released && !m.owned) open++
+  const end = d.end
+  const s = d.slowest
+  return {
+    epoch: d.epoch,
+    previousEpoch: d.previousEpoch,
+    at: isoTime(d.at.timestamp),
+    atMs: d.at.timestamp,
+    offset: d.at.offset.toString(),
+    status,
+    afterMs: status === 'not-measured' ? null : (end ? end.at.timestamp : asOfMs) - d.at.timestamp,
+    asOf: status === 'not-converged' ? isoTime(asOfMs) : null,
+    membersPending: status === 'not-converged' ? pendingNow.length : end?.kind === 'superseded' && status === 'superseded' ? end.pending.length : 0,
+    partitionsMoved: moved,
+    unownedPartitionMs: unownedMs,
+    partitionsWithoutOwner: open,
+    slowest: s ? {member: s.member, doing: s.doing, ms: s.toMs - s.fromMs, ongoing: s.ongoing} : null,
+  }
+}
+
+function classicBrief(d: ClassicDraft): BumpBrief {
+  const at = head('', 'classic', d.epoch, d.previousEpoch, d.offset, d.timestamp)
+  const b = {epoch: d.epoch, previousEpoch: d.previousEpoch, at: at.at, atMs: at.atMs, offset: at.offset, status: 'not-measured' as const}
+  return {...b, afterMs: null, asOf: null, membersPending: 0, partitionsMoved: d.moves.length, unownedPartitionMs: 0, partitionsWithoutOwner: 0, slowest: null}
 }
 
 /** The costs of `groupId`'s bumps over `records` (a fold of its own; use CostTracker to ride along a replay). */

@@ -145,3 +145,26 @@ export const CANNOT_TELL = {
   classic:
     'Classic group records carry no start time of a rebalance: partitions moved between generations are shown, no duration is claimed (eager: every member gives up all its partitions at the start).',
 } as const
+
+/** A bump's cost in brief (an audit row's `cost.last`): RebalanceCost's figures without its lists. */
+export interface BumpBrief {
+  readonly epoch: number
+  readonly previousEpoch: number | null
+  /** The group epoch record: when the bump was written, and where. */
+  readonly at: string
+  readonly atMs: number
+  readonly offset: string
+  /** Convergence's status (`not-measured`: share and classic groups, whose records give no duration). */
+  readonly status: Convergence['status']
+  /** converged: the time to converge; superseded: to the next bump; not-converged: to the last record read (`asOf`). */
+  readonly afterMs: number | null
+  /** not-converged: the last record read; what was pending then is `membersPending`. */
+  readonly asOf: string | null
+  readonly membersPending: number
+  readonly partitionsMoved: number
+  /** Partition-milliseconds without an owner (open gaps counted to the last record read). */
+  readonly unownedPartitionMs: number
+  /** Moved partitions (tasks) with no owner at the last record read. */
+  readonly partitionsWithoutOwner: number
+  readonly slowest: Pick<SlowestMember, 'member' | 'doing' | 'ms' | 'ongoing'> | null
+}

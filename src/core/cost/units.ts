@@ -113,22 +113,25 @@ function sameLists(a: Lists, b: Lists): boolean {
   return true
 }
 
-const LIST_FIELDS = [
-  'AssignedPartitions',
-  'PartitionsPendingRevocation',
-  'ActiveTasks',
-  'StandbyTasks',
-  'WarmupTasks',
-  'ActiveTasksPendingRevocation',
-  'StandbyTasksPendingRevocation',
-  'WarmupTasksPendingRevocation',
-] as const
+/** The unit lists of each type's current-assignment value. */
+const LIST_FIELDS = {
+  consumer: ['AssignedPartitions', 'PartitionsPendingRevocation'],
+  share: ['AssignedPartitions'],
+  streams: [
+    'ActiveTasks',
+    'StandbyTasks',
+    'WarmupTasks',
+    'ActiveTasksPendingRevocation',
+    'StandbyTasksPendingRevocation',
+    'WarmupTasksPendingRevocation',
+  ],
+} as const
 
 /**
- * Two current-assignment values list the same units (most records of a bump only move a member to the new epoch):
- * compared on the decoded numbers, before any key is made.
+ * Two current-assignment values of a `type` group list the same units (most records of a bump only move a member to
+ * the new epoch): compared on the decoded numbers, before any key is made.
  */
-export function sameUnits(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  for (const f of LIST_FIELDS) if (!sameLists(a[f] as Lists, b[f] as Lists)) return false
+export function sameUnits(type: 'consumer' | 'share' | 'streams', a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const f of LIST_FIELDS[type]) if (!sameLists(a[f] as Lists, b[f] as Lists)) return false
   return true
 }

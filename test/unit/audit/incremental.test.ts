@@ -63,6 +63,8 @@ async function audit(client: KafkaClient, dir: string | undefined, now: number, 
   let deleted = 0
   const scan = await scanOffsets(client, {
     checkpoints: dir === undefined ? undefined : {store: checkpointStore(dir, clusterId), clusterId},
+    // each row's cost too: a resumed group's fold goes on from its checkpoint's state
+    rowCosts: true,
     onPartition: (_p, groups) => {
       // all or nothing (a damaged group state throws): the partition is then read again in full
       const mine: unknown[] = []
@@ -71,7 +73,7 @@ async function audit(client: KafkaClient, dir: string | undefined, now: number, 
         const id = sg.id
         const g = sg.summary()
         if (isDeleted(g)) gone++
-        else mine.push(auditGroup(id, g, ctx))
+        else mine.push(auditGroup(id, g, ctx, sg.cost))
       }
       rows.push(...mine)
       deleted += gone
@@ -113,6 +115,9 @@ describe('incremental audit: scanOffsets with checkpoints', () => {
     expect(second.scan.resumed).toBe(1)
     expect(second.scan.recordsRead).toBe(all.slice(cut).reduce((n, b) => n + b.records.length, 0))
     expect(second.json).toBe(full.json)
+    // its rows' costs included: measured in full for most groups (not a comparison of nulls)
+    const rows = JSON.parse(full.json).rows as Array<{cost: {last: unknown}}>
+    expect(rows.filter(r => r.cost.last !== null).length).toBeGreaterThan(rows.length / 2)
   })
 
   it('nothing new: nothing read but the checked batch, the same result, and the checkpoint not rewritten', async () => {
@@ -214,6 +219,7 @@ function cachedRows() {
       checkpoints: withCheckpoint
         ? {store: checkpointStore(dir, 'test-cluster-id'), clusterId: 'test-cluster-id', rowsKey: rowCacheKey('test', stuckAfterMs)}
         : undefined,
+      rowCosts: true,
       onPartition: (_p, scanned) => {
         for (const g of scanned) {
           const summary = g.summary.bind(g)
@@ -299,6 +305,8 @@ describe('incremental audit: cached audit rows', () => {
       const incremental = await run(true, md, now, stuck, reassignments)
       const full = await run(false, md, now, stuck, reassignments)
       expect(incremental.json, what).toBe(full.json)
+      // the rows' costs are compared too (the groups' bumps measured in full)
+      expect(full.json).toMatch(/"cost":\{"last":\{"epoch"/)
       seen.add(full.json)
     }
     // the changes did change the rows (else the comparison proves nothing)
