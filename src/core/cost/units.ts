@@ -117,14 +117,7 @@ function sameLists(a: Lists, b: Lists): boolean {
 const LIST_FIELDS = {
   consumer: ['AssignedPartitions', 'PartitionsPendingRevocation'],
   share: ['AssignedPartitions'],
-  streams: [
-    'ActiveTasks',
-    'StandbyTasks',
-    'WarmupTasks',
-    'ActiveTasksPendingRevocation',
-    'StandbyTasksPendingRevocation',
-    'WarmupTasksPendingRevocation',
-  ],
+  streams: ['ActiveTasks', 'StandbyTasks', 'WarmupTasks', 'ActiveTasksPendingRevocation', 'StandbyTasksPendingRevocation', 'WarmupTasksPendingRevocation'],
 } as const
 
 /**
