@@ -448,7 +448,15 @@ describe("OIDC listener: OAUTHBEARER with tokens from a token endpoint (client c
     tokens.push(...e.issued)
     expect(e.issued.length).toBeGreaterThanOrEqual(2)
     expect(w.stderr()).not.toMatch(/failed \(retrying/)
-    expectNoSecrets({code: 0, stdout: w.lines().map(l => JSON.stringify(l)).join('\n'), stderr: w.stderr(), ms: 0})
+    expectNoSecrets({
+      code: 0,
+      stdout: w
+        .lines()
+        .map(l => JSON.stringify(l))
+        .join('\n'),
+      stderr: w.stderr(),
+      ms: 0,
+    })
   })
 })
 

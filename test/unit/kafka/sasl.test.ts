@@ -56,6 +56,7 @@ describe('SASL bodies equal @platformatic/kafka 1.35 (the code they replace)', (
       errorCode: theirs.errorCode,
       errorMessage: theirs.errorMessage,
       authBytes: Buffer.from(theirs.authBytes).toString(),
+      sessionLifetimeMs: Number(theirs.sessionLifetimeMs),
     })
     expect(Buffer.from(P.decodeBody(Req.SaslAuthenticateRequest, 2, P.encodeSaslAuthenticateV2(Buffer.from('x'))).AuthBytes as Uint8Array).toString()).toBe('x')
   })
