@@ -17,9 +17,21 @@ export const LOGIN_CALLBACK_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ] as const
 
+/** A host or path that reads like it holds a secret (a lost "?" or "@" moves a query or user info into them). */
+const SECRET_LOOKING = /secret|passw|credential|[?&=@]/i
+
 /** The endpoint URL as messages show it: scheme, host, port and path; never user info or a query (they may hold secrets). */
 export function shownEndpoint(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`
+  const safe = (part: string) => (SECRET_LOOKING.test(decodeURIComponentSafe(part)) ? '(not shown)' : part)
+  return `${url.protocol}//${safe(url.host)}${url.pathname === '/' ? '/' : `/${safe(url.pathname.slice(1))}`}`
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
 }
 
 /** Kafka's SaslConfigs defaults and ranges for the refresh of an expiring login credential. */
