@@ -13,10 +13,11 @@
 #
 # Environment:
 #   KAFKA_VERSION       default 4.4.0 (4.1.x gets the unstable/share/streams deltas)
-#   KAFKA_IT_PORT_BASE  default 19090; the cluster uses PORT_BASE .. PORT_BASE+23 (keep bases >= 30 apart)
+#   KAFKA_IT_PORT_BASE  default 19090; the cluster uses PORT_BASE .. PORT_BASE+26 (keep bases >= 30 apart)
 #   KAFKA_IT_RUN_DIR    default <repo>/.kafka-run/<version>-<portbase>
 #   KAFKA_IT_LIBS       default <repo>/.kafka-libs/<version>
-# Ports: controller BASE; broker N: PLAINTEXT BASE+N, SASL_SSL BASE+10+N (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER
+# Ports: controller BASE; broker N: PLAINTEXT BASE+N, OIDC (SASL_PLAINTEXT, OAUTHBEARER checked against a JWKS) BASE+23+N,
+# SASL_SSL BASE+10+N (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER
 # with unsecured JWTs), SSL (mTLS) BASE+20+N.
 set -euo pipefail
 
@@ -40,6 +41,7 @@ ctrl_port() { echo $((PB)); }
 plain_port() { echo $((PB + $1)); }
 sasl_port() { echo $((PB + 10 + $1)); }
 ssl_port() { echo $((PB + 20 + $1)); }
+oidc_port() { echo $((PB + 23 + $1)); }
 
 JAVA_TOOL=(java -Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto
   -Dlog4j2.configurationFile="$IT_DIR/config/tools-log4j2.properties")
@@ -120,7 +122,7 @@ common_props() {
   cat <<EOF
 controller.listener.names=CONTROLLER
 controller.quorum.voters=$CTRL_ID@127.0.0.1:$(ctrl_port)
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,OIDC:SASL_PLAINTEXT
 broker.session.timeout.ms=5000
 broker.heartbeat.interval.ms=1000
 num.network.threads=2
@@ -164,8 +166,8 @@ write_broker_props() { # $1 = id, $2 = rack
     echo "process.roles=broker"
     echo "node.id=$n"
     echo "broker.rack=$rack"
-    echo "listeners=PLAINTEXT://127.0.0.1:$(plain_port "$n"),SASL_SSL://127.0.0.1:$(sasl_port "$n"),SSL://127.0.0.1:$(ssl_port "$n")"
-    echo "advertised.listeners=PLAINTEXT://127.0.0.1:$(plain_port "$n"),SASL_SSL://127.0.0.1:$(sasl_port "$n"),SSL://127.0.0.1:$(ssl_port "$n")"
+    echo "listeners=PLAINTEXT://127.0.0.1:$(plain_port "$n"),SASL_SSL://127.0.0.1:$(sasl_port "$n"),SSL://127.0.0.1:$(ssl_port "$n"),OIDC://127.0.0.1:$(oidc_port "$n")"
+    echo "advertised.listeners=PLAINTEXT://127.0.0.1:$(plain_port "$n"),SASL_SSL://127.0.0.1:$(sasl_port "$n"),SSL://127.0.0.1:$(ssl_port "$n"),OIDC://127.0.0.1:$(oidc_port "$n")"
     echo "log.dirs=$RUN/b$n/data"
     cat <<EOF
 inter.broker.listener.name=PLAINTEXT
@@ -185,6 +187,17 @@ listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.p
 # exp claim, any principal. The broker's own login on this listener makes an unsecured token from
 # unsecuredLoginStringClaim_sub (it is not used: inter-broker traffic is PLAINTEXT). Test clusters only.
 listener.name.sasl_ssl.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="broker";
+# OIDC (SASL_PLAINTEXT, OAUTHBEARER only): tokens validated by Kafka's own OIDC validator, RS256 signatures checked
+# against the JWKS file made at start (\$RUN_DIR/oidc; the JVM's org.apache.kafka.sasl.oauthbearer.allowed.urls
+# names it), audience rebalance-doctor-it, issuer https://idp.rebalance-doctor.test (4.4 requires one); a session lasts until the token expires (connections.max.reauth.ms > 0:
+# the broker closes a connection on its first request after that). The unsecured sub is the listener's own login.
+listener.name.oidc.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oidc.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="broker";
+listener.name.oidc.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+listener.name.oidc.oauthbearer.connections.max.reauth.ms=3600000
+sasl.oauthbearer.jwks.endpoint.url=file:$RUN/oidc/jwks.json
+sasl.oauthbearer.expected.audience=rebalance-doctor-it
+sasl.oauthbearer.expected.issuer=https://idp.rebalance-doctor.test
 # small internal topics, RF 3
 offsets.topic.num.partitions=$OFFSETS_PARTITIONS
 offsets.topic.replication.factor=3
@@ -259,6 +272,19 @@ make_tls() {
   )
 }
 
+# The OIDC listener's signing key: an RSA key pair (node:crypto), the private key for the tests to sign tokens with,
+# the public key as the JWKS file the brokers read.
+make_oidc_keys() {
+  mkdir -p "$RUN/oidc"
+  node -e '
+    const c = require("node:crypto"), fs = require("node:fs"), d = process.argv[1]
+    const {publicKey, privateKey} = c.generateKeyPairSync("rsa", {modulusLength: 2048})
+    fs.writeFileSync(d + "/private-key.pem", privateKey.export({type: "pkcs8", format: "pem"}))
+    const jwk = {...publicKey.export({format: "jwk"}), kid: "rd-it", alg: "RS256", use: "sig"}
+    fs.writeFileSync(d + "/jwks.json", JSON.stringify({keys: [jwk]}))
+  ' "$RUN/oidc"
+}
+
 # ---------------------------------------------------------------- processes
 start_node() { # $1 = node name (c100, b1..b3), $2 = heap
   local name=$1 heap=$2
@@ -267,7 +293,7 @@ start_node() { # $1 = node name (c100, b1..b3), $2 = heap
   nohup java -Xms"$heap" -Xmx"$heap" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k \
     -XX:MaxMetaspaceSize=256m -Djava.awt.headless=true \
     -Dlog4j2.configurationFile="$IT_DIR/config/log4j2.properties" -Dkafka.logs.dir="$RUN/$name/logs" \
-    -Dkafka.it.run.dir="$RUN" \
+    -Dkafka.it.run.dir="$RUN" -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls="file:$RUN/oidc/jwks.json" \
     -cp "$LIBS/*" kafka.Kafka "$RUN/$name.properties" >"$RUN/$name.out" 2>&1 </dev/null &
   echo $! >"$RUN/pids/$name.pid"
 }
@@ -285,7 +311,7 @@ wait_broker_running() { # $1 = broker id, $2 = timeout s
 
 check_ports_free() {
   local p ports=("$(ctrl_port)")
-  for n in "${BROKERS[@]}"; do ports+=("$(plain_port "$n")" "$(sasl_port "$n")" "$(ssl_port "$n")"); done
+  for n in "${BROKERS[@]}"; do ports+=("$(plain_port "$n")" "$(sasl_port "$n")" "$(ssl_port "$n")" "$(oidc_port "$n")"); done
   for p in "${ports[@]}"; do
     if [[ -n $(ss -ltnH "sport = :$p" 2>/dev/null) ]]; then
       die "port $p is in use (another cluster? set KAFKA_IT_PORT_BASE, or run stop with its KAFKA_IT_RUN_DIR)"
@@ -313,6 +339,11 @@ write_env() {
     echo "BOOTSTRAP=127.0.0.1:$(plain_port 1),127.0.0.1:$(plain_port 2),127.0.0.1:$(plain_port 3)"
     echo "BOOTSTRAP_SASL_SSL=127.0.0.1:$(sasl_port 1),127.0.0.1:$(sasl_port 2),127.0.0.1:$(sasl_port 3)"
     echo "BOOTSTRAP_SSL=127.0.0.1:$(ssl_port 1),127.0.0.1:$(ssl_port 2),127.0.0.1:$(ssl_port 3)"
+    echo "BOOTSTRAP_OIDC=127.0.0.1:$(oidc_port 1),127.0.0.1:$(oidc_port 2),127.0.0.1:$(oidc_port 3)"
+    echo "OIDC_PRIVATE_KEY_PEM=$RUN/oidc/private-key.pem"
+    echo "OIDC_KEY_ID=rd-it"
+    echo "OIDC_AUDIENCE=rebalance-doctor-it"
+    echo "OIDC_ISSUER=https://idp.rebalance-doctor.test"
     echo "BOOTSTRAP_CONTROLLER=127.0.0.1:$(ctrl_port)"
     echo "OFFSETS_TOPIC_PARTITIONS=$OFFSETS_PARTITIONS"
     echo "DUMP_LOG_SEGMENTS_CLASS=$(dump_log_class)"
@@ -342,6 +373,7 @@ write_env() {
       echo "BROKER_${n}_PORT=$(plain_port "$n")"
       echo "BROKER_${n}_SASL_SSL_PORT=$(sasl_port "$n")"
       echo "BROKER_${n}_SSL_PORT=$(ssl_port "$n")"
+      echo "BROKER_${n}_OIDC_PORT=$(oidc_port "$n")"
       echo "BROKER_${n}_RACK=$(sed -n 's/^broker.rack=//p' "$RUN/b$n.properties")"
       echo "BROKER_${n}_LOG_DIR=$RUN/b$n/data"
       echo "BROKER_${n}_OUT=$RUN/b$n.out"
@@ -368,6 +400,7 @@ cmd_start() {
   check_ports_free
   mkdir -p "$RUN/pids"
   make_tls
+  make_oidc_keys
   write_controller_props
   for n in "${BROKERS[@]}"; do write_broker_props "$n" "${RACK[$n]}"; done
   CID=$("${JAVA_TOOL[@]}" -cp "$LIBS/*" kafka.tools.StorageTool random-uuid)

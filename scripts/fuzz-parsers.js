@@ -193,6 +193,7 @@ function jaasText(r, secret) {
   parts.push(`username=${r.chance(0.5) ? '"alice"' : 'alice'}`)
   parts.push(`password${r.pick(['=', '=', '=', ':', ' ', '= ', ' = '])}${quoted ? `"${secret}"` : secret}`)
   if (r.chance(0.2)) parts.push(`unsecuredLoginStringClaim_sub=${quoted ? '"sub-user"' : 'sub-user'}`) // a subject, shown as the user name
+  if (r.chance(0.2)) parts.push(`clientId=${quoted ? '"rd-app"' : 'rd-app'}`, `clientSecret=${quoted ? `"${secret}"` : secret}`)
   return parts.join(' ') + r.pick([';', ';', ';', '', ' ;', `; ${secret}`, '";'])
 }
 
@@ -220,8 +221,12 @@ function propertiesText(r, secret) {
     lines.push(`${r.pick(SECRET_KEYS.slice(0, 6))}${r.pick(['=', ':', ' '])}${r.chance(0.3) ? `-----BEGIN PRIVATE KEY-----${secret}` : secret}`)
   if (r.chance(0.3))
     lines.push(
-      `sasl.oauthbearer.token.endpoint.url=${r.pick(['file:', 'file://', 'http://x/', 'file:%zz', 'file://h:99999/', 'file:/nonexistent/'])}${r.chance(0.5) ? 'token-file' : ''}`,
+      `sasl.oauthbearer.token.endpoint.url=${r.pick(['file:', 'file://', 'http://x/', 'file:%zz', 'file://h:99999/', 'file:/nonexistent/', 'https://idp.example/oauth2/', `https://rd:${secret}@idp.example/`, `https://idp.example/token?key=${secret}&`])}${r.chance(0.5) ? 'token-file' : ''}`,
     )
+  if (r.chance(0.2)) lines.push(`sasl.oauthbearer.client.credentials.client.secret${r.pick(['=', ':', ' '])}${secret}`)
+  if (r.chance(0.1)) lines.push(`sasl.oauthbearer.client.credentials.client.id=rd-app`, `sasl.oauthbearer.scope=${r.pick(['kafka', 'a b', ''])}`)
+  if (r.chance(0.1))
+    lines.push(`sasl.login.${r.pick(['connect.timeout.ms', 'read.timeout.ms', 'refresh.window.factor'])}=${r.pick(['1000', '0.9', '-1', 'x'])}`)
   if (r.chance(0.2)) lines.push(`ssl.keystore.type=${r.pick(['JKS', 'PKCS12', 'PEM'])}`)
   if (r.chance(0.3)) lines.push(r.pick(['# comment', '! comment', '', '  ', 'client.id=me', 'bootstrap.servers=h:1', 'unknown.key=1', '\\']))
   for (let i = lines.length - 1; i > 0; i--) {

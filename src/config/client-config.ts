@@ -23,6 +23,7 @@ import {
 } from './connection-settings.js'
 import {KNOWN_KEYS, isKnownKey, isSecurityKey, nearestKnownKey} from './known-keys.js'
 import {type PropertyEntry, parseProperties} from './properties.js'
+import {LOGIN_CALLBACK_HANDLERS} from './oauth-settings.js'
 import {saslSettings} from './sasl-settings.js'
 import {BOOTSTRAP_SHOWN, isSecretKey, shown, shownPlain} from './secret.js'
 import {fileError, tlsSettings} from './tls-settings.js'
@@ -33,8 +34,10 @@ export * from './connection-settings.js'
 
 /** Settings that change how we connect but that this tool cannot honor: refuse rather than connect differently. */
 const REFUSED: Record<string, string> = {
-  'sasl.login.callback.handler.class':
-    'custom Java login callback handlers cannot run here; give the token with sasl.oauthbearer.token.endpoint.url=file:/path/to/token or $' + ENV.oauthToken,
+  'sasl.oauthbearer.assertion.file':
+    'a client assertion (the jwt-bearer grant) is not supported; use a client id and secret (sasl.oauthbearer.client.credentials.client.id / .client.secret)',
+  'sasl.oauthbearer.assertion.private.key.file':
+    'a client assertion (the jwt-bearer grant) is not supported; use a client id and secret (sasl.oauthbearer.client.credentials.client.id / .client.secret)',
   'sasl.client.callback.handler.class': 'custom Java callback handlers cannot run here; use PLAIN, SCRAM-SHA-256/512 or OAUTHBEARER with a static token',
   'sasl.login.class': 'custom Java login classes cannot run here',
   'ssl.engine.factory.class': 'custom Java SSL engine factories cannot run here; give PKCS12 or PEM stores (ssl.truststore.type, ssl.keystore.type)',
@@ -168,6 +171,7 @@ export function settingsFromProperties(props: Props, input: SettingsInput & {env
   for (const [key, why] of Object.entries(REFUSED)) {
     if (props.has(key)) throw new InputError(`${key} (${where(key)}) is not supported: ${why}`, undefined, 'UNSUPPORTED_SETTING')
   }
+  refuseLoginHandler(get('sasl.login.callback.handler.class'), where)
   const ignoredKeys = [...props.keys()].filter(k => !(SUPPORTED_KEYS as readonly string[]).includes(k)).sort()
 
   // Bootstrap servers
@@ -212,6 +216,16 @@ export function settingsFromProperties(props: Props, input: SettingsInput & {env
   }
 }
 
+/** Kafka's own OAuthBearerLoginCallbackHandler (the token endpoint) is what we do; any other Java handler cannot run here. */
+function refuseLoginHandler(value: string | undefined, where: (k: string) => string): void {
+  if (value === undefined || (LOGIN_CALLBACK_HANDLERS as readonly string[]).includes(value.trim())) return
+  throw new InputError(
+    `sasl.login.callback.handler.class (${where('sasl.login.callback.handler.class')}) is not supported: custom Java login callback handlers cannot run here`,
+    `Use ${LOGIN_CALLBACK_HANDLERS[0]} with sasl.oauthbearer.token.endpoint.url (https://… or file:/path/to/token), or give a token in $${ENV.oauthToken}.`,
+    'UNSUPPORTED_SETTING',
+  )
+}
+
 export function parseBootstrap(text: string, where = '--bootstrap-server'): BrokerAddress[] {
   const out: BrokerAddress[] = []
   for (const raw of text.split(',')) {
@@ -245,6 +259,8 @@ export function describeSettings(s: ConnectionSettings): string {
     if (s.sasl.username) parts.push(`sasl.username=${shownPlain(s.sasl.username)}`)
     if (s.sasl.password) parts.push('sasl.password=(set)')
     if (s.sasl.token) parts.push('sasl.token=(set)')
+    if (s.sasl.tokenEndpoint)
+      parts.push(`sasl.oauthbearer.token.endpoint=${s.sasl.tokenEndpoint.shown}`, `sasl.oauthbearer.client.id=${shownPlain(s.sasl.tokenEndpoint.clientId)}`)
   }
   if (s.tls) {
     parts.push(`ssl.ca=${s.tls.ca ? 'PEM' : 'system'}`, `ssl.client-cert=${s.tls.cert ? 'PEM' : 'none'}`, `ssl.hostname-check=${s.tls.verifyHostname}`)

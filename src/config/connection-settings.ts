@@ -28,6 +28,27 @@ export interface SaslSettings {
   readonly password?: Secret
   /** OAUTHBEARER token (compact JWS). */
   readonly token?: Secret
+  /** OAUTHBEARER: fetch the token from this OAuth token endpoint (client credentials), for each new connection as it expires. */
+  readonly tokenEndpoint?: OAuthTokenEndpoint
+}
+
+/** An OAuth token endpoint and the client credentials to post to it (src/config/oauth-settings.ts reads them). */
+export interface OAuthTokenEndpoint {
+  /** The whole URL, kept secret (user info or a query may hold one): messages show `shown`. */
+  readonly url: Secret
+  /** scheme://host:port/path */
+  readonly shown: string
+  readonly clientId: string
+  readonly clientSecret: Secret
+  readonly scope?: string
+  /** sasl.oauthbearer.sub.claim.name: the claim naming the principal (default "sub"). */
+  readonly subClaimName: string
+  /** sasl.oauthbearer.header.urlencode: URL-encode the client id and secret in the Basic header (Kafka's default: false). */
+  readonly urlencodeHeader: boolean
+  readonly connectTimeoutMs?: number
+  readonly readTimeoutMs?: number
+  /** sasl.login.refresh.*: when a token is replaced, as Kafka's ExpiringCredentialRefreshingLogin decides. */
+  readonly refresh: {readonly windowFactor: number; readonly windowJitter: number; readonly minPeriodSeconds: number; readonly bufferSeconds: number}
 }
 
 export interface ConnectionSettings {
@@ -58,6 +79,18 @@ export const SUPPORTED_KEYS = [
   'sasl.mechanism',
   'sasl.jaas.config',
   'sasl.oauthbearer.token.endpoint.url',
+  'sasl.login.callback.handler.class',
+  'sasl.oauthbearer.client.credentials.client.id',
+  'sasl.oauthbearer.client.credentials.client.secret',
+  'sasl.oauthbearer.scope',
+  'sasl.oauthbearer.sub.claim.name',
+  'sasl.oauthbearer.header.urlencode',
+  'sasl.login.connect.timeout.ms',
+  'sasl.login.read.timeout.ms',
+  'sasl.login.refresh.window.factor',
+  'sasl.login.refresh.window.jitter',
+  'sasl.login.refresh.min.period.seconds',
+  'sasl.login.refresh.buffer.seconds',
   'ssl.truststore.type',
   'ssl.truststore.location',
   'ssl.truststore.certificates',

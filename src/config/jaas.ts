@@ -13,7 +13,7 @@ export interface JaasEntry {
 
 const FLAGS = new Set(['required', 'requisite', 'sufficient', 'optional'])
 /** Option names common enough to name when a typo follows them (`password:…`); any other word is never shown. */
-const KNOWN_OPTIONS = new Set(['username', 'password', 'unsecuredLoginStringClaim_sub', 'tokenauth'])
+const KNOWN_OPTIONS = new Set(['username', 'password', 'unsecuredLoginStringClaim_sub', 'tokenauth', 'clientId', 'clientSecret', 'scope'])
 const OPTION_NAME = /^[A-Za-z_][\w.-]*$/
 
 export const LOGIN_MODULES = {

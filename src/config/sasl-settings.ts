@@ -1,7 +1,8 @@
 /** sasl.* settings of a client.properties file and the JAAS line (moved out of ./client-config.ts). */
 import {InputError} from '../core/errors.js'
 import {ENV, type SaslMechanism, type SaslSettings} from './connection-settings.js'
-import {LOGIN_MODULES, parseJaasConfig} from './jaas.js'
+import {type JaasEntry, LOGIN_MODULES, parseJaasConfig} from './jaas.js'
+import {tokenEndpointSettings} from './oauth-settings.js'
 import {Secret, shown} from './secret.js'
 import {type Getter, readSettingFile} from './tls-settings.js'
 
@@ -19,7 +20,9 @@ export function saslSettings(get: Getter, where: (k: string) => string, env: Nod
   if (!['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'].includes(mechText)) {
     throw new InputError(
       `sasl.mechanism ${shown(get('sasl.mechanism'))} (${where('sasl.mechanism')}) is not supported`,
-      'Use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.',
+      mechText === 'AWS_MSK_IAM'
+        ? "Amazon MSK's IAM authentication needs AWS's Java library; use an MSK listener with SASL/SCRAM (SCRAM-SHA-512) or mutual TLS (security.protocol=SSL), or OAUTHBEARER where the cluster offers it."
+        : 'Use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.',
       'UNSUPPORTED_SETTING',
     )
   }
@@ -44,28 +47,14 @@ export function saslSettings(get: Getter, where: (k: string) => string, env: Nod
     }
     const fromEnv = env[ENV.oauthToken]
     if (fromEnv) return {mechanism, token: new Secret(fromEnv.trim())}
-    const endpoint = get('sasl.oauthbearer.token.endpoint.url')
-    if (endpoint) {
-      if (!endpoint.startsWith('file:')) {
-        throw new InputError(
-          `sasl.oauthbearer.token.endpoint.url (${where('sasl.oauthbearer.token.endpoint.url')}) is an HTTP token endpoint, which is not supported`,
-          `Fetch a token yourself and give it as a file (sasl.oauthbearer.token.endpoint.url=file:/path/to/token) or in $${ENV.oauthToken}.`,
-          'UNSUPPORTED_SETTING',
-        )
-      }
-      let path: string
-      try {
-        const url = new URL(endpoint)
-        if (url.host !== '' && url.host !== 'localhost') throw new Error('remote host')
-        path = decodeURIComponent(url.pathname)
-      } catch {
-        throw new InputError(
-          `sasl.oauthbearer.token.endpoint.url (${where('sasl.oauthbearer.token.endpoint.url')}) is not a valid file: URL`,
-          'Write it as file:/path/to/token or file:///path/to/token (percent-encode special characters).',
-          'BAD_SETTING',
-        )
-      }
-      return {mechanism, token: new Secret(readSettingFile(readFile, path, 'sasl.oauthbearer.token.endpoint.url').trim())}
+    const endpoint = get('sasl.oauthbearer.token.endpoint.url')?.trim()
+    if (endpoint) return oauthEndpoint(endpoint, get, where, jaas, readFile)
+    if (get('sasl.login.callback.handler.class')) {
+      throw new InputError(
+        'sasl.login.callback.handler.class names OAuthBearerLoginCallbackHandler but sasl.oauthbearer.token.endpoint.url is not set',
+        'Set sasl.oauthbearer.token.endpoint.url to the OAuth token endpoint (https://…) or to a token file (file:/path/to/token).',
+        'BAD_SETTING',
+      )
     }
     const sub = jaas?.options.get('unsecuredLoginStringClaim_sub')
     if (sub) return {mechanism, token: new Secret(unsecuredJwt(sub)), username: sub}
@@ -97,6 +86,38 @@ export function saslSettings(get: Getter, where: (k: string) => string, env: Nod
     )
   }
   return {mechanism, username, password: new Secret(password)}
+}
+
+/** OAUTHBEARER with sasl.oauthbearer.token.endpoint.url: a token file (file:) or an OAuth token endpoint (http, https). */
+function oauthEndpoint(
+  endpoint: string,
+  get: Getter,
+  where: (k: string) => string,
+  jaas: JaasEntry | undefined,
+  readFile: (p: string) => string,
+): SaslSettings {
+  const at = `sasl.oauthbearer.token.endpoint.url (${where('sasl.oauthbearer.token.endpoint.url')})`
+  let url: URL
+  try {
+    url = new URL(endpoint)
+  } catch {
+    throw new InputError(`${at} is not a URL`, 'Write it as https://idp.example.com/oauth2/token, or file:/path/to/token for a token file.', 'BAD_SETTING')
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return {mechanism: 'OAUTHBEARER', tokenEndpoint: tokenEndpointSettings(url, get, where, jaas)}
+  if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) {
+    throw new InputError(
+      `${at} is neither an http(s) token endpoint nor a local file: URL`,
+      'Write it as https://idp.example.com/oauth2/token, or file:/path/to/token (file:///path/to/token) for a token file.',
+      'BAD_SETTING',
+    )
+  }
+  let path: string
+  try {
+    path = decodeURIComponent(url.pathname)
+  } catch {
+    throw new InputError(`${at} is not a valid file: URL`, 'Percent-encode special characters (file:/path/to/token).', 'BAD_SETTING')
+  }
+  return {mechanism: 'OAUTHBEARER', token: new Secret(readSettingFile(readFile, path, 'sasl.oauthbearer.token.endpoint.url').trim())}
 }
 
 /** A login module class as it may be shown: one of the known ones, else not named (a typo may be a secret). */

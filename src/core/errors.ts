@@ -61,6 +61,7 @@ export type ErrorCode =
   | 'TLS_UNTRUSTED'
   | 'SASL_AUTH_FAILED'
   | 'SASL_MECHANISM'
+  | 'OAUTH_TOKEN'
   | 'NOT_AUTHORIZED'
   // the cluster's answers
   | 'INCOMPLETE_READ'

@@ -17,6 +17,7 @@ import {connectionError, oneLine, timeoutError} from './errors.js'
 import {frameError, maxResponseBytes} from './frame-guard.js'
 import * as P from './protocol.js'
 import {isRetriableConnection, Retrier} from './retry.js'
+import {OAUTH_TOKENS} from './oauth.js'
 import {authenticate} from './sasl.js'
 
 export interface KafkaClientOptions {
@@ -36,6 +37,7 @@ export interface Node {
 const SAME_FOR_ALL_BROKERS = new Set([
   'SASL_AUTH_FAILED',
   'SASL_MECHANISM',
+  'OAUTH_TOKEN',
   'TLS_UNTRUSTED',
   'TLS_HOSTNAME',
   'TLS_CERT_DATE',
@@ -69,6 +71,8 @@ export class KafkaSession {
   readonly #conns = new Map<string, Promise<BrokerConnection>>()
   readonly #addresses = new WeakMap<BrokerConnection, {host: string; port: number}>()
   readonly #all = new Set<BrokerConnection>()
+  /** When the SASL session of the connection to host:port is to be replaced (KIP-368 session lifetime). */
+  readonly #reauthAt = new Map<string, number>()
   /** Connections attempted (for --debug: retries must stay bounded). */
   #connectAttempts = 0
   #versions = new Map<number, P.ApiVersionRange>()
@@ -239,6 +243,14 @@ export class KafkaSession {
   connect(host: string, port: number): Promise<BrokerConnection> {
     const key = `${host}:${port}`
     let p = this.#conns.get(key)
+    const reauthAt = this.#reauthAt.get(key)
+    if (p && reauthAt !== undefined && Date.now() >= reauthAt) {
+      // (the old connection takes no new request, so the broker never closes it for an expired session; close() ends it)
+      this.debug(`${key}: the SASL session is about to expire; authenticating a new connection`)
+      this.#conns.delete(key)
+      this.#reauthAt.delete(key)
+      p = undefined
+    }
     if (!p) {
       const made = this.#newConnection(host, port)
       p = made
@@ -315,17 +327,34 @@ export class KafkaSession {
     this.#all.add(conn)
     try {
       await conn.ready()
-      if (s.sasl) {
-        const sasl = s.sasl
-        this.step = `authenticating to ${host}:${port} (${s.securityProtocol}, ${sasl.mechanism})`
-        await authenticate((apiKey, version, body, flexible) => conn.request(apiKey, version, body, flexible), sasl, {host, port, settings: s})
-      }
+      if (s.sasl) await this.#authenticate(conn, host, port, s.sasl)
     } catch (error) {
       conn.socket.destroy()
       throw frameError(conn.socket) ?? connectionError(error, {host, port, settings: s})
     }
     this.#addresses.set(conn, {host, port})
     return conn
+  }
+
+  /**
+   * SASL on a new connection; an OAUTHBEARER token endpoint's token is fetched (or the one kept reused) first. When the
+   * broker gives the session a lifetime (connections.max.reauth.ms, bounded by the token's expiry), the connection is
+   * used until 85-95 % of it, as Kafka's clients re-authenticate (SaslClientAuthenticator); a new connection with a
+   * fresh token replaces it then (./connect).
+   */
+  async #authenticate(conn: BrokerConnection, host: string, port: number, configured: NonNullable<ConnectionSettings['sasl']>): Promise<void> {
+    const s = this.settings
+    let sasl = configured
+    if (sasl.tokenEndpoint) {
+      this.step = `fetching an OAuth token from ${sasl.tokenEndpoint.shown}`
+      sasl = {...sasl, token: (await OAUTH_TOKENS.token(sasl.tokenEndpoint, this.deadline, line => this.debug(line))).token}
+    }
+    this.step = `authenticating to ${host}:${port} (${s.securityProtocol}, ${sasl.mechanism})`
+    const lifetimeMs = await authenticate((apiKey, version, body, flexible) => conn.request(apiKey, version, body, flexible), sasl, {host, port, settings: s})
+    if (lifetimeMs > 0) {
+      this.#reauthAt.set(`${host}:${port}`, Date.now() + Math.floor(lifetimeMs * (0.85 + 0.1 * Math.random())))
+      this.debug(`${host}:${port}: SASL session lifetime ${lifetimeMs} ms`)
+    }
   }
 
   /** One request on `conn`: our body out, the response body decoded; failures become one-line RuntimeErrors. */

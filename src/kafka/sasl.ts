@@ -17,30 +17,37 @@ export type Exchange = (apiKey: number, version: number, body: Buffer, flexible:
 
 type Sasl = NonNullable<ConnectionSettings['sasl']>
 
-export async function authenticate(exchange: Exchange, sasl: Sasl, ctx: ErrorContext): Promise<void> {
+/**
+ * Authenticates; resolves with the session lifetime the broker gave in its last SaslAuthenticate response (KIP-368:
+ * with connections.max.reauth.ms set, the broker closes the connection on the first request after it), 0 for none.
+ */
+export async function authenticate(exchange: Exchange, sasl: Sasl, ctx: ErrorContext): Promise<number> {
   const hs = P.decodeSaslHandshakeV1(await exchange(P.API.SaslHandshake, 1, P.encodeSaslHandshakeV1(sasl.mechanism), false))
   if (hs.errorCode !== 0) throw saslMechanismError(ctx, hs.mechanisms)
+  let sessionLifetimeMs = 0
   // One SaslAuthenticate round trip: our bytes out, the server's back; an error code ends the authentication.
   const step = async (bytes: Buffer): Promise<Buffer> => {
     const r = P.decodeSaslAuthenticateV2(await exchange(P.API.SaslAuthenticate, 2, P.encodeSaslAuthenticateV2(bytes), true))
     if (r.errorCode !== 0) throw saslFailedError(ctx, r.errorMessage)
+    sessionLifetimeMs = r.sessionLifetimeMs
     return r.authBytes
   }
   switch (sasl.mechanism) {
     case 'PLAIN':
       await step(Buffer.from(`\0${sasl.username ?? ''}\0${sasl.password?.reveal() ?? ''}`, 'utf8'))
-      return
+      break
     case 'SCRAM-SHA-256':
     case 'SCRAM-SHA-512':
       await scram(step, sasl.mechanism === 'SCRAM-SHA-256' ? 'sha256' : 'sha512', sasl.username ?? '', sasl.password?.reveal() ?? '', ctx)
-      return
+      break
     case 'OAUTHBEARER': {
       const challenge = await step(Buffer.from(`n,,\x01auth=Bearer ${sasl.token?.reveal() ?? ''}\x01\x01`, 'utf8'))
       // A refused token is answered with a JSON error (RFC 7628 §3.2.2), not an error code; the status is safe to show.
       if (challenge.length > 0) throw saslFailedError(ctx, `token refused (${oauthStatus(challenge)})`)
-      return
+      break
     }
   }
+  return sessionLifetimeMs
 }
 
 function oauthStatus(challenge: Buffer): string {

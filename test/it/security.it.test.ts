@@ -13,10 +13,11 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {buildOnce, cli, type CliResult, errorLine, tempDir, writeProps} from './adapter-cli.js'
-import {clusterSh} from './lib/cluster.js'
+import {buildOnce, cli, type CliResult, errorLine, ndjsonCli, tempDir, writeProps} from './adapter-cli.js'
+import {clusterSh, waitFor} from './lib/cluster.js'
 import type {GroupMetadataRecord} from './lib/offsets-log.js'
 import {Probe} from './lib/probe.js'
+import {startTokenEndpoint, type TokenEndpoint} from './lib/token-endpoint.js'
 
 const run = promisify(execFile)
 let probe: Probe
@@ -356,6 +357,106 @@ describe('SASL_SSL with OAUTHBEARER (unsecured JWT)', () => {
     // code. (@platformatic/kafka 1.35's connection took it for success and sent ApiVersions: "ILLEGAL_SASL_STATE".)
     expectFailure(r, 1, /^SASL authentication failed \(OAUTHBEARER\) at 127\.0\.0\.1:\d+: token refused \(status "invalid_token"\)/, 10_000)
     expect(await brokerValidated(sub)).toBe(false)
+  })
+})
+
+describe("OIDC listener: OAUTHBEARER with tokens from a token endpoint (client credentials), checked by Kafka's OAuthBearerValidatorCallbackHandler", () => {
+  const CLIENT = 'rd-it-client'
+  const CLIENT_SECRET = 'rd-it-cl1ent-s3cret'
+  /** A query parameter of the endpoint URL: it may hold a secret, so it is never shown. */
+  const QUERY_SECRET = 'tenant=q-s3cret-param'
+  const endpoints: TokenEndpoint[] = []
+  const endpoint = async (sub: string, lifetimeS: number) => {
+    const e = await startTokenEndpoint({env, clientId: CLIENT, clientSecret: CLIENT_SECRET, sub, lifetimeS})
+    endpoints.push(e)
+    return e
+  }
+  /** Kafka 4.x's client.properties for this: the handler class, the endpoint, the credentials in sasl.jaas.config. */
+  const oidcProps = (name: string, e: TokenEndpoint, secret = CLIENT_SECRET) =>
+    writeProps(dir, name, [
+      'security.protocol=SASL_PLAINTEXT',
+      'sasl.mechanism=OAUTHBEARER',
+      `sasl.oauthbearer.token.endpoint.url=${e.url}?${QUERY_SECRET}`,
+      'sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler',
+      `sasl.jaas.config=${OAUTHBEARER} required clientId="${CLIENT}" clientSecret="${secret}" scope="kafka";`,
+    ])
+
+  beforeAll(() => {
+    tokens.push(CLIENT_SECRET, QUERY_SECRET)
+  })
+  afterAll(async () => {
+    await Promise.all(endpoints.map(e => e.close()))
+  })
+
+  it('group list and group explain as the OIDC client agree with PLAINTEXT; one token for the run; no secret in any output', async () => {
+    const e = await endpoint(`rd-oidc-${R}`, 600)
+    const props = oidcProps('oidc.properties', e)
+    const group = `${R}-oidc`
+    await probe.driver.cmd(`consumer ${R}-o1 ${group} names ${R}-open`)
+    try {
+      await probe.settled(group, 'consumer')
+      const listed = await cli(['group', 'list', '-b', env.BOOTSTRAP_OIDC, '--command-config', props, '--json', '--debug'])
+      expect(listed.code, listed.stderr).toBe(0)
+      expect(JSON.parse(listed.stdout).groups.map((g: {group: string}) => g.group)).toContain(group)
+      expect(listed.stderr).toMatch(/OAuth token from http:\/\/127\.0\.0\.1:\d+\/oauth2\/token for sub rd-oidc-\w+: expires in \d+ s/)
+      const oidc = await cli(['group', 'explain', group, '-b', env.BOOTSTRAP_OIDC, '--command-config', props, '--json', '--debug'])
+      expect(oidc.code, oidc.stderr).toBe(0)
+      const plain = await cli(['group', 'explain', group, '-b', env.BOOTSTRAP, '--json'])
+      const [o, p] = [JSON.parse(oidc.stdout), JSON.parse(plain.stdout)]
+      expect([o.groupEpoch, o.assignmentEpoch, o.storedMetadataHash, o.liveMetadataHash, o.verdict.code]).toEqual([
+        p.groupEpoch,
+        p.assignmentEpoch,
+        p.storedMetadataHash,
+        p.liveMetadataHash,
+        p.verdict.code,
+      ])
+      // each command is one process: one token each, shared by its connections to the three brokers
+      expect(e.issued).toHaveLength(2)
+      tokens.push(...e.issued)
+      for (const r of [listed, oidc]) expectNoSecrets(r)
+    } finally {
+      await probe.driver.cmd(`stop ${R}-o1`)
+    }
+  })
+
+  it('a wrong client secret: one line naming the endpoint (not its query), HTTP 401 and what to check; exit 1; no secret', async () => {
+    const e = await endpoint(`rd-oidc-bad-${R}`, 600)
+    const r = await cli(['group', 'list', '-b', env.BOOTSTRAP_OIDC, '--command-config', oidcProps('oidc-bad.properties', e, 'wr0ng-s3cret')])
+    tokens.push('wr0ng-s3cret')
+    expectFailure(r, 1, /^the OAuth token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth2\/token answered HTTP 401 \(invalid_client\)$/, 20_000)
+    expect(r.stderr).toContain('Check the client id and secret')
+    expect(e.refused).toBe(1)
+  })
+
+  it('a token that expires during audit --watch is replaced before it expires: the watch keeps reading past the expiry', async () => {
+    const lifetimeS = 10
+    const e = await endpoint(`rd-oidc-short-${R}`, lifetimeS)
+    const props = oidcProps('oidc-short.properties', e)
+    const w = ndjsonCli(['audit', '-b', env.BOOTSTRAP_OIDC, '--command-config', props, '--watch', '1s', '--ndjson', '--group', `${R}-oidc`, '--debug'])
+    const cycles = () => (w.stderr().match(/--watch cycle \d+:/g) ?? []).length
+    try {
+      const opts = {timeoutMs: 120_000, intervalMs: 200}
+      await waitFor('the first token', async () => e.issued.length > 0, opts)
+      const expiry = Date.now() + lifetimeS * 1000
+      await waitFor('the first token expired', async () => Date.now() > expiry, opts)
+      const atExpiry = cycles()
+      await waitFor('two more cycles', async () => cycles() >= atExpiry + 2, opts)
+    } finally {
+      w.proc.kill('SIGINT')
+    }
+    expect(await w.exited, w.stderr()).toBe(0)
+    tokens.push(...e.issued)
+    expect(e.issued.length).toBeGreaterThanOrEqual(2)
+    expect(w.stderr()).not.toMatch(/failed \(retrying/)
+    expectNoSecrets({
+      code: 0,
+      stdout: w
+        .lines()
+        .map(l => JSON.stringify(l))
+        .join('\n'),
+      stderr: w.stderr(),
+      ms: 0,
+    })
   })
 })
 

@@ -49,6 +49,7 @@ interface SaslAuthenticateBody {
   ErrorCode: number
   ErrorMessage: string | null
   AuthBytes: Uint8Array
+  SessionLifetimeMs: bigint
 }
 
 export function encodeSaslHandshakeV1(mechanism: string): Buffer {
@@ -64,10 +65,15 @@ export function encodeSaslAuthenticateV2(authBytes: Uint8Array): Buffer {
   return encodeBody(Req.SaslAuthenticateRequest, 2, {AuthBytes: authBytes})
 }
 
-export function decodeSaslAuthenticateV2(buf: Buffer): {errorCode: number; errorMessage: string | null; authBytes: Buffer} {
+export function decodeSaslAuthenticateV2(buf: Buffer): {errorCode: number; errorMessage: string | null; authBytes: Buffer; sessionLifetimeMs: number} {
   const r = decodeAs<SaslAuthenticateBody>(Res.SaslAuthenticateResponse, 2, buf)
   const bytes = r.AuthBytes
-  return {errorCode: r.ErrorCode, errorMessage: r.ErrorMessage, authBytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)}
+  return {
+    errorCode: r.ErrorCode,
+    errorMessage: r.ErrorMessage,
+    authBytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+    sessionLifetimeMs: Number(r.SessionLifetimeMs),
+  }
 }
 
 // ---------------------------------------------------------------- Metadata v12

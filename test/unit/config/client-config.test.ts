@@ -15,6 +15,8 @@ const ENC_KEY = '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIenc\n-----END ENCRYPT
 const SCRAM = 'org.apache.kafka.common.security.scram.ScramLoginModule'
 const PLAIN = 'org.apache.kafka.common.security.plain.PlainLoginModule'
 
+const OAUTH = 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule'
+
 function settings(props: string, opts: {env?: NodeJS.ProcessEnv; files?: Record<string, string>; bootstrap?: string} = {}) {
   const files: Record<string, string> = {'client.properties': props, ...opts.files}
   return resolveConnectionSettings({
@@ -170,7 +172,7 @@ describe('security settings', () => {
     expect(s.sasl?.password?.reveal()).toBe('env-pw')
   })
 
-  it('OAUTHBEARER: a token from the environment, a file: endpoint, or an unsecured test JWT; HTTP endpoints refused', () => {
+  it('OAUTHBEARER: a token from the environment, a file: endpoint, or an unsecured test JWT', () => {
     const base = 'security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n'
     expect(settings(base, {env: {REBALANCE_DOCTOR_SASL_OAUTHBEARER_TOKEN: 'tok '}}).sasl?.token?.reveal()).toBe('tok')
     expect(settings(`${base}sasl.oauthbearer.token.endpoint.url=file:///t/token`, {files: {'/t/token': 'ey.file\n'}}).sasl?.token?.reveal()).toBe('ey.file')
@@ -181,9 +183,77 @@ describe('security settings', () => {
     expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({alg: 'none'})
     expect(JSON.parse(Buffer.from(p, 'base64url').toString()).sub).toBe('admin')
     expect(sig).toBe('')
-    const e = inputError(() => settings(`${base}sasl.oauthbearer.token.endpoint.url=https://idp/token`))
-    expect(e.hint).toContain('file:')
     inputError(() => settings(base))
+  })
+
+  describe('OAUTHBEARER with an OAuth token endpoint (client credentials)', () => {
+    const base = 'security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=https://idp.example.com/oauth2/token?tenant=t1\n'
+    const handler = 'sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\n'
+    const jaas = (opts: string) => `sasl.jaas.config=${OAUTH} required ${opts};\n`
+
+    it('clientId, clientSecret and scope from sasl.jaas.config; Kafka defaults for the refresh window; the endpoint shown without its query', () => {
+      const s = settings(`${base}${handler}${jaas('clientId="rd" clientSecret="cl1ent-s3cret" scope="kafka"')}`)
+      const e = s.sasl!.tokenEndpoint!
+      expect(e).toMatchObject({shown: 'https://idp.example.com/oauth2/token', clientId: 'rd', scope: 'kafka', subClaimName: 'sub', urlencodeHeader: false})
+      expect(e.refresh).toEqual({windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300})
+      expect(e.clientSecret.reveal()).toBe('cl1ent-s3cret')
+      for (const text of [describeSettings(s), JSON.stringify(s), inspect(s, {depth: 10})]) {
+        expect(text).not.toContain('cl1ent-s3cret')
+        expect(text).not.toContain('tenant')
+      }
+      expect(describeSettings(s)).toContain('sasl.oauthbearer.token.endpoint=https://idp.example.com/oauth2/token sasl.oauthbearer.client.id=rd')
+    })
+
+    it("Kafka 4.1's sasl.oauthbearer.client.credentials.* and sasl.oauthbearer.scope win over the JAAS options; the older handler class name; sasl.login.* read", () => {
+      const s = settings(
+        `${base}sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler\n${jaas('clientId="old" clientSecret="old-pw"')}` +
+          'sasl.oauthbearer.client.credentials.client.id=new\nsasl.oauthbearer.client.credentials.client.secret=new-pw\nsasl.oauthbearer.scope=a b\n' +
+          'sasl.oauthbearer.sub.claim.name=azp\nsasl.oauthbearer.header.urlencode=true\nsasl.login.connect.timeout.ms=2000\nsasl.login.read.timeout.ms=3000\n' +
+          'sasl.login.refresh.window.factor=0.5\nsasl.login.refresh.window.jitter=0\nsasl.login.refresh.min.period.seconds=1\nsasl.login.refresh.buffer.seconds=2\n',
+      )
+      const e = s.sasl!.tokenEndpoint!
+      expect(e).toMatchObject({clientId: 'new', scope: 'a b', subClaimName: 'azp', urlencodeHeader: true, connectTimeoutMs: 2000, readTimeoutMs: 3000})
+      expect(e.clientSecret.reveal()).toBe('new-pw')
+      expect(e.refresh).toEqual({windowFactor: 0.5, windowJitter: 0, minPeriodSeconds: 1, bufferSeconds: 2})
+    })
+
+    it.each([
+      [`${base}${handler}${jaas('clientId="rd"')}`, /needs a client id and a client secret$/, 'BAD_SETTING'],
+      [
+        `${base}${jaas('clientId="rd" clientSecret="pw"')}sasl.login.refresh.window.factor=2\n`,
+        /window.factor .* must be a number from 0.5 to 1$/,
+        'BAD_SETTING',
+      ],
+      [
+        `${base}${jaas('clientId="rd" clientSecret="pw"')}sasl.login.read.timeout.ms=-1\n`,
+        /read.timeout.ms .* positive number of milliseconds$/,
+        'BAD_SETTING',
+      ],
+      [`${base}${jaas('clientId="rd" clientSecret="pw"')}sasl.oauthbearer.header.urlencode=yes\n`, /is not true or false$/, 'BAD_SETTING'],
+      [
+        `${base}${jaas('clientId="rd" clientSecret="pw"')}sasl.oauthbearer.assertion.file=/a.jwt\n`,
+        /jwt-bearer grant\) is not supported/,
+        'UNSUPPORTED_SETTING',
+      ],
+      [`${base}sasl.login.callback.handler.class=com.example.MyHandler\n`, /custom Java login callback handlers cannot run here$/, 'UNSUPPORTED_SETTING'],
+      [`security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n${handler}`, /token.endpoint.url is not set$/, 'BAD_SETTING'],
+      [
+        'security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=ftp://idp/token\n',
+        /neither an http\(s\) token endpoint nor a local file/,
+        'BAD_SETTING',
+      ],
+    ])('%j is an InputError naming the setting', (props, message, code) => {
+      const e = inputError(() => settings(props))
+      expect(e.message).toMatch(message)
+      expect(e.code).toBe(code)
+      expect(`${e.message} ${e.hint}`).not.toContain('pw"')
+    })
+
+    it('AWS_MSK_IAM is refused with what to use instead', () => {
+      const e = inputError(() => settings('security.protocol=SASL_SSL\nsasl.mechanism=AWS_MSK_IAM'))
+      expect(e.message).toBe('sasl.mechanism "AWS_MSK_IAM" (client.properties:2) is not supported')
+      expect(e.hint).toContain('SCRAM-SHA-512')
+    })
   })
 
   it('a missing file named by a setting names the key and the path', () => {

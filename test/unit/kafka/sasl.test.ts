@@ -11,7 +11,7 @@
  * Real brokers (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER, TLS, mTLS) are in test/it/security.it.test.ts.
  */
 import {createServer, type Server, type Socket} from 'node:net'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {createRequire} from 'node:module'
 import {pathToFileURL} from 'node:url'
 import {RdError} from '../../../src/core/errors.js'
@@ -21,6 +21,7 @@ import {BrokerConnection} from '../../../src/kafka/broker-connection.js'
 import * as Req from '../../../src/kafka/messages/requests.js'
 import * as Res from '../../../src/kafka/messages/responses.js'
 import * as P from '../../../src/kafka/protocol.js'
+import {KafkaSession} from '../../../src/kafka/connection.js'
 import {authenticate, scram} from '../../../src/kafka/sasl.js'
 import {onRequestFrames} from '../../lib/hostile-broker.js'
 
@@ -56,6 +57,7 @@ describe('SASL bodies equal @platformatic/kafka 1.35 (the code they replace)', (
       errorCode: theirs.errorCode,
       errorMessage: theirs.errorMessage,
       authBytes: Buffer.from(theirs.authBytes).toString(),
+      sessionLifetimeMs: Number(theirs.sessionLifetimeMs),
     })
     expect(Buffer.from(P.decodeBody(Req.SaslAuthenticateRequest, 2, P.encodeSaslAuthenticateV2(Buffer.from('x'))).AuthBytes as Uint8Array).toString()).toBe('x')
   })
@@ -133,7 +135,8 @@ async function fakeBroker(answer: (apiKey: number, body: Buffer) => Buffer | und
       const body = frame.subarray(10 + clientIdLength + (flexible ? 1 : 0))
       const out = answer(apiKey, body)
       if (!out) return
-      const head = Buffer.alloc(8 + (flexible ? 1 : 0))
+      // (ApiVersions' response header never has a tag section)
+      const head = Buffer.alloc(8 + (flexible && apiKey !== P.API.ApiVersions ? 1 : 0))
       head.writeInt32BE(head.length - 4 + out.length, 0)
       head.writeInt32BE(correlationId, 4)
       s.write(Buffer.concat([head, out]))
@@ -211,6 +214,34 @@ describe('SASL over a fake broker', () => {
     )
     expect(e?.message).toBe('SASL authentication failed (OAUTHBEARER) at 127.0.0.1:9093: token refused (status "invalid_token")')
     expect(e?.message).not.toContain('eyJ')
+  })
+})
+
+describe('a SASL session with a lifetime (KIP-368, connections.max.reauth.ms)', () => {
+  it('the connection is used until 85-95 % of the lifetime the broker gave, then a new one authenticates', async () => {
+    let authentications = 0
+    const port = await fakeBroker(k => {
+      if (k === P.API.SaslHandshake) return handshakeOk()
+      if (k === P.API.ApiVersions)
+        return P.encodeBody(Res.ApiVersionsResponse, 3, {ErrorCode: 0, ApiKeys: [{ApiKey: 18, MinVersion: 0, MaxVersion: 3}], ThrottleTimeMs: 0})
+      authentications++
+      return P.encodeBody(Res.SaslAuthenticateResponse, 2, {ErrorCode: 0, ErrorMessage: null, AuthBytes: Buffer.alloc(0), SessionLifetimeMs: 400n})
+    })
+    const s = {...settings({mechanism: 'OAUTHBEARER', token: new Secret('eyJ.tok.')}), bootstrap: [{host: '127.0.0.1', port}]}
+    const session = await KafkaSession.open(s)
+    try {
+      const first = await session.connect('127.0.0.1', port)
+      expect(await session.connect('127.0.0.1', port)).toBe(first)
+      expect(authentications).toBe(1)
+      vi.useFakeTimers({toFake: ['Date']})
+      vi.setSystemTime(Date.now() + 400) // the whole lifetime: past any reauthentication point
+      const second = await session.connect('127.0.0.1', port)
+      expect(second).not.toBe(first)
+      expect(authentications).toBe(2)
+    } finally {
+      vi.useRealTimers()
+      await session.close()
+    }
   })
 })
 
