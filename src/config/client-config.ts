@@ -99,7 +99,7 @@ export function unknownKeyWarnings(props: Props): string[] {
   const warnings: string[] = []
   for (const [key, entry] of [...props].sort(([a], [b]) => compare(a, b))) {
     if (isKnownKey(key)) continue
-    const joined = joinedOnto(key, entry.value === '')
+    const joined = joinedOnto(key)
     // a line with no value may be a key and its value with the separator lost: not shown, whatever it looks like
     const plain = entry.value === '' ? undefined : shownKey(key)
     const named = joined
@@ -124,12 +124,12 @@ export function unknownKeyWarnings(props: Props): string[] {
 }
 
 /**
- * A known key that `key` starts with: a lost separator joined a value onto it. With no value left on the line, any
- * key's value may be what was joined (a PEM certificate chain, a location); with one, only a secret key is suspected.
+ * A known key that `key` starts with: a lost separator joined a value onto it (and perhaps a lost newline the next
+ * line, `ssl.keystore.certificate.chain<PEM>ssl.keystore.password=...`). Any key's value may be sensitive (a
+ * certificate chain, a location), so the joined characters are never shown, even where they are only a typo.
  */
-function joinedOnto(key: string, noValue: boolean): string | undefined {
-  const joinable = KNOWN_KEYS.filter(k => (noValue || isSecretKey(k)) && key.startsWith(k) && key.length > k.length)
-  return joinable.sort((a, b) => b.length - a.length)[0]
+function joinedOnto(key: string): string | undefined {
+  return KNOWN_KEYS.filter(k => key.startsWith(k) && key.length > k.length).sort((a, b) => b.length - a.length)[0]
 }
 
 /**

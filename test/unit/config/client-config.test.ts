@@ -387,6 +387,13 @@ describe('keys no Kafka client knows', () => {
     const chain = inputError(() => settings('ssl.keystore.certificate.chainq7-marker\n'))
     expect(chain.message).toContain("'ssl.keystore.certificate.chain' with more characters joined on")
     expect(chain.message + chain.hint).not.toContain('q7-marker')
+    // with a value too: a lost newline can join a secret and the next line's key (the value is that key's)
+    const joinedLines = inputError(() => settings('ssl.keystore.certificate.chainq7-markerssl.keystore.password=pw\n'))
+    expect(joinedLines.message + joinedLines.hint).not.toContain('q7-marker')
+    // so a typo that extends a known key is named by that key, not quoted
+    expect(settings('client.idd=x\n').warnings).toEqual([
+      "the configuration 'client.id' with more characters joined on (a lost \"=\"?) (client.properties:1) was supplied but isn't a known config; did you mean client.id?",
+    ])
     // a line that is only a secret (a broken continuation), or one with a dot in it: its key is not shown
     for (const line of ['s3cr3t/passw0rd+=x', 'zq9markersecret.x=1']) {
       expect(settings(`${line}\n`).warnings, line).toEqual([
@@ -413,7 +420,7 @@ describe('keys no Kafka client knows', () => {
     const {join} = await import('node:path')
     const {tmpdir} = await import('node:os')
     const f = join(mkdtempSync(join(tmpdir(), 'rd-props-')), 'client.properties')
-    writeFileSync(f, 'bootstrap.servers=k:9092\nclient.idd=x\n')
+    writeFileSync(f, 'bootstrap.servers=k:9092\nclent.id=x\n')
     chmodSync(f, 0o600)
     const warned: string[] = []
     await withKafka(
@@ -422,7 +429,7 @@ describe('keys no Kafka client knows', () => {
       async () => 1,
       async () => ({close: async () => {}}) as never,
     )
-    expect(warned).toEqual([`the configuration 'client.idd' (${f}:2) was supplied but isn't a known config; did you mean client.id?`])
+    expect(warned).toEqual([`the configuration 'clent.id' (${f}:2) was supplied but isn't a known config; did you mean client.id?`])
   })
 })
 
