@@ -562,6 +562,7 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
     const props = scramProps('dave-watch.properties', env.SCRAM_DESCRIBE_ONLY_USER, env.SCRAM_DESCRIBE_ONLY_PASSWORD)
     const history = tempDir()
     let w: NdjsonCli<Bump> | undefined
+    let g: NdjsonCli<Bump> | undefined
     try {
       const start = await probe.settled(group, 'consumer')
       w = ndjsonCli<Bump>([
@@ -579,15 +580,37 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
         history,
         '--debug',
       ])
+      // group explain --watch as dave, beside it: the same three bumps (its first line is the describe-only report)
+      g = ndjsonCli<Bump>([
+        'group',
+        'explain',
+        group,
+        '-b',
+        env.BOOTSTRAP_SASL_SSL,
+        '--command-config',
+        props,
+        '--watch',
+        '1s',
+        '--ndjson',
+        '--history-dir',
+        tempDir(),
+      ])
       const watch = w
+      const explain = g
       const cycles = () => Number(/--watch cycle (\d+): describe-only[^\n]*\n?$/.exec(watch.stderr())?.[1] ?? 0)
-      const printed = (kind: string) => watch.lines().filter(l => l.group === group && l.causes.some(c => c.kind === kind))
-      await waitFor('the first poll (the baseline)', async () => cycles() >= 1, {timeoutMs: 60_000, intervalMs: 200})
+      const printed = (kind: string, by = watch) => by.lines().filter(l => l.group === group && l.causes?.some(c => c.kind === kind))
+      await waitFor('the first polls (the baselines)', async () => cycles() >= 1 && explain.lines().length > 0, {timeoutMs: 60_000, intervalMs: 200})
 
       await probe.driver.cmd(`consumer ${R}-w2 ${group} names ${topic}`)
-      await waitFor('the join printed', async () => printed('member-joined').length > 0, {timeoutMs: 30_000, intervalMs: 200})
+      await waitFor('the join printed', async () => printed('member-joined').length > 0 && printed('member-joined', explain).length > 0, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      })
       await probe.driver.cmd(`stop ${R}-w2`)
-      await waitFor('the leave printed', async () => printed('member-left').length > 0, {timeoutMs: 30_000, intervalMs: 200})
+      await waitFor('the leave printed', async () => printed('member-left').length > 0 && printed('member-left', explain).length > 0, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      })
       await clusterSh(
         probe.env,
         'tool',
@@ -600,12 +623,26 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
         '--partitions',
         '3',
       )
-      await waitFor('the partition increase printed', async () => printed('metadata-hash-changed').length > 0, {timeoutMs: 30_000, intervalMs: 200})
+      await waitFor(
+        'the partition increase printed',
+        async () => printed('metadata-hash-changed').length > 0 && printed('metadata-hash-changed', explain).length > 0,
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        },
+      )
       // two more polls: nothing is printed twice
       const n = cycles()
       await waitFor('two more polls', async () => cycles() >= n + 2, {timeoutMs: 20_000, intervalMs: 200})
       w.proc.kill('SIGTERM')
+      g.proc.kill('SIGTERM')
       expect(await w.exited, w.stderr().slice(-3000)).toBe(0)
+      expect(await g.exited, g.stderr().slice(-3000)).toBe(0)
+      // group explain --watch: the report read describe-only, then the same bumps with the same causes
+      const [report, ...bumps] = g.lines() as unknown as [{reading: {mode: string}}, ...Bump[]]
+      expect(report.reading.mode).toBe('describe-only')
+      const said = (ls: Bump[]) => ls.filter(l => l.group === group).map(l => [l.epoch, l.causes.map(c => [c.kind, c.confidence])])
+      expect(said(bumps)).toEqual(said(w.lines()))
 
       const lines = w.lines().filter(l => l.group === group)
       console.log(`audit --watch describe-only:\n${lines.map(l => JSON.stringify(l)).join('\n')}`)
@@ -626,9 +663,10 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
         .map(f => readFileSync(join(history, cluster, f), 'utf8'))
         .join('')
       expect(recorded).toContain(`"${group}":{"type":"consumer","epoch":${last.epoch},"hash":null}`)
-      expectNoSecrets({code: 0, stdout: JSON.stringify(w.lines()), stderr: w.stderr(), ms: 0})
+      for (const x of [w, g]) expectNoSecrets({code: 0, stdout: JSON.stringify(x.lines()), stderr: x.stderr(), ms: 0})
     } finally {
       w?.proc.kill('SIGTERM')
+      g?.proc.kill('SIGTERM')
       await probe.driver.cmd(`stop ${R}-w1`)
     }
   })
