@@ -12,6 +12,7 @@ import {writeExplainHtml} from '../../operations/explain/html.js'
 import {explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchDescribedGroup, watchGroup} from '../../operations/explain/watch.js'
+import type {BumpEvent, BumpRevision} from '../../core/audit/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {print} from '../../io/stdout.js'
@@ -91,22 +92,14 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     this.warnings.length = 0
     const {ndjson} = flags
+    const w = {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir}
+    const sink = {
+      bumps: (e: BumpEvent[]) => printBumps(e, ndjson),
+      revisions: (e: BumpRevision[]) => printRevisions(e, ndjson),
+      readEnded: () => void (this.warnings.length = 0),
+    }
     // read describe-only (no records, so no offset to go on from): the describes are polled
-    if (!from)
-      await watchDescribedGroup(
-        this.session,
-        group,
-        {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
-        {bumps: e => printBumps(e, ndjson), readEnded: () => void (this.warnings.length = 0)},
-      )
-    else
-      await watchGroup(
-        this.session,
-        group,
-        {...from, report},
-        {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
-        {bumps: e => printBumps(e, ndjson), revisions: e => printRevisions(e, ndjson), readEnded: () => void (this.warnings.length = 0)},
-      )
+    await (from ? watchGroup(this.session, group, {...from, report}, w, sink) : watchDescribedGroup(this.session, group, w, sink))
     return report
   }
 
