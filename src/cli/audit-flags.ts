@@ -141,8 +141,8 @@ export const auditFlags = {
   'describe-only': Flags.boolean({
     summary: 'Do not read __consumer_offsets: answer every group from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).',
     description:
-      'Automatic when READ on __consumer_offsets is refused (a warning names the refusal and the grant). No stored metadata hash: drift, stuck, unknown-records and reassignment cannot be found (--fail-on on them cannot fire), and no history is written; each row and the summary say so in `reading`, with the grant that gives the rest. Not with --watch, --incremental or --metadata-log.',
-    // (--watch, --incremental and --metadata-log are refused in run(): oclif's usage line shows one group of
+      'Automatic when READ on __consumer_offsets is refused (a warning names the refusal and the grant). No stored metadata hash: drift, stuck, unknown-records and reassignment cannot be found (--fail-on on them cannot fire), and no history is written; each row and the summary say so in `reading`, with the grant that gives the rest. With --watch the describes are polled: each epoch bump a poll sees is explained from what changed since the poll before (members, subscriptions, the live metadata), the epochs recorded in the history. Not with --incremental or --metadata-log.',
+    // (--incremental and --metadata-log are refused in run(): oclif's usage line shows one group of
     // exclusive flags per flag, and those already belong to others)
   }),
   concurrency: Flags.integer({summary: 'Partitions read at the same time.', default: 4, min: 1, max: 64, helpValue: 'N'}),
@@ -168,10 +168,10 @@ export function auditSettingsOf(flags: {
   watch?: unknown
   incremental?: boolean
 }): {settings: AuditSettings; prometheus: PrometheusTarget | undefined} {
-  if (flags['describe-only'] && (flags.watch !== undefined || flags.incremental || flags['metadata-log'] !== undefined))
+  if (flags['describe-only'] && (flags.incremental || flags['metadata-log'] !== undefined))
     throw new InputError(
-      '--describe-only cannot be used with --watch, --incremental or --metadata-log',
-      'Drop --describe-only to read the records, or drop the others: a describe-only audit has no records to watch, resume or attribute.',
+      '--describe-only cannot be used with --incremental or --metadata-log',
+      'Drop --describe-only to read the records, or drop the others: a describe-only audit has no records to resume or attribute.',
     )
   const failOn: FindingKind[] = asUsage(() => parseFailOn(flags['fail-on']), 'For example --fail-on drift,stuck; --fail-on none never exits 3.', 'BAD_FAIL_ON')
   const settings: AuditSettings = {

@@ -86,8 +86,8 @@ export const explainFlags = {
   'describe-only': Flags.boolean({
     summary: "Do not read the group's records: answer from its describe, OffsetFetch and the live metadata (what DESCRIBE allows).",
     description:
-      'Automatic when READ on __consumer_offsets is refused (a warning says so), for one group, a pattern or --all (each matching group of the listing described). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. Not with --watch.',
-    exclusive: ['watch', 'metadata-log'],
+      'Automatic when READ on __consumer_offsets is refused (a warning says so), for one group, a pattern or --all (each matching group of the listing described). The report has no timeline and no stored metadata hash: its `reading` says what that leaves unknown and the grant that gives it. With --watch the group is polled: each epoch bump a poll sees is explained from what changed since the poll before (members, subscriptions, the live metadata), the epochs recorded in the history.',
+    exclusive: ['metadata-log'],
   }),
   ndjson: Flags.boolean({summary: 'One JSON object per line: with a pattern or --all one report per group; with --watch the report, then one per new bump.'}),
   all: Flags.boolean({summary: 'Explain every group of the cluster (one report each; every __consumer_offsets partition read once).'}),

@@ -71,6 +71,7 @@ export default class Audit extends LiveCommand<typeof Audit> {
           prometheus,
           filters: this.filters(),
           debug: flags.debug,
+          describeOnly: flags['describe-only'],
         },
         {
           bumps: e => printBumps(e, ndjson),

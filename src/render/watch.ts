@@ -6,7 +6,16 @@ import {forTerminalLine} from './terminal.js'
 export function bumpLine(e: BumpEvent, tag = ''): string {
   const causes = e.causes.length > 0 ? e.causes.map(c => c.message).join('; ') : 'no cause found'
   const restart = e.afterRestart ? ' (found after restart)' : ''
-  return forTerminalLine(`${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}${tag}${restart}: ${causes}`)
+  return forTerminalLine(
+    `${e.time} ${e.group}${e.type ? ` (${e.type})` : ''} epoch ${e.previousEpoch ?? '-'} → ${e.epoch}${tag}${restart}${pollsNote(e)}: ${causes}`,
+  )
+}
+
+/** A describe-only watch's bump: the two polls bound it, and several bumps between them are one observation. */
+function pollsNote(e: BumpEvent): string {
+  if (!e.polls) return ''
+  const between = `between polls at ${e.polls.previousPoll} and ${e.polls.poll}`
+  return e.polls.bumps > 1 ? ` (${e.polls.bumps} bumps ${between}, seen as one observation)` : ` (${between})`
 }
 
 /** "… orders (consumer) epoch 4 → 5 revised: metadata changed (exact), …": a bump printed before, named exactly now. */

@@ -9,11 +9,11 @@
  */
 import {createServer, type Server, type Socket} from 'node:net'
 import {execFile} from 'node:child_process'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {buildOnce, cli, type CliResult, errorLine, ndjsonCli, tempDir, writeProps} from './adapter-cli.js'
+import {buildOnce, cli, type CliResult, errorLine, type NdjsonCli, ndjsonCli, tempDir, writeProps} from './adapter-cli.js'
 import {clusterSh, waitFor} from './lib/cluster.js'
 import type {GroupMetadataRecord} from './lib/offsets-log.js'
 import {Probe} from './lib/probe.js'
@@ -640,3 +640,135 @@ async function pkcs12Stores(): Promise<{keystore: string; truststore: string}> {
 function readPem(path: string): string {
   return readFileSync(path, 'utf8').trim().replaceAll('\n', '\\n')
 }
+
+/**
+ * A describe-only watch as dave: `audit --watch` (READ refused, so it polls the describes and the live metadata) prints
+ * a member join, a member leave and a partition increase made with Kafka's TopicCommand, each once, with the cause
+ * the two polls around it show; the history gets the epochs it saw. Its own group and topic: nothing else moves them.
+ */
+describe('a describe-only watch (dave: audit --watch without READ on __consumer_offsets)', () => {
+  type Bump = {
+    group: string
+    epoch: number
+    previousEpoch: number
+    offset: string
+    polls: {previousPoll: string; poll: string; bumps: number}
+    causes: Array<{kind: string; confidence: string; message: string; details: {memberId?: string; changes?: Array<{kind: string; then: string; now: string}>}}>
+  }
+  it('prints a join, a leave and a partition increase, each once with its cause, and records the epochs', async () => {
+    const group = `${R}-watched`
+    const topic = `${R}-watch`
+    await probe.driver.cmd(`create-topic ${topic} 2 2`)
+    await probe.driver.cmd(`consumer ${R}-w1 ${group} names ${topic}`)
+    const props = scramProps('dave-watch.properties', env.SCRAM_DESCRIBE_ONLY_USER, env.SCRAM_DESCRIBE_ONLY_PASSWORD)
+    const history = tempDir()
+    let w: NdjsonCli<Bump> | undefined
+    let g: NdjsonCli<Bump> | undefined
+    try {
+      const start = await probe.settled(group, 'consumer')
+      w = ndjsonCli<Bump>([
+        'audit',
+        '-b',
+        env.BOOTSTRAP_SASL_SSL,
+        '--command-config',
+        props,
+        '--watch',
+        '1s',
+        '--ndjson',
+        '--group',
+        group,
+        '--history-dir',
+        history,
+        '--debug',
+      ])
+      // group explain --watch as dave, beside it: the same three bumps (its first line is the describe-only report)
+      g = ndjsonCli<Bump>([
+        'group',
+        'explain',
+        group,
+        '-b',
+        env.BOOTSTRAP_SASL_SSL,
+        '--command-config',
+        props,
+        '--watch',
+        '1s',
+        '--ndjson',
+        '--history-dir',
+        tempDir(),
+      ])
+      const watch = w
+      const explain = g
+      const cycles = () => Number(/--watch cycle (\d+): describe-only[^\n]*\n?$/.exec(watch.stderr())?.[1] ?? 0)
+      const printed = (kind: string, by = watch) => by.lines().filter(l => l.group === group && l.causes?.some(c => c.kind === kind))
+      await waitFor('the first polls (the baselines)', async () => cycles() >= 1 && explain.lines().length > 0, {timeoutMs: 60_000, intervalMs: 200})
+
+      await probe.driver.cmd(`consumer ${R}-w2 ${group} names ${topic}`)
+      await waitFor('the join printed', async () => printed('member-joined').length > 0 && printed('member-joined', explain).length > 0, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      })
+      await probe.driver.cmd(`stop ${R}-w2`)
+      await waitFor('the leave printed', async () => printed('member-left').length > 0 && printed('member-left', explain).length > 0, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      })
+      await clusterSh(
+        probe.env,
+        'tool',
+        'org.apache.kafka.tools.TopicCommand',
+        '--bootstrap-server',
+        probe.env.bootstrap,
+        '--alter',
+        '--topic',
+        topic,
+        '--partitions',
+        '3',
+      )
+      await waitFor(
+        'the partition increase printed',
+        async () => printed('metadata-hash-changed').length > 0 && printed('metadata-hash-changed', explain).length > 0,
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        },
+      )
+      // two more polls: nothing is printed twice
+      const n = cycles()
+      await waitFor('two more polls', async () => cycles() >= n + 2, {timeoutMs: 20_000, intervalMs: 200})
+      w.proc.kill('SIGTERM')
+      g.proc.kill('SIGTERM')
+      expect(await w.exited, w.stderr().slice(-3000)).toBe(0)
+      expect(await g.exited, g.stderr().slice(-3000)).toBe(0)
+      // group explain --watch: the report read describe-only, then the same bumps with the same causes
+      const [report, ...bumps] = g.lines() as unknown as [{reading: {mode: string}}, ...Bump[]]
+      expect(report.reading.mode).toBe('describe-only')
+      const said = (ls: Bump[]) => ls.filter(l => l.group === group).map(l => [l.epoch, l.causes.map(c => [c.kind, c.confidence])])
+      expect(said(bumps)).toEqual(said(w.lines()))
+
+      const lines = w.lines().filter(l => l.group === group)
+      console.log(`audit --watch describe-only:\n${lines.map(l => JSON.stringify(l)).join('\n')}`)
+      expect(w.stderr()).toContain('READ on topic __consumer_offsets')
+      expect(w.stderr()).toMatch(/describe-only every 1s: .*bumps between two polls are one observation/)
+      expect([printed('member-joined'), printed('member-left'), printed('metadata-hash-changed')].map(x => x.length)).toEqual([1, 1, 1])
+      const [joined, left, grew] = ['member-joined', 'member-left', 'metadata-hash-changed'].map(k => printed(k)[0].causes.find(c => c.kind === k)!)
+      expect(joined.confidence).toBe('exact')
+      expect(left.details.memberId).toBe(joined.details.memberId)
+      expect(grew).toMatchObject({confidence: 'exact', details: {changes: [{kind: 'partition-count', then: '2', now: '3'}]}})
+      // every epoch from the start to the last, each bump between two polls, none without a record offset claimed
+      const last = await probe.settled(group, 'consumer')
+      expect(lines.reduce((sum, l) => sum + (l.epoch - l.previousEpoch), 0)).toBe(last.epoch - start.epoch)
+      for (const l of lines) expect([l.offset, l.polls.bumps, l.polls.previousPoll < l.polls.poll]).toEqual(['-1', l.epoch - l.previousEpoch, true])
+      // the history holds the last epoch seen (no stored hash: null)
+      const [cluster] = readdirSync(history)
+      const recorded = readdirSync(join(history, cluster))
+        .map(f => readFileSync(join(history, cluster, f), 'utf8'))
+        .join('')
+      expect(recorded).toContain(`"${group}":{"type":"consumer","epoch":${last.epoch},"hash":null}`)
+      for (const x of [w, g]) expectNoSecrets({code: 0, stdout: JSON.stringify(x.lines()), stderr: x.stderr(), ms: 0})
+    } finally {
+      w?.proc.kill('SIGTERM')
+      g?.proc.kill('SIGTERM')
+      await probe.driver.cmd(`stop ${R}-w1`)
+    }
+  })
+})

@@ -11,7 +11,8 @@ import {printBumps, printRevisions} from '../../io/watch-loop.js'
 import {writeExplainHtml} from '../../operations/explain/html.js'
 import {explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
-import {watchGroup} from '../../operations/explain/watch.js'
+import {watchDescribedGroup, watchGroup} from '../../operations/explain/watch.js'
+import type {BumpEvent, BumpRevision} from '../../core/audit/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {print} from '../../io/stdout.js'
@@ -67,10 +68,9 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     }
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
-    // the watch follows the records: without READ it keeps the refusal as its error
-    const describeOnly = flags['describe-only'] ? 'asked' : flags.watch === undefined ? 'on-denial' : undefined
+    const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
     const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
-    if (flags.watch !== undefined && watchFrom) return this.watch(arg!, report, watchFrom, o)
+    if (flags.watch !== undefined) return this.watch(arg!, report, watchFrom, o)
     if (flags.html !== undefined) writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
     if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
@@ -84,7 +84,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   private async watch(
     group: string,
     report: ExplainReport,
-    from: WatchFrom,
+    from: WatchFrom | undefined,
     o: {now: number; stuckAfterMs: number | undefined; historyDir: string | undefined},
   ) {
     const {flags} = this
@@ -92,13 +92,14 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     this.warnings.length = 0
     const {ndjson} = flags
-    await watchGroup(
-      this.session,
-      group,
-      {...from, report},
-      {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir},
-      {bumps: e => printBumps(e, ndjson), revisions: e => printRevisions(e, ndjson), readEnded: () => void (this.warnings.length = 0)},
-    )
+    const w = {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir}
+    const sink = {
+      bumps: (e: BumpEvent[]) => printBumps(e, ndjson),
+      revisions: (e: BumpRevision[]) => printRevisions(e, ndjson),
+      readEnded: () => void (this.warnings.length = 0),
+    }
+    // read describe-only (no records, so no offset to go on from): the describes are polled
+    await (from ? watchGroup(this.session, group, {...from, report}, w, sink) : watchDescribedGroup(this.session, group, w, sink))
     return report
   }
 

@@ -14,6 +14,7 @@ import {type Denial, grantCommand} from '../errors.js'
 import type {GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
 import {brokerHealth} from './report/brokers.js'
 import {withCosts} from './evidence/cost.js'
+import {type DescribeObservation, describesEvidence, observedEntry} from './evidence/describes.js'
 import {hashSearchEvidence} from './evidence/hash-search.js'
 import {historyEvidence} from './evidence/history.js'
 import {metadataLogEvidence} from './evidence/metadata-log.js'
@@ -22,7 +23,7 @@ import type {BumpInput, CauseEvidence} from './evidence/types.js'
 import type {DescribedGroup} from './report/described.js'
 import {describedFacts, type GroupFacts, groupFacts} from './report/facts.js'
 import type {GroupOffsets} from './report/offsets.js'
-import type {ExplainOptions, ExplainReport, Reading, TopicStatus} from './report/report.js'
+import type {ExplainOptions, ExplainReport, Reading, TimelineEntry, TopicStatus} from './report/report.js'
 import {type Settled, settle} from './settle.js'
 import {type Judgement, judge, judgeDescribed} from './report/verdict.js'
 
@@ -62,6 +63,15 @@ export function explainDescribed(
   const facts = describedFacts(groupId, described, options)
   const now = judgeDescribed(facts, described, options)
   return {...reportOf(facts, now, settle([], []), options), reading: describeOnlyReading(options.denial)}
+}
+
+/**
+ * A describe-only watch's bump: what two polls of the group's describe and the live metadata saw change between
+ * them, settled with the describes' evidence (a metadata change exact only when one change lies between the polls).
+ */
+export function explainObserved(o: DescribeObservation): TimelineEntry {
+  const entry = observedEntry(o)
+  return settle([entry], describesEvidence(o, entry)).timeline[0]
 }
 
 /**

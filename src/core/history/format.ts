@@ -19,8 +19,8 @@ import {compare} from '../order.js'
 export interface GroupObservation {
   type: string
   epoch: number
-  /** Stored metadata hash, decimal string. */
-  hash: string
+  /** Stored metadata hash, decimal string; null when read describe-only (a describe shows no stored hash). */
+  hash: string | null
 }
 
 export interface HistoryEntry {

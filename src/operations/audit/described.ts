@@ -10,15 +10,26 @@ import {withLag} from '../../core/audit/lag.js'
 import type {Denial} from '../../core/errors.js'
 import {explainDescribed} from '../../core/explain/explain.js'
 import {TopicHasher} from '../../core/hash.js'
+import type {DescribedGroup} from '../../core/explain/report/described.js'
+import type {ClusterMetadata} from '../../core/metadata.js'
 import type {GroupType} from '../../core/replay/index.js'
 import {readDescribedGroups} from '../../sources/group-describe.js'
 import type {Session} from '../session.js'
 import {type AuditSettings, groupLags, type PassResult} from './pass.js'
 
+/** What a describe-only pass read (a describe-only watch compares it with the poll before). */
+export interface DescribedPoll {
+  live: ClusterMetadata
+  described: DescribedGroup[]
+  hasher: TopicHasher
+  /** When the describes were answered. */
+  answeredAt: number
+}
+
 export async function describedAuditPass(
   session: Session,
   o: AuditSettings,
-  p: {started: number; quiet?: boolean; denial?: Denial; onClusterId?: (clusterId: string) => void},
+  p: {started: number; quiet?: boolean; denial?: Denial; onClusterId?: (clusterId: string) => void; onPolled?: (poll: DescribedPoll) => void},
 ): Promise<PassResult> {
   const warn = (m: string) => session.warn(m)
   return session.withCluster(
@@ -30,6 +41,7 @@ export async function describedAuditPass(
       const described = await readDescribedGroups(client, wanted, (done, total) => progress.update(`describing groups: ${done}/${total}`))
       // one hasher for every group: each topic is hashed once per audit, as in a pass over the records
       const hasher = new TopicHasher(live)
+      p.onPolled?.({live, described, hasher, answeredAt: Date.now()})
       const rows = described.map(d =>
         describedAuditRow(explainDescribed(d.group, d, {live, hasher, now: p.started, stuckAfterMs: o.stuckAfterMs, denial: p.denial})),
       )

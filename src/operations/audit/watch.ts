@@ -18,6 +18,8 @@ import {type CheckpointStore, checkpointStore, type MemoryCheckpointStore, memor
 import type {Session} from '../session.js'
 import {WatchResume} from '../watch-resume.js'
 import {type AuditSettings, auditPass} from './pass.js'
+import {DescribedWatch, describedExitCode} from './described-watch.js'
+import {offsetsReadDenied} from '../../sources/group-log.js'
 import {type PrometheusTarget, writePrometheus, writePrometheusFailure} from './prometheus.js'
 
 export interface AuditWatchOptions {
@@ -29,6 +31,8 @@ export interface AuditWatchOptions {
   /** How the filters read in the first notice ("--group orders-* --type consumer"). */
   filters: string
   debug: boolean
+  /** --describe-only: poll the describes from the start (without it, from the first refusal of READ on __consumer_offsets). */
+  describeOnly?: boolean
 }
 
 /** Where the watch's output goes (stdout documents or lines, chosen by the command). */
@@ -52,11 +56,16 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
   // with the history on: what this watch printed, kept for its next start; `earlier`: the state of the watch before it
   const resume = o.record ? new WatchResume(session, {kind: 'audit', filters: w.filters, historyDir: o.historyDir}) : undefined
   let earlier: WatchState | undefined
+  // describe-only: asked, or since the first cycle whose read of __consumer_offsets was refused
+  let described = w.describeOnly ? new DescribedWatch(session, o) : undefined
+  const describedCycle = (d: DescribedWatch, n: number, started: number) =>
+    describedWatchCycle(session, d, {n, started, w, sink, announced, onClusterId: id => (clusterIdOfRun = id)}).then(() => void (announced = true))
   await runWatch({
     interval: w.interval,
     unit: 'cycle',
     cycle: async n => {
       const started = Date.now()
+      if (described) return describedCycle(described, n, started)
       try {
         const r = await auditPass(session, o, {
           started,
@@ -117,6 +126,11 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
       } catch (error) {
         // resumed next cycle from where the last good one ended: no bump of this cycle is lost
         memory?.store.rollback()
+        if (offsetsReadDenied(error)) {
+          session.warn(`${error.message}: watching every group from its describes and the live metadata instead. ${error.hint}`)
+          described = new DescribedWatch(session, o, error.denial)
+          return describedCycle(described, n, started)
+        }
         if (w.prometheus) {
           const failed = writePrometheusFailure(w.prometheus, error, started, clusterIdOfRun)
           if (failed) session.report(`Error: --watch cycle ${n}: could not write ${w.prometheus.file}: ${failed}`)
@@ -128,6 +142,38 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
       }
     },
   })
+}
+
+/** One describe-only cycle: the bumps the poll saw, the history and --prometheus written, the first notice. */
+async function describedWatchCycle(
+  session: Session,
+  d: DescribedWatch,
+  c: {n: number; started: number; w: AuditWatchOptions; sink: AuditWatchSink; announced: boolean; onClusterId: (id: string) => void},
+): Promise<void> {
+  const {n, started, w, sink} = c
+  try {
+    const {pass, bumps, historyError} = await d.poll(started, c.onClusterId)
+    sink.bumps(bumps)
+    if (!c.announced)
+      session.report(
+        `watching ${pass.summary.groups} group${pass.summary.groups === 1 ? '' : 's'}${w.filters ? ` (${w.filters})` : ''} of cluster ${pass.summary.clusterId ?? '(no id)'} describe-only every ${w.interval.text}: each epoch bump a poll sees is printed with what changed since the poll before; the interval bounds what can be seen (bumps between two polls are one observation; a member that joins and leaves between them is not seen) (SIGINT/Ctrl-C stops)`,
+      )
+    if (historyError) session.report(`Warning: --watch cycle ${n}: ${historyError}`)
+    if (w.debug)
+      session.report(`[debug] --watch cycle ${n}: describe-only, ${pass.summary.groups} groups, ${bumps.length} new bumps, ${Date.now() - started} ms`)
+    if (w.prometheus) {
+      const status = writePrometheus(w.prometheus, {...pass.summary, exitCode: describedExitCode(pass)}, pass.rows, historyError !== undefined)
+      if (!status.written) session.report(`Error: --watch cycle ${n}: could not write ${w.prometheus.file}: ${status.error}`)
+    }
+  } catch (error) {
+    if (w.prometheus) {
+      const failed = writePrometheusFailure(w.prometheus, error, started, undefined)
+      if (failed) session.report(`Error: --watch cycle ${n}: could not write ${w.prometheus.file}: ${failed}`)
+    }
+    throw error
+  } finally {
+    sink.passEnded()
+  }
 }
 
 /**

@@ -15,6 +15,8 @@ import {readGroupLog} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import {WatchResume} from '../watch-resume.js'
 import type {WatchFrom} from './one.js'
+import {DescribedWatch} from '../audit/described-watch.js'
+import type {AuditSettings} from '../audit/pass.js'
 
 export interface GroupWatchSink {
   bumps(events: BumpEvent[]): void
@@ -130,3 +132,46 @@ export function bumpsAfterRestart(
   resume.printed(from.clusterId, new Map([[from.partition, from.nextOffset]]), now)
   return events
 }
+
+/**
+ * `group explain GROUP --watch` read describe-only (READ on `__consumer_offsets` refused, or --describe-only): the
+ * group polled as a describe-only `audit --watch --group GROUP` polls it (its describe and the live metadata), each
+ * epoch move printed once with what changed between the two polls, the epochs seen recorded in the history.
+ */
+export async function watchDescribedGroup(
+  session: Session,
+  group: string,
+  o: {interval: {text: string; ms: number}; stuckAfterMs: number | undefined; historyDir: string | undefined},
+  sink: Pick<GroupWatchSink, 'bumps' | 'readEnded'>,
+): Promise<void> {
+  const settings: AuditSettings = {
+    stuckAfterMs: o.stuckAfterMs,
+    failOn: [],
+    types: undefined,
+    match: g => g === group,
+    filtered: true,
+    retentionMs: HISTORY_RETENTION_MS,
+    concurrency: 1,
+    record: true,
+    historyDir: o.historyDir,
+    metadataLogDir: undefined,
+    lag: false,
+  }
+  const polls = new DescribedWatch(session, settings)
+  await runWatch({
+    interval: o.interval,
+    unit: 'read',
+    cycle: async n => {
+      try {
+        const {bumps, historyError} = await polls.poll(Date.now())
+        sink.bumps(bumps)
+        if (historyError) session.report(`Warning: --watch read ${n}: ${historyError}`)
+      } finally {
+        sink.readEnded()
+      }
+    },
+  })
+}
+
+/** The history's retention when a watch other than audit's records it (audit's --history-retention default). */
+const HISTORY_RETENTION_MS = 30 * 86_400_000

@@ -197,12 +197,12 @@ describe('audit --describe-only', () => {
     expect(r.stderr).toMatch(/read describe-only \(--describe-only given\): .* need READ on topic __consumer_offsets; grant: kafka-acls/)
   })
 
-  it('is not for --watch, --incremental nor --metadata-log (usage error, before anything is read)', async () => {
-    for (const other of [['--watch', '10s'], ['--incremental'], ['--metadata-log', '/nonexistent/rd-no-such-dir']]) {
+  it('is not for --incremental nor --metadata-log (usage error, before anything is read)', async () => {
+    for (const other of [['--incremental'], ['--metadata-log', '/nonexistent/rd-no-such-dir']]) {
       const fake = refusing()
       const r = await audit(fake, '--describe-only', '--no-record', ...other)
       expect(r.exitCode, other[0]).toBe(2)
-      expect(r.error?.message).toContain('--describe-only cannot be used with --watch, --incremental or --metadata-log')
+      expect(r.error?.message).toContain('--describe-only cannot be used with --incremental or --metadata-log')
       expect(fake.calls).toEqual([])
     }
   })

@@ -75,7 +75,7 @@ describe('group explain when READ on __consumer_offsets is refused', () => {
     expect(s.warnings[0]).toContain('--operation Read --topic __consumer_offsets')
   })
 
-  it('without the fallback (the watch) the refusal stays the error', async () => {
+  it('without the fallback asked for, the refusal stays the error', async () => {
     await expect(explainOne(session(refusing()), G, request)).rejects.toMatchObject({code: 'NOT_AUTHORIZED', operation: 'READ'})
   })
 })

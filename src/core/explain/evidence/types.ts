@@ -8,7 +8,8 @@ import type {ExactChange} from './exact-changes.js'
 import type {EpochChange} from '../../replay/index.js'
 
 /** Every source, in the order settle.ts ranks them (first wins). */
-export const EVIDENCE_SOURCES = ['metadata-log', 'history', 'records', 'hash-search'] as const
+// describes: two polls of a describe-only watch (describes.ts); they never meet the records in one explanation
+export const EVIDENCE_SOURCES = ['metadata-log', 'history', 'describes', 'records', 'hash-search'] as const
 export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number]
 
 /** The causes a source other than the records can speak of: the records show that something changed, not what. */

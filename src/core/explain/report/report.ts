@@ -101,6 +101,17 @@ export interface TimelineEntry {
   causes: CauseView[]
   /** What the bump cost (core/cost), when the group's records were read for it (`group explain`). */
   cost?: RebalanceCost
+  /** Seen by a describe-only watch: the two polls it lies between (evidence/describes.ts). Absent otherwise. */
+  polls?: PollWindow
+}
+
+/** How a describe-only watch's polls bound a bump it saw. */
+export interface PollWindow {
+  /** The poll before the bump and the poll that saw it (ISO-8601): the bump happened between them. */
+  previousPoll: string
+  poll: string
+  /** Bumps between the two polls (the epoch's move); above 1 they are seen as one observation. */
+  bumps: number
 }
 
 export interface TopicStatus {

@@ -1,0 +1,49 @@
+/**
+ * A describe-only watch (`audit --watch` or `group explain --watch` without READ on `__consumer_offsets`, or with
+ * --describe-only): each poll's describes and live metadata as snapshots, and what changed between a group's last
+ * two polls when its epoch moved. A group first seen is the baseline (nothing before it to compare); a group gone
+ * from a poll is forgotten. Pure.
+ */
+import type {DescribeObservation, DescribeSnapshot, PolledTopic} from '../explain/evidence/describes.js'
+import {observeBetween} from '../explain/evidence/describes.js'
+import {type DescribedGroup, describedTopics} from '../explain/report/described.js'
+import type {TopicHasher} from '../hash.js'
+import {uuidToString} from '../uuid.js'
+import type {GroupObservation} from '../history/format.js'
+
+/** One group's poll: its describe and the live metadata of its topics, hashed as the coordinator hashes them. */
+export function snapshotOf(group: DescribedGroup, hasher: TopicHasher, when: {requestedAt: number; at: number}): DescribeSnapshot {
+  const names = describedTopics(group)
+  const topics: Record<string, PolledTopic | null> = {}
+  for (const name of names) {
+    const t = hasher.topic(name)
+    topics[name] = t ? {hash: hasher.topicHash(name).toString(), partitions: t.partitions.length, topicId: uuidToString(t.topicId)} : null
+  }
+  return {...when, group, metadataHash: hasher.groupHash(names).toString(), topics}
+}
+
+export class DescribePolls {
+  private last = new Map<string, DescribeSnapshot>()
+
+  /** The observations of this poll's groups whose epoch moved since their last poll. */
+  next(snapshots: readonly DescribeSnapshot[]): DescribeObservation[] {
+    const seen = new Map<string, DescribeSnapshot>()
+    const out: DescribeObservation[] = []
+    for (const s of snapshots) {
+      const key = `${s.group.group}\u0000${s.group.type}`
+      const before = this.last.get(key)
+      const o = before && observeBetween(before, s)
+      if (o) out.push(o)
+      seen.set(key, s)
+    }
+    this.last = seen
+    return out
+  }
+}
+
+/** What the history records of a describe-only poll: each group's epoch, no stored hash (null). */
+export function describedHistoryGroups(groups: readonly DescribedGroup[]): Map<string, GroupObservation> {
+  const out = new Map<string, GroupObservation>()
+  for (const g of groups) if (g.groupEpoch !== null) out.set(g.group, {type: g.type, epoch: g.groupEpoch, hash: null})
+  return out
+}
