@@ -6,7 +6,7 @@
  * group subscribed to it bumps. What only the stored hash says (already pending or stale, so the change folds into
  * that bump or adds one; Kafka 4.0's rules) is named in `reading` with the grant. Pure.
  */
-import type {Denial} from '../errors.js'
+import type {Denial, GroupRefusal} from '../errors.js'
 import {describeOnlyReading, explainDescribed} from '../explain/explain.js'
 import {type DescribedGroup, describedTopics} from '../explain/report/described.js'
 import type {Reading} from '../explain/report/report.js'
@@ -19,7 +19,7 @@ export function predictDescribedImpact(
   md: ClusterMetadata,
   groups: readonly DescribedGroup[],
   changes: readonly PlannedChange[],
-  options: ImpactOptions & {denial?: Denial} = {},
+  options: ImpactOptions & {denial?: Denial; refused?: readonly GroupRefusal[]} = {},
 ): ImpactReport {
   const ctx = predictionOf(md, changes, options)
   const out: GroupImpact[] = []
@@ -45,6 +45,7 @@ export function predictDescribedImpact(
     classicGroups: [],
     summary: summarize(out, [], {total, classicSkipped: classic, classicTotal: 0}, options.failOnRebalance ?? null, g => pending.has(g.group)),
     reading: describedImpactReading(options.denial, classic),
+    ...(options.refused?.length ? {refused: [...options.refused]} : {}),
   }
 }
 
