@@ -93,7 +93,19 @@ function describedImpactReading(denial: Denial | undefined, classic: number): Re
   const [first] = reading.missing
   const more = [
     "groups' rules (under Kafka 4.0's, no hash is kept and only topic ids and partition counts count, so replica, rack and broker changes bump nothing; the prediction applies 4.1+'s)",
-    ...(classic > 0 ? [`subscriptions of ${classic} classic group(s) (not predicted without them)`] : []),
+    ...(classic > 0 ? [classicMissing(classic)] : []),
   ]
   return {...reading, missing: [first, ...more.map(what => ({...first, what}))]}
+}
+
+/**
+ * Classic groups keep no metadata hash, so none is predicted to bump from one: what is known is how they rebalance
+ * (their leader rejoins when a metadata refresh shows a subscribed topic's partition count, or with client.rack its
+ * replicas' racks, changed), and which topics each subscribes to is read from its records.
+ */
+function classicMissing(n: number): string {
+  return (
+    `subscriptions of ${n} classic group(s), so whether the plan rebalances them (not predicted): a classic group keeps no metadata hash; ` +
+    "its leader rejoins (a new generation) when a metadata refresh shows a subscribed topic's partition count, or with client.rack its replicas' racks, changed"
+  )
 }
