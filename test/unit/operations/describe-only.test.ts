@@ -75,6 +75,23 @@ describe('group explain when READ on __consumer_offsets is refused', () => {
     expect(s.warnings[0]).toContain('--operation Read --topic __consumer_offsets')
   })
 
+  it('OffsetFetch refused as well (no DESCRIBE on the group for it): the report goes on without committed offsets, a warning names OffsetFetch, DESCRIBE on the group and the grant', async () => {
+    const fake = refusing()
+    fake.committedErrors.set(G, 30)
+    const s = session(fake)
+    const {report} = await explainOne(s, G, {...request, describeOnly: 'on-denial'})
+    expect(report.verdict.code).toBe('RECONCILING')
+    expect(report.offsets?.partitions.map(p => [p.partition, p.committedOffset, p.lag])).toEqual([
+      [0, null, null],
+      [1, null, null],
+    ])
+    expect(s.warnings).toHaveLength(2)
+    expect(s.warnings[1]).toBe(
+      'offsets not read where refused: OffsetFetch refused (GROUP_AUTHORIZATION_FAILED): it needs DESCRIBE on group orders-app; ' +
+        'grant: kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group orders-app',
+    )
+  })
+
   it('without the fallback (the watch) the refusal stays the error', async () => {
     await expect(explainOne(session(refusing()), G, request)).rejects.toMatchObject({code: 'NOT_AUTHORIZED', operation: 'READ'})
   })
