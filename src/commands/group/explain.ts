@@ -9,22 +9,12 @@ import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import {printBumps, printRevisions} from '../../io/watch-loop.js'
 import {writeExplainHtml} from '../../operations/explain/html.js'
-import {explainMany} from '../../operations/explain/many.js'
+import {type ExplainList, explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchGroup} from '../../operations/explain/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {print} from '../../io/stdout.js'
-
-/** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
-export interface ExplainList {
-  /** The pattern given (null with --all). */
-  pattern: string | null
-  all: boolean
-  groups: ExplainReport[]
-  /** Read describe-only: the listed groups whose describe was refused (left out; exit 1); else absent. */
-  refused?: GroupRefusal[]
-}
 
 export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain

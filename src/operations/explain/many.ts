@@ -18,6 +18,16 @@ import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'
 import {type ExplainRequest, readExplainInputs} from './inputs.js'
 
+/** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
+export interface ExplainList {
+  /** The pattern given (null with --all). */
+  pattern: string | null
+  all: boolean
+  groups: ExplainReport[]
+  /** Read describe-only: the listed groups whose describe was refused (left out; exit 1); else absent. */
+  refused?: GroupRefusal[]
+}
+
 type ManyRequest = ExplainRequest & {
   concurrency: number
   quiet: boolean
