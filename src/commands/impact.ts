@@ -52,7 +52,9 @@ export default class Impact extends LiveCommand<typeof Impact> {
       const shown = flags.all ? report : {...report, groups: report.groups.filter(g => g.bumps.max > 0 || g.deferredBumps > 0 || pendingToday(g.today))}
       this.log(renderImpact(shown, terminalWidth()))
     }
-    if (report.summary.exitCode === 3) this.exitWith(EXIT.finding)
+    // a group left out because its describe was refused: the answer is incomplete (the warning names the grant)
+    if (report.refused) this.exitWith(EXIT.runtime)
+    else if (report.summary.exitCode === 3) this.exitWith(EXIT.finding)
     return report
   }
 }

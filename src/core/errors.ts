@@ -155,6 +155,9 @@ export interface Denial {
   readonly grant: string
 }
 
+/** A listed group whose describe (or FindCoordinator) was refused: the refusal, for the group; the others are answered. */
+export type GroupRefusal = Denial & {readonly group: string}
+
 /** kafka-acls' --operation spelling: READ → Read, DESCRIBE_CONFIGS → DescribeConfigs. */
 function aclsOperation(op: AclOperation): string {
   return op

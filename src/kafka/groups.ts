@@ -33,9 +33,12 @@ type WithErrorName = {readonly errorName: string; readonly denied?: Denial}
 /** Coordinators already found (findCoordinators) for groups about to be described: not asked for again. */
 export type Coordinators = ReadonlyMap<string, Node>
 
-/** errorName and, for a refusal, what `request` needs on the group (or, for 29, on topics the answer does not name). */
-function errorOf(s: KafkaSession, request: string, g: {readonly groupId: string; readonly errorCode: number}): WithErrorName {
-  const denied = s.denial(g.errorCode, {request, resourceName: g.errorCode === 29 ? null : g.groupId})
+/**
+ * errorName and, for a refusal, what `request` needs on the group (or, for 29, on topics the answer does not name);
+ * a group whose FindCoordinator was refused names that request.
+ */
+function errorOf(s: KafkaSession, request: string, g: {readonly groupId: string; readonly errorCode: number; readonly refusedBy?: string}): WithErrorName {
+  const denied = s.denial(g.errorCode, {request: g.refusedBy ?? request, resourceName: g.errorCode === 29 ? null : g.groupId})
   return {errorName: s.errorName(g.errorCode), ...(denied ? {denied} : {})}
 }
 
@@ -150,8 +153,12 @@ export function lastOfEach(sorted: P.ListedGroup[]): P.ListedGroup[] {
   return sorted.filter((g, i) => i + 1 === sorted.length || sorted[i + 1].groupId !== g.groupId)
 }
 
-/** Each group's coordinator, by FindCoordinator (batched, v4+); asked again while it is loading or moving. */
-export async function findCoordinators(s: KafkaSession, groupIds: readonly string[]): Promise<Map<string, Node>> {
+/**
+ * Each group's coordinator, by FindCoordinator (batched, v4+); asked again while it is loading or moving. A group
+ * refused (an authorization error) is an error, or with `refused` is put there with its code, as Kafka's admin
+ * client fails that group alone.
+ */
+export async function findCoordinators(s: KafkaSession, groupIds: readonly string[], refused?: Map<string, number>): Promise<Map<string, Node>> {
   const v = s.requireVersion(P.API.FindCoordinator, 6, 4, 'batched coordinator lookup')
   const out = new Map<string, Node>()
   // One Node per coordinator, shared by its groups (not one object and host string per group of millions).
@@ -191,6 +198,7 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
         if (!asked.has(c.key)) continue // a group not asked for
         if (c.errorCode === 0) out.set(c.key, nodeOf(c))
         else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
+        else if (refused && s.denial(c.errorCode, {request: 'FindCoordinator', resourceName: c.key})) refused.set(c.key, c.errorCode)
         else
           throw s.kafkaError(c.errorCode, c.errorMessage, 'finding the coordinator of group', c.key, {
             request: 'FindCoordinator',
@@ -205,14 +213,28 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
   return out
 }
 
-/** The coordinators of `groupIds`: those `known`, and FindCoordinator for the rest. */
-async function coordinatorsOf(s: KafkaSession, groupIds: readonly string[], known: Coordinators | undefined): Promise<Coordinators> {
-  if (!known) return findCoordinators(s, groupIds)
+/** The coordinators of `groupIds`: those `known`, and FindCoordinator for the rest (refusals into `refused`). */
+async function coordinatorsOf(
+  s: KafkaSession,
+  groupIds: readonly string[],
+  known: Coordinators | undefined,
+  refused: Map<string, number>,
+): Promise<Coordinators> {
+  if (!known) return findCoordinators(s, groupIds, refused)
   const unknown = groupIds.filter(id => !known.has(id))
   if (unknown.length === 0) return known
-  const found = await findCoordinators(s, unknown)
-  for (const id of groupIds) if (!found.has(id)) found.set(id, known.get(id)!)
+  const found = await findCoordinators(s, unknown, refused)
+  for (const id of groupIds) if (!found.has(id) && known.has(id)) found.set(id, known.get(id)!)
   return found
+}
+
+/**
+ * The answer for a group whose FindCoordinator was refused: that error, nothing described (every answer type's
+ * fields empty), so the group's entry carries the refusal as a describe's own error would.
+ */
+function refusedAnswer(groupId: string, errorCode: number) {
+  const nothing = {state: '', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', protocolType: '', protocol: '', topology: null}
+  return {groupId, errorCode, errorMessage: null, refusedBy: 'FindCoordinator', ...nothing, members: [], offsets: []}
 }
 
 async function describe<T extends P.DescribeError & {groupId: string}>(
@@ -234,11 +256,14 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
   let pending = ids
   let retrier: Retrier | undefined
   for (let attempt = 0; pending.length > 0; attempt++) {
+    const refused = new Map<string, number>()
     // The first attempt trusts coordinators just found; an attempt after a move or a failure asks again.
-    const coordinators = await coordinatorsOf(s, pending, attempt === 0 ? request.known : undefined)
+    const coordinators = await coordinatorsOf(s, pending, attempt === 0 ? request.known : undefined, refused)
+    for (const [id, code] of refused) done.set(id, refusedAnswer(id, code) as unknown as T)
     const byNode = new Map<string, {node: Node; ids: string[]}>()
     for (const id of pending) {
-      const node = coordinators.get(id)!
+      const node = coordinators.get(id)
+      if (!node) continue
       const key = `${node.host}:${node.port}`
       if (!byNode.has(key)) byNode.set(key, {node, ids: []})
       byNode.get(key)!.ids.push(id)

@@ -17,11 +17,11 @@ import {
   predictDescribedImpact,
   predictImpact,
 } from '../core/impact/index.js'
-import {type Denial, InputError} from '../core/errors.js'
+import {type Denial, type GroupRefusal, InputError} from '../core/errors.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
 import {scanOffsets} from '../sources/audit-scan.js'
-import {readDescribedGroups} from '../sources/group-describe.js'
+import {readDescribedGroups, refusalWarning} from '../sources/group-describe.js'
 import {offsetsReadDenied} from '../sources/group-log.js'
 import {readMetadataFile} from '../sources/metadata-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
@@ -103,13 +103,22 @@ export async function impact(session: Session, r: ImpactRequest): Promise<Impact
 
 /** The live metadata and every listed group's describe (DESCRIBE is all it needs), into the describe-only prediction. */
 async function describedImpact(session: Session, changes: PlannedChange[], options: ImpactOptions & {denial?: Denial}): Promise<ImpactReport> {
+  const refused: GroupRefusal[] = []
   const {md, described} = await session.withCluster(
     async (client, progress) => {
       const [live, listed] = await Promise.all([client.clusterMetadata(), client.listGroups()])
-      const described = await readDescribedGroups(client, listed, (done, total) => progress.update(`describing groups: ${done}/${total}`))
+      const described = await readDescribedGroups(
+        client,
+        listed,
+        (done, total) => progress.update(`describing groups: ${done}/${total}`),
+        r => {
+          session.warn(refusalWarning(r))
+          refused.push(r)
+        },
+      )
       return {md: live, described}
     },
     {progress: 'describing groups'},
   )
-  return predictDescribedImpact(md, described, changes, options)
+  return predictDescribedImpact(md, described, changes, {...options, refused})
 }

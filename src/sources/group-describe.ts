@@ -5,7 +5,7 @@
  * needs: nothing of `__consumer_offsets` is read. Read-only.
  */
 import {by} from '../core/order.js'
-import {AuthorizationDenied, type Denial, denialWarnings, RuntimeError} from '../core/errors.js'
+import {AuthorizationDenied, type Denial, denialWarnings, type GroupRefusal, RuntimeError} from '../core/errors.js'
 import type {DescribedGroup, DescribedMember, DescribedPartitions} from '../core/explain/report/described.js'
 import {describedOffsetPartitions, describedOffsets, type GroupOffsets, type LogEnd} from '../core/explain/report/offsets.js'
 import type {ClusterMetadata} from '../core/metadata.js'
@@ -44,12 +44,14 @@ const DESCRIBE_CHUNK = 500
 
 /**
  * Many listed groups (audit), each by its type's describe, in chunks: the groups the describes know, by id (one
- * deleted between the listing and its describe is left out). Types this tool does not read are left out.
+ * deleted between the listing and its describe is left out). Types this tool does not read are left out. A group
+ * refused is the error, or with `onRefused` is handed there and the other groups go on.
  */
 export async function readDescribedGroups(
   client: ClusterReader,
   listed: ReadonlyArray<{groupId: string; type: string}>,
   onProgress: (done: number, total: number) => void = () => {},
+  onRefused?: (refused: GroupRefusal) => void,
 ): Promise<DescribedGroup[]> {
   const out: DescribedGroup[] = []
   const known = listed.filter(g => TYPES.has(g.type))
@@ -60,8 +62,12 @@ export async function readDescribedGroups(
       const chunk = ids.slice(i, i + DESCRIBE_CHUNK)
       const byId = new Map((await describeOf(client, type, chunk)).map(d => [d.groupId, d]))
       for (const id of chunk) {
-        const g = answered(id, type, byId.get(id))
-        if (g) out.push(g)
+        const d = byId.get(id)
+        if (d?.denied && onRefused) onRefused({...d.denied, group: id})
+        else {
+          const g = answered(id, type, d)
+          if (g) out.push(g)
+        }
       }
     }
   }
@@ -150,6 +156,12 @@ function member(
     tasksDiffer: null,
     ...rest,
   }
+}
+
+/** The warning for a group left out because its describe was refused: the refusal and its grant. */
+export function refusalWarning(r: GroupRefusal): string {
+  const e = new AuthorizationDenied(r, `describing group ${r.group}`)
+  return `${e.message}: group ${r.group} is not reported. ${e.hint}`
 }
 
 /**

@@ -285,6 +285,193 @@ async function predictedThenAltered(group: string, before: GroupMetadataRecord, 
   expectNoSecrets(all)
 }
 
+/** Kafka's ConsumerGroupCommand --describe for `group` with `args`, as the user of `props`: its table as header-keyed rows. */
+async function consumerGroupsTool(group: string, props: string, ...args: string[]): Promise<Array<Record<string, string>>> {
+  const out = await clusterSh(
+    probe.env,
+    'tool',
+    'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
+    '--bootstrap-server',
+    env.BOOTSTRAP_SASL_SSL,
+    '--command-config',
+    props,
+    '--describe',
+    '--group',
+    group,
+    ...args,
+  )
+  const lines = out.split('\n').map(l => l.trim().split(/\s+/))
+  const header = lines.find(f => f[0] === 'GROUP')
+  expect(header, out).toBeDefined()
+  return lines.filter(f => f[0] === group).map(f => Object.fromEntries(header!.map((h, i) => [h, f[i]])))
+}
+
+/** Kafka's AclCommand as the super user (PLAINTEXT's ANONYMOUS): `op` is --add or --remove. */
+const acls = (op: '--add' | '--remove', ...args: string[]) =>
+  clusterSh(
+    probe.env,
+    'tool',
+    'org.apache.kafka.tools.AclCommand',
+    '--bootstrap-server',
+    probe.env.bootstrap,
+    op,
+    ...(op === '--remove' ? ['--force'] : []),
+    ...args,
+  )
+
+describe("a DESCRIBE-only account: parity with Kafka's own tools run as the same user", () => {
+  it('group explain --json as dave equals kafka-consumer-groups --describe --members --verbose, --offsets and --state as dave; one group dave may not describe ends PATTERN and impact with exit 1 naming it, the others answered', async () => {
+    const [group, hidden, topic] = [`${R}-parity`, `${R}-parity-hidden`, `${R}-par`]
+    const d = probe.driver
+    const props = scramProps('dave-parity.properties', env.SCRAM_DESCRIBE_ONLY_USER, env.SCRAM_DESCRIBE_ONLY_PASSWORD)
+    // the one ACL of that group: only dave is refused (the members connect as the super user)
+    const hiddenAcl = ['--group', hidden, '--operation', 'Describe', '--deny-principal', `User:${env.SCRAM_DESCRIBE_ONLY_USER}`]
+    const denied = acls('--add', ...hiddenAcl)
+    await d.cmd(`create-topic ${topic} 3 2`)
+    await d.cmd(`produce ${topic} 30`)
+    for (const [m, g] of [
+      ['p1', group],
+      ['p2', group],
+      ['ph', hidden],
+    ])
+      await d.cmd(`consumer ${R}-${m} ${g} names ${topic}`)
+    try {
+      await Promise.all([probe.settled(group, 'consumer'), denied])
+      for (const m of ['p1', 'p2']) await d.cmd(`commit ${R}-${m}`)
+      await d.cmd(`produce ${topic} 12`) // lag: the members consume it but do not commit
+      const asDave = ['-b', env.BOOTSTRAP_SASL_SSL, '--command-config', props, '--json']
+      const admin = scramProps('admin.properties', env.SCRAM_ADMIN_USER, env.SCRAM_ADMIN_PASSWORD)
+      // nothing changes the group, its offsets or the topic while these run: all at once
+      const [r, members, offsets, [state], hash] = await Promise.all([
+        cli(['group', 'explain', group, ...asDave]),
+        consumerGroupsTool(group, props, '--members', '--verbose'),
+        consumerGroupsTool(group, props, '--offsets'),
+        consumerGroupsTool(group, props, '--state', '--verbose'),
+        cli(['topic-hash', 'compute', topic, '-b', env.BOOTSTRAP_SASL_SSL, '--command-config', admin, '--json']),
+        refusedAmongOthers({group, hidden, topic}, asDave),
+      ])
+      console.log({members, offsets, state})
+      expect(r.code, r.stderr).toBe(0)
+      const ours = JSON.parse(r.stdout)
+      expect(ours.reading.mode).toBe('describe-only')
+      expectParity(ours, {members, offsets, state})
+      // the live hash as dave equals topic-hash compute as the admin
+      expect(hash.code, hash.stderr).toBe(0)
+      expect(ours.liveMetadataHash).toBe(JSON.parse(hash.stdout).groupHash)
+    } finally {
+      // the ACL goes before any later test lists every group as dave (the stopped group stays listed, empty)
+      await Promise.all([...['p1', 'p2', 'ph'].map(m => d.cmd(`stop ${R}-${m}`)), denied.then(() => acls('--remove', ...hiddenAcl))])
+    }
+  })
+})
+
+interface Tables {
+  members: Array<Record<string, string>>
+  offsets: Array<Record<string, string>>
+  state: Record<string, string>
+}
+
+/** Our describe-only report against ConsumerGroupCommand's tables: epochs, verdict, members, assignment vs target, offsets and lag. */
+function expectParity(ours: ExplainJson, t: Tables): void {
+  const dash = (v: string | number | null) => (v === null ? '-' : String(v))
+  const tps = (list: Array<{topic: string; partitions: number[]}> | null) =>
+    !list || list.length === 0 ? '-' : list.map(tp => `${tp.topic}:${tp.partitions.join(',')}`).join(';')
+  expect([String(ours.groupEpoch), String(ours.assignmentEpoch), String(ours.members.length)]).toEqual([
+    t.state['GROUP-EPOCH'],
+    t.state['TARGET-ASSIGNMENT-EPOCH'],
+    t.state['#MEMBERS'],
+  ])
+  const byId = <T extends Record<string, unknown>>(rows: T[], key: keyof T) => [...rows].sort((a, b) => String(a[key]).localeCompare(String(b[key])))
+  expect(
+    byId(ours.members, 'memberId').map(m => ({
+      'CONSUMER-ID': m.memberId,
+      HOST: m.clientHost,
+      'CLIENT-ID': m.clientId,
+      '#PARTITIONS': String((m.partitions?.assigned ?? []).reduce((n, tp) => n + tp.partitions.length, 0)),
+      'CURRENT-EPOCH': dash(m.memberEpoch),
+      'CURRENT-ASSIGNMENT': tps(m.partitions?.assigned ?? null),
+      'TARGET-EPOCH': dash(ours.assignmentEpoch),
+      'TARGET-ASSIGNMENT': tps(m.partitions?.target ?? null),
+    })),
+  ).toEqual(byId(t.members, 'CONSUMER-ID').map(({GROUP: _, ...rest}) => rest))
+  // in sync as far as the epochs show exactly when Kafka's epochs all agree
+  const agree = t.state['GROUP-EPOCH'] === t.state['TARGET-ASSIGNMENT-EPOCH'] && t.members.every(m => m['CURRENT-EPOCH'] === m['TARGET-EPOCH'])
+  expect(ours.verdict.code === 'EPOCHS_IN_SYNC').toBe(agree)
+  expect(agree).toBe(true) // the group settled before both were read
+  const order = (rows: string[][]) => [...rows].sort((a, b) => a[0].localeCompare(b[0]) || Number(a[1]) - Number(b[1]))
+  const cols = ['TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID']
+  expect(
+    order(
+      ours.offsets.partitions.map(p => [
+        p.topic,
+        String(p.partition),
+        dash(p.committedOffset),
+        dash(p.logEndOffset),
+        dash(p.lag),
+        dash(p.memberId),
+        dash(p.host),
+        dash(p.clientId),
+      ]),
+    ),
+  ).toEqual(order(t.offsets.map(row => cols.map(c => row[c]))))
+  expect(ours.offsets.partitions.reduce((n, p) => n + Number(p.lag), 0)).toBe(12)
+}
+
+interface ExplainJson {
+  groupEpoch: number
+  assignmentEpoch: number
+  verdict: {code: string}
+  members: Array<{
+    memberId: string
+    clientId: string
+    clientHost: string
+    memberEpoch: number | null
+    partitions: {assigned: Array<{topic: string; partitions: number[]}>; target: Array<{topic: string; partitions: number[]}> | null} | null
+  }>
+  offsets: {
+    partitions: Array<{
+      topic: string
+      partition: number
+      committedOffset: string | null
+      logEndOffset: string | null
+      lag: string | null
+      memberId: string | null
+      host: string | null
+      clientId: string | null
+    }>
+  }
+}
+
+/**
+ * dave denied DESCRIBE on one group of several: `group explain PATTERN` and `impact` (describe-only) answer every
+ * other group, name the refused one with the request, DESCRIBE on the group and the grant, and exit 1.
+ */
+async function refusedAmongOthers(g: {group: string; hidden: string; topic: string}, asDave: string[]): Promise<void> {
+  const refusal = {
+    group: g.hidden,
+    request: 'FindCoordinator',
+    resourceType: 'group',
+    resourceName: g.hidden,
+    operation: 'DESCRIBE',
+    errorName: 'GROUP_AUTHORIZATION_FAILED',
+    principal: `User:${env.SCRAM_DESCRIBE_ONLY_USER}`,
+  }
+  const many = await cli(['group', 'explain', `${g.group}*`, ...asDave])
+  expect(many.code, many.stderr).toBe(1)
+  const doc = JSON.parse(many.stdout)
+  expect(doc.groups.map((x: {group: string}) => x.group)).toEqual([g.group])
+  expect(doc.refused).toEqual([expect.objectContaining(refusal)])
+  expect(doc.refused[0].grant).toContain(`--allow-principal User:${env.SCRAM_DESCRIBE_ONLY_USER} --operation Describe --group ${g.hidden}`)
+  const imp = await cli(['impact', ...asDave, '--add-partitions', `${g.topic}=4`])
+  expect(imp.code, imp.stderr).toBe(1)
+  const p = JSON.parse(imp.stdout)
+  expect(p.groups.find((x: {group: string}) => x.group === g.group)).toMatchObject({bumps: {min: 1, max: 1}, touchedTopics: [g.topic]})
+  expect(p.refused).toEqual([expect.objectContaining(refusal)])
+  expect(p.warnings.some((w: string) => w.startsWith(`describing group ${g.hidden} needs DESCRIBE on group ${g.hidden} (FindCoordinator refused`))).toBe(true)
+  expectNoSecrets(many)
+  expectNoSecrets(imp)
+}
+
 describe('SASL_SSL with PLAIN', () => {
   it('PLAIN with the right credentials gives the same hashes as PLAINTEXT', async () => {
     const props = plainProps('carol.properties', env.PLAIN_USER, env.PLAIN_PASSWORD)

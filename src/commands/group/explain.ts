@@ -4,26 +4,18 @@ import {parseGroupPattern} from '../../cli/flag-types.js'
 import {LiveCommand} from '../../cli/live-command.js'
 import {styleOf} from '../../cli/output-flags.js'
 import {type SchemaId, SCHEMAS, toDocument} from '../../core/documents.js'
-import {type ErrorCode, InputError} from '../../core/errors.js'
+import {type ErrorCode, type GroupRefusal, InputError} from '../../core/errors.js'
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import {printBumps, printRevisions} from '../../io/watch-loop.js'
 import {writeExplainHtml} from '../../operations/explain/html.js'
-import {explainMany} from '../../operations/explain/many.js'
+import {type ExplainList, explainMany} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
 import {watchDescribedGroup, watchGroup} from '../../operations/explain/watch.js'
 import type {BumpEvent, BumpRevision} from '../../core/audit/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
 import {print} from '../../io/stdout.js'
-
-/** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
-export interface ExplainList {
-  /** The pattern given (null with --all). */
-  pattern: string | null
-  all: boolean
-  groups: ExplainReport[]
-}
 
 export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   static override schema = SCHEMAS.groupExplain
@@ -62,9 +54,13 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
         )
       const accept = pattern === undefined ? () => true : parseGroupPattern(pattern).accept
       const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
-      const reports = await explainMany(this.session, accept, {...o, concurrency: flags.concurrency, quiet: this.jsonEnabled() || flags.ndjson, describeOnly})
-      this.printMany(reports, pattern ?? '--all', o.now)
-      return {pattern: pattern ?? null, all: flags.all === true, groups: reports}
+      const refused: GroupRefusal[] = []
+      const quiet = this.jsonEnabled() || flags.ndjson
+      const reports = await explainMany(this.session, accept, {...o, concurrency: flags.concurrency, quiet, describeOnly, onRefused: r => refused.push(r)})
+      this.printMany(reports, pattern ?? '--all', o.now, refused.length)
+      // a group left out because its describe was refused: the answer is incomplete (the warning names the grant)
+      if (refused.length > 0) this.exitWith(EXIT.runtime)
+      return {pattern: pattern ?? null, all: flags.all === true, groups: reports, ...(refused.length > 0 ? {refused} : {})}
     }
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
@@ -103,8 +99,11 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     return report
   }
 
-  /** One report per group (text or NDJSON); exit 4 when nothing matched, 3 with --fail-on-pending when any is pending. */
-  private printMany(reports: ExplainReport[], asked: string, now: number): void {
+  /**
+   * One report per group (text or NDJSON); exit 4 when nothing matched (and none was refused), 3 with
+   * --fail-on-pending when any is pending.
+   */
+  private printMany(reports: ExplainReport[], asked: string, now: number, refused: number): void {
     const {flags} = this
     if (flags.ndjson) {
       const lines = reports.map((r, i) => terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, r, i === reports.length - 1 ? this.warnings : []))))
@@ -118,7 +117,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
           `\n${reports.length} group${reports.length === 1 ? '' : 's'} matched ${asked}${pending ? `; ${pending} with a rebalance pending or in progress` : ''}`,
         )
     }
-    if (reports.length === 0) {
+    if (reports.length === 0 && refused === 0) {
       const literal = asked === '--all' ? '' : '; for a group id with * or ? in it, add --literal'
       this.note(`no group matches ${asked}. Try this: \`group list\` lists every group${literal}.`)
       this.exitWith(EXIT.notFound)

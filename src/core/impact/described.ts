@@ -6,7 +6,7 @@
  * group subscribed to it bumps. What only the stored hash says (already pending or stale, so the change folds into
  * that bump or adds one; Kafka 4.0's rules) is named in `reading` with the grant. Pure.
  */
-import type {Denial} from '../errors.js'
+import type {Denial, GroupRefusal} from '../errors.js'
 import {describeOnlyReading, explainDescribed} from '../explain/explain.js'
 import {type DescribedGroup, describedTopics} from '../explain/report/described.js'
 import type {Reading} from '../explain/report/report.js'
@@ -19,7 +19,7 @@ export function predictDescribedImpact(
   md: ClusterMetadata,
   groups: readonly DescribedGroup[],
   changes: readonly PlannedChange[],
-  options: ImpactOptions & {denial?: Denial} = {},
+  options: ImpactOptions & {denial?: Denial; refused?: readonly GroupRefusal[]} = {},
 ): ImpactReport {
   const ctx = predictionOf(md, changes, options)
   const out: GroupImpact[] = []
@@ -45,6 +45,7 @@ export function predictDescribedImpact(
     classicGroups: [],
     summary: summarize(out, [], {total, classicSkipped: classic, classicTotal: 0}, options.failOnRebalance ?? null, g => pending.has(g.group)),
     reading: describedImpactReading(options.denial, classic),
+    ...(options.refused?.length ? {refused: [...options.refused]} : {}),
   }
 }
 
@@ -92,7 +93,19 @@ function describedImpactReading(denial: Denial | undefined, classic: number): Re
   const [first] = reading.missing
   const more = [
     "groups' rules (under Kafka 4.0's, no hash is kept and only topic ids and partition counts count, so replica, rack and broker changes bump nothing; the prediction applies 4.1+'s)",
-    ...(classic > 0 ? [`subscriptions of ${classic} classic group(s) (not predicted without them)`] : []),
+    ...(classic > 0 ? [classicMissing(classic)] : []),
   ]
   return {...reading, missing: [first, ...more.map(what => ({...first, what}))]}
+}
+
+/**
+ * Classic groups keep no metadata hash, so none is predicted to bump from one: what is known is how they rebalance
+ * (their leader rejoins when a metadata refresh shows a subscribed topic's partition count, or with client.rack its
+ * replicas' racks, changed), and which topics each subscribes to is read from its records.
+ */
+function classicMissing(n: number): string {
+  return (
+    `subscriptions of ${n} classic group(s), so whether the plan rebalances them (not predicted): a classic group keeps no metadata hash; ` +
+    "its leader rejoins (a new generation) when a metadata refresh shows a subscribed topic's partition count, or with client.rack its replicas' racks, changed"
+  )
 }

@@ -11,6 +11,7 @@
 import {auditContext, auditGroup} from '../audit/audit.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
+import type {GroupRefusal} from '../errors.js'
 import {
   diffSubscriptionMetadata,
   type GroupRules,
@@ -103,6 +104,8 @@ export interface ImpactReport {
   summary: ImpactSummary
   /** Read describe-only (READ on __consumer_offsets refused, or --describe-only): what that leaves unknown; else absent. */
   reading?: Reading
+  /** Read describe-only: the listed groups whose describe was refused (not predicted; the command exits 1); else absent. */
+  refused?: GroupRefusal[]
 }
 
 export type ClassicGroupImpact = ClassicImpact & {group: string; type: 'classic'}

@@ -5,20 +5,36 @@
  * and the live metadata instead, as one group is.
  */
 import {topicNamesOf} from '../../core/cost/index.js'
-import type {Denial} from '../../core/errors.js'
+import type {Denial, GroupRefusal} from '../../core/errors.js'
 import {explainDescribed, explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {describedTopics} from '../../core/explain/report/described.js'
 import {windowed} from '../../core/explain/report/window.js'
 import {topicsEverUsed} from '../../core/replay/index.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import type {Progress} from '../../render/progress.js'
-import {readDescribedGroups} from '../../sources/group-describe.js'
+import {readDescribedGroups, refusalWarning} from '../../sources/group-describe.js'
 import {offsetsReadDenied} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'
 import {type ExplainRequest, readExplainInputs} from './inputs.js'
 
-type ManyRequest = ExplainRequest & {concurrency: number; quiet: boolean; describeOnly?: 'asked' | 'on-denial'}
+/** `group explain PATTERN` / `--all` --json: {schema: group-explain-list v1, pattern, all, groups: [report...], warnings}. */
+export interface ExplainList {
+  /** The pattern given (null with --all). */
+  pattern: string | null
+  all: boolean
+  groups: ExplainReport[]
+  /** Read describe-only: the listed groups whose describe was refused (left out; exit 1); else absent. */
+  refused?: GroupRefusal[]
+}
+
+type ManyRequest = ExplainRequest & {
+  concurrency: number
+  quiet: boolean
+  describeOnly?: 'asked' | 'on-denial'
+  /** Read describe-only: each listed group whose describe was refused (it is left out, with a warning). */
+  onRefused?: (refused: GroupRefusal) => void
+}
 
 /**
  * `describeOnly`: 'asked' reads no records; 'on-denial' answers describe-only when the Fetch of __consumer_offsets is
@@ -67,7 +83,15 @@ async function explainManyDescribed(
   denial?: Denial,
 ): Promise<ExplainReport[]> {
   const listed = (await client.listGroups()).filter(g => accept(g.groupId))
-  const described = await readDescribedGroups(client, listed, (done, total) => progress.update(`describing groups: ${done}/${total}`))
+  const described = await readDescribedGroups(
+    client,
+    listed,
+    (done, total) => progress.update(`describing groups: ${done}/${total}`),
+    r => {
+      session.warn(refusalWarning(r))
+      o.onRefused?.(r)
+    },
+  )
   if (described.length === 0) return []
   const topics = new Set(described.flatMap(describedTopics))
   // no bumps to attribute: the metadata log is not read

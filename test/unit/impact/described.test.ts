@@ -166,8 +166,12 @@ describe('impact describe-only', () => {
     expect(r.reading?.missing.map(m => m.what)).toEqual([
       expect.stringContaining('stored metadata hash (whether a group is already stale today'),
       expect.stringContaining("groups' rules (under Kafka 4.0's"),
-      expect.stringContaining('subscriptions of 1 classic group(s)'),
+      expect.stringContaining('subscriptions of 1 classic group(s), so whether the plan rebalances them (not predicted)'),
     ])
+    // a classic group keeps no metadata hash: it is not predicted to bump from one, and the reading says how it rebalances
+    expect(r.groups.some(g => g.group === 'cl')).toBe(false)
+    expect(r.classicGroups).toEqual([])
+    expect(r.reading?.missing[2].what).toContain('keeps no metadata hash; its leader rejoins (a new generation) when a metadata refresh shows')
     for (const m of r.reading!.missing) {
       expect(m.needs).toEqual({resourceType: 'topic', resourceName: '__consumer_offsets', operation: 'READ'})
       expect(m.grant).toBe(denial.grant)

@@ -110,7 +110,7 @@ describe('a refused request the tool cannot do without: AuthorizationDenied nami
   })
 
   it('FindCoordinator of a group: DESCRIBE on the group', async () => {
-    const e = await refusal(API.FindCoordinator, 30, c => c.describeConsumerGroups(['g1']))
+    const e = await refusal(API.FindCoordinator, 30, c => c.groupCoordinators(['g1']))
     expect(e.message).toBe('finding the coordinator of group g1 needs DESCRIBE on group g1 (FindCoordinator refused: GROUP_AUTHORIZATION_FAILED)')
     expect(e.grant).toBe(grant('Describe --group g1'))
   })
@@ -178,6 +178,26 @@ describe('a refusal per group or per broker (the answer goes on): the entry carr
       )
       await broker!.stop()
     }
+  })
+
+  it("a describe whose FindCoordinator is refused: that group's entry names FindCoordinator and DESCRIBE on it, as Kafka's admin client fails that group alone", async () => {
+    const cases: Array<(c: KafkaClient) => Promise<Array<{denied?: Denial; errorName: string; members: unknown[]}>>> = [
+      c => c.describeConsumerGroups(['g1']),
+      c => c.describeShareGroups(['g1']),
+      c => c.describeStreamsGroups(['g1']),
+      c => c.describeClassicGroups(['g1']),
+    ]
+    for (const describeIt of cases) {
+      const [g] = await answer(API.FindCoordinator, 30, describeIt)
+      expect(g).toMatchObject({errorName: 'GROUP_AUTHORIZATION_FAILED', members: []})
+      expect(g.denied).toMatchObject(groupDenial('FindCoordinator'))
+      expect(new AuthorizationDenied(g.denied!, 'describing group g1').message).toBe(
+        'describing group g1 needs DESCRIBE on group g1 (FindCoordinator refused: GROUP_AUTHORIZATION_FAILED)',
+      )
+      await broker!.stop()
+    }
+    const [offsets] = await answer(API.FindCoordinator, 30, c => c.committedOffsets(['g1']))
+    expect(offsets.denied).toMatchObject(groupDenial('FindCoordinator'))
   })
 
   it('ConsumerGroupDescribe answering TOPIC_AUTHORIZATION_FAILED: DESCRIBE on topics the answer does not name', async () => {

@@ -11,7 +11,7 @@ import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
 import type {Session} from '../../../src/operations/session.js'
-import {describedMember as member} from '../../lib/describes.js'
+import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {run} from '../helpers.js'
 import {consumer as c, T1} from '../../lib/records.js'
@@ -73,6 +73,23 @@ describe('group explain when READ on __consumer_offsets is refused', () => {
     expect(s.warnings).toHaveLength(1)
     expect(s.warnings[0]).toContain('needs READ on topic __consumer_offsets (Fetch refused: TOPIC_AUTHORIZATION_FAILED)')
     expect(s.warnings[0]).toContain('--operation Read --topic __consumer_offsets')
+  })
+
+  it('OffsetFetch refused as well (no DESCRIBE on the group for it): the report goes on without committed offsets, a warning names OffsetFetch, DESCRIBE on the group and the grant', async () => {
+    const fake = refusing()
+    fake.committedErrors.set(G, 30)
+    const s = session(fake)
+    const {report} = await explainOne(s, G, {...request, describeOnly: 'on-denial'})
+    expect(report.verdict.code).toBe('RECONCILING')
+    expect(report.offsets?.partitions.map(p => [p.partition, p.committedOffset, p.lag])).toEqual([
+      [0, null, null],
+      [1, null, null],
+    ])
+    expect(s.warnings).toHaveLength(2)
+    expect(s.warnings[1]).toBe(
+      'offsets not read where refused: OffsetFetch refused (GROUP_AUTHORIZATION_FAILED): it needs DESCRIBE on group orders-app; ' +
+        'grant: kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group orders-app',
+    )
   })
 
   it('without the fallback asked for, the refusal stays the error', async () => {
@@ -206,6 +223,36 @@ describe('group explain through the command, describe-only', () => {
     expect(JSON.parse(r.stdout).groups[0].reading.reason).toBe('--describe-only given')
     const none = await run(['group:explain', 'nothing-*', '-b', 'fake:9092', '--history-dir', request.historyDir, '--describe-only'], several())
     expect(none.exitCode).toBe(4)
+  })
+
+  it('--all with one group whose describe is refused: every other group reported, the refusal named with its grant, exit 1', async () => {
+    const fake = several()
+    fake.describeGroup('consumer', refusedDescribe('payroll'))
+    const r = await run(['group:explain', '--all', '-b', 'fake:9092', '--history-dir', request.historyDir, '--json'], fake)
+    expect(r.exitCode, r.stderr).toBe(1)
+    const doc = JSON.parse(r.stdout)
+    expect(list(r.stdout).map((g: string[]) => g[0])).toEqual(['billing', 'orders-app', 'orders-calm'])
+    expect(doc.refused).toEqual([
+      {
+        group: 'payroll',
+        request: 'FindCoordinator',
+        resourceType: 'group',
+        resourceName: 'payroll',
+        operation: 'DESCRIBE',
+        errorName: 'GROUP_AUTHORIZATION_FAILED',
+        principal: null,
+        grant: 'kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group payroll',
+      },
+    ])
+    expect(doc.warnings).toContain(
+      'describing group payroll needs DESCRIBE on group payroll (FindCoordinator refused: GROUP_AUTHORIZATION_FAILED): group payroll is not reported. ' +
+        'Grant it (as a Kafka admin): kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group payroll',
+    )
+    // a pattern that matches only the refused group: exit 1 for the refusal, not 4 (nothing matched)
+    const only = await run(['group:explain', 'pay*', '-b', 'fake:9092', '--history-dir', request.historyDir, '--describe-only'], fake)
+    expect(only.exitCode).toBe(1)
+    expect(only.stderr).toContain('needs DESCRIBE on group payroll')
+    expect(only.stderr).not.toContain('no group matches')
   })
 
   it('text: one describe-only report per group and the count line', async () => {

@@ -5,7 +5,7 @@
  */
 import {describe, expect, it} from 'vitest'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
-import {describedMember as member} from '../../lib/describes.js'
+import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {T1, T2} from '../../lib/records.js'
 import {run} from '../helpers.js'
@@ -83,6 +83,21 @@ describe('impact when READ on __consumer_offsets is refused', () => {
     expect(doc.reading.reason).toBe('--describe-only given')
     expect(doc.warnings).toEqual([])
     expect(doc.groups.map((g: {group: string}) => g.group)).toEqual(['calm-app', 'late-app'])
+  })
+
+  it('a group whose describe is refused: every other group predicted, the refusal in `refused` and a warning with the grant, exit 1', async () => {
+    const fake = cluster()
+    fake.describeGroup('consumer', refusedDescribe('secret-app'))
+    const r = await impact(fake, '--add-partitions', 'orders=4', '--json')
+    expect(r.exitCode, r.stderr).toBe(1)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.groups.map((g: {group: string}) => g.group)).toEqual(['calm-app', 'late-app'])
+    expect(doc.refused).toEqual([expect.objectContaining({group: 'secret-app', request: 'FindCoordinator', resourceType: 'group', operation: 'DESCRIBE'})])
+    expect(doc.refused[0].grant).toContain('--operation Describe --group secret-app')
+    expect(doc.warnings[1]).toMatch(/^describing group secret-app needs DESCRIBE on group secret-app \(FindCoordinator refused: GROUP_AUTHORIZATION_FAILED\)/)
+    // without the refusal the same prediction exits 0 and has no `refused`
+    const all = await impact(cluster(), '--add-partitions', 'orders=4', '--json')
+    expect([all.exitCode, JSON.parse(all.stdout).refused]).toEqual([0, undefined])
   })
 
   it('--describe-only is refused with the offline files (usage error, exit 2)', async () => {
