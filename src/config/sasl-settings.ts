@@ -101,7 +101,9 @@ function oauthEndpoint(
   try {
     url = new URL(endpoint)
   } catch {
-    throw new InputError(`${at} is not a URL`, 'Write it as https://idp.example.com/oauth2/token, or file:/path/to/token for a token file.', 'BAD_SETTING')
+    // (a file: URL's own wording: one that starts as one is a token file written wrongly)
+    const what = /^file:/i.test(endpoint) ? 'a valid file: URL' : 'a URL'
+    throw new InputError(`${at} is not ${what}`, 'Write it as https://idp.example.com/oauth2/token, or file:/path/to/token for a token file.', 'BAD_SETTING')
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') return {mechanism: 'OAUTHBEARER', tokenEndpoint: tokenEndpointSettings(url, get, where, jaas)}
   if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) {
