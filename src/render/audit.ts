@@ -89,6 +89,7 @@ export function summaryLine(s: AuditSummary): string {
     `${s.groups} group${s.groups === 1 ? '' : 's'}${types ? ` (${types})` : ''}${s.deletedGroupsSkipped ? `, ${s.deletedGroupsSkipped} deleted skipped` : ''}`,
     s.groupsWithFindings === 0 ? 'no findings' : `${s.groupsWithFindings} with findings: ${kinds.join(', ')}`,
     ...(s.decodeErrors > 0 ? [`${s.decodeErrors} undecodable record(s)`] : []),
+    ...(s.refused ? [`${s.refused.length} refused (not reported): ${s.refused.map(r => r.group).join(', ')}`] : []),
     s.reading
       ? `read describe-only (${s.reading.reason}), ${(s.durationMs / 1000).toFixed(1)} s`
       : `${s.recordsScanned} records in ${s.partitions} partitions, ${(s.durationMs / 1000).toFixed(1)} s`,

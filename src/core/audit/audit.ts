@@ -5,6 +5,7 @@
  * re-hash candidates anyway). The row is made from explain's own parts: the group's facts (facts.ts) and the
  * verdict for now (verdict.ts); past bumps are not explained here (the watch explains new ones).
  */
+import type {GroupRefusal} from '../errors.js'
 import type {Reading, StuckAfter, Verdict} from '../explain/explain.js'
 import {groupFacts} from '../explain/report/facts.js'
 import {judge} from '../explain/report/verdict.js'
@@ -259,11 +260,13 @@ export interface AuditSummary {
   durationMs: number
   /** The finding kinds that make the exit code 3 (--fail-on). */
   failOn: FindingKind[]
-  /** 0 none, 3 findings (per --fail-on), 4 --group/--type matched no group; the command sets 5 when only the
-   * history could not be written, 1 when the --prometheus file could not be. */
+  /** 0 none, 3 findings (per --fail-on), 4 --group/--type matched no group, 1 a group's describe refused (describe-only);
+   * the command sets 5 when only the history could not be written, 1 when the --prometheus file could not be. */
   exitCode: AuditExitCode
   /** A describe-only pass (described.ts): why, and what READ on __consumer_offsets would add, with the grant. */
   reading?: Reading
+  /** A describe-only pass: the listed groups whose describe (or FindCoordinator) was refused, left out (exit 1); else absent. */
+  refused?: GroupRefusal[]
 }
 
 export interface ScanStats {

@@ -4,7 +4,7 @@
  * explain's own; what only the records give (the stored hash and so drift, how long a member has reconciled and so
  * stuck, unknown records, the reassignments' bump) is left null or empty, and the row says so in `reading`. Pure.
  */
-import type {Denial} from '../errors.js'
+import type {Denial, GroupRefusal} from '../errors.js'
 import {describeOnlyReading, type ExplainReport, type Reading} from '../explain/explain.js'
 import {noCost} from './cost.js'
 import {type AuditSummary, type FindingKind, type GroupAudit, type ScanStats, summarize} from './audit.js'
@@ -49,14 +49,18 @@ export function describedAuditRow(report: ExplainReport): GroupAudit {
 
 /**
  * The summary of a describe-only pass: no partition read, `reading` naming the refusal (or the flag) and the grant;
- * `filtered` (--group or --type given) with no group is exit 4, as in a pass over the records.
+ * `filtered` (--group or --type given) with no group is exit 4, as in a pass over the records. A group whose describe
+ * was refused is listed in `refused` and makes it exit 1, findings or not: the audit is incomplete, as `group explain
+ * --all` and `impact` say it.
  */
 export function describedSummary(
   rows: readonly GroupAudit[],
   stats: Pick<ScanStats, 'durationMs'>,
-  o: {failOn: readonly FindingKind[]; clusterId: string | null; startedAt: number; filtered: boolean; denial?: Denial},
+  o: {failOn: readonly FindingKind[]; clusterId: string | null; startedAt: number; filtered: boolean; denial?: Denial; refused?: readonly GroupRefusal[]},
 ): AuditSummary & {reading: Reading} {
   const summary = summarize(rows, {partitions: 0, recordsScanned: 0, decodeErrors: 0, durationMs: stats.durationMs}, o.failOn, o.clusterId, o.startedAt)
   if (rows.length === 0 && o.filtered) summary.exitCode = 4
-  return {...summary, reading: describeOnlyReading(o.denial, AUDIT_MISSING)}
+  const refused = o.refused ?? []
+  if (refused.length > 0) summary.exitCode = 1
+  return {...summary, reading: describeOnlyReading(o.denial, AUDIT_MISSING), ...(refused.length > 0 ? {refused: [...refused]} : {})}
 }

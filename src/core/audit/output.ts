@@ -85,6 +85,7 @@ interface Metric {
  *   rebalance_doctor_audit_groups_with_finding{finding}  groups per finding kind (a describe-only audit: only the
  *                                                   kinds that can be seen without the records)
  *   rebalance_doctor_audit_describe_only            1 when this audit was read describe-only
+ *   rebalance_doctor_audit_groups_refused           groups listed but left out, their describe refused (describe-only)
  *   rebalance_doctor_audit_records_scanned, rebalance_doctor_audit_decode_errors, rebalance_doctor_audit_duration_seconds,
  *   rebalance_doctor_audit_last_run_timestamp_seconds, rebalance_doctor_audit_exit_code,
  *   rebalance_doctor_history_write_failed, rebalance_doctor_up (1: this run read the cluster; see prometheusFailureText)
@@ -250,6 +251,10 @@ function auditSeries(gauge: (name: string, help: string, samples: Metric['sample
   )
   gauge('audit_describe_only', 'This audit was read from the describes, without __consumer_offsets (1), or from its records (0).', [
     [{}, summary.reading ? 1 : 0],
+  ])
+  // a group left out for a refused describe has no series of its own: this count keeps it from vanishing unseen
+  gauge('audit_groups_refused', 'Groups listed but left out because their describe (or FindCoordinator) was refused (DESCRIBE on the group missing).', [
+    [{}, summary.refused?.length ?? 0],
   ])
   gauge('audit_records_scanned', 'Records read from __consumer_offsets.', [[{}, summary.recordsScanned]])
   gauge('audit_decode_errors', 'Records of __consumer_offsets that could not be decoded.', [[{}, summary.decodeErrors]])

@@ -7,13 +7,13 @@
  */
 import {describedAuditRow, describedSummary} from '../../core/audit/described.js'
 import {withLag} from '../../core/audit/lag.js'
-import type {Denial} from '../../core/errors.js'
+import type {Denial, GroupRefusal} from '../../core/errors.js'
 import {explainDescribed} from '../../core/explain/explain.js'
 import {TopicHasher} from '../../core/hash.js'
 import type {DescribedGroup} from '../../core/explain/report/described.js'
 import type {ClusterMetadata} from '../../core/metadata.js'
 import type {GroupType} from '../../core/replay/index.js'
-import {readDescribedGroups} from '../../sources/group-describe.js'
+import {readDescribedGroups, refusalWarning} from '../../sources/group-describe.js'
 import type {Session} from '../session.js'
 import {type AuditSettings, groupLags, type PassResult} from './pass.js'
 
@@ -38,7 +38,17 @@ export async function describedAuditPass(
       const clusterId = live.clusterId ?? null
       p.onClusterId?.(clusterId ?? '')
       const wanted = listed.filter(g => o.match(g.groupId) && (!o.types || o.types.has(g.type as GroupType)))
-      const described = await readDescribedGroups(client, wanted, (done, total) => progress.update(`describing groups: ${done}/${total}`))
+      // a group whose describe is refused is left out, named with its grant: the other groups are still audited
+      const refused: GroupRefusal[] = []
+      const described = await readDescribedGroups(
+        client,
+        wanted,
+        (done, total) => progress.update(`describing groups: ${done}/${total}`),
+        r => {
+          warn(refusalWarning(r))
+          refused.push(r)
+        },
+      )
       // one hasher for every group: each topic is hashed once per audit, as in a pass over the records
       const hasher = new TopicHasher(live)
       p.onPolled?.({live, described, hasher, answeredAt: Date.now()})
@@ -49,7 +59,7 @@ export async function describedAuditPass(
       const summary = describedSummary(
         rows,
         {durationMs: Date.now() - p.started},
-        {failOn: o.failOn, clusterId, startedAt: p.started, filtered: o.filtered, denial: p.denial},
+        {failOn: o.failOn, clusterId, startedAt: p.started, filtered: o.filtered, denial: p.denial, refused},
       )
       return {
         rows: withLag(rows, lags),

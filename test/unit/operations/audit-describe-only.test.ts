@@ -7,9 +7,10 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
-import {describedMember as member} from '../../lib/describes.js'
+import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {consumer as c, settledConsumer, T1} from '../../lib/records.js'
 import {run} from '../helpers.js'
@@ -246,7 +247,85 @@ describe('audit --prometheus read describe-only', () => {
     const text = readFileSync(prom, 'utf8')
     expect(series(text, 'rebalance_doctor_group_describe_only')).toEqual(['{group="calm-app",type="consumer"} 0'])
     expect(series(text, 'rebalance_doctor_audit_describe_only')).toEqual(['{} 0'])
+    expect(series(text, 'rebalance_doctor_audit_groups_refused')).toEqual(['{} 0'])
     expect(series(text, 'rebalance_doctor_group_metadata_hash_in_sync')).toEqual(['{group="calm-app",type="consumer"} 1'])
     expect(series(text, 'rebalance_doctor_audit_groups_with_finding')).toHaveLength(6)
+  })
+})
+
+describe('audit read describe-only, one group refused', () => {
+  /** The five groups, and secret-app whose FindCoordinator is refused (DESCRIBE on the group missing). */
+  function withSecret(): FakeCluster {
+    const fake = refusing()
+    fake.describeGroup('consumer', refusedDescribe('secret-app'))
+    return fake
+  }
+  const refusal = {
+    group: 'secret-app',
+    request: 'FindCoordinator',
+    resourceType: 'group',
+    resourceName: 'secret-app',
+    operation: 'DESCRIBE',
+    errorName: 'GROUP_AUTHORIZATION_FAILED',
+    principal: null,
+    grant: 'kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group secret-app',
+  }
+  const warning =
+    'describing group secret-app needs DESCRIBE on group secret-app (FindCoordinator refused: GROUP_AUTHORIZATION_FAILED): group secret-app is not reported. ' +
+    'Grant it (as a Kafka admin): kafka-acls --bootstrap-server <bootstrap-server> --add --allow-principal User:<you> --operation Describe --group secret-app'
+
+  it('--json: every other group audited, the refused one in summary.refused with its grant and warned of, exit 1 despite findings', async () => {
+    const r = await audit(withSecret(), '--json', '--no-record')
+    expect(r.exitCode, r.stderr).toBe(1)
+    const doc = JSON.parse(r.stdout)
+    expect(verdicts(doc).map(([g]) => g)).toEqual(['calm-app', 'empty-app', 'missing-app', 'moving-app', 'pending-app'])
+    expect(doc.summary).toMatchObject({groups: 5, groupsWithFindings: 2, exitCode: 1, refused: [refusal]})
+    expect(doc.warnings).toContain(warning)
+    // without the refusal the same audit exits 3 on its findings and has no `refused`
+    const all = JSON.parse((await audit(refusing(), '--json', '--no-record')).stdout)
+    expect([all.summary.exitCode, all.summary.refused]).toEqual([3, undefined])
+  })
+
+  it('--describe-only too; --group matching only the refused group is exit 1, not 4 (nothing matched)', async () => {
+    const fake = withSecret()
+    fake.offsetsReadRefused = false
+    const r = await audit(fake, '--describe-only', '--json', '--no-record')
+    expect([r.exitCode, JSON.parse(r.stdout).summary.refused]).toEqual([1, [refusal]])
+    const only = await audit(withSecret(), '--json', '--no-record', '--group', 'secret-*')
+    expect(only.exitCode).toBe(1)
+    expect(JSON.parse(only.stdout)).toMatchObject({groups: [], summary: {groups: 0, refused: [refusal]}})
+  })
+
+  it('the table: the summary line names the refused group, the warning its grant', async () => {
+    const r = await audit(withSecret(), '--no-record')
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toContain('1 refused (not reported): secret-app')
+    expect(r.stdout).toContain('exit 1')
+    expect(r.stderr.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ')).toContain(
+      'needs DESCRIBE on group secret-app (FindCoordinator refused: GROUP_AUTHORIZATION_FAILED)',
+    )
+  })
+
+  it('--ndjson and -o yaml: the summary carries refused', async () => {
+    const lines = (await audit(withSecret(), '--ndjson', '--no-record')).stdout
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l))
+    expect(lines).toHaveLength(6)
+    expect(lines.slice(0, 5).map(l => l.group)).not.toContain('secret-app')
+    expect(lines[5]).toMatchObject({exitCode: 1, refused: [refusal]})
+    const yaml = parse((await audit(withSecret(), '-o', 'yaml', '--no-record')).stdout) as {summary: {refused: unknown}}
+    expect(yaml.summary.refused).toEqual([refusal])
+  })
+
+  it('--prometheus: rebalance_doctor_audit_groups_refused counts it (it has no series of its own), exit code 1', async () => {
+    const prom = join(mkdtempSync(join(tmpdir(), 'rd-do-prom-')), 'rd.prom')
+    const r = await audit(withSecret(), '--no-record', '--prometheus', prom)
+    expect(r.exitCode).toBe(1)
+    const text = readFileSync(prom, 'utf8')
+    expect(text).toContain('# TYPE rebalance_doctor_audit_groups_refused gauge')
+    expect(text).toMatch(/^rebalance_doctor_audit_groups_refused\{cluster_id="K-do"\} 1$/m)
+    expect(text).toMatch(/^rebalance_doctor_audit_exit_code\{cluster_id="K-do"\} 1$/m)
+    expect(text).not.toContain('secret-app')
   })
 })
