@@ -22,24 +22,33 @@ export function snapshotOf(group: DescribedGroup, hasher: TopicHasher, when: {re
   return {...when, group, metadataHash: hasher.groupHash(names).toString(), topics}
 }
 
+/**
+ * Each group's polls compared from the first poll at its current epoch, not from the poll just before: the
+ * coordinator bumps the epoch for a metadata change only at a member's next heartbeat, so a poll can see the new
+ * metadata under the old epoch, and the poll that sees the bump would find nothing changed since. Members join,
+ * leave or change their subscription only with a bump, so the longer window adds nothing else; the time bound it
+ * gives is that window's.
+ */
 export class DescribePolls {
-  private last = new Map<string, DescribeSnapshot>()
+  private base = new Map<string, DescribeSnapshot>()
 
-  /** The observations of this poll's groups whose epoch moved since their last poll. */
+  /** The observations of this poll's groups whose epoch moved since their first poll at the epoch before. */
   next(snapshots: readonly DescribeSnapshot[]): DescribeObservation[] {
     const seen = new Map<string, DescribeSnapshot>()
     const out: DescribeObservation[] = []
     for (const s of snapshots) {
       const key = `${s.group.group}\u0000${s.group.type}`
-      const before = this.last.get(key)
+      const before = this.base.get(key)
       const o = before && observeBetween(before, s)
       if (o) out.push(o)
-      seen.set(key, s)
+      seen.set(key, before && !o && sameEpoch(before, s) ? before : s)
     }
-    this.last = seen
+    this.base = seen
     return out
   }
 }
+
+const sameEpoch = (a: DescribeSnapshot, b: DescribeSnapshot) => a.group.groupEpoch !== null && a.group.groupEpoch === b.group.groupEpoch
 
 /** What the history records of a describe-only poll: each group's epoch, no stored hash (null). */
 export function describedHistoryGroups(groups: readonly DescribedGroup[]): Map<string, GroupObservation> {

@@ -81,6 +81,24 @@ describe('what two polls of a describe show changed', () => {
     // back after a poll without it: a baseline again, nothing observed across the gap
     expect(polls.next([poll(4, group(9, [member('a')]))])).toEqual([])
   })
+
+  it('DescribePolls: a metadata change seen a poll before the bump (the coordinator bumps at the next heartbeat) is the bump’s cause, bounded from the first poll at the old epoch', () => {
+    const polls = new DescribePolls()
+    const g = group(5, [member('a')])
+    polls.next([poll(1, g, metadata(2, 2))])
+    expect(polls.next([poll(2, g, metadata(2, 2))])).toEqual([])
+    // partitions added: seen at poll 3, the epoch still 5
+    expect(polls.next([poll(3, g, metadata(3, 2))])).toEqual([])
+    const [o] = polls.next([poll(4, {...g, groupEpoch: 6}, metadata(3, 2))])
+    expect(o.topics.map(t => [t.topic, t.before?.partitions, t.after?.partitions])).toEqual([['orders', 2, 3]])
+    expect([o.previous.requestedAt, o.current.requestedAt]).toEqual([T0 + 1000, T0 + 4000])
+    const e = explainObserved(o)
+    expect(e.causes.map(c => [c.kind, c.confidence])).toEqual([['metadata-hash-changed', 'exact']])
+    expect(e.polls.previousPoll).toBe('2026-12-06T10:00:01.000Z')
+    // the next window starts at the bump's poll
+    expect(polls.next([poll(5, {...g, groupEpoch: 6}, metadata(3, 2))])).toEqual([])
+    expect(polls.next([poll(6, {...g, groupEpoch: 7}, metadata(3, 2))])[0].previous.requestedAt).toBe(T0 + 4000)
+  })
 })
 
 describe('the bump a describe-only watch prints', () => {
