@@ -68,7 +68,9 @@ describe('group explain describe-only with a recorded history', () => {
     ])
     expect(report.history?.rises).toHaveLength(1)
     expect(report.history?.rises[0]).toMatchObject({previousEpoch: 5, epoch: 6, bumps: 1})
-    expect(report.history?.rises[0].causes).toMatchObject([{kind: 'metadata-hash-changed', confidence: 'exact', details: {changes: [{kind: 'partition-count', topic: 'orders', then: '1', now: '2'}]}}])
+    expect(report.history?.rises[0].causes).toMatchObject([
+      {kind: 'metadata-hash-changed', confidence: 'exact', details: {changes: [{kind: 'partition-count', topic: 'orders', then: '1', now: '2'}]}},
+    ])
   })
 
   it('text: a History section after the line saying the timeline needs READ', async () => {
