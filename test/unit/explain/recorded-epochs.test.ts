@@ -100,6 +100,11 @@ describe('the epochs a recorded history gives a describe-only report', () => {
     expect(cause.message).toContain('payments: 2 → 3 partitions')
   })
 
+  it("one rack change in a rise of one: likely, not exact (Kafka 4.0's rules do not count racks)", () => {
+    const racks = recordedEpochs(historyView(linesOf([runs[0], {at: T0 + HOUR, md: cluster(3, 2, 'rack-c'), epoch: 6}])), G, 'consumer', ['orders'])!
+    expect(racks.rises[0].causes).toMatchObject([{kind: 'metadata-hash-changed', confidence: 'inferred-ambiguous'}])
+  })
+
   it(`keeps the last ${RECORDED_EPOCHS_SHOWN} observations; a full line repeating an epoch adds none`, () => {
     const many: Run[] = Array.from({length: 25}, (_, i) => ({at: T0 + i * HOUR, md: cluster(), epoch: i + 1}))
     const lines = linesOf(many)

@@ -109,11 +109,17 @@ function metadataCause(view: HistoryView, p: EpochSeen, o: EpochSeen, changes: r
   }
 }
 
-/** The history's evidence for a rise: exact when one recorded change and one bump (epoch +1) lie in the interval. */
+/** Changes that bump a group under every coordinator's rules (Kafka 4.0's count no racks or replicas). */
+const ALWAYS_BUMPS: ReadonlySet<TopicChange['kind']> = new Set(['created', 'deleted', 'recreated', 'partitions'])
+
+/**
+ * The history's evidence for a rise: exact when one recorded change and one bump (epoch +1) lie in the interval,
+ * and the change is one every coordinator bumps for (a describe does not tell the rules).
+ */
 export function riseEvidence(entry: TimelineEntry, changes: readonly TopicChange[]): CauseEvidence[] {
   if (changes.length !== 1 || entry.previousEpoch === null || entry.epoch - entry.previousEpoch !== 1) return []
-  if (!entry.causes.some(c => c.kind === 'metadata-hash-changed')) return []
   const c = changes[0]
+  if (!ALWAYS_BUMPS.has(c.kind) || !entry.causes.some(x => x.kind === 'metadata-hash-changed')) return []
   const attribution = {
     source: 'history' as const,
     changes: [c],
