@@ -161,7 +161,7 @@ function topicLines({r, width, safe}: Section): string[] {
 
 /** The epoch timeline, then in full the ids of past members it shortened. */
 function timelineLines({r, style, width, safe}: Section): string[] {
-  if (r.reading) return ['', ...describeOnlyLines(r, safe, width)]
+  if (r.reading) return ['', ...describeOnlyLines(r, safe, width), ...recordedHistoryLines({r, style, width, safe})]
   if (r.timeline.length === 0) return ['', 'no epoch change in the log (after filters)']
   const shortened: CauseView[] = []
   const table = renderTable(
@@ -197,6 +197,25 @@ function timelineLines({r, style, width, safe}: Section): string[] {
   }
   if (whole.size === 0) return ['', table]
   return ['', table, wrapProse(forTerminalLine(`members no longer in the group, in full: ${[...whole.values()].join(', ')}`), width, 2)]
+}
+
+/** Read describe-only with a recorded history: the group's epochs as earlier runs saw them, and each rise's causes. */
+function recordedHistoryLines({r, style, width, safe}: Section): string[] {
+  const h = r.history
+  if (!h) return []
+  const shown = h.recorded > h.observations.length ? `, the last ${h.observations.length} shown` : ''
+  const rises = new Map(h.rises.map(x => [x.time, x]))
+  const rows = h.observations.map(o => {
+    const rise = rises.get(o.time)
+    const epoch = rise ? `${rise.previousEpoch} → ${o.epoch}` : String(o.epoch)
+    return [epoch, formatTime(o.time, style), rise ? rise.causes.map(c => causeLine(c, style)).join('\n') : '']
+  })
+  return [
+    '',
+    `History (recorded by earlier runs): ${h.recorded} observation${h.recorded === 1 ? '' : 's'} of the group epoch${shown}`,
+    renderTable(['epoch', 'time', 'recorded in the interval'], rows, ['right', 'left', 'left'], {width}),
+    wrapProse(safe(h.unknown), width, 2),
+  ]
 }
 
 /** Read describe-only: instead of the timeline, what the records would give and the grant that gives them. */

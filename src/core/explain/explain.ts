@@ -17,6 +17,7 @@ import {withCosts} from './evidence/cost.js'
 import {type DescribeObservation, describesEvidence, observedEntry} from './evidence/describes.js'
 import {hashSearchEvidence} from './evidence/hash-search.js'
 import {historyEvidence} from './evidence/history.js'
+import {HISTORY_UNKNOWN, type RecordedEpochs, recordedObservations, recordedTopicChanges, riseEntry, riseEvidence} from './evidence/history-epochs.js'
 import {metadataLogEvidence} from './evidence/metadata-log.js'
 import {recordsTimeline} from './evidence/records.js'
 import type {BumpInput, CauseEvidence} from './evidence/types.js'
@@ -26,6 +27,8 @@ import type {GroupOffsets} from './report/offsets.js'
 import type {ExplainOptions, ExplainReport, Reading, TimelineEntry, TopicStatus} from './report/report.js'
 import {type Settled, settle} from './settle.js'
 import {type Judgement, judge, judgeDescribed} from './report/verdict.js'
+import type {HistoryView} from '../history/view.js'
+import {isoTime} from '../time.js'
 
 export * from './report/report.js'
 export {reassignmentFinding} from './evidence/hash-search.js'
@@ -62,7 +65,35 @@ export function explainDescribed(
 ): ExplainReport {
   const facts = describedFacts(groupId, described, options)
   const now = judgeDescribed(facts, described, options)
-  return {...reportOf(facts, now, settle([], []), options), reading: describeOnlyReading(options.denial)}
+  const history = options.history
+    ? recordedEpochs(
+        options.history.view,
+        groupId,
+        facts.fields.type,
+        now.topics.map(t => t.name),
+      )
+    : undefined
+  return {...reportOf(facts, now, settle([], []), options), reading: describeOnlyReading(options.denial), ...(history ? {history} : {})}
+}
+
+/**
+ * The epochs the history recorded for the group (the last ones), and each rise between two of them with the changes
+ * of `topics` recorded in that interval, settled as one bump's causes are (evidence/history-epochs.ts).
+ */
+export function recordedEpochs(view: HistoryView, group: string, type: string | null, topics: readonly string[]): RecordedEpochs | undefined {
+  const seen = recordedObservations(view, group, type)
+  if (!seen) return undefined
+  const rises: RecordedEpochs['rises'] = []
+  for (const [i, o] of seen.shown.entries()) {
+    const p = seen.shown[i - 1]
+    if (!p || o.epoch <= p.epoch) continue
+    const changes = recordedTopicChanges(view, p.moment, o.moment, topics)
+    const entry = riseEntry(view, p, o, changes, topics)
+    const {causes} = settle([entry], riseEvidence(entry, changes)).timeline[0]
+    rises.push({previousTime: isoTime(p.at), time: entry.time, previousEpoch: p.epoch, epoch: o.epoch, bumps: o.epoch - p.epoch, causes})
+  }
+  const observations = seen.shown.map(o => ({time: isoTime(o.at), epoch: o.epoch}))
+  return {recorded: seen.recorded, observations, rises, unknown: HISTORY_UNKNOWN}
 }
 
 /**

@@ -11,9 +11,19 @@ export interface Moment {
   brokers: ReadonlyArray<{id: number; rack: string | null}> | undefined
 }
 
+/** A group's epoch as one recorded moment saw it (`moment`: its index in `moments`). */
+export interface EpochSeen {
+  moment: number
+  at: number
+  type: string
+  epoch: number
+}
+
 export interface HistoryView {
   clusterId: string | null
   moments: Moment[]
+  /** Each group's epochs in time order, one per recorded change of epoch or type (a full line repeating it adds none). */
+  groups?: ReadonlyMap<string, EpochSeen[]>
 }
 
 export const EMPTY_HISTORY: HistoryView = {clusterId: null, moments: []}
@@ -23,12 +33,23 @@ export function historyView(entries: readonly HistoryEntry[], clusterId: string 
   const sorted = [...entries].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
   const s: HistoryState = {brokers: undefined, topics: new Map(), groups: new Map()}
   const moments: Moment[] = []
+  const groups = new Map<string, EpochSeen[]>()
   for (const e of sorted) {
     applyEntry(s, e)
-    s.groups.clear() // groups are not needed for attribution; keep memory to topics
-    moments.push({at: Date.parse(e.at), topics: new Map(s.topics), brokers: s.brokers})
+    s.groups.clear() // only each group's epochs are kept (below), not the state: keep memory to topics
+    const at = Date.parse(e.at)
+    for (const [id, g] of Object.entries(e.groups)) addEpoch(groups, id, {moment: moments.length, at, type: g.type, epoch: g.epoch})
+    moments.push({at, topics: new Map(s.topics), brokers: s.brokers})
   }
-  return {clusterId, moments}
+  return {clusterId, moments, groups}
+}
+
+function addEpoch(groups: Map<string, EpochSeen[]>, id: string, seen: EpochSeen): void {
+  const list = groups.get(id) ?? []
+  const last = list.at(-1)
+  if (last?.epoch === seen.epoch && last.type === seen.type) return
+  list.push(seen)
+  groups.set(id, list)
 }
 
 /** Every rack the history saw on a broker: names to test in hypotheses when no broker has them today. */

@@ -72,7 +72,7 @@ export function attributeBump(
     }
     let last = before
     for (let i = before + 1; i < first; i++) if ((ms[i].topics.get(name) ?? null)?.hash === x?.hash) last = i
-    changes.push(describe(name, x, y, isoTime(ms[last].at), isoTime(ms[first].at), {before: ba, after: bb}))
+    changes.push(describeTopicChange(name, x, y, isoTime(ms[last].at), isoTime(ms[first].at), {before: ba, after: bb}))
   }
   const brokers: HistoryAttribution['brokers'] = []
   for (const id of [...new Set([...ba.keys(), ...bb.keys()])].sort((p, q) => p - q)) {
@@ -94,7 +94,7 @@ export function attributeBump(
   }
 }
 
-type RackMaps = {before: ReadonlyMap<number, string | null>; after: ReadonlyMap<number, string | null>}
+export type RackMaps = {before: ReadonlyMap<number, string | null>; after: ReadonlyMap<number, string | null>}
 
 /** At most this many partitions are named in a description (all are in `partitions`). */
 const NAMED_PARTITIONS = 4
@@ -134,7 +134,15 @@ function partitionsText(list: readonly PartitionChange[]): string {
   return list.length > NAMED_PARTITIONS ? `${named}; and ${list.length - NAMED_PARTITIONS} more partitions` : named
 }
 
-function describe(name: string, x: TopicObservation | null, y: TopicObservation | null, lastSeen: string, firstSeen: string, racks: RackMaps): TopicChange {
+/** A topic's change between two recorded moments, in words, with when it was first and last seen. */
+export function describeTopicChange(
+  name: string,
+  x: TopicObservation | null,
+  y: TopicObservation | null,
+  lastSeen: string,
+  firstSeen: string,
+  racks: RackMaps,
+): TopicChange {
   const when = `first seen at ${firstSeen} (last seen before at ${lastSeen})`
   const base = {topic: name, before: x, after: y, lastSeenBefore: lastSeen, firstSeenAfter: firstSeen}
   if (!x)

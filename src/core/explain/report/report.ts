@@ -13,6 +13,7 @@ import type {DowngradeReadiness, MigrationReadiness} from './migration.js'
 import type {Churn} from './churn.js'
 import type {MemberPartitions} from './members.js'
 import type {MetadataLogSource} from '../evidence/recorded.js'
+import type {RecordedEpochs} from '../evidence/history-epochs.js'
 import type {RecordedHistory} from '../../history/view.js'
 import type {MetadataLogView} from '../../metadata-log/attribute.js'
 
@@ -187,6 +188,11 @@ export interface ExplainReport {
   downgrade?: DowngradeReadiness
   /** Set when the report was read describe-only (no records of the group): why, and what that leaves unknown. */
   reading?: Reading
+  /**
+   * Read describe-only with a history recorded by earlier runs (--history-dir) holding the group: its epochs as
+   * those runs saw them and the causes the history gives each rise (evidence/history-epochs.ts).
+   */
+  history?: RecordedEpochs
   /** Set by `group explain` over the timeline shown (after --since/--last): bumps by cause, clients that come and go (churn.ts). */
   churn?: Churn
 }
