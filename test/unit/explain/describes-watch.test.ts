@@ -94,7 +94,7 @@ describe('what two polls of a describe show changed', () => {
     expect([o.previous.requestedAt, o.current.requestedAt]).toEqual([T0 + 1000, T0 + 4000])
     const e = explainObserved(o)
     expect(e.causes.map(c => [c.kind, c.confidence])).toEqual([['metadata-hash-changed', 'exact']])
-    expect(e.polls.previousPoll).toBe('2026-12-06T10:00:01.000Z')
+    expect(e.polls?.previousPoll).toBe('2026-12-06T10:00:01.000Z')
     // the next window starts at the bump's poll
     expect(polls.next([poll(5, {...g, groupEpoch: 6}, metadata(3, 2))])).toEqual([])
     expect(polls.next([poll(6, {...g, groupEpoch: 7}, metadata(3, 2))])[0].previous.requestedAt).toBe(T0 + 4000)
