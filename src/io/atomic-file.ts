@@ -145,12 +145,16 @@ export function writeOutputFile(
   if (target.kind === 'stdout') (options.stdout ?? print)(bytes)
   else if (target.kind === 'atomic') writeFileAtomic(target.path, bytes, options)
   else {
-    if (fs.statSync(target.path).isFIFO()) {
-      // is anybody reading? (a blocking open would wait for a reader inside a system call)
-      fs.closeSync(fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
+    // A FIFO: is anybody reading? (a blocking open would wait for a reader inside a system call.) The probe stays
+    // open until the blocking open has its end: closed before, it is an end of file the reader may take and leave on.
+    const probe = fs.statSync(target.path).isFIFO() ? fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK) : undefined
+    let fd: number
+    try {
+      // (O_APPEND: a regular file behind /proc/self/fd/1 is stdout redirected: added to, as stdout would be)
+      fd = fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_APPEND)
+    } finally {
+      if (probe !== undefined) fs.closeSync(probe)
     }
-    // (O_APPEND: a regular file behind /proc/self/fd/1 is stdout redirected: added to, as stdout would be)
-    const fd = fs.openSync(target.path, fs.constants.O_WRONLY | fs.constants.O_APPEND)
     try {
       writeFully(fd, bytes)
     } finally {
