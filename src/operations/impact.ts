@@ -21,7 +21,7 @@ import {type Denial, type GroupRefusal, InputError} from '../core/errors.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
 import {scanOffsets} from '../sources/audit-scan.js'
-import {readDescribedGroups, refusalWarning} from '../sources/group-describe.js'
+import {describeListed} from '../sources/group-describe.js'
 import {offsetsReadDenied} from '../sources/group-log.js'
 import {readMetadataFile} from '../sources/metadata-file.js'
 import {readOffsetsSegments} from '../sources/offsets-segments.js'
@@ -103,20 +103,10 @@ export async function impact(session: Session, r: ImpactRequest): Promise<Impact
 
 /** The live metadata and every listed group's describe (DESCRIBE is all it needs), into the describe-only prediction. */
 async function describedImpact(session: Session, changes: PlannedChange[], options: ImpactOptions & {denial?: Denial}): Promise<ImpactReport> {
-  const refused: GroupRefusal[] = []
-  const {md, described} = await session.withCluster(
+  const {md, described, refused} = await session.withCluster(
     async (client, progress) => {
       const [live, listed] = await Promise.all([client.clusterMetadata(), client.listGroups()])
-      const described = await readDescribedGroups(
-        client,
-        listed,
-        (done, total) => progress.update(`describing groups: ${done}/${total}`),
-        r => {
-          session.warn(refusalWarning(r))
-          refused.push(r)
-        },
-      )
-      return {md: live, described}
+      return {md: live, ...(await describeListed(client, listed, progress, m => session.warn(m)))}
     },
     {progress: 'describing groups'},
   )

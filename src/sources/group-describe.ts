@@ -43,6 +43,29 @@ function answered(group: string, type: GroupType, d: AnyDescribed | undefined): 
 const DESCRIBE_CHUNK = 500
 
 /**
+ * Every listed group's describe, with progress as "describing groups: N/M", for a describe-only reading: a group whose
+ * describe or FindCoordinator is refused is left out, warned of with its grant and returned in `refused`.
+ */
+export async function describeListed(
+  client: ClusterReader,
+  listed: ReadonlyArray<{groupId: string; type: string}>,
+  progress: {update(text: string): void},
+  warn: (message: string) => void,
+): Promise<{described: DescribedGroup[]; refused: GroupRefusal[]}> {
+  const refused: GroupRefusal[] = []
+  const described = await readDescribedGroups(
+    client,
+    listed,
+    (done, total) => progress.update(`describing groups: ${done}/${total}`),
+    r => {
+      warn(refusalWarning(r))
+      refused.push(r)
+    },
+  )
+  return {described, refused}
+}
+
+/**
  * Many listed groups (audit), each by its type's describe, in chunks: the groups the describes know, by id (one
  * deleted between the listing and its describe is left out). Types this tool does not read are left out. A group
  * refused is the error, or with `onRefused` is handed there and the other groups go on.

@@ -13,7 +13,7 @@ import {TopicHasher} from '../../core/hash.js'
 import type {DescribedGroup} from '../../core/explain/report/described.js'
 import type {ClusterMetadata} from '../../core/metadata.js'
 import type {GroupType} from '../../core/replay/index.js'
-import {readDescribedGroups, refusalWarning} from '../../sources/group-describe.js'
+import {describeListed} from '../../sources/group-describe.js'
 import type {Session} from '../session.js'
 import {type AuditSettings, groupLags, type PassResult} from './pass.js'
 
@@ -39,16 +39,7 @@ export async function describedAuditPass(
       p.onClusterId?.(clusterId ?? '')
       const wanted = listed.filter(g => o.match(g.groupId) && (!o.types || o.types.has(g.type as GroupType)))
       // a group whose describe is refused is left out, named with its grant: the other groups are still audited
-      const refused: GroupRefusal[] = []
-      const described = await readDescribedGroups(
-        client,
-        wanted,
-        (done, total) => progress.update(`describing groups: ${done}/${total}`),
-        r => {
-          warn(refusalWarning(r))
-          refused.push(r)
-        },
-      )
+      const {described, refused} = await describeListed(client, wanted, progress, warn)
       // one hasher for every group: each topic is hashed once per audit, as in a pass over the records
       const hasher = new TopicHasher(live)
       p.onPolled?.({live, described, hasher, answeredAt: Date.now()})

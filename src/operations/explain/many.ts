@@ -12,7 +12,7 @@ import {windowed} from '../../core/explain/report/window.js'
 import {topicsEverUsed} from '../../core/replay/index.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import type {Progress} from '../../render/progress.js'
-import {readDescribedGroups, refusalWarning} from '../../sources/group-describe.js'
+import {describeListed} from '../../sources/group-describe.js'
 import {offsetsReadDenied} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import {replayMatchingGroups} from './groups-replay.js'
@@ -83,15 +83,8 @@ async function explainManyDescribed(
   denial?: Denial,
 ): Promise<ExplainReport[]> {
   const listed = (await client.listGroups()).filter(g => accept(g.groupId))
-  const described = await readDescribedGroups(
-    client,
-    listed,
-    (done, total) => progress.update(`describing groups: ${done}/${total}`),
-    r => {
-      session.warn(refusalWarning(r))
-      o.onRefused?.(r)
-    },
-  )
+  const {described, refused} = await describeListed(client, listed, progress, m => session.warn(m))
+  for (const r of refused) o.onRefused?.(r)
   if (described.length === 0) return []
   const topics = new Set(described.flatMap(describedTopics))
   // no bumps to attribute: the metadata log is not read
