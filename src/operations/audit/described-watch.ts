@@ -43,16 +43,32 @@ export class DescribedWatch {
   private saved: {at: number; snapshots: Set<DescribeSnapshot>} | undefined
   private failed = false
 
+  /** The session, each warning said once per watch: a group refused at every poll is not warned of at every poll. */
+  private readonly onceEach: Session
+
   constructor(
     private readonly session: Session,
     private readonly o: AuditSettings,
     private readonly extra: {denial?: Denial; resume?: DescribedResume} = {},
-  ) {}
+  ) {
+    const warned = new Set<string>()
+    this.onceEach = {
+      withCluster: (work, options) => session.withCluster(work, options),
+      warn: m => {
+        if (warned.has(m)) return
+        // bounded: a watch of many groups coming and going says a warning again rather than keep them all
+        if (warned.size >= 10_000) warned.clear()
+        warned.add(m)
+        session.warn(m)
+      },
+      report: line => session.report(line),
+    }
+  }
 
   /** One poll: the pass's rows and summary, and the bumps seen since the last poll (not printed before). */
   async poll(started: number, onClusterId?: (id: string) => void): Promise<{pass: PassResult; bumps: BumpEvent[]; historyError?: string}> {
     let polled: DescribedPoll | undefined
-    const pass = await describedAuditPass(this.session, this.o, {started, quiet: true, denial: this.extra.denial, onClusterId, onPolled: p => (polled = p)})
+    const pass = await describedAuditPass(this.onceEach, this.o, {started, quiet: true, denial: this.extra.denial, onClusterId, onPolled: p => (polled = p)})
     const {live, described, hasher, answeredAt} = polled!
     const snapshots = described.map(d => snapshotOf(d, hasher, {requestedAt: started, at: answeredAt}))
     const clusterId = live.clusterId ?? null

@@ -15,7 +15,7 @@ import {DescribedWatch} from '../../../src/operations/audit/described-watch.js'
 import type {AuditSettings} from '../../../src/operations/audit/pass.js'
 import type {Session} from '../../../src/operations/session.js'
 import {describedWatchStateStore} from '../../../src/sources/watch-state.js'
-import {describedMember as member} from '../../lib/describes.js'
+import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {T1} from '../../lib/records.js'
 
@@ -134,6 +134,13 @@ describe('a describe-only watch started again', () => {
     const damaged = await run(fake, dir, 1, {filters: '--group orders-*'})
     expect(damaged.bumps).toEqual([])
     expect(damaged.said.join('\n')).toMatch(/Warning: --watch: its describe-only watch state cannot be used: damaged .*: started as a first start/)
+  })
+
+  it('a group refused at every poll is warned of once per watch, not at every poll', async () => {
+    const fake = refusing()
+    fake.describeGroup('consumer', refusedDescribe('secret-app'))
+    const {said} = await run(fake, historyDir(), 3)
+    expect(said.filter(m => m.startsWith('describing group secret-app needs DESCRIBE on group secret-app'))).toHaveLength(1)
   })
 
   it('the state round-trips; a file whose snapshots lack what an observation reads is damaged, not half-compared', () => {
