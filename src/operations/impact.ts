@@ -17,7 +17,7 @@ import {
   predictDescribedImpact,
   predictImpact,
 } from '../core/impact/index.js'
-import {type Denial, type GroupRefusal, InputError} from '../core/errors.js'
+import {type Denial, InputError} from '../core/errors.js'
 import type {ClusterMetadata} from '../core/metadata.js'
 import type {GroupSummary} from '../core/replay/index.js'
 import {scanOffsets} from '../sources/audit-scan.js'

@@ -849,11 +849,11 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
     await probe.driver.cmd(`consumer ${R}-w1 ${group} names ${topic}`)
     const props = scramProps('dave-watch.properties', env.SCRAM_DESCRIBE_ONLY_USER, env.SCRAM_DESCRIBE_ONLY_PASSWORD)
     const history = tempDir()
+    const explainHistory = tempDir()
     let w: NdjsonCli<Bump> | undefined
     let g: NdjsonCli<Bump> | undefined
-    try {
-      const start = await probe.settled(group, 'consumer')
-      w = ndjsonCli<Bump>([
+    const auditWatch = () =>
+      ndjsonCli<Bump>([
         'audit',
         '-b',
         env.BOOTSTRAP_SASL_SSL,
@@ -868,8 +868,9 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
         history,
         '--debug',
       ])
-      // group explain --watch as dave, beside it: the same three bumps (its first line is the describe-only report)
-      g = ndjsonCli<Bump>([
+    // group explain --watch as dave, beside it: the same three bumps (its first line is the describe-only report)
+    const explainWatch = () =>
+      ndjsonCli<Bump>([
         'group',
         'explain',
         group,
@@ -881,11 +882,16 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
         '1s',
         '--ndjson',
         '--history-dir',
-        tempDir(),
+        explainHistory,
       ])
+    try {
+      const start = await probe.settled(group, 'consumer')
+      w = auditWatch()
+      g = explainWatch()
       const watch = w
       const explain = g
-      const cycles = () => Number(/--watch cycle (\d+): describe-only[^\n]*\n?$/.exec(watch.stderr())?.[1] ?? 0)
+      const cyclesOf = (x: NdjsonCli<Bump>) => Number(/--watch cycle (\d+): describe-only[^\n]*\n?$/.exec(x.stderr())?.[1] ?? 0)
+      const cycles = () => cyclesOf(watch)
       const printed = (kind: string, by = watch) => by.lines().filter(l => l.group === group && l.causes?.some(c => c.kind === kind))
       await waitFor('the first polls (the baselines)', async () => cycles() >= 1 && explain.lines().length > 0, {timeoutMs: 60_000, intervalMs: 200})
 
@@ -947,15 +953,38 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
       for (const l of lines) expect([l.offset, l.polls.bumps, l.polls.previousPoll < l.polls.poll]).toEqual(['-1', l.epoch - l.previousEpoch, true])
       // the history holds the last epoch seen (no stored hash: null)
       const [cluster] = readdirSync(history)
-      const recorded = readdirSync(join(history, cluster))
-        .map(f => readFileSync(join(history, cluster, f), 'utf8'))
+      // (the history's files: the watch keeps its polls in watch/ beside them)
+      const recorded = readdirSync(join(history, cluster), {withFileTypes: true})
+        .filter(f => f.isFile())
+        .map(f => readFileSync(join(history, cluster, f.name), 'utf8'))
         .join('')
       expect(recorded).toContain(`"${group}":{"type":"consumer","epoch":${last.epoch},"hash":null}`)
       for (const x of [w, g]) expectNoSecrets({code: 0, stdout: JSON.stringify(x.lines()), stderr: x.stderr(), ms: 0})
+
+      // both stopped, a member joins; started again on their history dirs, each prints the join once, after restart
+      await probe.driver.cmd(`consumer ${R}-w3 ${group} names ${topic}`)
+      const moved = await probe.settled(group, 'consumer')
+      w = auditWatch()
+      g = explainWatch()
+      const again = [w, g]
+      const found = (x: NdjsonCli<Bump>) => x.lines().filter(l => l.group === group && (l as {afterRestart?: boolean}).afterRestart)
+      await waitFor('the join found after the restart', async () => again.every(x => found(x).length > 0), {timeoutMs: 60_000, intervalMs: 200})
+      const restarted = w
+      const m = cyclesOf(restarted)
+      await waitFor('two more polls', async () => cyclesOf(restarted) >= m + 2, {timeoutMs: 20_000, intervalMs: 200})
+      for (const x of again) x.proc.kill('SIGTERM')
+      for (const x of again) {
+        expect(await x.exited, x.stderr().slice(-3000)).toBe(0)
+        const lines = x.lines().filter(l => l.group === group && 'causes' in l)
+        expect(lines.map(l => [l.previousEpoch, l.epoch, (l as {afterRestart?: boolean}).afterRestart])).toEqual([[last.epoch, moved.epoch, true]])
+        expect(lines[0].causes.map(c => [c.kind, c.confidence])).toContainEqual(['member-joined', 'exact'])
+      }
+      expect(w.stderr()).toMatch(/audit --watch restarted describe-only: 1 group whose epoch moved since the earlier watch's polls/)
     } finally {
       w?.proc.kill('SIGTERM')
       g?.proc.kill('SIGTERM')
       await probe.driver.cmd(`stop ${R}-w1`)
+      await probe.driver.cmd(`stop ${R}-w3`).catch(() => {})
     }
   })
 })

@@ -32,12 +32,22 @@ export function snapshotOf(group: DescribedGroup, hasher: TopicHasher, when: {re
 export class DescribePolls {
   private base = new Map<string, DescribeSnapshot>()
 
+  /** `earlier`: the baseline an earlier watch left (its last polls), compared with by the first poll. */
+  constructor(earlier: readonly DescribeSnapshot[] = []) {
+    for (const s of earlier) this.base.set(keyOf(s), s)
+  }
+
+  /** What the next poll compares with: each group's first poll at its epoch (kept for a restart). */
+  baseline(): DescribeSnapshot[] {
+    return [...this.base.values()]
+  }
+
   /** The observations of this poll's groups whose epoch moved since their first poll at the epoch before. */
   next(snapshots: readonly DescribeSnapshot[]): DescribeObservation[] {
     const seen = new Map<string, DescribeSnapshot>()
     const out: DescribeObservation[] = []
     for (const s of snapshots) {
-      const key = `${s.group.group}\u0000${s.group.type}`
+      const key = keyOf(s)
       const before = this.base.get(key)
       const o = before && observeBetween(before, s)
       if (o) out.push(o)
@@ -47,6 +57,8 @@ export class DescribePolls {
     return out
   }
 }
+
+const keyOf = (s: DescribeSnapshot) => `${s.group.group}\u0000${s.group.type}`
 
 const sameEpoch = (a: DescribeSnapshot, b: DescribeSnapshot) => a.group.groupEpoch !== null && a.group.groupEpoch === b.group.groupEpoch
 

@@ -7,7 +7,7 @@
  */
 import {describedAuditRow, describedSummary} from '../../core/audit/described.js'
 import {withLag} from '../../core/audit/lag.js'
-import type {Denial, GroupRefusal} from '../../core/errors.js'
+import type {Denial} from '../../core/errors.js'
 import {explainDescribed} from '../../core/explain/explain.js'
 import {TopicHasher} from '../../core/hash.js'
 import type {DescribedGroup} from '../../core/explain/report/described.js'

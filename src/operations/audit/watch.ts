@@ -57,7 +57,7 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
   const resume = o.record ? new WatchResume(session, {kind: 'audit', filters: w.filters, historyDir: o.historyDir}) : undefined
   let earlier: WatchState | undefined
   // describe-only: asked, or since the first cycle whose read of __consumer_offsets was refused
-  let described = w.describeOnly ? new DescribedWatch(session, o) : undefined
+  let described = w.describeOnly ? new DescribedWatch(session, o, {resume: describedResume(w)}) : undefined
   const describedCycle = (d: DescribedWatch, n: number, started: number) =>
     describedWatchCycle(session, d, {n, started, w, sink, announced, onClusterId: id => (clusterIdOfRun = id)}).then(() => void (announced = true))
   await runWatch({
@@ -128,7 +128,7 @@ export async function watchAudit(session: Session, o: AuditSettings, w: AuditWat
         memory?.store.rollback()
         if (offsetsReadDenied(error)) {
           session.warn(`${error.message}: watching every group from its describes and the live metadata instead. ${error.hint}`)
-          described = new DescribedWatch(session, o, error.denial)
+          described = new DescribedWatch(session, o, {denial: error.denial, resume: describedResume(w)})
           return describedCycle(described, n, started)
         }
         if (w.prometheus) {
@@ -154,6 +154,7 @@ async function describedWatchCycle(
   try {
     const {pass, bumps, historyError} = await d.poll(started, c.onClusterId)
     sink.bumps(bumps)
+    d.printed(Date.now())
     if (!c.announced)
       session.report(
         `watching ${pass.summary.groups} group${pass.summary.groups === 1 ? '' : 's'}${w.filters ? ` (${w.filters})` : ''} of cluster ${pass.summary.clusterId ?? '(no id)'} describe-only every ${w.interval.text}: each epoch bump a poll sees is printed with what changed since the poll before; the interval bounds what can be seen (bumps between two polls are one observation; a member that joins and leaves between them is not seen) (SIGINT/Ctrl-C stops)`,
@@ -175,6 +176,9 @@ async function describedWatchCycle(
     sink.passEnded()
   }
 }
+
+/** A describe-only audit watch is kept across restarts as the record-reading one is: with the history on. */
+const describedResume = (w: AuditWatchOptions) => ({kind: 'audit' as const, filters: w.filters})
 
 /**
  * The first pass after a restart reads again what the earlier watch did not print: a checkpoint that went further

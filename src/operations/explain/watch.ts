@@ -157,7 +157,7 @@ export async function watchDescribedGroup(
     metadataLogDir: undefined,
     lag: false,
   }
-  const polls = new DescribedWatch(session, settings)
+  const polls = new DescribedWatch(session, settings, {resume: {kind: 'group-explain', filters: group}})
   await runWatch({
     interval: o.interval,
     unit: 'read',
@@ -165,6 +165,7 @@ export async function watchDescribedGroup(
       try {
         const {bumps, historyError} = await polls.poll(Date.now())
         sink.bumps(bumps)
+        polls.printed(Date.now())
         if (historyError) session.report(`Warning: --watch read ${n}: ${historyError}`)
       } finally {
         sink.readEnded()

@@ -15,6 +15,7 @@ import {cluster, hashOf} from '../../lib/fixtures.js'
 import {consumer, T1, settledConsumer} from '../../lib/records.js'
 import {current, UNRELEASED, UNREVOKED} from '../cost/records.js'
 import {ROOT, run} from '../helpers.js'
+import {refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
 import {parseExposition, type Sample} from '../../lib/prom-text.js'
 
@@ -43,6 +44,18 @@ async function writtenSeries(): Promise<{good: Sample[]; failed: Sample[]}> {
     1,
   )
   return {good: parseExposition(readFileSync(good, 'utf8')), failed: parseExposition(readFileSync(failed, 'utf8'))}
+}
+
+/** Series of a describe-only audit (READ on __consumer_offsets refused) where one listed group's describe is refused. */
+async function refusedSeries(dir: string): Promise<Sample[]> {
+  const fake = new FakeCluster(cluster(3, 2, 'rack-a'), {offsetsPartitions: 1, logEnd: 0n})
+  fake.describeGroup('consumer', {groupId: 'calm-app', state: 'Stable', groupEpoch: 4, assignmentEpoch: 4, assignorName: 'uniform', members: []})
+  fake.describeGroup('consumer', refusedDescribe('secret-app'))
+  fake.offsetsReadRefused = true
+  const file = join(dir, 'refused.prom')
+  const r = await run(['audit', '-b', 'fake:9092', '--describe-only', '--no-record', '--quiet', '--prometheus', file], fake)
+  expect(r.exitCode, r.stdout + r.stderr).toBe(1)
+  return parseExposition(readFileSync(file, 'utf8'))
 }
 
 /** A group whose second member joined while the first has not revoked partition 2 yet: its last rebalance has not converged. */
@@ -176,6 +189,36 @@ describe('contrib/monitoring', () => {
     const r = promtoolTestRules(test)
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS/)
+  })
+})
+
+describe('contrib/monitoring: groups the audit may not describe', () => {
+  let refused: Sample[]
+  beforeAll(async () => {
+    refused = await refusedSeries(mkdtempSync(join(tmpdir(), 'rd-monitoring-')))
+  }, 60_000)
+
+  it.skipIf(!promtool)('promtool test rules: RebalanceDoctorGroupsRefused fires on the written count after an hour, not on 0', () => {
+    const count = refused.find(s => s.name === 'rebalance_doctor_audit_groups_refused')!
+    expect(count.value).toBe(1)
+    const none = {...count, labels: {...count.labels, cluster_id: 'other'}, value: 0}
+    const fired = {exp_labels: alertLabels(count, {severity: 'info'}), exp_annotations: annotations('RebalanceDoctorGroupsRefused', count)}
+    const test = {
+      rule_files: [RULES],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [count, none].map(s => ({series: seriesOf(s), values: `${s.value}x90`})),
+          alert_rule_test: [
+            {eval_time: '30m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: []},
+            {eval_time: '70m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: [fired]},
+          ],
+        },
+      ],
+    }
+    const r = promtoolTestRules(test)
+    expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 })
 
