@@ -84,8 +84,9 @@ const alertLabels = (s: Sample, extra: Record<string, string>) => ({...Object.fr
 /** Metric names in a PromQL expression that are ours (every series the tool writes starts with rebalance_doctor_). */
 const namesIn = (expr: string) => [...expr.matchAll(/\b(rebalance_doctor_[a-z_]+)\b/g)].map(m => m[1])
 
-/** `promtool test rules` over a unit-test file written from `test`. */
-function promtoolTestRules(test: object) {
+/** `promtool test rules` of the rules over `input_series`, one sample a minute, evaluated each minute. */
+function promtoolTestRules(input_series: object[], alert_rule_test: object[]) {
+  const test = {rule_files: [RULES], evaluation_interval: '1m', tests: [{interval: '1m', input_series, alert_rule_test}]}
   const file = join(mkdtempSync(join(tmpdir(), 'rd-promtool-')), 'test.yml')
   writeFileSync(file, stringify(test))
   return spawnSync('promtool', ['test', 'rules', file], {encoding: 'utf8', timeout: 60_000})
@@ -139,21 +140,10 @@ describe('contrib/monitoring', () => {
     // an audit a minute: the bump a minute older each time (the written value, then +60 s a minute)
     const input = [{series: seriesOf(age), values: `${Math.round(age.value)}+60x30`}]
     const fired = {exp_labels: alertLabels(age, {severity: 'warning'}), exp_annotations: annotations('KafkaGroupRebalanceNotConverged', age)}
-    const test = {
-      rule_files: [RULES],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          input_series: input,
-          alert_rule_test: [
-            {eval_time: '5m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: []},
-            {eval_time: '12m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: [fired]},
-          ],
-        },
-      ],
-    }
-    const r = promtoolTestRules(test)
+    const r = promtoolTestRules(input, [
+      {eval_time: '5m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: []},
+      {eval_time: '12m', alertname: 'KafkaGroupRebalanceNotConverged', exp_alerts: [fired]},
+    ])
     expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 
@@ -161,32 +151,21 @@ describe('contrib/monitoring', () => {
     const input = [...series.good, ...series.failed].map(s => ({series: seriesOf(s), values: `${s.value}x90`}))
     const verdict = series.good.find(s => s.name === 'rebalance_doctor_group_verdict')!
     const down = series.failed.find(s => s.name === 'rebalance_doctor_up')!
-    const test = {
-      rule_files: [RULES],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          input_series: input,
-          alert_rule_test: [
-            {eval_time: '20m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: []},
-            {
-              eval_time: '40m',
-              alertname: 'KafkaGroupStaleCoordinatorCache',
-              exp_alerts: [{exp_labels: alertLabels(verdict, {severity: 'info'}), exp_annotations: annotations('KafkaGroupStaleCoordinatorCache', verdict)}],
-            },
-            {eval_time: '10m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: []},
-            // only the failed run's file: the good one has up 1
-            {
-              eval_time: '20m',
-              alertname: 'RebalanceDoctorAuditDown',
-              exp_alerts: [{exp_labels: alertLabels(down, {severity: 'warning'}), exp_annotations: annotations('RebalanceDoctorAuditDown', down)}],
-            },
-          ],
-        },
-      ],
-    }
-    const r = promtoolTestRules(test)
+    const r = promtoolTestRules(input, [
+      {eval_time: '20m', alertname: 'KafkaGroupStaleCoordinatorCache', exp_alerts: []},
+      {
+        eval_time: '40m',
+        alertname: 'KafkaGroupStaleCoordinatorCache',
+        exp_alerts: [{exp_labels: alertLabels(verdict, {severity: 'info'}), exp_annotations: annotations('KafkaGroupStaleCoordinatorCache', verdict)}],
+      },
+      {eval_time: '10m', alertname: 'RebalanceDoctorAuditDown', exp_alerts: []},
+      // only the failed run's file: the good one has up 1
+      {
+        eval_time: '20m',
+        alertname: 'RebalanceDoctorAuditDown',
+        exp_alerts: [{exp_labels: alertLabels(down, {severity: 'warning'}), exp_annotations: annotations('RebalanceDoctorAuditDown', down)}],
+      },
+    ])
     expect(r.status, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toMatch(/SUCCESS/)
   })
@@ -203,21 +182,13 @@ describe('contrib/monitoring: groups the audit may not describe', () => {
     expect(count.value).toBe(1)
     const none = {...count, labels: {...count.labels, cluster_id: 'other'}, value: 0}
     const fired = {exp_labels: alertLabels(count, {severity: 'info'}), exp_annotations: annotations('RebalanceDoctorGroupsRefused', count)}
-    const test = {
-      rule_files: [RULES],
-      evaluation_interval: '1m',
-      tests: [
-        {
-          interval: '1m',
-          input_series: [count, none].map(s => ({series: seriesOf(s), values: `${s.value}x90`})),
-          alert_rule_test: [
-            {eval_time: '30m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: []},
-            {eval_time: '70m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: [fired]},
-          ],
-        },
+    const r = promtoolTestRules(
+      [count, none].map(s => ({series: seriesOf(s), values: `${s.value}x90`})),
+      [
+        {eval_time: '30m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: []},
+        {eval_time: '70m', alertname: 'RebalanceDoctorGroupsRefused', exp_alerts: [fired]},
       ],
-    }
-    const r = promtoolTestRules(test)
+    )
     expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 })

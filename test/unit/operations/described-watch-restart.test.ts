@@ -12,11 +12,10 @@ import {decodeDescribedWatchState, describedWatchStart, encodeDescribedWatchStat
 import type {WatchKind} from '../../../src/core/audit/restart.js'
 import {parseMetadataDocument} from '../../../src/core/metadata.js'
 import {DescribedWatch} from '../../../src/operations/audit/described-watch.js'
-import type {AuditSettings} from '../../../src/operations/audit/pass.js'
-import type {Session} from '../../../src/operations/session.js'
 import {describedWatchStateStore} from '../../../src/sources/watch-state.js'
 import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
+import {auditSettings, fakeSession} from '../../lib/operations.js'
 import {T1} from '../../lib/records.js'
 
 const G = 'orders-app'
@@ -46,28 +45,12 @@ const describedAt = (groupEpoch: number, members: unknown[]) => ({
 const moveTo = (fake: FakeCluster, groupEpoch: number, members: unknown[]) =>
   fake.fullDescribes.set(G, {errorCode: 0, errorMessage: null, errorName: 'NONE', ...describedAt(groupEpoch, members)} as never)
 
-function session(fake: FakeCluster, said: string[]): Session {
-  return {withCluster: work => work(fake, {update: () => {}, stop: () => {}} as never), warn: m => said.push(m), report: m => said.push(m)}
-}
-
-const settings = (historyDir: string): AuditSettings => ({
-  stuckAfterMs: undefined,
-  failOn: [],
-  types: undefined,
-  match: () => true,
-  filtered: false,
-  retentionMs: 86_400_000,
-  concurrency: 1,
-  record: true,
-  historyDir,
-  metadataLogDir: undefined,
-  lag: false,
-})
-
 /** One run of the watch: its polls (each printed, then marked printed), what it printed and said. */
 async function run(fake: FakeCluster, historyDir: string, polls: number, o: {kind?: WatchKind; filters?: string; printed?: boolean} = {}) {
   const said: string[] = []
-  const w = new DescribedWatch(session(fake, said), settings(historyDir), {resume: {kind: o.kind ?? 'audit', filters: o.filters ?? ''}})
+  const w = new DescribedWatch(fakeSession(fake, said), auditSettings(historyDir, {record: true}), {
+    resume: {kind: o.kind ?? 'audit', filters: o.filters ?? ''},
+  })
   const bumps = []
   for (let i = 0; i < polls; i++) {
     const r = await w.poll(Date.now())

@@ -11,18 +11,14 @@ import {type BumpEvent, bumpDocument} from '../../../src/core/audit/watch.js'
 import {watchAudit} from '../../../src/operations/audit/watch.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
 import {watchGroup} from '../../../src/operations/explain/watch.js'
-import type {Session} from '../../../src/operations/session.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
+import {auditSettings, fakeSession} from '../../lib/operations.js'
 import {cluster, hashOf} from '../../lib/fixtures.js'
 import {consumer, settledConsumer, T1} from '../../lib/records.js'
 import {current, UNRELEASED, UNREVOKED} from '../cost/records.js'
 
 const G = 'orders-app'
 const all: [string, number[]][] = [[T1, [0, 1, 2, 3]]]
-
-function session(fake: FakeCluster): Session {
-  return {withCluster: work => work(fake, {update: () => {}, stop: () => {}} as never), warn: () => {}, report: () => {}}
-}
 
 /** m2 joins (epoch 2); m1 revokes 2 and 3 after 4 s; m2 holds them 500 ms later. Returns the times. */
 function join2(fake: FakeCluster, h: bigint): {bumpMs: number; releasedMs: number; endMs: number} {
@@ -69,11 +65,11 @@ describe('watch bump events carry their cost', () => {
   it('group explain --watch: the bump read after the report', async () => {
     const {fake, h} = setup()
     const historyDir = mkdtempSync(join(tmpdir(), 'rd-wc-'))
-    const {watchFrom, report} = await explainOne(session(fake), G, {now: Date.now(), stuckAfterMs: undefined, historyDir})
+    const {watchFrom, report} = await explainOne(fakeSession(fake), G, {now: Date.now(), stuckAfterMs: undefined, historyDir})
     const t = join2(fake, h)
     const events: BumpEvent[] = []
     await watchGroup(
-      session(fake),
+      fakeSession(fake),
       G,
       {...watchFrom!, report},
       {interval: {text: '10ms', ms: 10}, stuckAfterMs: undefined, historyDir},
@@ -94,21 +90,9 @@ describe('watch bump events carry their cost', () => {
     const {fake, h} = setup()
     const events: BumpEvent[] = []
     let t: ReturnType<typeof join2> | undefined
-    const settings = {
-      stuckAfterMs: undefined,
-      failOn: [],
-      types: undefined,
-      match: () => true,
-      filtered: false,
-      retentionMs: 86_400_000,
-      concurrency: 1,
-      record: false,
-      historyDir: mkdtempSync(join(tmpdir(), 'rd-wc-')),
-      metadataLogDir: undefined,
-      lag: false,
-    }
+    const settings = auditSettings(mkdtempSync(join(tmpdir(), 'rd-wc-')))
     const w = {interval: {text: '10ms', ms: 10}, version: 'test', persistCheckpoints: false, filters: '', debug: false}
-    await watchAudit(session(fake), settings, w, {
+    await watchAudit(fakeSession(fake), settings, w, {
       bumps: e => {
         events.push(...e)
         if (events.length > 0) process.emit('SIGTERM', 'SIGTERM')
