@@ -38,7 +38,10 @@ import {partitionForGroup} from '../dist/core/records/index.js'
 import {base, clusterEnv, root, runDir, version} from './test-cluster.js'
 
 const RUNS = Number(process.argv.find(a => /^\d+$/.test(a)) ?? 7)
-const only = process.argv.find(a => a.startsWith('--only='))?.slice(7).split(',')
+const only = process.argv
+  .find(a => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',')
 const clusterSh = join(root, 'kafka-it', 'cluster.sh')
 const shEnv = {...process.env, KAFKA_VERSION: version, KAFKA_IT_PORT_BASE: base, KAFKA_IT_RUN_DIR: runDir}
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -107,7 +110,9 @@ writeFileSync(
 const kafkaJava = cls => [
   'java',
   '-Xmx256M',
-  ...'-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true'.split(' '),
+  ...'-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true'.split(
+    ' ',
+  ),
   ...'-Dcom.sun.management.jmxremote=true -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false'.split(' '),
   `-Dkafka.logs.dir=${logsDir}`,
   `-Dlog4j2.configurationFile=${toolsLog4j}`,
@@ -128,11 +133,27 @@ function segmentFiles() {
 }
 
 const pairs = () => [
-  {name: 'explain-members', ours: ours(['group', 'explain', GROUP]), kafka: [...kafkaJava(CGC), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--group', GROUP, '--members', '--verbose']},
-  {name: 'explain-offsets', ours: ours(['group', 'explain', GROUP, '--describe-only']), kafka: [...kafkaJava(CGC), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--group', GROUP, '--offsets']},
+  {
+    name: 'explain-members',
+    ours: ours(['group', 'explain', GROUP]),
+    kafka: [...kafkaJava(CGC), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--group', GROUP, '--members', '--verbose'],
+  },
+  {
+    name: 'explain-offsets',
+    ours: ours(['group', 'explain', GROUP, '--describe-only']),
+    kafka: [...kafkaJava(CGC), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--group', GROUP, '--offsets'],
+  },
   {name: 'list', ours: ours(['group', 'list']), kafka: [...kafkaJava(CGC), '--bootstrap-server', env.BOOTSTRAP, '--list', '--state', '--type']},
-  {name: 'topic', ours: ours(['topic-hash', 'compute', 'bench-vs-a']), kafka: [...kafkaJava('org.apache.kafka.tools.TopicCommand'), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--topic', 'bench-vs-a']},
-  {name: 'records', ours: ours(['group', 'records', GROUP]), kafka: [...kafkaJava(env.DUMP_LOG_SEGMENTS_CLASS), '--offsets-decoder', '--files', segmentFiles().join(',')]},
+  {
+    name: 'topic',
+    ours: ours(['topic-hash', 'compute', 'bench-vs-a']),
+    kafka: [...kafkaJava('org.apache.kafka.tools.TopicCommand'), '--bootstrap-server', env.BOOTSTRAP, '--describe', '--topic', 'bench-vs-a'],
+  },
+  {
+    name: 'records',
+    ours: ours(['group', 'records', GROUP]),
+    kafka: [...kafkaJava(env.DUMP_LOG_SEGMENTS_CLASS), '--offsets-decoder', '--files', segmentFiles().join(',')],
+  },
 ]
 
 /** One whole process under GNU time: wall from spawn to exit, CPU = the child's user + sys. */
@@ -182,7 +203,10 @@ try {
         ratioCpu: ratio(k.cpuMs, o.cpuMs),
         load1: load.map(l => Math.round(l * 10) / 10),
         oursCmd: pair.ours.slice(2, -2).join(' '),
-        kafkaCmd: pair.kafka.slice(pair.kafka.indexOf('-cp') + 2).join(' ').replace(env.BOOTSTRAP, 'B'),
+        kafkaCmd: pair.kafka
+          .slice(pair.kafka.indexOf('-cp') + 2)
+          .join(' ')
+          .replace(env.BOOTSTRAP, 'B'),
       }),
     )
   }
