@@ -8,7 +8,8 @@
 // The scene, made once per run: topics bench-vs-a (6 partitions) and bench-vs-b (3), 200 records each, a KIP-848
 // consumer group bench-vs-g with three live members (kept alive while the pairs run) and committed offsets, then
 // 100 more records, so lag is not zero.
-// Kafka's tools are launched as bin/kafka-run-class.sh launches them (Kafka 4.x, apache/kafka): java with
+// Kafka's tools are launched as bin/kafka-run-class.sh launches them (its defaults as read in apache/kafka: the
+// script of trunk 2024-10 and config/tools-log4j2.yaml of 4.x; the 4.4 script itself was not at hand): java with
 // $KAFKA_HEAP_OPTS (-Xmx256M), $KAFKA_JVM_PERFORMANCE_OPTS (-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20
 // -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15
 // -Djava.awt.headless=true), $KAFKA_JMX_OPTS (-Dcom.sun.management.jmxremote=true ...authenticate=false ...ssl=false),
