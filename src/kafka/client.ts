@@ -18,11 +18,10 @@ import {type BrokerConfigs, describeBrokerConfigs} from './broker-configs.js'
 import {type BrokerApiVersions, brokerApiVersions} from './broker-versions.js'
 import * as G from './groups.js'
 import type {GroupCommittedOffsets} from './offset-fetch.js'
-import {loadDecompressor} from './codecs.js'
 import * as M from './metadata.js'
 import * as P from './protocol.js'
-import {LEADER_MOVES, type LeaderNode, type PartitionRead, type PartitionReadOptions, readPartitionVia, RETRIABLE_LEADER} from './partition-reader.js'
-import {SYSTEM_CLOCK} from './retry.js'
+import type {LeaderNode, PartitionRead, PartitionReadOptions} from './partition-reader.js'
+import {LEADER_MOVES, RETRIABLE_LEADER, SYSTEM_CLOCK} from './retry.js'
 
 export type {RawRecordBatch, RawRecord} from './record-batch.js'
 export type {PartitionRead, PartitionReadOptions} from './partition-reader.js'
@@ -167,6 +166,8 @@ export class KafkaClient implements ClusterReader {
   async #readPartition(s: KafkaSession, o: PartitionReadOptions): Promise<PartitionRead> {
     s.requireVersion(P.API.Fetch, 12, 12, 'partition read')
     s.requireVersion(P.API.ListOffsets, 7, 7, 'partition read')
+    // (the reader, its record-batch parser and codecs are loaded by the commands that read records only)
+    const [{loadDecompressor}, {readPartitionVia}] = await Promise.all([import('./codecs.js'), import('./partition-reader.js')])
     const decompress = await loadDecompressor()
     const send = async <T>(leader: LeaderNode, step: string, apiKey: number, version: number, body: Buffer, decode: (buf: Buffer, version: number) => T) => {
       const conn = await s.connect(leader.host, leader.port)

@@ -14,7 +14,9 @@ import type {AuthContext} from './connection.js'
 import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
 import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
-import {isRetriableConnection, type Retrier} from './retry.js'
+import {isRetriableConnection, LEADER_MOVES, type Retrier, RETRIABLE_LEADER} from './retry.js'
+
+export {LEADER_MOVES, RETRIABLE_LEADER}
 import {by} from '../core/order.js'
 
 export interface PartitionReadOptions {
@@ -90,13 +92,8 @@ export interface PartitionReaderDeps {
   readonly debug?: (line: string) => void
 }
 
-/** The partition's leader moved or is being elected: look it up again (LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
- * FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, OFFSET_NOT_AVAILABLE). */
-export const RETRIABLE_LEADER = new Set([5, 6, 74, 75, 78])
 /** Fetches in a row that bring nothing at or past their offset, below the end offset, before the read fails. */
 export const STALLED_FETCHES = 5
-/** Leader changes met during one read before it gives up (a partition whose leader never settles). */
-export const LEADER_MOVES = 10
 
 type Attempt = {done: PartitionRead} | {moved: string}
 

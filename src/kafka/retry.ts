@@ -90,3 +90,9 @@ export class Retrier {
     await clock.sleep(ms)
   }
 }
+
+/** The partition's leader moved or is being elected: look it up again (LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
+ * FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, OFFSET_NOT_AVAILABLE). */
+export const RETRIABLE_LEADER = new Set([5, 6, 74, 75, 78])
+/** Leader changes met during one read (or one ListOffsets) before it gives up (a partition whose leader never settles). */
+export const LEADER_MOVES = 10

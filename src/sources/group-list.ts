@@ -6,9 +6,9 @@
  */
 import type {Denial} from '../core/errors.js'
 import {type DescribedGroupInput, type GroupListEntry, groupListing, type ListedGroupInput} from '../core/group-list.js'
-import {partitionForGroup} from '../core/records/index.js'
+import {partitionForGroup} from '../core/records/partition.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
-import {offsetsPartitionCount} from './group-log.js'
+import {offsetsPartitionCount} from './offsets-topic.js'
 
 /** Groups whose coordinators are found, then described, together (FindCoordinator takes 10,000 a request). */
 export const LISTING_SLICE = 20_000

@@ -6,13 +6,14 @@
  * are never decoded), so memory follows the group, not the partition. With onRecord the records are streamed to
  * the caller (a GroupReplay) and not kept here.
  */
-import {AuthorizationDenied, RuntimeError} from '../core/errors.js'
+import {AuthorizationDenied} from '../core/errors.js'
 import {CommittedFilter} from '../core/log/committed.js'
 import {partitionForGroup, type RecordDecodeError} from '../core/records/index.js'
 import {decodeBatch, groupKeyMatcher, groupKeyMatcherAt, type LoggedRecord} from '../core/replay/index.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
+import {OFFSETS_TOPIC, offsetsPartitionCount} from './offsets-topic.js'
 
-export const OFFSETS_TOPIC = '__consumer_offsets'
+export {OFFSETS_TOPIC, offsetsPartitionCount}
 
 /**
  * The broker refused to let this principal read `__consumer_offsets` (Fetch needs READ on the topic): what an
@@ -48,19 +49,6 @@ export interface GroupLogOptions {
   onRecord?: (record: LoggedRecord) => void
   /** Read from this offset, not the log start (--watch: where the last read ended). */
   fromOffset?: bigint
-}
-
-export async function offsetsPartitionCount(client: ClusterReader): Promise<number> {
-  const topics = await client.topics({topics: [OFFSETS_TOPIC]})
-  const t = topics.find(x => x.name === OFFSETS_TOPIC)
-  if (!t) {
-    throw new RuntimeError(
-      `the cluster has no ${OFFSETS_TOPIC} topic yet`,
-      'The broker creates it when the first group finds its coordinator; no group has stored anything.',
-      'NO_OFFSETS_TOPIC',
-    )
-  }
-  return t.partitions.length
 }
 
 /**

@@ -7,11 +7,8 @@ import {type SchemaId, SCHEMAS, toDocument} from '../../core/documents.js'
 import {type ErrorCode, type GroupRefusal, InputError} from '../../core/errors.js'
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
-import {printBumps, printRevisions} from '../../io/watch-loop.js'
-import {writeExplainHtml} from '../../operations/explain/html.js'
-import {type ExplainList, explainMany} from '../../operations/explain/many.js'
+import type {ExplainList} from '../../operations/explain/many.js'
 import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
-import {watchDescribedGroup, watchGroup} from '../../operations/explain/watch.js'
 import type {BumpEvent, BumpRevision} from '../../core/audit/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
@@ -56,6 +53,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
       const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
       const refused: GroupRefusal[] = []
       const quiet = this.jsonEnabled() || flags.ndjson
+      const {explainMany} = await import('../../operations/explain/many.js')
       const reports = await explainMany(this.session, accept, {...o, concurrency: flags.concurrency, quiet, describeOnly, onRefused: r => refused.push(r)})
       this.printMany(reports, pattern ?? '--all', o.now, refused.length)
       // a group left out because its describe was refused: the answer is incomplete (the warning names the grant)
@@ -67,7 +65,7 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
     const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
     if (flags.watch !== undefined) return this.watch(arg!, report, watchFrom, o)
-    if (flags.html !== undefined) writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
+    if (flags.html !== undefined) (await import('../../operations/explain/html.js')).writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
     if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
       this.note('Try this: check the group id (`group list` lists every group).')
@@ -88,6 +86,10 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     this.warnings.length = 0
     const {ndjson} = flags
+    const [{printBumps, printRevisions}, {watchDescribedGroup, watchGroup}] = await Promise.all([
+      import('../../io/watch-loop.js'),
+      import('../../operations/explain/watch.js'),
+    ])
     const w = {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir}
     const sink = {
       bumps: (e: BumpEvent[]) => printBumps(e, ndjson),

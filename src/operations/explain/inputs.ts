@@ -8,7 +8,6 @@ import {recordedHistory} from '../../core/history/view.js'
 import {loadHistoryView} from '../../history/index.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import type {Progress} from '../../render/progress.js'
-import {metadataLogSourceInfo, metadataLogView, metadataLogWarnings, replayMetadataLog} from '../../sources/metadata-log.js'
 import {inFlightReassignments} from '../../sources/reassignments.js'
 import type {Session} from '../session.js'
 
@@ -31,10 +30,9 @@ export async function readExplainInputs(
   topics: ReadonlySet<string>,
   o: ExplainRequest,
 ): Promise<ExplainOptions & {live: NonNullable<ExplainOptions['live']>}> {
-  progress.update('reading live metadata')
-  const live = await client.clusterMetadata({topics: [...topics]})
-  progress.update('reading partition reassignments in flight')
-  const reassignments = await inFlightReassignments(client, m => session.warn(m))
+  // (neither answer needs the other: one round trip, not two)
+  progress.update('reading live metadata and partition reassignments in flight')
+  const [live, reassignments] = await Promise.all([client.clusterMetadata({topics: [...topics]}), inFlightReassignments(client, m => session.warn(m))])
   const history = recordedHistory(loadHistoryView(live.clusterId, o.historyDir).view)
   const metadataLog = o.metadataLogDir ? await readMetadataLogEvidence(session, o.metadataLogDir, topics) : undefined
   return {live, now: o.now, stuckAfterMs: o.stuckAfterMs, reassignments, history, ...(metadataLog ? {metadataLog} : {})}
@@ -42,6 +40,8 @@ export async function readExplainInputs(
 
 /** The metadata log, replayed once tracking the given topics; its damage or partial tail is a warning. */
 export async function readMetadataLogEvidence(session: Pick<Session, 'warn'>, dir: string, topics: ReadonlySet<string>) {
+  // (loaded with --metadata-log only)
+  const {metadataLogSourceInfo, metadataLogView, metadataLogWarnings, replayMetadataLog} = await import('../../sources/metadata-log.js')
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
   const source = metadataLogSourceInfo(r)
   for (const w of metadataLogWarnings(source)) session.warn(w)

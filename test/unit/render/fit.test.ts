@@ -1,6 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {renderExplain} from '../../../src/render/explain.js'
-import {fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
+import {createRequire} from 'node:module'
+import type TableClass from 'cli-table3'
+import {drawPlain, fitWidths, renderRecords, renderTable, wrap, wrapProse} from '../../../src/render/table.js'
 import {explainGroup} from '../../../src/core/explain/explain.js'
 import {replayGroup} from '../../../src/core/replay/index.js'
 import {consumer} from '../../lib/records.js'
@@ -134,5 +136,36 @@ describe('tables that fit the terminal', () => {
   it('column widths of a table longer than a function call can take as arguments (300,000 rows)', () => {
     const rows = Array.from({length: 300_000}, (_, i) => [`g${i}`, 'x'.repeat(50)])
     expect(fitWidths(['A', 'B'], rows, 40)).toEqual([7, 26])
+  })
+
+  it('a table of one-line cells in ASCII and ×→…·–—≤≥ is drawn directly, as cli-table3 draws it; others are left to cli-table3', () => {
+    const Table = createRequire(import.meta.url)('cli-table3') as typeof TableClass
+    const reference = (head: string[], body: string[][], align: Array<'left' | 'right'>) => {
+      const t = new Table({
+        head,
+        style: {head: [], border: [], compact: true},
+        colAligns: align,
+        chars: {mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''},
+      })
+      t.push(...body)
+      return t.toString()
+    }
+    const alphabet = ['a', 'Z', '0', ' ', '-', '|', '×', '→', '…', '·', '–', '—', '≤', '≥', '%', '"']
+    let seed = 7
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const cell = () => Array.from({length: next(12)}, () => alphabet[next(alphabet.length)]).join('')
+    for (let k = 0; k < 300; k++) {
+      const columns = 1 + next(5)
+      const head = k % 7 === 0 ? [] : Array.from({length: columns}, cell)
+      const body = Array.from({length: next(6) + (head.length === 0 ? 1 : 0)}, () => Array.from({length: columns}, cell))
+      const align = Array.from({length: columns}, () => (next(2) === 0 ? 'left' : 'right') as 'left' | 'right')
+      expect(drawPlain(head, body, align), JSON.stringify({head, body, align})).toBe(reference(head, body, align))
+    }
+    // what cli-table3 measures otherwise (wide characters, colour, tall cells) or lays out otherwise (ragged rows)
+    for (const odd of ['組', '\u001b[31mx\u001b[39m', 'two\nlines', 'é']) expect(drawPlain(['A'], [[odd]]), odd).toBeUndefined()
+    expect(drawPlain(['A', 'B'], [['x']])).toBeUndefined()
   })
 })
