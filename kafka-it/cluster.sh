@@ -325,7 +325,7 @@ any_alive() {
   return 1
 }
 
-write_env() {
+write_env() { # a file of this process's own, then renamed: two start-broker calls may run at once
   local f="$RUN/cluster.env" n
   {
     echo "# written by kafka-it/cluster.sh start; test-only credentials"
@@ -379,8 +379,8 @@ write_env() {
       echo "BROKER_${n}_OUT=$RUN/b$n.out"
     done
     echo "START_MS=${START_MS:-}"
-  } >"$f.tmp"
-  mv "$f.tmp" "$f"
+  } >"$f.tmp.$$"
+  mv "$f.tmp.$$" "$f"
 }
 
 # ---------------------------------------------------------------- commands

@@ -56,28 +56,11 @@ record() {
   fi
 }
 
-# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint and format, `biome ci`)
-t0=$(date +%s)
-echo "=== typecheck and lint ==="
-npm run --silent typecheck && npm run --silent lint
-record "typecheck + lint" "" $? $(($(date +%s) - t0))
-
-# ---- unit tests, the two vitest projects apart so that each one's time shows (fast: in-process against src/, the
-# edit-test loop of `npm run test:unit`; slow: the built CLI spawned, fuzzers, long equivalence runs)
-for project in fast slow; do
-  t0=$(date +%s)
-  rm -f "$OUT/unit-$project.json"
-  timeout -k 30 "${RD_UNIT_LIMIT:-900}" \
-    npx vitest run --config vitest.config.ts --project "$project" --reporter=default --reporter=json --outputFile.json="$OUT/unit-$project.json"
-  code=$?
-  [[ $code -eq 124 || $code -eq 137 ]] && echo "=== unit ($project): TIMED OUT after ${RD_UNIT_LIMIT:-900} s (RD_UNIT_LIMIT) ==="
-  record "unit ($project)" "$OUT/unit-$project.json" "$code" $(($(date +%s) - t0))
-done
-
-# ---- integration tests: one real cluster per suite. Suites run side by side, KAFKA_IT_JOBS at a time (default 2;
-# 1 = one after another), each slot on its own port ranges (KAFKA_IT_PORT_SLOT, test/it/lib/global-setup.ts) and
-# run dir. A free slot takes the next suite in this order: the full suite per KAFKA_VERSIONS, then the parity passes.
-# Their output is printed whole, suite by suite, when all are done. dist/ is compiled once, here, before they start.
+# ---- the integration suites (run after the unit tests, below): one real cluster per suite. Suites run side by side,
+# KAFKA_IT_JOBS at a time (default 2; 1 = one after another), each slot on its own port ranges (KAFKA_IT_PORT_SLOT,
+# test/it/lib/global-setup.ts) and run dir. A free slot takes the next suite in this order, about the longest first:
+# the full suite per KAFKA_VERSIONS, the Node lanes, the 4.0 pass, the parity passes, the upgrades. Their output is
+# printed whole, suite by suite, when all are done.
 IT_JOBS=${KAFKA_IT_JOBS:-2}
 # The first version of KAFKA_VERSIONS runs every file; the others run the files whose assertions rest on what differs
 # between Kafka versions (record and metadata-record formats, the coordinator's write patterns and rules:
@@ -96,24 +79,64 @@ for v in $VERSIONS; do
   fi
   it_versions+=("$v"); it_env+=(""); it_limits+=("${RD_IT_SUITE_LIMIT:-3000}")
 done
-for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); done
+# the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh; its demo cluster has ports of
+# its own): a lane of the queue too, right after the full suites. The queue is taken longest first, so that its end is
+# the short lanes (~80-150 s each), which the two slots share, and not a 5-minute lane that one slot starts last
+# (queued last, Node 26 ran alone for ~150 s after the 4.4.0 suite had finished: the rehearsal of 2026-12-06)
+for n in $NODE_VERSIONS; do it_names+=("unit + demo on Node $n"); it_versions+=("node:$n"); it_files+=(""); it_env+=(""); it_limits+=("${RD_NODE_COMPAT_LIMIT:-1200}"); done
 # Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
 # 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
 # The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
+upgrades40=()
 for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
   it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
   # a group written under 4.0, then every broker restarted in place on KAFKA_40_UPGRADE_TO's jars (default 4.1.2;
   # empty = skip): on a cluster of its own, since it leaves that cluster on the other jars
   up=${KAFKA_40_UPGRADE_TO-"4.1.2"}
-  [[ -n $up ]] && { it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
+  [[ -n $up ]] && upgrades40+=("$v $up")
+done
+for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); done
+for vu in ${upgrades40[@]+"${upgrades40[@]}"}; do
+  read -r v up <<<"$vu"
+  it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
 done
 # a streams group written under 4.1 (which stores neither its validated topology epoch nor its assignment configs),
 # then every broker restarted in place on 4.2+ jars: the one bump that records them (test/it/upgrade41.it.test.ts)
 read -r up41_from up41_to <<<"${KAFKA_41_UPGRADE-"4.1.2 4.4.0"}"
 [[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
-# the unit suite and the demo scenario on other Node versions (scripts/node-compat.sh): a lane of the queue too, last,
-# so that it runs beside the end of the longest suite instead of after it (its demo cluster has ports of its own)
-for n in $NODE_VERSIONS; do it_names+=("unit + demo on Node $n"); it_versions+=("node:$n"); it_files+=(""); it_env+=(""); it_limits+=("${RD_NODE_COMPAT_LIMIT:-1200}"); done
+# Their jars and drivers (Maven, javac: ~6 s a version, ~40 s in all on a fresh clone) are fetched in the background
+# from here, beside the static checks and the fast unit tests, one version after another (Maven's local repository
+# is shared). A failure is reported by the suite's own `cluster.sh libs` call.
+libs_pid=""
+if [[ ${#it_names[@]} -gt 0 ]]; then
+  for v in $(printf '%s\n' "${it_versions[@]}" | grep -v '^node:' | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done &
+  libs_pid=$!
+fi
+
+# ---- static checks: tsc over src, test and scripts (tsconfig.check.json), then Biome (lint and format, `biome ci`)
+t0=$(date +%s)
+echo "=== typecheck and lint ==="
+npm run --silent typecheck && npm run --silent lint
+record "typecheck + lint" "" $? $(($(date +%s) - t0))
+
+# ---- unit tests, the two vitest projects apart so that each one's time shows (fast: in-process against src/, the
+# edit-test loop of `npm run test:unit`; slow: the built CLI spawned, fuzzers, long equivalence runs). One worker per
+# core (RD_UNIT_WORKERS): vitest's default, cores - 1, is one worker on 2 cores, which ran every file one after
+# another with a core idle (the fast files wait on their imports, the slow ones on the CLIs they spawn); nothing but
+# the jar download runs beside the fast ones. The Node lanes of the queue keep vitest's default: they run beside clusters.
+for project in fast slow; do
+  # the slow project runs alone: its CLIs have deadlines of their own (the jar download, above, is done by then)
+  [[ $project == slow && -n $libs_pid ]] && { wait "$libs_pid"; libs_pid=""; }
+  t0=$(date +%s)
+  rm -f "$OUT/unit-$project.json"
+  timeout -k 30 "${RD_UNIT_LIMIT:-900}" \
+    npx vitest run --config vitest.config.ts --project "$project" --maxWorkers="${RD_UNIT_WORKERS:-$(nproc)}" \
+    --reporter=default --reporter=json --outputFile.json="$OUT/unit-$project.json"
+  code=$?
+  [[ $code -eq 124 || $code -eq 137 ]] && echo "=== unit ($project): TIMED OUT after ${RD_UNIT_LIMIT:-900} s (RD_UNIT_LIMIT) ==="
+  record "unit ($project)" "$OUT/unit-$project.json" "$code" $(($(date +%s) - t0))
+done
+
 next_suite() { # prints the next suite index (the queue is a counter file under a lock)
   (
     flock 8
@@ -180,12 +203,14 @@ integration() {
 }
 if [[ ${#it_names[@]} -gt 0 ]]; then
   t0=$(date +%s)
-  # the CLI the suites run: compiled once (tsc emits despite type errors; what runs must exist)
-  npx tsc -p tsconfig.json >"$OUT/it-build.log" 2>&1 || [[ -f dist/commands/cluster/snapshot.js ]] || { cat "$OUT/it-build.log"; rc=1; }
+  # the CLI the suites run: compiled once, when a source is newer than dist/ (npm ci builds it, and the slow unit
+  # project's setup compiles a stale one: test/setup/build-if-stale.ts; tsc emits despite type errors, what runs must exist)
+  built=dist/commands/cluster/snapshot.js
+  if [[ ! -f $built || -n $(find src tsconfig.json -newer "$built" \( -name '*.ts' -o -name tsconfig.json \) -print -quit) ]]; then
+    npx tsc -p tsconfig.json >"$OUT/it-build.log" 2>&1 || [[ -f dist/commands/cluster/snapshot.js ]] || { cat "$OUT/it-build.log"; rc=1; }
+  fi
   rm -f "$OUT"/it-[0-9]*.log "$OUT"/it-[0-9]*.rc
-  # jars and drivers first, one version after another (Maven's local repository is shared); a failure is reported
-  # by the suite's own call below
-  for v in $(printf '%s\n' "${it_versions[@]}" | grep -v '^node:' | sort -u); do KAFKA_VERSION=$v bash kafka-it/cluster.sh libs >/dev/null 2>&1; done
+  [[ -n $libs_pid ]] && wait "$libs_pid" # the jars and drivers (above), if not yet waited for
   pids=()
   echo 0 >"$OUT/it-queue"
   for ((slot = 0; slot < IT_JOBS && slot < ${#it_names[@]}; slot++)); do

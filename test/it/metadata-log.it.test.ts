@@ -199,8 +199,11 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     const env = probe.env
     const ctrlDir = metadataDir(env.raw.CONTROLLER_LOG_DIR)
     const [T, U, G] = [`${R}-dk`, `${R}-du`, `${R}-dr-g`]
-    await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', T, '--replica-assignment', '1:2')
-    await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', U, '--replica-assignment', '2:3')
+    // two TopicCommand JVMs side by side (a JVM start each)
+    await Promise.all([
+      tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', T, '--replica-assignment', '1:2'),
+      tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--create', '--topic', U, '--replica-assignment', '2:3'),
+    ])
     await probe.driver.cmd(`consumer ${R}r1 ${G} names ${T},${U}`)
     const e1 = (await settled(env, G)).groupEpoch!
     await tool(TOPIC_COMMAND, '--bootstrap-server', env.bootstrap, '--delete', '--topic', U)
