@@ -22,7 +22,24 @@ describe('group list rows held as columns', () => {
 
   it('each row reads back as the entry added: nulls, an empty protocol type, negative and int32 numbers, describeError only where it was', () => {
     expect(rows.length).toBe(entries.length)
-    for (let i = 0; i < entries.length; i++) expect(rows.at(i)).toStrictEqual(entries[i])
+    for (let i = 0; i < entries.length; i++) {
+      expect(rows.at(i)).toEqual(entries[i])
+      expect(Object.keys(rows.at(i))).toEqual(Object.keys(entries[i]))
+    }
+  })
+
+  it("a row's own JSON text is JSON.stringify's, group ids with quotes, backslashes and control characters too", () => {
+    const odd = new GroupListRows()
+    const ids = ['a"b', 'c\\d', 'e\u0000f\u001b[31m', 'bidi\u202etxt', 'ünï', '']
+    for (const [i, group] of ids.entries()) odd.add({...entry(i), group})
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows.at(i) as GroupListEntry & {jsonText(): string}
+      expect(row.jsonText()).toBe(JSON.stringify(entries[i]))
+    }
+    for (let i = 0; i < ids.length; i++) {
+      const row = odd.at(i) as GroupListEntry & {jsonText(): string}
+      expect(row.jsonText()).toBe(JSON.stringify({...entry(i), group: ids[i]}))
+    }
   })
 
   it('the view is an array of the entries: the same JSON (keys in the same order), in pieces too', () => {
@@ -32,7 +49,7 @@ describe('group list rows held as columns', () => {
     expect(JSON.stringify({groups: view})).toBe(JSON.stringify({groups: entries}))
     expect(piecesText(jsonPieces({groups: view}))).toBe(JSON.stringify({groups: entries}))
     expect([...view].map(e => e.group)).toEqual(entries.map(e => e.group))
-    expect(view.filter(e => e.state === 'Empty')).toStrictEqual(entries.filter(e => e.state === 'Empty'))
+    expect(view.filter(e => e.state === 'Empty')).toEqual(entries.filter(e => e.state === 'Empty'))
     expect(view[entries.length]).toBeUndefined()
   })
 
@@ -42,7 +59,7 @@ describe('group list rows held as columns', () => {
     expect(() => {
       view[0] = entry(9)
     }).toThrow(TypeError)
-    expect(view[0]).toStrictEqual(entries[0])
+    expect(view[0]).toEqual(entries[0])
   })
 
   it('no rows: an empty array', () => {
