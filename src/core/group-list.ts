@@ -80,9 +80,8 @@ const json = (v: string | number | null) => (typeof v === 'string' ? JSON.string
  */
 const ROW = {
   jsonText(this: GroupListEntry): string {
-    const e = this
-    const error = e.describeError === undefined ? '' : `,"describeError":${json(e.describeError)}`
-    return `{"group":${json(e.group)},"type":${json(e.type)},"protocolType":${json(e.protocolType)},"state":${json(e.state)},"groupEpoch":${json(e.groupEpoch)},"assignmentEpoch":${json(e.assignmentEpoch)},"members":${json(e.members)},"coordinator":${json(e.coordinator)},"partition":${json(e.partition)}${error}}`
+    const error = this.describeError === undefined ? '' : `,"describeError":${json(this.describeError)}`
+    return `{"group":${json(this.group)},"type":${json(this.type)},"protocolType":${json(this.protocolType)},"state":${json(this.state)},"groupEpoch":${json(this.groupEpoch)},"assignmentEpoch":${json(this.assignmentEpoch)},"members":${json(this.members)},"coordinator":${json(this.coordinator)},"partition":${json(this.partition)}${error}}`
   },
 }
 
