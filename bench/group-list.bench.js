@@ -6,6 +6,14 @@
 // --timeout 600s, --json: 140 s wall, 30.5 s CPU, 1,039 MB peak, against 466 s, 65.4 s CPU, 2,568 MB before the
 // describes reused FindCoordinator's answer and the listing was read in slices; 300,000 groups: 7.0 s CPU, 400 MB
 // against 10.3-11.2 s, 551 MB. Still past a 60 s --timeout at 1.5M on that machine.
+// Rows held as columns, each written from its own JSON text (load 8-11, interleaved with the build before, each
+// run one broker): 1.5M groups --json completed within --timeout 60s in both (live part 49.7 s before, 58.2 s
+// after: load noise), CPU 29.2-30.5 s against 30.9-33.8 s, peak RSS 999-1,252 MB against 1,046-1,316 MB: the
+// peak is set before the rows exist, by the heap the garbage collector allows after the ListGroups answer
+// (1.5M groups decoded whole), so it moves with GC timing; the heap live after a collection at the end is ~100 MB
+// against ~260 MB. With --timeout 30s: TIMEOUT raised 0.10 s after the deadline (30 s after the client opened),
+// the process gone 0.7 s later (freeing a ~1 GB heap). Writing 1.5M rows' JSON (246 MB) after the live part
+// takes 4-10 s and is not under --timeout.
 // Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table] [timeout=60s]
 import {spawn, spawnSync} from 'node:child_process'
 import {fileURLToPath} from 'node:url'

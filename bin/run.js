@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import module from 'node:module'
 import {fileURLToPath} from 'node:url'
+// node 22.1+ keeps the compiled code of the modules it loads on disk for the next run (node 20: nothing to do)
+module.enableCompileCache?.()
 // Off a terminal (scripts, cron, CI logs) an error stays on one line: oclif would wrap it at 80 columns.
 // No colour there either: CI=true makes the colour libraries colour even when nobody reads a terminal.
 if (!process.stderr.isTTY) {
@@ -17,11 +20,12 @@ try {
   if (error?.code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n')
 }
 // (start-up: oclif's layout packages loaded on first use, its plugins only where they can serve: dist/startup.js)
-const [{deferOclifDependencies, launchOptions}, {endOnOutputFailure, guardStdout}] = await Promise.all([
+const [{deferOclifDependencies, fastPlatform, launchOptions}, {endOnOutputFailure, guardStdout}] = await Promise.all([
   import('../dist/startup.js'),
   import('../dist/io/stdout.js'),
 ])
 deferOclifDependencies()
+fastPlatform()
 // a reader that closes the pipe (| head) ends the run quietly; a full disk is one line on stderr, exit 1
 guardStdout()
 const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([

@@ -6,16 +6,19 @@
  *   loading). deferOclifDependencies loads each on its first use instead.
  * - oclif reads and registers its plugins (help, not-found) before it looks at the command line.
  *   They serve their own commands, an unknown command and the completion values only: a run of one of our own
- *   commands loads without them (launchOptions).
+ *   commands loads without them (launchOptions), and without the `debug` package when DEBUG is unset.
+ * - oclif's Config.load asks wsl-utils (6 ES modules, found through a package resolution each) whether this is WSL;
+ *   is-wsl's own probes, made first, answer "no" on every other Linux (fastPlatform).
  * Not in src/core: it patches node's module loader and reads the package.
  */
 import {existsSync, readFileSync} from 'node:fs'
-import Module from 'node:module'
+import Module, {createRequire} from 'node:module'
+import {platform, release} from 'node:os'
 import {join} from 'node:path'
 
 /**
- * Required by @oclif/core at the top of its modules and used only by help, error layout, spinners, ejs templates
- * and manifest-less command discovery. Those oclif takes by `__importDefault(require(x))` carry no `__esModule` flag
+ * Required by @oclif/core at the top of its modules and used only by help, error layout, spinners, ejs templates,
+ * manifest-less command discovery, settings outside package.json and debug output. Those oclif takes by `__importDefault(require(x))` carry no `__esModule` flag
  * (the start-up test checks it), so oclif wraps them without touching them.
  */
 export const DEFERRED_PACKAGES = [
@@ -28,12 +31,27 @@ export const DEFERRED_PACKAGES = [
   'ejs',
   'tinyglobby',
   'minimatch',
+  'ansi-escapes',
+  'wordwrap',
+  // the finder of oclif settings outside a package.json (ours and its plugins' have theirs in it)
+  'lilconfig',
+  // its logger's output library: used only when DEBUG is set (quietLogger)
+  'debug',
 ] as const
+
+/**
+ * Deferred packages whose calls are deferred too: oclif makes a `debug` logger for each Config.load (of a command's
+ * run too) even where a logger is already set and its own is thrown away unused.
+ */
+const CALLS_DEFERRED = new Set<string>(['debug'])
 
 type Load = (request: string, parent: {filename?: string | null} | undefined, isMain: boolean) => unknown
 
-/** The module `load()` gives, loaded on the first use of any of its properties or a call (none of them is constructed). */
-export function deferred(load: () => unknown): unknown {
+/**
+ * The module `load()` gives, loaded on the first use of any of its properties or a call (none of them is constructed).
+ * With `deferCalls`, a call is deferred too: it gives what the call would, made on the first use of that.
+ */
+export function deferred(load: () => unknown, deferCalls = false): unknown {
   let real: unknown
   const target = () => (real ??= load()) as object
   // (an arrow function: no non-configurable `prototype` for the traps below to have to report)
@@ -41,7 +59,10 @@ export function deferred(load: () => unknown): unknown {
     // oclif's __importDefault reads __esModule as it requires: none of these packages sets it
     get: (_, p) => (p === '__esModule' && real === undefined ? undefined : Reflect.get(target(), p)),
     has: (_, p) => Reflect.has(target(), p),
-    apply: (_, self, args) => Reflect.apply(target() as (...a: unknown[]) => unknown, self, args),
+    apply: (_, self, args) => {
+      const call = () => Reflect.apply(target() as (...a: unknown[]) => unknown, self, args)
+      return deferCalls ? deferred(call) : call()
+    },
     ownKeys: () => Reflect.ownKeys(target()),
     getOwnPropertyDescriptor: (_, p) => {
       const d = Reflect.getOwnPropertyDescriptor(target(), p)
@@ -63,16 +84,70 @@ export function deferOclifDependencies(): void {
   loader._load = function (this: unknown, request, parent, isMain) {
     const from = parent?.filename ?? ''
     if (!names.has(request) || !/[\\/]@oclif[\\/]core[\\/]lib[\\/]/.test(from)) return original.call(this, request, parent, isMain)
-    return deferred(() => original.call(loader, request, parent, isMain))
+    return deferred(() => original.call(loader, request, parent, isMain), CALLS_DEFERRED.has(request))
   }
 }
+
+/**
+ * Could this be WSL? is-wsl's probes, in its order, without its container check (which only turns a "yes" into a
+ * "no"): a Linux kernel, /proc/version or the WSL interop paths that name Microsoft. On Linux, `read` and `exists`
+ * are node's.
+ */
+export function mayBeWsl(
+  os = process.platform,
+  kernel = release,
+  read: (path: string) => string = p => readFileSync(p, 'utf8'),
+  exists: (path: string) => boolean = existsSync,
+): boolean {
+  if (os !== 'linux') return false
+  if (kernel().toLowerCase().includes('microsoft')) return true
+  try {
+    if (read('/proc/version').toLowerCase().includes('microsoft')) return true
+  } catch {}
+  return exists('/proc/sys/fs/binfmt_misc/WSLInterop') || exists('/run/WSL')
+}
+
+type PlatformModule = {getPlatform: () => Promise<string>}
+
+/**
+ * oclif's getPlatform ('wsl' where wsl-utils says so, else node's platform), asking wsl-utils only where it could say
+ * "wsl" (mayBeWsl): elsewhere its answer is node's platform. oclif calls it through its module's exports.
+ */
+export function fastPlatform(oclifOs?: PlatformModule, maybe: () => boolean = mayBeWsl): void {
+  const os = oclifOs ?? (createRequire(createRequire(import.meta.url).resolve('@oclif/core/run'))('./util/os.js') as PlatformModule)
+  const original = os.getPlatform
+  os.getPlatform = () => (maybe() ? original() : Promise.resolve(platform()))
+}
+
+/** oclif's logger (the `debug` package) where DEBUG asks for output; else one that says nothing, as `debug` would. */
+export function quietLogger(env: NodeJS.ProcessEnv = process.env): OclifLogger | undefined {
+  if (env.DEBUG) return undefined
+  const silent = () => {}
+  const make = (namespace: string): OclifLogger => ({
+    namespace,
+    child: (ns, delimiter) => make(`${namespace}${delimiter ?? ':'}${ns}`),
+    debug: silent,
+    error: silent,
+    info: silent,
+    trace: silent,
+    warn: silent,
+  })
+  return make('oclif')
+}
+
+type Log = (formatter: unknown, ...args: unknown[]) => void
+type OclifLogger = {namespace: string; child: (ns: string, delimiter?: string) => OclifLogger; debug: Log; error: Log; info: Log; trace: Log; warn: Log}
 
 /**
  * What to hand oclif's run(): `entry` (its root found from there, the plugins loaded) unless `argv` names one of
  * the package's own commands, without help or version flags and other than completion-values (which lists every
  * command, the plugins' too): then the package's root and its package.json without the plugins.
  */
-export function launchOptions(root: string, argv: readonly string[], entry: string): string | {root: string; pjson: Record<string, unknown>} {
+export function launchOptions(
+  root: string,
+  argv: readonly string[],
+  entry: string,
+): string | {root: string; pjson: Record<string, unknown>; logger?: OclifLogger} {
   const [a, b] = argv
   const word = (w: string | undefined): w is string => w !== undefined && /^[a-z][a-z0-9-]*$/.test(w)
   if (!word(a) || a === 'completion-values') return entry
@@ -88,5 +163,6 @@ export function launchOptions(root: string, argv: readonly string[], entry: stri
   const dir = join(root, commands)
   if (!existsSync(join(dir, `${a}.js`)) && !(word(b) && existsSync(join(dir, a, `${b}.js`)))) return entry
   const {plugins: _, ...oclif} = pjson.oclif!
-  return {root, pjson: {...pjson, oclif}}
+  const logger = quietLogger()
+  return {root, pjson: {...pjson, oclif}, ...(logger && {logger})}
 }

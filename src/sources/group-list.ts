@@ -5,7 +5,7 @@
  * only the rows made of it. Read-only: no group is joined.
  */
 import type {Denial} from '../core/errors.js'
-import {type DescribedGroupInput, type GroupListEntry, groupListing, type ListedGroupInput} from '../core/group-list.js'
+import {type DescribedGroupInput, type GroupListEntry, GroupListRows, groupListing, type ListedGroupInput} from '../core/group-list.js'
 import {partitionForGroup} from '../core/records/partition.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import {offsetsPartitionCount} from './offsets-topic.js'
@@ -15,24 +15,31 @@ export const LISTING_SLICE = 20_000
 
 export interface GroupListRead {
   /** In group id order. */
-  readonly entries: GroupListEntry[]
+  readonly entries: readonly GroupListEntry[]
   /** Why a describe was refused, per group refused. */
   readonly denials: Denial[]
 }
 
-/** Every listed group that `accept` keeps, with what its coordinator says of it. */
+/** What is left in the listing of a group whose row is made. */
+const DONE: ListedGroupInput = {groupId: '', type: '', protocolType: '', state: ''}
+
+/**
+ * Every listed group that `accept` keeps, with what its coordinator says of it: the rows held as columns
+ * (GroupListRows), each slice's listing let go once its rows are made.
+ */
 export async function readGroupList(client: ClusterReader, accept: (g: ListedGroupInput) => boolean): Promise<GroupListRead> {
   const listed = (await client.listGroups()).filter(accept)
   const partitions = listed.length > 0 ? await offsetsPartitionCount(client) : 1
-  const entries: GroupListEntry[] = []
+  const rows = new GroupListRows()
   const denials: Denial[] = []
   for (let i = 0; i < listed.length; i += LISTING_SLICE) {
     const slice = await describeSlice(client, listed.slice(i, i + LISTING_SLICE), partitions)
-    // (loops: push(...) of a slice's rows is fine, of a million it overflows the stack; kept alike)
-    for (const e of slice.entries) entries.push(e)
+    listed.fill(DONE, i, i + LISTING_SLICE)
+    for (const e of slice.entries) rows.add(e)
+    // (a loop: push(...) of a million denials would overflow the stack)
     for (const d of slice.denials) denials.push(d)
   }
-  return {entries, denials}
+  return {entries: rows.view(), denials}
 }
 
 /** One FindCoordinator lookup for the slice's groups, its answer reused by the four describes. */

@@ -11,7 +11,7 @@ import {renderGroupList} from '../../render/group-list.js'
 import {readGroupList} from '../../sources/group-list.js'
 
 export interface GroupListDocument {
-  groups: GroupListEntry[]
+  groups: readonly GroupListEntry[]
 }
 
 export default class GroupList extends LiveCommand<typeof GroupList> {
