@@ -7,6 +7,7 @@
 import {ByteReader, ByteWriter, decodeUtf8} from './bytes.js'
 import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructPlan, type StructValue} from './codec.js'
 import {EMBEDDED_SPECS} from './consumer-protocol.js'
+import {decoderFor} from './compile.js'
 import {DecodeFault, RecordDecodeError} from './errors.js'
 import {RECORD_TYPE_BY_ID} from './schemas.js'
 import type {FieldSpec, MessageSpec, RecordTypeSpec} from './spec.js'
@@ -105,7 +106,25 @@ for (const spec of RECORD_TYPE_BY_ID.values()) {
   typeInfo[spec.type] = {spec, keyPlan: planFor(spec.key, 0), minVersion: min, maxVersion: max, valuePlans, embedded: hasEmbedded(spec.value)}
 }
 
+/** One reader for every key and value decoded (decoding is synchronous and never re-entered). */
+const reader = new ByteReader(new Uint8Array(0))
+
+/**
+ * The struct `bytes` hold after their int16 prefix, every byte read: with the plan's compiled decoder, and when that
+ * throws, again with readStruct, whose DecodeFault names the field.
+ */
 function readExactlyWith(bytes: Uint8Array, plan: StructPlan, name: string): StructValue {
+  const r = reader.reset(bytes, 2)
+  try {
+    const value = decoderFor(plan)(r)
+    if (r.pos === r.end) return value
+  } catch (e) {
+    if (!(e instanceof DecodeFault)) throw e
+  }
+  return readExactlyExplained(bytes, plan, name)
+}
+
+function readExactlyExplained(bytes: Uint8Array, plan: StructPlan, name: string): StructValue {
   const r = new ByteReader(bytes, 2)
   const value = readStruct(r, plan)
   if (r.pos !== r.end) throw r.fault(`${r.end - r.pos} unread bytes after ${name}`)
