@@ -32,9 +32,42 @@ function readLength(r: ByteReader, flexible: boolean, wide: boolean): number {
 
 function str(r: ByteReader, flexible: boolean, nullable: boolean): string | null {
   const n = readLength(r, flexible, false)
-  if (n >= 0) return r.utf8(n)
+  if (n >= 0) return n <= INTERN_MAX_BYTES ? interned(r, n) : r.utf8(n)
   if (!nullable) throw r.fault('non-nullable string is null')
   return null
+}
+
+/**
+ * Short strings read before, by a hash of their bytes (direct-mapped: a slot holds the last string that hashed to
+ * it). Records repeat a few strings (group, member and client ids, hosts, topic names, racks): one string each, so
+ * the maps keyed by them compare pointers and hash each once, and the state holds no copies.
+ */
+const INTERN_SLOTS = 4096
+const INTERN_MAX_BYTES = 96
+const internBytes: (Uint8Array | undefined)[] = new Array(INTERN_SLOTS).fill(undefined)
+const internText: string[] = new Array(INTERN_SLOTS).fill('')
+
+function interned(r: ByteReader, n: number): string {
+  r.need(n, 'string')
+  const b = r.buf
+  const start = r.pos
+  let h = n
+  for (let i = start; i < start + n; i++) h = Math.imul(h ^ b[i], 0x01000193)
+  const slot = (h ^ (h >>> 15)) & (INTERN_SLOTS - 1)
+  const seen = internBytes[slot]
+  if (seen !== undefined && seen.length === n && sameBytes(seen, b, start)) {
+    r.pos = start + n
+    return internText[slot]
+  }
+  const text = r.utf8(n)
+  internBytes[slot] = Uint8Array.prototype.slice.call(b, start, start + n)
+  internText[slot] = text
+  return text
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, start: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false
+  return true
 }
 
 function bytes(r: ByteReader, flexible: boolean, nullable: boolean): Uint8Array | null {

@@ -226,20 +226,38 @@ export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): Emb
   }
 }
 
+type Walk = (v: StructValue) => void
+
+const embeddedWalks = new WeakMap<MessageSpec, Walk>()
+
 /** Adds `<field>Decoded` next to every bytes field that holds an embedded consumer-protocol message. */
 function decodeEmbedded(spec: MessageSpec, value: StructValue): void {
-  const walk = (fields: readonly FieldSpec[], v: StructValue | null): void => {
-    if (!v) return
-    for (const f of fields) {
-      const x = v[f.name]
-      if (f.embedded && x instanceof Uint8Array) v[`${f.name}Decoded`] = decodeEmbeddedMessage(EMBEDDED_SPECS[f.embedded], x)
-      const sub = f.fields ?? spec.commonStructs?.find(s => `[]${s.name}` === f.type || s.name === f.type)?.fields
-      if (!sub) continue
-      if (Array.isArray(x)) for (const item of x) walk(sub, item as StructValue)
-      else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(sub, x as StructValue)
-    }
+  let walk = embeddedWalks.get(spec)
+  if (!walk) embeddedWalks.set(spec, (walk = walkOf(spec, spec.fields) ?? (() => {})))
+  walk(value)
+}
+
+/** The steps to the embedded fields of `fields` and of their structs, made once per spec (none: undefined). */
+function walkOf(spec: MessageSpec, fields: readonly FieldSpec[]): Walk | undefined {
+  const steps: Walk[] = []
+  for (const f of fields) {
+    const name = f.name
+    const embedded = f.embedded && EMBEDDED_SPECS[f.embedded]
+    if (embedded) steps.push(v => v[name] instanceof Uint8Array && (v[`${name}Decoded`] = decodeEmbeddedMessage(embedded, v[name] as Uint8Array)))
+    const sub = f.fields ?? spec.commonStructs?.find(s => `[]${s.name}` === f.type || s.name === f.type)?.fields
+    const inner = sub && walkOf(spec, sub)
+    if (inner) steps.push(v => walkInto(v[name], inner))
   }
-  walk(spec.fields, value)
+  if (steps.length === 0) return undefined
+  return v => {
+    for (const step of steps) step(v)
+  }
+}
+
+function walkInto(x: unknown, walk: Walk): void {
+  if (Array.isArray(x)) {
+    for (const item of x) if (item) walk(item as StructValue)
+  } else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(x as StructValue)
 }
 
 function hasEmbedded(spec: MessageSpec): boolean {
