@@ -9,8 +9,7 @@
  * one compiler for every schema, no code per record type.
  */
 import type {ByteReader} from './bytes.js'
-import {readTaggedFields} from './codec.js'
-import type {FieldPlan, StructPlan, StructValue} from './plan.js'
+import type {FieldPlan, StructPlan, StructValue, UnknownTaggedField} from './plan.js'
 
 export type StructDecoder = (r: ByteReader) => StructValue
 
@@ -32,42 +31,9 @@ function readLength(r: ByteReader, flexible: boolean, wide: boolean): number {
 
 function str(r: ByteReader, flexible: boolean, nullable: boolean): string | null {
   const n = readLength(r, flexible, false)
-  if (n >= 0) return n <= INTERN_MAX_BYTES ? interned(r, n) : r.utf8(n)
+  if (n >= 0) return r.utf8(n)
   if (!nullable) throw r.fault('non-nullable string is null')
   return null
-}
-
-/**
- * Short strings read before, by a hash of their bytes (direct-mapped: a slot holds the last string that hashed to
- * it). Records repeat a few strings (group, member and client ids, hosts, topic names, racks): one string each, so
- * the maps keyed by them compare pointers and hash each once, and the state holds no copies.
- */
-const INTERN_SLOTS = 4096
-const INTERN_MAX_BYTES = 96
-const internBytes: (Uint8Array | undefined)[] = new Array(INTERN_SLOTS).fill(undefined)
-const internText: string[] = new Array(INTERN_SLOTS).fill('')
-
-function interned(r: ByteReader, n: number): string {
-  r.need(n, 'string')
-  const b = r.buf
-  const start = r.pos
-  let h = n
-  for (let i = start; i < start + n; i++) h = Math.imul(h ^ b[i], 0x01000193)
-  const slot = (h ^ (h >>> 15)) & (INTERN_SLOTS - 1)
-  const seen = internBytes[slot]
-  if (seen !== undefined && seen.length === n && sameBytes(seen, b, start)) {
-    r.pos = start + n
-    return internText[slot]
-  }
-  const text = r.utf8(n)
-  internBytes[slot] = Uint8Array.prototype.slice.call(b, start, start + n)
-  internText[slot] = text
-  return text
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array, start: number): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false
-  return true
 }
 
 function bytes(r: ByteReader, flexible: boolean, nullable: boolean): Uint8Array | null {
@@ -125,13 +91,64 @@ function fieldExpr(f: FieldPlan, flexible: boolean, refs: unknown[]): string {
   }
 }
 
+/** A tagged field's value (its size already bounds the reader; a nullable struct's null is an unsigned varint 0). */
+function taggedFieldReader(f: FieldPlan): (r: ByteReader) => unknown {
+  if (f.array) {
+    const one = elementReader(f, true)
+    return r => array(r, true, f.nullable, f.minSize, one)
+  }
+  switch (f.kind) {
+    case 'string':
+      return r => str(r, true, f.nullable)
+    case 'bytes':
+    case 'records':
+      return r => bytes(r, true, f.nullable)
+    case 'struct': {
+      const d = decoderFor(f.struct!)
+      return f.nullable ? r => (r.uvarint() === 0 ? null : d(r)) : d
+    }
+    default:
+      return ONE[f.kind]
+  }
+}
+
+/** The tagged-field section of a flexible struct, as readTaggedFields reads it (unknown tags kept as bytes). */
+function taggedReader(plan: StructPlan): (r: ByteReader, out: StructValue) => void {
+  const fields = new Map([...plan.tagged].map(([tag, f]) => [tag, {name: f.name, read: taggedFieldReader(f)}]))
+  return (r, out) => {
+    const count = r.uvarint()
+    if (count === 0) return
+    if (count * 2 > r.remaining) throw r.fault(`${count} tagged fields cannot fit`)
+    let unknown: UnknownTaggedField[] | undefined
+    for (let i = 0; i < count; i++) {
+      const tag = r.uvarint()
+      const size = r.uvarint()
+      const f = fields.get(tag)
+      if (f === undefined) {
+        ;(unknown ??= []).push({tag, data: r.raw(size, 'tagged field')})
+        continue
+      }
+      r.need(size, 'tagged field')
+      const end = r.end
+      r.end = r.pos + size
+      try {
+        out[f.name] = f.read(r)
+        if (r.pos !== r.end) throw r.fault(`tagged field ${tag} not read whole`)
+      } finally {
+        r.end = end
+      }
+    }
+    if (unknown) out._unknownTaggedFields = unknown
+  }
+}
+
 function compile(plan: StructPlan): StructDecoder {
   const refs: unknown[] = []
   const props = plan.fields.map(f => {
     const value = f.regular ? fieldExpr(f, plan.flexible, refs) : `R[${refs.push(f.defaultValue) - 1}]()`
     return `${JSON.stringify(f.name)}: ${value}`
   })
-  const tagged = plan.flexible ? `T(r, P, o)\n` : ''
-  const source = `"use strict"\nreturn function decode(r) {\nconst o = {${props.join(',\n')}}\n${tagged}return o\n}`
-  return new Function('R', 'S', 'B', 'A', 'T', 'P', source)(refs, str, bytes, array, readTaggedFields, plan) as StructDecoder
+  const source = `"use strict"\nreturn function decode(r) {\nconst o = {${props.join(',\n')}}\n${plan.flexible ? 'T(r, o)\n' : ''}return o\n}`
+  const tagged = plan.flexible ? taggedReader(plan) : undefined
+  return new Function('R', 'S', 'B', 'A', 'T', source)(refs, str, bytes, array, tagged) as StructDecoder
 }
