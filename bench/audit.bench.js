@@ -42,6 +42,9 @@
 //     auditCore 5.7-6.1 -> 4.3-5.1 s, peak RSS 157-159 -> 152-159 MB; audit document and checkpoints byte-identical.
 //   10k, load 7.6-9: medians 382 k -> 481 k records/scan CPU-s, audit of the groups 1.80 -> 1.20 s, auditCore
 //     4.66 -> 3.50 s, peak RSS 156 -> 158 MB (153-164 and 157-159).
+//   10k from segment files (BENCH_SEGMENTS: the reader `audit` uses, offset commits stepped over in the parser; 2 runs
+//     each, load 9-9.6): 447-486 k -> 564-609 k records/scan CPU-s, auditCore 3.8-4.1 -> 3.0 s, peak RSS 139-149 ->
+//     146-148 MB. The in-memory figure is lower: the generator's garbage is collected inside the scan's clock.
 //   100k: auditCore 65.0 -> 54.4 s (scan 50.5 -> 43.8, audit 14.5 -> 10.6), peak RSS 470 -> 457 MB.
 //   Not reached: the goal of 600 k records/CPU-s and 25 s at 100k. GC is ~24 % of the process (the state's
 //   decoded values replaced at every write are promoted before they die; at 100k each full GC also marks the
