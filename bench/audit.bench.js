@@ -36,6 +36,20 @@
 //     1M: 130 MB, core 4.8 s CPU, process 8.6 s CPU (V8's default growth: 137 MB, core 6.0 s, process 10.1 s).
 //     100k: 275 MB (281 MB /usr/bin/time), core 55.6 s CPU (scan 43.9 + audit 11.7), process 92.7 s CPU, 361 s
 //     wall at load 33-51; the same verdict counts. 100 % would trade ~45 MB more RSS for ~4-8 s less CPU (above).
+// Compiled struct decoders, topic ids made once, the scan's group cache, one hypothesis search per distinct input
+// (2026-12-06, in-memory, before = f1557d4 and after run alternately, 3 runs each, CPU figures):
+//   10k, load 10-11: recordsPerScanCpuSecond 284-309 k -> 315-384 k, audit of the groups 2.1-2.3 -> 1.5-1.6 s,
+//     auditCore 5.7-6.1 -> 4.3-5.1 s, peak RSS 157-159 -> 152-159 MB; audit document and checkpoints byte-identical.
+//   10k, load 7.6-9: medians 382 k -> 481 k records/scan CPU-s, audit of the groups 1.80 -> 1.20 s, auditCore
+//     4.66 -> 3.50 s, peak RSS 156 -> 158 MB (153-164 and 157-159).
+//   10k from segment files (BENCH_SEGMENTS: the reader `audit` uses, offset commits stepped over in the parser; 2 runs
+//     each, load 9-9.6): 447-486 k -> 564-609 k records/scan CPU-s, auditCore 3.8-4.1 -> 3.0 s, peak RSS 139-149 ->
+//     146-148 MB. The in-memory figure is lower: the generator's garbage is collected inside the scan's clock.
+//   100k: auditCore 65.0 -> 54.4 s (scan 50.5 -> 43.8, audit 14.5 -> 10.6), peak RSS 470 -> 457 MB.
+//   Not reached: the goal of 600 k records/CPU-s and 25 s at 100k. GC is ~24 % of the process (the state's
+//   decoded values replaced at every write are promoted before they die; at 100k each full GC also marks the
+//   ~200 MB of audit rows kept), then the reduction (36 % of the scan), the cost fold (25 %), the scan loop (21 %),
+//   decoding (18 %). process.cpuUsage() itself took ~0.7 ms of wall per call here (1,700 calls), not CPU.
 const dist = new URL('../dist/', import.meta.url)
 const {encodeKey, encodeRecord, encodeValue} = await import(new URL('core/records/index.js', dist).href)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)

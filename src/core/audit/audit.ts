@@ -9,7 +9,7 @@ import type {GroupRefusal} from '../errors.js'
 import type {Reading, StuckAfter, Verdict} from '../explain/explain.js'
 import {groupFacts} from '../explain/report/facts.js'
 import {judge} from '../explain/report/verdict.js'
-import type {Hypothesis, ReassignmentInFlight} from '../explain/search/hypotheses.js'
+import type {Hypothesis, HypothesisResult, ReassignmentInFlight} from '../explain/search/hypotheses.js'
 import {TopicHasher} from '../hash.js'
 import type {ClusterMetadata} from '../metadata.js'
 import type {GroupRules, GroupSummary, GroupType, ReplayResult} from '../replay/index.js'
@@ -133,6 +133,8 @@ export interface AuditContext {
   stuckAfterMs: number | undefined
   /** Partition reassignments in flight (ListPartitionReassignments). */
   reassignments: readonly ReassignmentInFlight[]
+  /** The hypothesis searches of the groups audited so far (ExplainOptions.searches). */
+  searches: Map<string, HypothesisResult>
 }
 
 export function auditContext(
@@ -141,7 +143,7 @@ export function auditContext(
   stuckAfterMs: number | undefined = undefined,
   reassignments: readonly ReassignmentInFlight[] = [],
 ): AuditContext {
-  return {live, hasher: new TopicHasher(live), now, stuckAfterMs, reassignments}
+  return {live, hasher: new TopicHasher(live), now, stuckAfterMs, reassignments, searches: new Map()}
 }
 
 /**
@@ -160,7 +162,14 @@ export function auditGroup(groupId: string, replay: ReplayResult | GroupSummary,
   const base = facts.fields
   const type = base.type
   const rules = base.rules
-  const now = judge(facts, replay, {live: ctx.live, hasher: ctx.hasher, now: ctx.now, stuckAfterMs: ctx.stuckAfterMs, reassignments: ctx.reassignments})
+  const now = judge(facts, replay, {
+    live: ctx.live,
+    hasher: ctx.hasher,
+    now: ctx.now,
+    stuckAfterMs: ctx.stuckAfterMs,
+    reassignments: ctx.reassignments,
+    searches: ctx.searches,
+  })
   const g = type && type !== 'classic' ? replay.state[type] : null
   const {inSync, verdict, missing} = now
   const topics = now.topics.map(t => t.name)

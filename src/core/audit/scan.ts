@@ -82,6 +82,10 @@ export class PartitionScan {
   /** rowCosts: the groups first seen in this scan, each with its fold from its first record. */
   private readonly rowCosts: Map<string, CostTracker> | undefined
   private readonly touched: GroupReducer[] = []
+  /** The group of the last record read, its reducer and its cost fold. */
+  private lastId: string | undefined
+  private lastGroup: GroupReducer | undefined
+  private lastCosts: CostTracker | undefined
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
   constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, StoredGroup]>; counters: ScanCounters}, trackFrom?: bigint) {
@@ -145,6 +149,24 @@ export class PartitionScan {
     return out
   }
 
+  /** The reducer of a group, taken now if new (or restored from the checkpoint); undefined when acceptGroup refuses it. */
+  #take(gid: string): GroupReducer | undefined {
+    // (a group taken is never rejected: one lookup for nearly every group)
+    const g = this.groups.get(gid)
+    if (g) return g
+    if (this.rejected.has(gid)) return undefined
+    const stored = this.stored.get(gid)
+    if (stored) return this.#restore(gid, stored)
+    if (!this.accept(gid)) {
+      this.rejected.add(gid)
+      return undefined
+    }
+    const taken = new GroupReducer(gid, this.keep)
+    this.groups.set(gid, taken)
+    this.rowCosts?.set(gid, new CostTracker(gid))
+    return taken
+  }
+
   onAborted(list: readonly AbortedTransaction[]): void {
     this.filter.addAborted(list)
   }
@@ -180,22 +202,18 @@ export class PartitionScan {
       }
       const gid = record.groupId
       if (gid === undefined) continue
-      // (a group taken is never rejected: one lookup for nearly every record)
-      let g = this.groups.get(gid)
-      if (!g && this.rejected.has(gid)) continue
-      const stored = g ? undefined : this.stored.get(gid)
-      if (stored) g = this.#restore(gid, stored)
-      if (!g) {
-        if (!this.accept(gid)) {
-          this.rejected.add(gid)
-          continue
-        }
-        this.groups.set(gid, (g = new GroupReducer(gid, this.keep)))
-        this.rowCosts?.set(gid, new CostTracker(gid))
+      // a write's records are one group's, in one batch: the group of the record before, without a lookup
+      if (gid !== this.lastId) {
+        const taken = this.#take(gid)
+        if (!taken) continue
+        this.lastId = gid
+        this.lastGroup = taken
+        this.lastCosts = this.rowCosts?.get(gid)
       }
+      const g = this.lastGroup!
       const lr = {offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record}
       // (only the record types the fold reads: target assignments of members are a third of a group's records)
-      if (this.rowCosts && (record.type === GROUP_METADATA || modernRole(record.type))) this.rowCosts.get(gid)?.push(lr)
+      if (this.rowCosts && (record.type === GROUP_METADATA || modernRole(record.type))) this.lastCosts?.push(lr)
       if (this.trackFrom !== undefined && r.offset >= this.trackFrom) {
         let t = this.tracked.get(gid)
         // seeded with the group as it stood before its first new record (data() applies the earlier writes:

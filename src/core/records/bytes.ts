@@ -11,7 +11,27 @@ const utf8Encoder = new TextEncoder()
 // Node's native UTF-8 slice works on any Uint8Array and is several times faster than TextDecoder
 // for the short strings records hold; both replace invalid sequences like Java's decoder.
 const utf8Slice = (globalThis as {Buffer?: {prototype: {utf8Slice?: (this: Uint8Array, start: number, end: number) => string}}}).Buffer?.prototype.utf8Slice
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+const B64URL_CODES = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', c => c.charCodeAt(0))
+
+/** Uuids read, by their first four bytes (bounded: cleared when full, so hostile input cannot grow it). */
+const uuidCache = new Map<number, {readonly bytes: Uint8Array; readonly text: string}>()
+const UUID_CACHE_SIZE = 4096
+
+function sameUuid(a: Uint8Array, b: Uint8Array, p: number): boolean {
+  for (let i = 4; i < 16; i++) if (a[i] !== b[p + i]) return false
+  return true
+}
+
+/** The 22 base64url characters of the 16 bytes at `p`, as one string (no concatenation). */
+function uuidText(b: Uint8Array, p: number): string {
+  const c: number[] = []
+  for (let i = 0; i < 5; i++, p += 3) {
+    const n = (b[p] << 16) | (b[p + 1] << 8) | b[p + 2]
+    c.push(B64URL_CODES[n >>> 18], B64URL_CODES[(n >>> 12) & 63], B64URL_CODES[(n >>> 6) & 63], B64URL_CODES[n & 63])
+  }
+  c.push(B64URL_CODES[b[p] >>> 2], B64URL_CODES[(b[p] & 3) << 4])
+  return String.fromCharCode(...c)
+}
 
 /** UTF-8 of bytes [start, end), invalid sequences replaced. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
@@ -23,12 +43,20 @@ export class ByteReader {
   end: number
 
   constructor(
-    readonly buf: Uint8Array,
+    public buf: Uint8Array,
     start = 0,
     end = buf.length,
   ) {
     this.pos = start
     this.end = end
+  }
+
+  /** The reader on other bytes (a reader reused rather than one made per record). */
+  reset(buf: Uint8Array, start = 0, end = buf.length): this {
+    this.buf = buf
+    this.pos = start
+    this.end = end
+    return this
   }
 
   get remaining(): number {
@@ -134,18 +162,23 @@ export class ByteReader {
     return (value >> 1n) ^ -(value & 1n)
   }
 
-  /** Kafka's printed form (22-char base64url, as uuidToString); built inline, it is on the hot path. */
+  /**
+   * Kafka's printed form (22-char base64url, as uuidToString). On the hot path (every topic id of every assignment
+   * record), and a partition's records name few topics: the string of the last uuid seen with the same first four
+   * bytes is reused when all 16 bytes match, so a topic id is one string, made once, not one per record.
+   */
   uuid(): string {
     this.need(16, 'uuid')
     const b = this.buf
-    let p = this.pos
+    const p = this.pos
     this.pos = p + 16
-    let s = ''
-    for (let i = 0; i < 5; i++, p += 3) {
-      const n = (b[p] << 16) | (b[p + 1] << 8) | b[p + 2]
-      s += B64URL[n >>> 18] + B64URL[(n >>> 12) & 63] + B64URL[(n >>> 6) & 63] + B64URL[n & 63]
-    }
-    return s + B64URL[b[p] >>> 2] + B64URL[(b[p] & 3) << 4]
+    const head = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+    const seen = uuidCache.get(head)
+    if (seen !== undefined && sameUuid(seen.bytes, b, p)) return seen.text
+    const text = uuidText(b, p)
+    if (uuidCache.size >= UUID_CACHE_SIZE) uuidCache.clear()
+    uuidCache.set(head, {bytes: Uint8Array.prototype.slice.call(b, p, p + 16), text})
+    return text
   }
 
   /**

@@ -48,7 +48,8 @@ export function readStruct(r: ByteReader, plan: StructPlan): StructValue {
   return out
 }
 
-function readTaggedFields(r: ByteReader, plan: StructPlan, out: StructValue): void {
+/** The tagged-field section of a flexible struct into `out` (unknown tags kept in `_unknownTaggedFields`). */
+export function readTaggedFields(r: ByteReader, plan: StructPlan, out: StructValue): void {
   const count = r.uvarint()
   // Each tagged field takes at least two bytes (tag and size).
   if (count * 2 > r.remaining) throw r.fault(`${count} tagged fields cannot fit in ${r.remaining} bytes`)

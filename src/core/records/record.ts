@@ -7,6 +7,7 @@
 import {ByteReader, ByteWriter, decodeUtf8} from './bytes.js'
 import {planFor, maxVersion, minVersion, readStruct, writeStruct, type StructPlan, type StructValue} from './codec.js'
 import {EMBEDDED_SPECS} from './consumer-protocol.js'
+import {decoderFor} from './compile.js'
 import {DecodeFault, RecordDecodeError} from './errors.js'
 import {RECORD_TYPE_BY_ID} from './schemas.js'
 import type {FieldSpec, MessageSpec, RecordTypeSpec} from './spec.js'
@@ -105,7 +106,25 @@ for (const spec of RECORD_TYPE_BY_ID.values()) {
   typeInfo[spec.type] = {spec, keyPlan: planFor(spec.key, 0), minVersion: min, maxVersion: max, valuePlans, embedded: hasEmbedded(spec.value)}
 }
 
+/** One reader for every key and value decoded (decoding is synchronous and never re-entered). */
+const reader = new ByteReader(new Uint8Array(0))
+
+/**
+ * The struct `bytes` hold after their int16 prefix, every byte read: with the plan's compiled decoder, and when that
+ * throws, again with readStruct, whose DecodeFault names the field.
+ */
 function readExactlyWith(bytes: Uint8Array, plan: StructPlan, name: string): StructValue {
+  const r = reader.reset(bytes, 2)
+  try {
+    const value = decoderFor(plan)(r)
+    if (r.pos === r.end) return value
+  } catch (e) {
+    if (!(e instanceof DecodeFault)) throw e
+  }
+  return readExactlyExplained(bytes, plan, name)
+}
+
+function readExactlyExplained(bytes: Uint8Array, plan: StructPlan, name: string): StructValue {
   const r = new ByteReader(bytes, 2)
   const value = readStruct(r, plan)
   if (r.pos !== r.end) throw r.fault(`${r.end - r.pos} unread bytes after ${name}`)
@@ -207,20 +226,38 @@ export function decodeEmbeddedMessage(spec: MessageSpec, bytes: Uint8Array): Emb
   }
 }
 
+type Walk = (v: StructValue) => void
+
+const embeddedWalks = new WeakMap<MessageSpec, Walk>()
+
 /** Adds `<field>Decoded` next to every bytes field that holds an embedded consumer-protocol message. */
 function decodeEmbedded(spec: MessageSpec, value: StructValue): void {
-  const walk = (fields: readonly FieldSpec[], v: StructValue | null): void => {
-    if (!v) return
-    for (const f of fields) {
-      const x = v[f.name]
-      if (f.embedded && x instanceof Uint8Array) v[`${f.name}Decoded`] = decodeEmbeddedMessage(EMBEDDED_SPECS[f.embedded], x)
-      const sub = f.fields ?? spec.commonStructs?.find(s => `[]${s.name}` === f.type || s.name === f.type)?.fields
-      if (!sub) continue
-      if (Array.isArray(x)) for (const item of x) walk(sub, item as StructValue)
-      else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(sub, x as StructValue)
-    }
+  let walk = embeddedWalks.get(spec)
+  if (!walk) embeddedWalks.set(spec, (walk = walkOf(spec, spec.fields) ?? (() => {})))
+  walk(value)
+}
+
+/** The steps to the embedded fields of `fields` and of their structs, made once per spec (none: undefined). */
+function walkOf(spec: MessageSpec, fields: readonly FieldSpec[]): Walk | undefined {
+  const steps: Walk[] = []
+  for (const f of fields) {
+    const name = f.name
+    const embedded = f.embedded && EMBEDDED_SPECS[f.embedded]
+    if (embedded) steps.push(v => v[name] instanceof Uint8Array && (v[`${name}Decoded`] = decodeEmbeddedMessage(embedded, v[name] as Uint8Array)))
+    const sub = f.fields ?? spec.commonStructs?.find(s => `[]${s.name}` === f.type || s.name === f.type)?.fields
+    const inner = sub && walkOf(spec, sub)
+    if (inner) steps.push(v => walkInto(v[name], inner))
   }
-  walk(spec.fields, value)
+  if (steps.length === 0) return undefined
+  return v => {
+    for (const step of steps) step(v)
+  }
+}
+
+function walkInto(x: unknown, walk: Walk): void {
+  if (Array.isArray(x)) {
+    for (const item of x) if (item) walk(item as StructValue)
+  } else if (x && typeof x === 'object' && !(x instanceof Uint8Array)) walk(x as StructValue)
 }
 
 function hasEmbedded(spec: MessageSpec): boolean {

@@ -61,6 +61,18 @@ function memberRacks(s: GroupState, into: Set<string>): void {
   }
 }
 
+/** Sets a bump's evidence is collected in (emptied for each bump; a reducer never re-enters another's flush). */
+const scratchRacks = new Set<string>()
+const scratchTopicIds = new Set<string>()
+
+/** The list holds the set's items in the set's order. */
+function sameItems(list: readonly string[], set: ReadonlySet<string>): boolean {
+  if (list.length !== set.size) return false
+  let i = 0
+  for (const x of set) if (list[i++] !== x) return false
+  return true
+}
+
 /** A reducer's whole state between writes (an incremental audit's checkpoint keeps it). */
 export interface ReducerData {
   readonly state: GroupState
@@ -146,16 +158,20 @@ export class GroupReducer {
       for (const lr of write) this.apply(lr)
       return
     }
-    const racks = new Set<string>()
+    const racks = scratchRacks
+    racks.clear()
     memberRacks(this.state, racks)
     const streamsBefore = bumps.some(({record}) => EPOCH_TYPES.get(record.type) === 'streams') ? streamsBeforeWrite(this.state) : undefined
     for (const lr of write) this.apply(lr)
     noteFenceZero(this.state, streamsBefore)
     memberRacks(this.state, racks)
-    const topicIds = new Set<string>()
+    const topicIds = scratchTopicIds
+    topicIds.clear()
     for (const {record: r} of write) if (r.kind === 'record' && r.value) collectTopicIds(r.value, topicIds)
-    const ids = [...topicIds]
-    const rackList = [...racks]
+    // most bumps name the topics and racks of the bump before: its lists are kept, not copies
+    const last = this.recent[this.recent.length - 1]
+    const ids = last && sameItems(last.topicIds, topicIds) ? last.topicIds : [...topicIds]
+    const rackList = last && sameItems(last.racks, racks) ? last.racks : [...racks]
     for (const {record, offset, timestamp} of bumps) {
       if (record.kind !== 'record') continue
       this.recent.push({groupType: EPOCH_TYPES.get(record.type)!, epoch: epochOf(record)!, offset, timestamp, topicIds: ids, racks: rackList})

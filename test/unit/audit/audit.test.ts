@@ -52,6 +52,17 @@ describe('auditGroup', () => {
     expect(a.liveMetadataHash).toBe(hashOf(cluster(5), ['orders', 'payments']).toString())
   })
 
+  it('groups of the same topics that drifted alike: one search for all, each row as its own audit gives it', () => {
+    const log = new Log()
+    for (const g of ['a', 'b', 'c']) settledGroup(log, g, ['orders', 'payments'], hashOf(cluster(3), ['orders', 'payments']))
+    settledGroup(log, 'other', ['orders'], hashOf(cluster(3), ['orders']))
+    const ctx = auditContext(cluster(5), NOW, 5 * 60_000)
+    const rows = ['a', 'b', 'c', 'other'].map(g => auditGroup(g, replayGroup(g, log.records), ctx))
+    expect(ctx.searches.size).toBe(2)
+    for (const row of rows) expect(row).toEqual(audit(log, row.group, cluster(5)))
+    expect(rows.map(r => r.drift[0]?.topic)).toEqual(['orders', 'orders', 'orders', 'orders'])
+  })
+
   it('drift from a broker rack change: STALE_COORDINATOR_CACHE, still drift', () => {
     const log = new Log()
     settledGroup(log, 'g', ['orders'], hashOf(cluster(3, 2, 'rack-a'), ['orders']))

@@ -28,7 +28,7 @@ export function seeds(count: number, seed = 1): {key: Uint8Array; value: Uint8Ar
   return out
 }
 
-function mutate(b: Uint8Array, rand: () => number): Uint8Array {
+export function mutate(b: Uint8Array, rand: () => number): Uint8Array {
   const out = b.slice()
   if (out.length === 0) return out
   const mode = Math.floor(rand() * 6)

@@ -6,7 +6,7 @@ import type {BrokerHealth} from './brokers.js'
 import type {ClusterMetadata} from '../../metadata.js'
 import type {GroupRules, GroupState, GroupType, TopicSubscriptionMetadata} from '../../replay/index.js'
 import type {CauseView} from './causes.js'
-import type {Confidence, Hypothesis, ReassignmentInFlight} from '../search/hypotheses.js'
+import type {Confidence, Hypothesis, HypothesisResult, ReassignmentInFlight} from '../search/hypotheses.js'
 import type {ClassicMemberDetail} from './classic.js'
 import type {GroupOffsets} from './offsets.js'
 import type {DowngradeReadiness, MigrationReadiness} from './migration.js'
@@ -257,4 +257,9 @@ export interface ExplainOptions {
   metadataLog?: {view: MetadataLogView; source: MetadataLogSource}
   /** Partition reassignments in flight (ListPartitionReassignments): a finding, and hypotheses for past bumps. */
   reassignments?: readonly ReassignmentInFlight[]
+  /**
+   * Hypothesis searches over `live` and `reassignments` already made, by their other inputs (audit: groups of the
+   * same topics whose stored hashes drifted alike, as after a change to a topic many groups read, search once).
+   */
+  searches?: Map<string, HypothesisResult>
 }

@@ -19,7 +19,15 @@ import {uuidToString} from '../../uuid.js'
 import {knownRacks, knownTopicIds, reassignmentFinding} from '../evidence/hash-search.js'
 import type {FactFields, GroupFacts} from './facts.js'
 import {type DescribedGroup, describedTopics} from './described.js'
-import {confidenceOf, consistentWith, type HypothesisResult, isBrokerChange, PIN_DOWN_STEP, searchHypotheses} from '../search/hypotheses.js'
+import {
+  confidenceOf,
+  consistentWith,
+  type HypothesisResult,
+  type HypothesisSearch,
+  isBrokerChange,
+  PIN_DOWN_STEP,
+  searchHypotheses,
+} from '../search/hypotheses.js'
 import {memberName} from './member-status.js'
 import type {ExplainOptions, Finding, HashDetails, TopicStatus, Verdict} from './report.js'
 
@@ -261,7 +269,7 @@ function judgeHash(o: Inputs, options: ExplainOptions): Judgement {
   }
   // stored ≠ live: which change to today's metadata reproduces the stored hash?
   const target = zeroed?.hashBefore ?? g.metadataHash
-  const search = searchHypotheses({
+  const search = searchOnce(options.searches, {
     target,
     topics,
     absentTogether: type === 'streams' ? internalTopics(replay.state.streams?.topology ?? null) : undefined,
@@ -283,6 +291,19 @@ function judgeHash(o: Inputs, options: ExplainOptions): Judgement {
   const drift = driftVerdict(search, {stored: g.metadataHash, live: detail.hash, empty, pendingNow})
   if (drift.finding) findings.push({code: drift.finding, message: drift.verdict.message, details} as Finding)
   return {...base, verdict: drift.verdict, findings}
+}
+
+/**
+ * The search's result from `memo` when a search with the same inputs ran before (the memo belongs to one live
+ * metadata and one list of reassignments: the inputs that vary are the key); a search is a function of its inputs.
+ */
+function searchOnce(memo: Map<string, HypothesisResult> | undefined, s: HypothesisSearch): HypothesisResult {
+  if (!memo) return searchHypotheses(s)
+  const ids = s.knownTopicIds ? [...s.knownTopicIds] : null
+  const key = JSON.stringify([s.target.toString(), s.topics, s.absentTogether ?? null, ids, s.extraRacks ?? null])
+  let result = memo.get(key)
+  if (!result) memo.set(key, (result = searchHypotheses(s)))
+  return result
 }
 
 /** What a stored hash that differs from the live one means, from what the search found. */
