@@ -105,7 +105,7 @@ done
 read -r up41_from up41_to <<<"${KAFKA_41_UPGRADE-"4.1.2 4.4.0"}"
 [[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
 # Their jars and drivers (Maven, javac: ~6 s a version, ~40 s in all on a fresh clone) are fetched in the background
-# from here, beside the static checks and the fast unit tests, one version after another (Maven's local repository
+# from here, beside the static checks (not the unit tests: below), one version after another (Maven's local repository
 # is shared). A failure is reported by the suite's own `cluster.sh libs` call.
 libs_pid=""
 if [[ ${#it_names[@]} -gt 0 ]]; then
@@ -122,11 +122,13 @@ record "typecheck + lint" "" $? $(($(date +%s) - t0))
 # ---- unit tests, the two vitest projects apart so that each one's time shows (fast: in-process against src/, the
 # edit-test loop of `npm run test:unit`; slow: the built CLI spawned, fuzzers, long equivalence runs). One worker per
 # core (RD_UNIT_WORKERS): vitest's default, cores - 1, is one worker on 2 cores, which ran every file one after
-# another with a core idle (the fast files wait on their imports, the slow ones on the CLIs they spawn); nothing but
-# the jar download runs beside the fast ones. The Node lanes of the queue keep vitest's default: they run beside clusters.
+# another with a core idle (the fast files wait on their imports, the slow ones on the CLIs they spawn). The Node lanes
+# of the queue keep vitest's default: they run beside clusters.
 for project in fast slow; do
-  # the slow project runs alone: its CLIs have deadlines of their own (the jar download, above, is done by then)
-  [[ $project == slow && -n $libs_pid ]] && { wait "$libs_pid"; libs_pid=""; }
+  # the unit projects run alone: the jar download and the drivers' javac (~100 CPU-s for 7 versions on a fresh clone)
+  # beside the fast project stretched it from ~70 s to 225 s (the rehearsal of 2026-12-06); beside the static checks
+  # (one core) they cost little. The slow project's CLIs have deadlines of their own besides.
+  [[ -n $libs_pid ]] && { wait "$libs_pid"; libs_pid=""; }
   t0=$(date +%s)
   rm -f "$OUT/unit-$project.json"
   timeout -k 30 "${RD_UNIT_LIMIT:-900}" \
