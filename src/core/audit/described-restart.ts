@@ -9,7 +9,7 @@
  * File: one JSON document {schema, clusterId, kind, filters, at, snapshots: DescribeSnapshot[]}.
  */
 import type {DescribeSnapshot} from '../explain/evidence/describes.js'
-import {type BoundedBumps, RESTART_BOUND, type RestartBound, type WatchKind} from './restart.js'
+import {type BoundedBumps, DAMAGED, RESTART_BOUND, type RestartBound, type WatchKind, watchStateDocument} from './restart.js'
 
 export const DESCRIBED_WATCH_STATE_SCHEMA = 'rebalance-doctor/described-watch-state-v1'
 
@@ -29,21 +29,9 @@ export function encodeDescribedWatchState(s: DescribedWatchState): string {
 
 /** The state in `text`, or why it cannot be used (another schema, damaged). */
 export function decodeDescribedWatchState(text: string): DescribedWatchState | {error: string} {
-  let d: Record<string, unknown>
-  try {
-    d = JSON.parse(text)
-  } catch (error) {
-    return {error: `damaged (${(error as Error).message})`}
-  }
-  if (!d || typeof d !== 'object' || d.schema !== DESCRIBED_WATCH_STATE_SCHEMA) return {error: `not a ${DESCRIBED_WATCH_STATE_SCHEMA} file`}
-  const ok =
-    typeof d.clusterId === 'string' &&
-    (d.kind === 'audit' || d.kind === 'group-explain') &&
-    typeof d.filters === 'string' &&
-    Number.isFinite(d.at) &&
-    Array.isArray(d.snapshots) &&
-    d.snapshots.every(isSnapshot)
-  if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
+  const d = watchStateDocument(text, DESCRIBED_WATCH_STATE_SCHEMA)
+  if ('error' in d) return d as {error: string}
+  if (!Array.isArray(d.snapshots) || !d.snapshots.every(isSnapshot)) return DAMAGED
   return {
     clusterId: d.clusterId as string,
     kind: d.kind as WatchKind,

@@ -33,25 +33,31 @@ export function encodeWatchState(s: WatchState): string {
   return `${JSON.stringify({schema: WATCH_STATE_SCHEMA, clusterId: s.clusterId, kind: s.kind, filters: s.filters, at: s.at, printedThrough})}\n`
 }
 
-/** The state in `text`, or why it cannot be used (another schema, damaged). */
-export function decodeWatchState(text: string): WatchState | {error: string} {
+/**
+ * The fields every watch state starts with (schema, clusterId, kind, filters, at) read from `text`: the document, or
+ * why it cannot be used (another schema, damaged).
+ */
+export function watchStateDocument(text: string, schema: string): Record<string, unknown> | {error: string} {
   let d: Record<string, unknown>
   try {
     d = JSON.parse(text)
   } catch (error) {
     return {error: `damaged (${(error as Error).message})`}
   }
-  if (!d || typeof d !== 'object' || d.schema !== WATCH_STATE_SCHEMA) return {error: `not a ${WATCH_STATE_SCHEMA} file`}
+  if (!d || typeof d !== 'object' || d.schema !== schema) return {error: `not a ${schema} file`}
+  const ok = typeof d.clusterId === 'string' && (d.kind === 'audit' || d.kind === 'group-explain') && typeof d.filters === 'string' && Number.isFinite(d.at)
+  return ok ? d : DAMAGED
+}
+
+export const DAMAGED = {error: 'damaged (fields missing or of the wrong type)'} as const
+
+/** The state in `text`, or why it cannot be used (another schema, damaged). */
+export function decodeWatchState(text: string): WatchState | {error: string} {
+  const d = watchStateDocument(text, WATCH_STATE_SCHEMA)
+  if ('error' in d) return d as {error: string}
   const through = d.printedThrough
-  const ok =
-    typeof d.clusterId === 'string' &&
-    (d.kind === 'audit' || d.kind === 'group-explain') &&
-    typeof d.filters === 'string' &&
-    Number.isFinite(d.at) &&
-    !!through &&
-    typeof through === 'object' &&
-    Object.entries(through).every(([p, o]) => /^\d+$/.test(p) && typeof o === 'string' && /^\d+$/.test(o))
-  if (!ok) return {error: 'damaged (fields missing or of the wrong type)'}
+  const ok = !!through && typeof through === 'object' && Object.entries(through).every(([p, o]) => /^\d+$/.test(p) && typeof o === 'string' && /^\d+$/.test(o))
+  if (!ok) return DAMAGED
   const printedThrough = new Map(Object.entries(through as Record<string, string>).map(([p, o]) => [Number(p), BigInt(o)]))
   return {clusterId: d.clusterId as string, kind: d.kind as WatchKind, filters: d.filters as string, at: d.at as number, printedThrough}
 }

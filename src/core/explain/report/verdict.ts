@@ -294,13 +294,14 @@ function judgeHash(o: Inputs, options: ExplainOptions): Judgement {
 }
 
 /**
- * The search's result from `memo` when a search with the same inputs ran before (the memo belongs to one live
- * metadata and one list of reassignments: the inputs that vary are the key); a search is a function of its inputs.
+ * The search's result from `memo` when a search with the same inputs ran before; a search is a function of its
+ * inputs. The memo belongs to one live metadata and one list of reassignments (an audit's), so every other input,
+ * whichever the search is given, is the key.
  */
 function searchOnce(memo: Map<string, HypothesisResult> | undefined, s: HypothesisSearch): HypothesisResult {
   if (!memo) return searchHypotheses(s)
-  const ids = s.knownTopicIds ? [...s.knownTopicIds] : null
-  const key = JSON.stringify([s.target.toString(), s.topics, s.absentTogether ?? null, ids, s.extraRacks ?? null])
+  const {metadata: _live, reassignments: _inFlight, ...inputs} = s
+  const key = JSON.stringify(inputs, (_, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map || v instanceof Set ? [...v] : v))
   let result = memo.get(key)
   if (!result) memo.set(key, (result = searchHypotheses(s)))
   return result
