@@ -15,8 +15,6 @@ import type {FetchPartitionResponse, MetadataResponse} from './protocol.js'
 import {EARLIEST_TIMESTAMP, LATEST_TIMESTAMP} from './protocol.js'
 import {CorruptBatchError, type Decompress, type KeyFilter, type RawRecordBatch, recordBatches} from './record-batch.js'
 import {isRetriableConnection, LEADER_MOVES, type Retrier, RETRIABLE_LEADER} from './retry.js'
-
-export {LEADER_MOVES, RETRIABLE_LEADER}
 import {by} from '../core/order.js'
 
 export interface PartitionReadOptions {

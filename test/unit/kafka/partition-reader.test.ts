@@ -5,7 +5,8 @@
  */
 import {describe, expect, it} from 'vitest'
 import {RdError, RuntimeError} from '../../../src/core/errors.js'
-import {type LeaderNode, LEADER_MOVES, type PartitionTransport, readPartitionVia, STALLED_FETCHES} from '../../../src/kafka/partition-reader.js'
+import {type LeaderNode, type PartitionTransport, readPartitionVia, STALLED_FETCHES} from '../../../src/kafka/partition-reader.js'
+import {LEADER_MOVES} from '../../../src/kafka/retry.js'
 import type {FetchPartitionResponse, MetadataResponse} from '../../../src/kafka/protocol.js'
 import {backoffMs, DEFAULT_BACKOFF, Retrier} from '../../../src/kafka/retry.js'
 import {sealBatches} from '../../lib/batch-crc.js'
