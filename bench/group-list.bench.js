@@ -14,6 +14,13 @@
 // against ~260 MB. With --timeout 30s: TIMEOUT raised 0.10 s after the deadline (30 s after the client opened),
 // the process gone 0.7 s later (freeing a ~1 GB heap). Writing 1.5M rows' JSON (246 MB) after the live part
 // takes 4-10 s and is not under --timeout.
+// ListGroups read element by element (the codec hands each group to a sink: its decoded structs never held at once)
+// and the heap's growth limited to 50 % of the live set (src/io/heap-growth.ts), alternating with the build before
+// (load 6-10, one broker): 1.5M groups --json, peak RSS 406-466 MB against 1,007-1,010 MB, CPU 22.9-27.4 s against
+// 24.4-26.5 s; wall 47.6-60.8 s against 59.8-62.4 s, one run of each past --timeout 60s (the machine's load).
+// With a large frame copied in as it arrives (not its chunks and a copy at once) and FindCoordinator's in-order
+// answer checked without sets (load 6-10, alternating): 371-387 MB against 829-998 MB, CPU 26.6-27.3 s against
+// 29.2-30.5 s, wall 46.9-56.3 s against 45.6-64.3 s, every run within --timeout 60s.
 // Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table] [timeout=60s]
 import {spawn, spawnSync} from 'node:child_process'
 import {fileURLToPath} from 'node:url'

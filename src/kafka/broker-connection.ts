@@ -9,7 +9,7 @@
  * is the frame loop.
  *
  * Every response frame is checked by ./frame-guard.ts (size bound, correlation order) as it arrives, before its
- * bytes are kept. A frame is assembled from its chunks once, with one copy.
+ * bytes are kept. A frame is assembled from its chunks once, with one copy; a large one as its chunks arrive.
  */
 import {EventEmitter} from 'node:events'
 import {connect as tcpConnect, type Socket} from 'node:net'
@@ -47,6 +47,8 @@ interface Pending {
 }
 
 const INT32 = 4
+/** Frames from this size on are copied into their buffer as they arrive (ListGroups of a million groups: ~40 MB). */
+const LARGE_FRAME = 1 << 20
 
 export class BrokerConnection extends EventEmitter {
   readonly socket: Socket
@@ -57,6 +59,9 @@ export class BrokerConnection extends EventEmitter {
   #buffered = 0
   /** Size of the frame being read (after its prefix), or -1 until the prefix is in. */
   #frameSize = -1
+  /** A large frame, copied in as its chunks arrive (not all its chunks held beside one copy: 2x its size). */
+  #large: Buffer | undefined
+  #filled = 0
   #failure: NetworkFailure | undefined
   readonly #ready: Promise<void>
 
@@ -132,8 +137,10 @@ export class BrokerConnection extends EventEmitter {
   }
 
   #receive(chunk: Buffer): void {
-    this.#chunks.push(chunk)
-    this.#buffered += chunk.length
+    const rest = this.#large ? this.#fill(chunk) : chunk
+    if (rest.length === 0) return
+    this.#chunks.push(rest)
+    this.#buffered += rest.length
     for (;;) {
       if (this.#frameSize < 0) {
         if (this.#buffered < INT32) return
@@ -141,11 +148,33 @@ export class BrokerConnection extends EventEmitter {
         this.#frameSize = head.readInt32BE(0)
       }
       // (the guard has already refused a size below 4 or beyond the request's bound, destroying the socket)
-      if (this.#buffered < this.#frameSize) return
+      if (this.#buffered < this.#frameSize) {
+        if (this.#frameSize >= LARGE_FRAME) this.#startLarge()
+        return
+      }
       const frame = this.#take(this.#frameSize)
       this.#frameSize = -1
       this.#deliver(frame)
     }
+  }
+
+  /** The large frame's buffer, with what is buffered of it (all of it is: the frame is not complete). */
+  #startLarge(): void {
+    const large = Buffer.allocUnsafe(this.#frameSize)
+    let at = 0
+    for (const c of this.#chunks) at += c.copy(large, at)
+    ;[this.#large, this.#filled, this.#chunks, this.#buffered] = [large, at, [], 0]
+  }
+
+  /** `chunk` copied into the large frame, delivered when complete; what is left of the chunk (the next frames). */
+  #fill(chunk: Buffer): Buffer {
+    const large = this.#large!
+    const k = chunk.copy(large, this.#filled, 0, Math.min(chunk.length, large.length - this.#filled))
+    this.#filled += k
+    if (this.#filled < large.length) return chunk.subarray(k)
+    ;[this.#large, this.#frameSize] = [undefined, -1]
+    this.#deliver(large)
+    return chunk.subarray(k)
   }
 
   /** The first `n` buffered bytes, as one Buffer (a copy only when they span chunks). */

@@ -183,19 +183,9 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
         from = address
         return s.send(conn, P.API.FindCoordinator, v, P.encodeFindCoordinator(ask, 0, v), P.decodeFindCoordinator)
       })
-      // Kafka answers every key asked, once; an answer without one is not Kafka's (a proxy, a broken broker).
-      const asked = new Set(ask)
-      const answered = new Set(rs.map(c => c.key))
-      const missing = ask.find(k => !answered.has(k))
-      if (missing !== undefined) {
-        throw new RuntimeError(
-          `${from} answered FindCoordinator without group ${JSON.stringify(missing)}${ask.length > 1 ? ` (asked for ${ask.length} groups, answered ${answered.size})` : ''}`,
-          'Check that --bootstrap-server names Kafka brokers (4.1 or newer), not a proxy; run with --debug and report it if it does.',
-          'PROTOCOL_ERROR',
-        )
-      }
+      const asked = answersEvery(ask, rs, from)
       for (const c of rs) {
-        if (!asked.has(c.key)) continue // a group not asked for
+        if (asked && !asked.has(c.key)) continue // a group not asked for
         if (c.errorCode === 0) out.set(c.key, nodeOf(c))
         else if (RETRIABLE_COORDINATOR.has(c.errorCode)) retry.push(c.key)
         else if (refused && s.denial(c.errorCode, {request: 'FindCoordinator', resourceName: c.key})) refused.set(c.key, c.errorCode)
@@ -211,6 +201,24 @@ export async function findCoordinators(s: KafkaSession, groupIds: readonly strin
     if (pending.length > 0) await SYSTEM_CLOCK.sleep(Math.min(1000, 100 * 2 ** attempt))
   }
   return out
+}
+
+/**
+ * Kafka answers every key asked, once; an answer without one is not Kafka's (a proxy, a broken broker). Kafka
+ * answers them in the order asked: then nothing else to check (undefined); otherwise the keys asked, to skip others.
+ */
+function answersEvery(ask: readonly string[], rs: readonly P.WireCoordinator[], from: string): Set<string> | undefined {
+  if (rs.length === ask.length && rs.every((c, i) => c.key === ask[i])) return undefined
+  const answered = new Set(rs.map(c => c.key))
+  const missing = ask.find(k => !answered.has(k))
+  if (missing !== undefined) {
+    throw new RuntimeError(
+      `${from} answered FindCoordinator without group ${JSON.stringify(missing)}${ask.length > 1 ? ` (asked for ${ask.length} groups, answered ${answered.size})` : ''}`,
+      'Check that --bootstrap-server names Kafka brokers (4.1 or newer), not a proxy; run with --debug and report it if it does.',
+      'PROTOCOL_ERROR',
+    )
+  }
+  return new Set(ask)
 }
 
 /** The coordinators of `groupIds`: those `known`, and FindCoordinator for the rest (refusals into `refused`). */

@@ -5,11 +5,11 @@ import {renderTable} from './table.js'
 const dash = (v: number | null) => (v === null ? '-' : v)
 
 /** `width`: the terminal's columns (0: natural width), see renderTable. */
-export function renderGroupList(groups: readonly GroupListEntry[], width = 0): string {
+export function renderGroupList(groups: Iterable<GroupListEntry> & {readonly length: number}, width = 0): string {
   if (groups.length === 0) return 'no groups'
   const table = renderTable(
     ['group', 'type', 'state', 'group epoch', 'assignment epoch', 'members', 'coordinator', 'partition'],
-    groups.map(g => [
+    Array.from(groups, g => [
       g.group,
       g.type,
       g.describeError ? `${g.state} (${g.describeError})` : g.state,

@@ -15,6 +15,17 @@ interface WithJsonText {
 }
 const hasJsonText = (v: unknown): v is WithJsonText => typeof v === 'object' && v !== null && typeof (v as Partial<WithJsonText>).jsonText === 'function'
 
+/**
+ * An array held in another form (`group list`'s rows as columns: src/core/group-list.ts): written row by row from
+ * each row's JSON text; JSON.stringify writes it through its toJSON(), which must give the same array.
+ */
+interface JsonRows {
+  readonly length: number
+  jsonTextAt(i: number): string
+  toJSON(): unknown[]
+}
+const isJsonRows = (v: unknown): v is JsonRows => typeof v === 'object' && v !== null && typeof (v as Partial<JsonRows>).jsonTextAt === 'function'
+
 /** A piece of a document: text, or UTF-8 bytes of printable ASCII only (nothing a terminal-safe mapping would change). */
 export type JsonPiece = string | Uint8Array
 
@@ -42,6 +53,10 @@ export function* jsonPieces(value: Record<string, unknown>): Generator<JsonPiece
           yield bytes
         } else yield `${i === 0 ? '' : ','}${own ? x.jsonText() : (JSON.stringify(x) ?? 'null')}`
       }
+      yield ']'
+    } else if (isJsonRows(v)) {
+      yield '['
+      for (let i = 0; i < v.length; i++) yield `${i === 0 ? '' : ','}${v.jsonTextAt(i)}`
       yield ']'
     } else yield JSON.stringify(v)
   }

@@ -4,14 +4,15 @@ import {EXIT} from '../../cli/base-command.js'
 import {LiveCommand} from '../../cli/live-command.js'
 import {SCHEMAS} from '../../core/documents.js'
 import {groupPatternFlag, groupTypesFlag} from '../../cli/flag-types.js'
-import type {GroupListEntry} from '../../core/group-list.js'
+import type {GroupListRows} from '../../core/group-list.js'
 import {denialWarnings} from '../../core/errors.js'
 import type {GroupType} from '../../core/replay/state.js'
 import {renderGroupList} from '../../render/group-list.js'
 import {readGroupList} from '../../sources/group-list.js'
 
 export interface GroupListDocument {
-  groups: readonly GroupListEntry[]
+  /** Written as an array of GroupListEntry. */
+  groups: GroupListRows
 }
 
 export default class GroupList extends LiveCommand<typeof GroupList> {
@@ -55,13 +56,16 @@ partition, describeError?}], warnings} (null where not known). Exit 4 when --gro
         )
       : undefined
 
-    const groups = await this.withCluster(async client => {
-      const read = await readGroupList(client, g => match(g.groupId) && (!types || types.has(g.type as GroupType)))
+    const shown = await this.withCluster(async client => {
+      const read = await readGroupList(
+        client,
+        g => match(g.groupId) && (!types || types.has(g.type as GroupType)),
+        g => !states || states.has(g.state.toLowerCase()),
+      )
       // a group listed but not described keeps its listed state; say what would describe it
       for (const w of denialWarnings(read.denials)) this.warn(w)
       return read.entries
     })
-    const shown = states ? groups.filter(g => states.has(g.state.toLowerCase())) : groups
     if (!this.jsonEnabled()) this.log(renderGroupList(shown, terminalWidth()))
     if (shown.length === 0 && (flags.group !== undefined || flags.type !== undefined || flags.state !== undefined)) {
       this.note('no group matches the filters. Try this: drop --group/--type/--state to list every group.')

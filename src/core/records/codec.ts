@@ -29,14 +29,21 @@ function withPath<T>(e: unknown, step: string): T {
   throw e
 }
 
-export function readStruct(r: ByteReader, plan: StructPlan): StructValue {
+/**
+ * Array fields of a struct whose elements go to a function as each is read instead of into the struct, which holds
+ * their count there: a response of a million groups never has its million decoded elements alive at once.
+ */
+export type ElementSinks = Readonly<Record<string, (element: unknown) => void>>
+
+/** `sinks`: this struct's array fields read element by element (not its nested structs'). */
+export function readStruct(r: ByteReader, plan: StructPlan, sinks?: ElementSinks): StructValue {
   const out: StructValue = {}
   const fields = plan.fields
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]
     if (f.regular) {
       try {
-        out[f.name] = readField(r, f, plan.flexible)
+        out[f.name] = readField(r, f, plan.flexible, sinks?.[f.name])
       } catch (e) {
         withPath(e, f.name)
       }
@@ -84,7 +91,8 @@ function readLength(r: ByteReader, flexible: boolean, what: string, wide: boolea
   return n
 }
 
-function readField(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
+/** A field's value; an array's elements handed to `sink` when given (the value is then their count). */
+function readField(r: ByteReader, f: FieldPlan, flexible: boolean, sink?: (element: unknown) => void): unknown {
   if (!f.array) return readOne(r, f, flexible)
   const at = r.pos
   const n = readLength(r, flexible, 'array', true)
@@ -93,15 +101,17 @@ function readField(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {
     return null
   }
   if (n * f.minSize > r.remaining) throw r.fault(`array of ${n} cannot fit in ${r.remaining} bytes`, at)
-  const out = new Array<unknown>(n)
+  const out = sink ? undefined : new Array<unknown>(n)
   for (let i = 0; i < n; i++) {
     try {
-      out[i] = readOne(r, f, flexible)
+      const v = readOne(r, f, flexible)
+      if (out) out[i] = v
+      else sink!(v)
     } catch (e) {
       withPath(e, `[${i}]`)
     }
   }
-  return out
+  return out ?? n
 }
 
 function readOne(r: ByteReader, f: FieldPlan, flexible: boolean): unknown {

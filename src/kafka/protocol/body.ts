@@ -4,7 +4,7 @@
  * struct becomes a declared type: each API's decoder (./cluster.ts, ./group-describe.ts, ./partitions.ts) declares
  * the body it reads in Kafka's field names and maps it to the typed shape the client uses.
  */
-import {planFor, readStruct, writeStruct, type StructValue} from '../../core/records/codec.js'
+import {type ElementSinks, planFor, readStruct, writeStruct, type StructValue} from '../../core/records/codec.js'
 import {ByteReader, ByteWriter} from '../../core/records/bytes.js'
 import {DecodeFault} from '../../core/records/errors.js'
 import type {MessageSpec} from '../../core/records/spec.js'
@@ -42,10 +42,13 @@ export function encodeBody(spec: MessageSpec, version: number, value: StructValu
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
 }
 
-/** A response body as a generic struct (Kafka's field names); lengths are checked before any allocation. */
-export function decodeBody(spec: MessageSpec, version: number, buf: Uint8Array): StructValue {
+/**
+ * A response body as a generic struct (Kafka's field names); lengths are checked before any allocation. `sinks`:
+ * top-level array fields whose elements are handed over one by one as they are read (the struct holds their count).
+ */
+export function decodeBody(spec: MessageSpec, version: number, buf: Uint8Array, sinks?: ElementSinks): StructValue {
   try {
-    return readStruct(new ByteReader(buf), planFor(spec, version))
+    return readStruct(new ByteReader(buf), planFor(spec, version), sinks)
   } catch (error) {
     if (!(error instanceof DecodeFault)) throw error
     const field = error.path.reduce((s, p) => (p.startsWith('[') || !s ? s + p : `${s}.${p}`), '')
@@ -58,11 +61,15 @@ export function decodeBody(spec: MessageSpec, version: number, buf: Uint8Array):
  * its 22-char text, bytes and records Uint8Array, `| null` where the spec is nullable at that version).
  * The only conversion from the generic codec's values: the codec has already checked every field against
  * `spec` at `version`, and fills a field the version lacks with its default, so each field `T` names is
- * present with its spec's type as long as `T` restates the spec, which each declaration sits next to.
+ * present with its spec's type as long as `T` restates the spec, which each declaration sits next to. `sinks`:
+ * the array fields whose elements are handed over as they are read (`T` declares those fields as their counts).
  */
-export function decodeAs<T>(spec: MessageSpec, version: number, buf: Uint8Array): T {
-  return decodeBody(spec, version, buf) as unknown as T
+export function decodeAs<T, E = Record<never, never>>(spec: MessageSpec, version: number, buf: Uint8Array, sinks?: SinksOf<E>): T {
+  return decodeBody(spec, version, buf, sinks as unknown as ElementSinks | undefined) as unknown as T
 }
+
+/** Sinks of decodeAs: for each top-level array field E names, a function given its elements as E declares them. */
+export type SinksOf<E> = {readonly [K in keyof E]: (element: E[K]) => void}
 
 /** A uuid as the codec reads it (22-char text) to its 16 bytes. */
 export const uuidBytes = (text: string): Uint8Array => uuidFromString(text).bytes

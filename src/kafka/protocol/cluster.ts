@@ -304,25 +304,47 @@ export interface ListedGroup {
   readonly type: string
 }
 
+interface ListedGroupBody {
+  GroupId: string
+  ProtocolType: string
+  GroupState: string
+  GroupType: string
+}
+
+/** Groups: read element by element (decodeAs' sinks), its count here. */
 interface ListGroupsBody {
   ErrorCode: number
-  Groups: Array<{GroupId: string; ProtocolType: string; GroupState: string; GroupType: string}>
+  Groups: number
 }
 
 export function encodeListGroupsV5(states: readonly string[] = [], types: readonly string[] = []): Buffer {
   return encodeBody(Req.ListGroupsRequest, 5, {StatesFilter: [...states], TypesFilter: [...types]})
 }
 
+/**
+ * The groups a broker lists, each made as it is read: a million groups' decoded structs never exist at once, only
+ * the ListedGroup made of each.
+ */
 export function decodeListGroupsV5(buf: Buffer): {errorCode: number; groups: ListedGroup[]} {
-  const m = decodeAs<ListGroupsBody>(Res.ListGroupsResponse, 5, buf)
   // Protocol types, states and types repeat across a cluster's (maybe millions of) groups: one string each.
-  const seen = new Map<string, string>()
-  const one = (v: string) => seen.get(v) ?? (seen.size < 256 ? (seen.set(v, v), v) : v)
-  const groups = m.Groups.map(g => ({
-    groupId: g.GroupId,
-    protocolType: one(g.ProtocolType),
-    state: one(g.GroupState),
-    type: one(g.GroupType.toLowerCase()),
-  }))
+  const text = interned(v => v)
+  const type = interned(v => v.toLowerCase())
+  const groups: ListedGroup[] = []
+  const m = decodeAs<ListGroupsBody, {Groups: ListedGroupBody}>(Res.ListGroupsResponse, 5, buf, {
+    Groups: g => groups.push({groupId: g.GroupId, protocolType: text(g.ProtocolType), state: text(g.GroupState), type: type(g.GroupType)}),
+  })
   return {errorCode: m.ErrorCode, groups}
+}
+
+/** `f(v)` made once per distinct v, up to 256 of them (hostile input cannot grow the memo). */
+function interned(f: (v: string) => string): (v: string) => string {
+  const memo = new Map<string, string>()
+  return v => {
+    let x = memo.get(v)
+    if (x === undefined) {
+      x = f(v)
+      if (memo.size < 256) memo.set(v, x)
+    }
+    return x
+  }
 }

@@ -44,8 +44,9 @@ describe('groups in batches', () => {
     } finally {
       await client.close()
     }
-    expect(read.entries.map(e => e.group)).toEqual([...read.entries.map(e => e.group)].sort())
-    expect(read.entries.filter(e => e.coordinator === 1 && e.state === 'Empty')).toHaveLength(GROUPS)
+    const entries = [...read.entries]
+    expect(entries.map(e => e.group)).toEqual(entries.map(e => e.group).sort())
+    expect(entries.filter(e => e.coordinator === 1 && e.state === 'Empty')).toHaveLength(GROUPS)
     const asked = (apiKey: number) =>
       broker
         .requests!.slice(before)

@@ -197,3 +197,31 @@ describe('untrusted responses', () => {
     expect(() => P.decodeMetadataV12(Buffer.alloc(0))).toThrow(ProtocolDecodeError)
   })
 })
+
+describe('a top-level array read element by element (sinks)', () => {
+  const groups = ['a', 'b', 'c'].map(g => ({GroupId: g, ProtocolType: 'consumer', GroupState: 'Empty', GroupType: 'Consumer'}))
+  const bytes = P.encodeBody(Res.ListGroupsResponse, 5, {ThrottleTimeMs: 7, ErrorCode: 0, Groups: groups})
+
+  it('each element handed over as the whole decode has it, in order; the struct holds their count', () => {
+    const whole = P.decodeBody(Res.ListGroupsResponse, 5, bytes)
+    const seen: unknown[] = []
+    const sunk = P.decodeBody(Res.ListGroupsResponse, 5, bytes, {Groups: g => seen.push(g)})
+    expect(seen).toEqual(whole.Groups)
+    expect(seen).toHaveLength(3)
+    expect(sunk).toEqual({...whole, Groups: 3})
+  })
+
+  it('a malformed element: those before it handed over, the error names it', () => {
+    const seen: unknown[] = []
+    const cut = bytes.subarray(0, bytes.length - 8)
+    expect(() => P.decodeBody(Res.ListGroupsResponse, 5, cut, {Groups: g => seen.push(g)})).toThrow(/^ListGroupsResponse v5 at Groups\[2\]/)
+    expect(seen).toEqual((P.decodeBody(Res.ListGroupsResponse, 5, bytes).Groups as unknown[]).slice(0, 2))
+  })
+
+  it('ListGroups: every group read element by element, its type lower-cased', () => {
+    expect(P.decodeListGroupsV5(bytes)).toEqual({
+      errorCode: 0,
+      groups: ['a', 'b', 'c'].map(groupId => ({groupId, protocolType: 'consumer', state: 'Empty', type: 'consumer'})),
+    })
+  })
+})
