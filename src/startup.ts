@@ -10,8 +10,8 @@
  *   commands loads without them (launchOptions), and without the `debug` package when DEBUG is unset.
  * - oclif's Config.load asks wsl-utils (6 ES modules, found through a package resolution each) whether this is WSL;
  *   is-wsl's own probes, made first, answer "no" on every other Linux (fastPlatform).
- * - oclif sorts its command ids with localeCompare: the first call builds ICU's collator (5-10 ms, more under load)
- *   for an order that is the ids' code-unit order (fastLocaleCompare).
+ * - oclif sorts its command ids with localeCompare: the first call builds ICU's collator (in instructions, about a
+ *   seventh of a bare node's start-up) for an order that is the ids' code-unit order (fastLocaleCompare).
  * Not in src/core: it patches node's module loader and reads the package.
  */
 import {existsSync, readFileSync} from 'node:fs'
@@ -40,7 +40,7 @@ export const DEFERRED_PACKAGES = [
   'lilconfig',
   // its logger's output library: used only when DEBUG is set (quietLogger)
   'debug',
-  // node's own, with the modules they load in turn (~60 of node's internal modules): asking Windows for the parent
+  // node's own, with the modules they load in turn (~20 of node's internal modules): asking Windows for the parent
   // process under WSL, reading a missing argument from stdin, its performance marks (OCLIF_PERF)
   'node:child_process',
   'node:readline',
@@ -50,8 +50,9 @@ export const DEFERRED_PACKAGES = [
 /**
  * oclif's own modules (by their path under @oclif/core/lib) that the modules every run loads require at their top and
  * use only for help or TypeScript sources: loaded on their first use. oclif takes none of them by `__importDefault`,
- * `__importStar` or `__exportStar`, which would read it as it requires it (the start-up test checks it). `light`: the names they re-export from a module every run loads
- * anyway, served from there without loading them (oclif's main reads two of them on every run).
+ * `__importStar` or `__exportStar`, which would read it as it requires it (the start-up test checks it). `light`: the
+ * names they re-export from a module every run loads anyway, served from there without loading them (oclif's main
+ * reads two of them on every run).
  */
 export const DEFERRED_OCLIF_MODULES: Readonly<Record<string, {light?: {module: string; names: readonly string[]}}>> = {
   'help/index': {light: {module: 'help/util', names: ['getHelpFlagAdditions', 'normalizeArgv', 'standardizeIDFromArgv']}},
@@ -121,11 +122,9 @@ export function deferOclifDependencies(): void {
     if (lib === undefined || (!pkg && own === undefined)) return original.call(this, request, parent, isMain)
     const load = () => original.call(loader, request, parent, isMain)
     const light = own === undefined ? undefined : DEFERRED_OCLIF_MODULES[own].light
-    return deferred(
-      load,
-      CALLS_DEFERRED.has(request),
-      light && {names: new Set(light.names), load: () => original.call(loader, join(lib, light.module), parent, false) as object},
-    )
+    let lighter: object | undefined
+    const loadLighter = () => (lighter ??= original.call(loader, join(lib, light!.module), parent, false) as object)
+    return deferred(load, CALLS_DEFERRED.has(request), light && {names: new Set(light.names), load: loadLighter})
   }
 }
 
@@ -233,6 +232,7 @@ export function englishCollation(env: NodeJS.ProcessEnv = process.env): boolean 
  * String.prototype.localeCompare that answers without ICU's collator where the answer is the code units' order: no
  * locales or options asked, both strings CODE_UNIT_ORDERED, an English or POSIX host. Other calls are the builtin's.
  * oclif sorts its command ids with it as it loads; building the collator for them costs more than the whole sort.
+ * It stays for the run: every answer is the builtin's (our own sorts of group and topic names get the same order).
  */
 export function fastLocaleCompare(proto: {localeCompare: (...a: never[]) => number} = String.prototype, english = englishCollation()): void {
   const builtin = proto.localeCompare as (this: unknown, ...a: unknown[]) => number
