@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import module from 'node:module'
+import module, {createRequire} from 'node:module'
 import {fileURLToPath} from 'node:url'
 // node 22.1+ keeps the compiled code of the modules it loads on disk for the next run (node 20: nothing to do)
 module.enableCompileCache?.()
@@ -20,20 +20,22 @@ try {
   if (error?.code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n')
 }
 // (start-up: oclif's layout packages loaded on first use, its plugins only where they can serve: dist/startup.js)
-const [{deferOclifDependencies, fastPlatform, launchOptions}, {endOnOutputFailure, guardStdout}] = await Promise.all([
+const [{deferOclifDependencies, fastLocaleCompare, fastPlatform, launchOptions}, {endOnOutputFailure, guardStdout}] = await Promise.all([
   import('../dist/startup.js'),
   import('../dist/io/stdout.js'),
 ])
 deferOclifDependencies()
 fastPlatform()
+fastLocaleCompare()
 // a reader that closes the pipe (| head) ends the run quietly; a full disk is one line on stderr, exit 1
 guardStdout()
-const [{run}, {flush}, {handle}, {safeError}] = await Promise.all([
-  import('@oclif/core/run'),
-  import('@oclif/core/flush'),
-  import('@oclif/core/handle'),
-  import('../dist/cli/base-command.js'),
-])
+// oclif's CommonJS entry points required rather than imported: an import reads each file once more and scans it for
+// its names
+const require = createRequire(import.meta.url)
+const {run} = require('@oclif/core/run')
+const {flush} = require('@oclif/core/flush')
+const {handle} = require('@oclif/core/handle')
+const {safeError} = await import('../dist/cli/base-command.js')
 const argv = process.argv.slice(2)
 
 // oclif's execute(), with errors that never reached a command (an unknown command echoes its name) made

@@ -4,7 +4,6 @@
  * Everything a command prints for humans (log, warn, notes, errors) passes through forTerminal here, so ids and
  * names from a cluster or a file cannot drive the terminal; JSON keeps exact values (terminalSafeJson).
  */
-import {withInstalledDocs} from './doc-paths.js'
 import {Command} from '@oclif/core/command'
 import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
@@ -17,7 +16,6 @@ import {jsonPieces, writeInChunks} from '../render/json-stream.js'
 import {forTerminal, terminalSafeJson} from '../render/terminal.js'
 import {partsWriter} from '../io/output-kind.js'
 import {isOutputFailure} from '../io/stdout.js'
-import {usageError} from './usage-errors.js'
 import {type OutputFormat, outputFormatOf} from './output-flags.js'
 
 /** The YAML library, loaded only for -o yaml (init): ~60 ms of start-up every other run would pay. */
@@ -61,7 +59,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       // stdin is read only where a flag asks for it (`--metadata-file -`): oclif would take it as a missing argument
       args: Object.fromEntries(Object.entries(this.ctor.args ?? {}).map(([k, a]) => [k, {...a, ignoreStdin: true}])),
       strict: this.ctor.strict,
-    }).catch(error => {
+    }).catch(async error => {
+      // (loaded for a usage error only, as the docs' paths below: start-up)
+      const {usageError} = await import('./usage-errors.js')
       throw usageError(error, {
         id: this.id ?? '',
         bin: this.config.bin,
@@ -175,6 +175,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (isOutputFailure(err)) throw err
     let out: Error & {oclif?: {exit?: number}} = err
     if (err instanceof RdError) {
+      const {withInstalledDocs} = await import('./doc-paths.js')
       out = new Errors.CLIError(withoutFlagParseWrapper(err.message), {
         exit: err.exitCode,
         code: err.code,

@@ -10,7 +10,7 @@ import {type ArgsOf, BaseCommand} from './base-command.js'
 import {connectionFlags} from './connection-flags.js'
 import type {ClusterReader} from '../kafka/cluster-reader.js'
 import {type ClusterFactory, withKafka} from '../kafka/session.js'
-import {type Progress, startProgress} from '../render/progress.js'
+import type {Progress, startProgress} from '../render/progress.js'
 import type {Session} from '../operations/session.js'
 
 export type LiveFlagsOf<T extends typeof Command> = Interfaces.InferredFlags<(typeof LiveCommand)['baseFlags'] & T['flags']>
@@ -46,7 +46,7 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
     const progress =
       o.progress === undefined
         ? SILENT
-        : await startProgress(o.progress, !(o.quiet ?? this.jsonEnabled()), (this.flags as {'no-color'?: boolean})['no-color'] === true)
+        : await showProgress(o.progress, !(o.quiet ?? this.jsonEnabled()), (this.flags as {'no-color'?: boolean})['no-color'] === true)
     try {
       const {openCluster} = this.constructor as typeof LiveCommand
       return await withKafka(this.flags, {debug: this.flags.debug, warn: m => this.warn(m)}, client => work(client, progress), openCluster)
@@ -54,4 +54,9 @@ export abstract class LiveCommand<T extends typeof Command> extends BaseCommand<
       progress.stop()
     }
   }
+}
+
+/** startProgress, its module loaded by the first piece of work that shows progress (an offline run never does). */
+async function showProgress(...args: Parameters<typeof startProgress>): Promise<Progress> {
+  return (await import('../render/progress.js')).startProgress(...args)
 }

@@ -1,6 +1,8 @@
-/** Flags for how humans see times and colour (JSON is never affected), and the Style they make. */
+/**
+ * Flags for how humans see times and colour (JSON is never affected); the Style they make is src/cli/style-flags.ts
+ * (apart: the colour library loads only for the commands that colour).
+ */
 import * as Flags from '@oclif/core/flags'
-import {colorWanted, type Style} from '../render/style.js'
 
 export const timeFlags = {
   'local-time': Flags.boolean({summary: "Times in the host's time zone, with its offset (JSON stays UTC).", exclusive: ['relative-time'], helpGroup: 'OUTPUT'}),
@@ -21,15 +23,6 @@ export function terminalWidth(stream: {isTTY?: boolean; columns?: number} = proc
   if (fromEnv > 0) return fromEnv
   const c = stream.isTTY ? stream.columns : undefined
   return c !== undefined && Number.isFinite(c) && c > 0 ? c : 0
-}
-
-export function styleOf(flags: {'local-time'?: boolean; 'relative-time'?: boolean; 'no-color'?: boolean}, now = Date.now()): Style {
-  return {
-    time: flags['local-time'] ? 'local' : flags['relative-time'] ? 'relative' : 'utc',
-    now,
-    color: colorWanted(flags['no-color'] === true, process.env, process.stdout),
-    width: terminalWidth(),
-  }
 }
 
 /**

@@ -7,7 +7,7 @@ import {AUDIT_DESCRIPTION, auditFlags, auditSettingsOf} from '../cli/audit-flags
 import {HISTORY_DIR_ENV} from '../history/store.js'
 import {EXIT} from '../cli/base-command.js'
 import {LiveCommand} from '../cli/live-command.js'
-import {styleOf} from '../cli/output-flags.js'
+import {styleOf} from '../cli/style-flags.js'
 import {printBumps, printRevisions, printStuck} from '../io/watch-loop.js'
 import {type AuditOutcome, auditOnce} from '../operations/audit/once.js'
 import {writePrometheusFailure} from '../operations/audit/prometheus.js'

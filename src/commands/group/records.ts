@@ -9,7 +9,8 @@ export type {GroupRecordsResult} from '../../core/records-view.js'
 import {RECORD_TYPE} from '../../core/records/index.js'
 import {timeSpecFlag} from '../../cli/flag-types.js'
 import {renderGroupRecords} from '../../render/group-records.js'
-import {colorFlags, outputFlags, styleOf, timeFlags} from '../../cli/output-flags.js'
+import {colorFlags, outputFlags, timeFlags} from '../../cli/output-flags.js'
+import {styleOf} from '../../cli/style-flags.js'
 import {readGroupLog} from '../../sources/group-log.js'
 
 export default class GroupRecords extends LiveCommand<typeof GroupRecords> {

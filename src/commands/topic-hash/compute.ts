@@ -5,7 +5,6 @@ import {SCHEMAS} from '../../core/documents.js'
 import {InputError} from '../../core/errors.js'
 import {type LogPoint, logPointFlag} from '../../cli/log-point.js'
 import {type TopicHashReport, topicHashReport} from '../../core/topic-report.js'
-import {renderTopicHashReport} from '../../render/topic-hash.js'
 import {readMetadataFile} from '../../sources/metadata-file.js'
 import {wantsLive} from '../../kafka/session.js'
 import {LiveCommand} from '../../cli/live-command.js'
@@ -64,7 +63,8 @@ the coordinator leaves them out of a group's hash. Hashes are signed 64-bit inte
         ? await readMetadataFile(file)
         : await this.withCluster(c => c.clusterMetadata(this.argList.length > 0 ? {topics: this.argList} : {}))
     const report = topicHashReport(md, this.argList)
-    if (!this.jsonEnabled()) this.log(renderTopicHashReport(report, terminalWidth()))
+    // (the table library only for a table: an offline --json run is made for its start-up)
+    if (!this.jsonEnabled()) this.log((await import('../../render/topic-hash.js')).renderTopicHashReport(report, terminalWidth()))
     return report
   }
 }

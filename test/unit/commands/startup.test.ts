@@ -4,7 +4,17 @@ import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {DEFERRED_PACKAGES, deferred, fastPlatform, launchOptions, mayBeWsl, quietLogger} from '../../../src/startup.js'
+import {
+  DEFERRED_OCLIF_MODULES,
+  DEFERRED_PACKAGES,
+  deferred,
+  englishCollation,
+  fastLocaleCompare,
+  fastPlatform,
+  launchOptions,
+  mayBeWsl,
+  quietLogger,
+} from '../../../src/startup.js'
 import {ROOT} from '../helpers.js'
 
 const OCLIF_LIB = join(ROOT, 'node_modules', '@oclif', 'core', 'lib')
@@ -29,6 +39,30 @@ describe('start-up: oclif dependencies loaded on first use', () => {
     }
   })
 
+  it("each deferred module of oclif's is one its modules require by a relative path, never through __importDefault, __importStar or __exportStar; the names served before it loads are its own", () => {
+    const sources = oclifSources().join('\n')
+    for (const [name, {light}] of Object.entries(DEFERRED_OCLIF_MODULES)) {
+      const file = name.split('/').at(-1) === 'index' ? name.slice(0, -'/index'.length) : name
+      const leaf = file.split('/').at(-1)!
+      // required as "./help", "../help/index", "./read-tsconfig"…
+      const requires = [...sources.matchAll(new RegExp(`(\\w*)\\(?require\\("(\\.{1,2}/[\\w./-]*\\b${leaf}(?:/index)?)"\\)`, 'g'))]
+      expect(requires.length, name).toBeGreaterThan(0)
+      for (const [, wrapper] of requires) expect(['__importDefault', '__importStar', '__exportStar'], name).not.toContain(wrapper)
+      const real = requireAsOclif(`../${name}`)
+      for (const key of light?.names ?? []) expect(real[key], key).toBe(requireAsOclif(`../${light!.module}`)[key])
+    }
+  })
+
+  it('a deferred module serves the names it is given from the lighter module until it is loaded', () => {
+    let loads = 0
+    const light = {names: new Set<PropertyKey>(['normalize']), load: () => ({normalize: (s: string) => s.trim()})}
+    const m = deferred(() => (loads++, {normalize: (s: string) => s.trim(), Help: class {}}), false, light) as {normalize: (s: string) => string; Help: unknown}
+    expect(m.normalize(' a ')).toBe('a')
+    expect(loads).toBe(0)
+    expect(typeof m.Help).toBe('function')
+    expect(loads).toBe(1)
+  })
+
   it('a deferred module is not loaded until used, then behaves as the module', () => {
     let loads = 0
     const real = Object.assign((x: number) => x * 2, {render: (s: string) => `<${s}>`, spinners: {dots: 1}})
@@ -50,9 +84,16 @@ describe('start-up: oclif dependencies loaded on first use', () => {
       const Errors = await import('@oclif/core/errors')
       const {createRequire} = await import('node:module')
       const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter(f => /node_modules[\\\\/](wrap-ansi|ejs|tinyglobby|clean-stack)[\\\\/]/.test(f)).length
+      const helpLoaded = () => Object.keys(createRequire(import.meta.url).cache).some(f => /[\\\\/]lib[\\\\/]help[\\\\/]index\\.js$/.test(f))
       const before = loaded()
       const text = new Errors.CLIError('x '.repeat(60)).render()
-      console.log(JSON.stringify({before, after: loaded(), lines: text.split('\\n').length}))
+      // oclif's help classes, as its main module requires them: the names of its help/util without them, the rest with them
+      const help = createRequire(${JSON.stringify(join(OCLIF_LIB, 'main.js'))})('./help')
+      const helpBefore = helpLoaded()
+      const light = typeof help.normalizeArgv
+      const helpLight = helpLoaded()
+      const same = help.Help === (await import('@oclif/core/help')).Help
+      console.log(JSON.stringify({before, after: loaded(), lines: text.split('\\n').length, helpBefore, light, helpLight, same, helpAfter: helpLoaded()}))
     `
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: ROOT,
@@ -64,6 +105,7 @@ describe('start-up: oclif dependencies loaded on first use', () => {
     expect(got.before).toBe(0)
     expect(got.after).toBeGreaterThan(0)
     expect(got.lines).toBeGreaterThan(2) // wrapped at 40 columns
+    expect(got).toMatchObject({helpBefore: false, light: 'function', helpLight: false, same: true, helpAfter: true})
   }, 30_000)
 })
 
@@ -100,6 +142,70 @@ describe("start-up: oclif's platform without wsl-utils where it cannot be WSL", 
     fastPlatform(maybe, () => true)
     expect(await maybe.getPlatform()).toBe('wsl')
     expect(asked).toBe(1)
+  })
+})
+
+describe("start-up: oclif's sort of its command ids without ICU's collator", () => {
+  const english = new Intl.Collator('en-US')
+  const posix = new Intl.Collator('en-US-u-va-posix')
+  const alphabet = ' -:abcdefghijklmnopqrstuvwxyz'
+  /** Random strings of `chars` (a fixed seed: the same strings every run). */
+  const strings = (chars: string, n: number) => {
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    return Array.from({length: n}, () => Array.from({length: Math.floor(next() * 9)}, () => chars[Math.floor(next() * chars.length)]).join(''))
+  }
+  const installed = () => {
+    const proto = {localeCompare: String.prototype.localeCompare}
+    fastLocaleCompare(proto, true)
+    return (a: string, b: string, ...rest: unknown[]) => Reflect.apply(proto.localeCompare, a, [b, ...rest]) as number
+  }
+
+  it("answers as the English (and POSIX) collation does for ids, names and topics of [a-z], space, '-' and ':'", () => {
+    const compare = installed()
+    const xs = strings(alphabet, 4000)
+    for (let i = 1; i < xs.length; i++) {
+      const [a, b] = [xs[i - 1], xs[i]]
+      expect(compare(a, b), `${a} | ${b}`).toBe(english.compare(a, b))
+      expect(compare(a, b), `${a} | ${b}`).toBe(posix.compare(a, b))
+    }
+    const ids = ['topic-hash:compute', 'topic-hash:bytes', 'group:explain', 'group', 'completion-values', 'completion', 'cluster:metadata-log', 'help']
+    expect([...ids].sort(compare)).toEqual([...ids].sort((a, b) => english.compare(a, b)))
+  })
+
+  it("other strings, locales or options: the builtin's answer (digits, capitals, '_' and accents sort otherwise than their code units)", () => {
+    const compare = installed()
+    for (const [a, b] of [
+      ['a1', 'a:'],
+      ['B', 'a'],
+      ['a_b', 'a-b'],
+      ['é', 'f'],
+    ]) {
+      expect(compare(a, b), `${a} | ${b}`).toBe(english.compare(a, b))
+      expect(Math.sign(a < b ? -1 : 1), `${a} | ${b}: not code-unit order`).not.toBe(english.compare(a, b))
+    }
+    expect(compare('a', 'b', 'en-US-u-kf-upper')).toBe(-1)
+    expect(compare('a', 'A', 'en-US', {sensitivity: 'base'})).toBe(0)
+  })
+
+  it('only on an English or POSIX host (other languages reorder letters: Danish "aa" after "z"); installed once', () => {
+    expect(englishCollation({})).toBe(true)
+    expect(englishCollation({LANG: 'C.UTF-8'})).toBe(true)
+    expect(englishCollation({LANG: 'en_GB.UTF-8', LC_ALL: 'POSIX'})).toBe(true)
+    expect(englishCollation({LANG: 'da_DK.UTF-8'})).toBe(false)
+    expect(englishCollation({LANG: 'en_US.UTF-8', LC_MESSAGES: 'et_EE.UTF-8'})).toBe(false)
+    expect(englishCollation({LC_ALL: 'hu_HU'})).toBe(false)
+    expect(new Intl.Collator('da').compare('aa', 'z')).toBe(1)
+    const builtin = String.prototype.localeCompare
+    const proto = {localeCompare: builtin}
+    fastLocaleCompare(proto, false)
+    expect(proto.localeCompare).toBe(builtin)
+    fastLocaleCompare(proto, true)
+    const fast = proto.localeCompare
+    expect(fast).not.toBe(builtin)
+    expect(fast.length).toBe(1)
+    fastLocaleCompare(proto, true)
+    expect(proto.localeCompare).toBe(fast)
   })
 })
 
@@ -162,7 +268,7 @@ describe('start-up: the plugins only where they can serve', () => {
   const modulesLoaded = (args: string[], env: NodeJS.ProcessEnv = {}) => {
     // ES modules as node loads them; CommonJS ones from require's cache as the process ends
     const hook = `data:text/javascript,export async function load(u,c,n){process.stderr.write('LOADED '+u+'\\n');return n(u,c)}`
-    const atExit = `data:text/javascript,import {createRequire} from 'node:module';process.on('exit',()=>{for(const f of Object.keys(createRequire('/x.js').cache))process.stderr.write('LOADED '+f+'\\n')})`
+    const atExit = `data:text/javascript,import {createRequire} from 'node:module';process.on('exit',()=>{for(const f of Object.keys(createRequire('/x.js').cache))process.stderr.write('LOADED '+f+'\\n');for(const m of process.moduleLoadList)process.stderr.write('NODE '+m+'\\n')})`
     const r = spawnSync(process.execPath, ['--no-warnings', '--experimental-loader', hook, '--import', atExit, join(ROOT, 'bin', 'run.js'), ...args], {
       encoding: 'utf8',
       env: {...process.env, NODE_OPTIONS: '', DEBUG: '', ...env},
@@ -170,7 +276,10 @@ describe('start-up: the plugins only where they can serve', () => {
     expect(r.status, r.stderr).toBe(0)
     const paths = r.stderr.split('\n').flatMap(l => (l.startsWith('LOADED ') ? [l.slice(7)] : []))
     const packages = paths.flatMap(p => p.match(/node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/)?.[1] ?? [])
-    return {dist: paths.flatMap(p => p.match(/[\\/]dist[\\/](.*)$/)?.[1] ?? []), packages: [...new Set(packages)]}
+    const oclif = paths.flatMap(p => p.match(/@oclif[\\/]core[\\/]lib[\\/](.*)\.js$/)?.[1].replaceAll('\\', '/') ?? [])
+    // node's own modules (not its internal ones) by their names
+    const builtins = r.stderr.split('\n').flatMap(l => l.match(/^NODE NativeModule ((?!internal\/).*)$/)?.[1] ?? [])
+    return {dist: paths.flatMap(p => p.match(/[\\/]dist[\\/](.*)$/)?.[1] ?? []), packages: [...new Set(packages)], oclif, builtins}
   }
 
   it('an offline topic-hash compute (-f) loads neither the settings resolver (client.properties, TLS, SASL) nor the Kafka client, nor the WSL probe or debug output', () => {
@@ -183,7 +292,7 @@ describe('start-up: the plugins only where they can serve', () => {
         topics: [{name: 'orders', topicId: 'AAECAwQFBgcICQoLDA0ODw', partitions: [{partition: 0, replicas: [1]}]}],
       }),
     )
-    const {dist, packages} = modulesLoaded(['topic-hash', 'compute', '-f', file, '--json'])
+    const {dist, packages, oclif, builtins} = modulesLoaded(['topic-hash', 'compute', '-f', file, '--json'])
     rmSync(dir, {recursive: true})
     expect(dist).toContain('commands/topic-hash/compute.js')
     expect(dist.filter(f => /^config\/(client-config|tls-settings|sasl-settings|pkcs12)\.js$|^kafka\/client\.js$/.test(f))).toEqual([])
@@ -191,6 +300,13 @@ describe('start-up: the plugins only where they can serve', () => {
     expect(packages).toContain('@node-rs/xxhash')
     // oclif's plugins, its platform probe (wsl-utils, is-wsl, …) and its debug output library
     expect(packages.filter(p => /^@oclif\/plugin-|wsl|docker|container|^debug$/.test(p))).toEqual([])
+    // what a --json run does not use: the table and colour libraries, the spinner, the usage-error hints, oclif's help classes
+    expect(packages.filter(p => /^(cli-table3|picocolors|ora)$/.test(p))).toEqual([])
+    expect(dist.filter(f => /^render\/(table|progress|style)\.js$|^cli\/usage-errors\.js$/.test(f))).toEqual([])
+    expect(oclif).toContain('config/plugin')
+    expect(oclif.filter(f => f.startsWith('help/') && f !== 'help/util')).toEqual([])
+    expect(builtins).toContain('fs/promises')
+    expect(builtins.filter(m => /^(child_process|readline|perf_hooks)$/.test(m))).toEqual([])
   }, 30_000)
 
   it('debug output where DEBUG asks for it: the debug package loaded', () => {
