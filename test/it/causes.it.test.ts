@@ -19,7 +19,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {uuidToString} from '../../src/core/uuid.js'
-import {afterBump, type Entry, explain, MemberJvm, runTag, settled, since} from './explain-lib.js'
+import {afterBump, alongside, type Entry, explain, MemberJvm, runTag, settled, since} from './explain-lib.js'
 import {clusterSh, killBroker, sleep, startBroker, versionAtLeast, waitFor} from './lib/cluster.js'
 import {groupAwayFrom, Probe} from './lib/probe.js'
 
@@ -78,8 +78,11 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
     // (one bump); the group's session timeout is raised (group config, Kafka's ConfigCommand) so it is not fenced
     // (ConfigCommand moved from kafka.admin to org.apache.kafka.tools; checked on 4.1.2 and 4.4.0 only)
     const configCommand = versionAtLeast(env.kafkaVersion, '4.4') ? 'org.apache.kafka.tools.ConfigCommand' : 'kafka.admin.ConfigCommand'
-    await tool(configCommand, '--alter', '--entity-type', 'groups', '--entity-name', G, '--add-config', 'consumer.session.timeout.ms=50000')
-    const m = await MemberJvm.start(env, `${R}-ra-m`)
+    // the member's JVM starts while ConfigCommand's runs (a JVM start each: 2-5 s on a loaded machine)
+    const [m] = await alongside(
+      MemberJvm.start(env, `${R}-ra-m`),
+      tool(configCommand, '--alter', '--entity-type', 'groups', '--entity-name', G, '--add-config', 'consumer.session.timeout.ms=50000'),
+    )
     try {
       await m.cmd(`consumer ${R}a1 ${G} names ${T}`)
       const e2 = (await settled(env, G)).groupEpoch!
@@ -155,8 +158,7 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
   it('two topics raised within one second with TopicCommand: one bump naming both, inferred without history, exact from the metadata log', async () => {
     const env = probe.env
     const [A, B, G] = [`${R}-two-a`, `${R}-two-b`, `${R}-two-g`]
-    await Promise.all([createTopic(A, '1:2,2:3'), createTopic(B, '2:3')])
-    const m = await MemberJvm.start(env, `${R}-two-m`)
+    const [m] = await alongside(MemberJvm.start(env, `${R}-two-m`), Promise.all([createTopic(A, '1:2,2:3'), createTopic(B, '2:3')]))
     try {
       await m.cmd(`consumer ${R}t1 ${G} names ${A},${B}`)
       const e0 = (await settled(env, G)).groupEpoch!

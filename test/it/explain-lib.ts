@@ -87,25 +87,30 @@ export function waitReport(
   })
 }
 
+const inSync = (r: Report | undefined) => (r?.verdict.code === 'IN_SYNC' ? r : undefined)
+
 /**
  * The group is settled: in sync, assignment caught up, every member at the group epoch, and the epoch unchanged
- * over two reads `quietMs` apart.
+ * over two reads `quietMs` apart. `latest`, a report just read (the one afterBump waited for), is the first of the
+ * two when it is in sync: reading again before the quiet period only cost a CLI run (1.5-3 s on a loaded machine).
  */
-export async function settled(env: ClusterEnv, group: string, quietMs = 3000, timeoutMs = 90_000): Promise<Report> {
+export async function settled(env: ClusterEnv, group: string, quietMs = 3000, timeoutMs = 90_000, latest?: Report): Promise<Report> {
   const deadline = Date.now() + timeoutMs
+  let a = inSync(latest)
   for (;;) {
-    const a = await waitReport(env, group, 'in sync and reconciled', r => r.verdict.code === 'IN_SYNC', Math.max(1000, deadline - Date.now()))
+    a ??= await waitReport(env, group, 'in sync and reconciled', r => r.verdict.code === 'IN_SYNC', Math.max(1000, deadline - Date.now()))
     await sleep(quietMs)
     const b = await explain(env, group)
     if (b.verdict.code === 'IN_SYNC' && b.groupEpoch === a.groupEpoch) return b
     if (Date.now() > deadline) throw new Error(`${group} did not settle: ${JSON.stringify(b.verdict)}`)
+    a = inSync(b) // in sync at another epoch: the first read of the next quiet period
   }
 }
 
 /** Waits for a group epoch above `epoch`, then for the group to settle; returns the settled report. */
 export async function afterBump(env: ClusterEnv, group: string, epoch: number, what: string, timeoutMs = 90_000): Promise<Report> {
-  await waitReport(env, group, what, r => (r.groupEpoch ?? -1) > epoch, timeoutMs)
-  return settled(env, group)
+  const bumped = await waitReport(env, group, what, r => (r.groupEpoch ?? -1) > epoch, timeoutMs)
+  return settled(env, group, undefined, undefined, bumped)
 }
 
 /** Entries after epoch `from` (exclusive). */
@@ -174,4 +179,15 @@ export async function expectRollingUpgrade(env: ClusterEnv, group: string, upgra
   expect(r.coordinator!.atLeast).toBe(r.brokers.find(b => b.nodeId === r.coordinator!.nodeId)!.atLeast)
   expect(r.notes[0]).toContain(`its coordinator, broker ${r.coordinator!.nodeId}, runs`)
   return report
+}
+
+/**
+ * A member JVM started while `other` runs (two JVM starts side by side: 2-5 s each on a loaded machine); when either
+ * fails, the member's JVM is closed rather than left running.
+ */
+export async function alongside<T>(member: Promise<MemberJvm>, other: Promise<T>): Promise<[MemberJvm, T]> {
+  const [m, o] = await Promise.allSettled([member, other])
+  if (m.status === 'fulfilled' && o.status === 'fulfilled') return [m.value, o.value]
+  if (m.status === 'fulfilled') await m.value.close()
+  throw m.status === 'rejected' ? m.reason : (o as PromiseRejectedResult).reason
 }

@@ -6,7 +6,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce} from './adapter-cli.js'
-import {afterBump, allCauses, explain, explainRaw, firstEpoch, kinds, MemberJvm, runTag, settled, since, waitReport} from './explain-lib.js'
+import {afterBump, allCauses, alongside, explain, explainRaw, firstEpoch, kinds, MemberJvm, runTag, settled, since, waitReport} from './explain-lib.js'
 import {waitFor} from './lib/cluster.js'
 import {Probe} from './lib/probe.js'
 
@@ -32,7 +32,9 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
     await d.cmd(`create-topic ${A} --assign 1:2,2:3`)
     await d.cmd(`create-topic ${B} --assign 3:1`)
     await d.cmd(`consumer ${R}c1 ${G} names ${A}`)
-    const r1 = await settled(env(), G)
+    // the second member's JVM (killed below) starts while the first member settles
+    const [jvm, r1] = await alongside(MemberJvm.start(env(), `${R}-jvm`), settled(env(), G))
+    jvms.push(jvm)
     expect(r1.type).toBe('consumer')
     expect(r1.groupEpoch).toBe(firstEpoch(env()))
     expect(r1.timeline).toHaveLength(1)
@@ -42,9 +44,7 @@ describe(`group explain on consumer groups (Kafka ${process.env.KAFKA_VERSION ??
     expect(r1.members.map(m => m.clientId)).toEqual([`${R}c1`])
     const e1 = r1.groupEpoch!
 
-    // a second member, in its own JVM (killed below)
-    const jvm = await MemberJvm.start(env(), `${R}-jvm`)
-    jvms.push(jvm)
+    // a second member, in its own JVM
     await jvm.cmd(`consumer ${R}c2 ${G} names ${A}`)
     const r2 = await afterBump(env(), G, e1, 'the second member joined')
     expect(since(r2, e1).map(kinds)).toEqual([['member-joined']])

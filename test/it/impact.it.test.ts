@@ -95,19 +95,45 @@ async function stored(): Promise<Map<string, GroupMetadataRecord[]>> {
   return out
 }
 
+type Stored = Map<string, GroupMetadataRecord[]>
+type ImpactRun = Awaited<ReturnType<typeof impact>>
+
 /** Waits until no group's stored epoch or hash changed for quietMs. */
-async function settledAll(quietMs = 5000, timeoutMs = 180_000): Promise<Map<string, GroupMetadataRecord[]>> {
-  const key = (m: Map<string, GroupMetadataRecord[]>) => JSON.stringify([...m].map(([g, r]) => [g, r.at(-1)?.epoch, String(r.at(-1)?.metadataHash)]))
+async function settledAll(quietMs = 5000): Promise<Stored> {
+  return (await settledThen(undefined, quietMs))[0]
+}
+
+/**
+ * settledAll, with the next scenario's `impact` run made inside the quiet period instead of after it (a CLI run,
+ * 0.6-2 s at a load average of 9-11, ten scenarios). Its answer is kept only if no read after its start saw a change and
+ * a read began after it ended (so what it read was the settled state); else it is made again.
+ */
+async function settledThen(next: (() => Promise<ImpactRun>) | undefined, quietMs = 5000, timeoutMs = 180_000): Promise<[Stored, ImpactRun]> {
+  const key = (m: Stored) => JSON.stringify([...m].map(([g, r]) => [g, r.at(-1)?.epoch, String(r.at(-1)?.metadataHash)]))
   const deadline = Date.now() + timeoutMs
   let last = await stored()
   let since = Date.now()
+  const start = () => {
+    const job = {done: false, p: next ? next() : Promise.resolve(undefined as unknown as ImpactRun)}
+    job.p.then(
+      () => (job.done = true),
+      () => (job.done = true),
+    )
+    return job
+  }
+  let job = start()
   for (;;) {
     await sleep(1000)
+    const endedBefore = job.done
     const cur = await stored()
     if (key(cur) !== key(last)) {
       last = cur
       since = Date.now()
-    } else if (Date.now() - since >= quietMs) return cur
+      await job.p.catch(() => undefined) // it may have read the state before the change: made again
+      job = start()
+    } else if (Date.now() - since >= quietMs && endedBefore) {
+      return [cur, await job.p]
+    }
     if (Date.now() > deadline) throw new Error(`groups did not settle: ${key(cur)}`)
   }
 }
@@ -188,21 +214,14 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       },
       {timeoutMs: 120_000},
     )
-    let before = await settledAll()
-
     // 1. partitions added with the placement given
     const t1 = Date.now()
-    const add = await impact('--add-partitions', `${A}=4/1:2,2:3,3:1,2:1`, '--fail-on-rebalance', '1')
+    let [before, add] = await settledThen(() => impact('--add-partitions', `${A}=4/1:2,2:3,3:1,2:1`, '--fail-on-rebalance', '1'))
     expect(add.code).toBe(3) // three groups on A
     expect(add.report.groups.map(g => g.group).sort()).toEqual([GA, `${R}-gr`, `${R}-gs`])
     await topicCommand('--alter', '--topic', A, '--partitions', '4', '--replica-assignment', '1:2,2:3,3:1,2:1')
-    let after = await settledAll()
-    expectMatches(add.report, before, after, 'add-partitions')
-    console.log(`[kafka-it] impact add-partitions: ${((Date.now() - t1) / 1000).toFixed(0)} s`)
-    before = after
 
     // 2. reassignment, throttled so a heartbeat sees the transient replica list
-    const t2 = Date.now()
     const plan = join(dir, 'plan.json')
     writeFileSync(
       plan,
@@ -215,7 +234,11 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
         ],
       }),
     )
-    const re = await impact('--reassignment', plan)
+    let [after, re] = await settledThen(() => impact('--reassignment', plan))
+    expectMatches(add.report, before, after, 'add-partitions')
+    console.log(`[kafka-it] impact add-partitions: ${((Date.now() - t1) / 1000).toFixed(0)} s`)
+    before = after
+    const t2 = Date.now()
     // A-0 and A-3 change racks when they complete, one by one: 1 to 3 bumps; S-0 alone: 1 or 2
     for (const g of [GA, `${R}-gr`, `${R}-gs`]) expect(re.report.groups.find(x => x.group === g)?.bumps, g).toEqual({min: 1, max: 3})
     expect(re.report.groups.find(x => x.group === APP)?.bumps).toEqual({min: 1, max: 2})
@@ -241,23 +264,23 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       },
       {timeoutMs: 120_000, intervalMs: 2000},
     )
-    after = await settledAll()
+
+    // 3. a topic deleted: predicted while the reassignment's bumps settle
+    const [delSeen, del] = await settledThen(() => impact('--delete-topic', D))
+    after = delSeen
     const seen = expectMatches(re.report, before, after, 'reassignment')
     console.log(`[kafka-it] impact reassignment: bumps ${JSON.stringify(seen)}, ${((Date.now() - t2) / 1000).toFixed(0)} s`)
     // the copy of A-0 was held until GA bumped: the transient replica list is stored too, then the final one
     expect(seen[GA]).toBeGreaterThanOrEqual(2)
     before = after
-
-    // 3. a topic deleted
-    const del = await impact('--delete-topic', D)
     expect(del.report.groups.map(g => g.group)).toEqual([`${R}-gb`])
     await topicCommand('--delete', '--topic', D)
-    after = await settledAll()
-    expectMatches(del.report, before, after, 'delete-topic')
-    before = after
 
     // 4. a topic created: the group waiting for it and the regex group bump (the hash needs the new topic id)
-    const cr = await impact('--create-topic', `${NEW}:2:2`)
+    const [crSeen, cr] = await settledThen(() => impact('--create-topic', `${NEW}:2:2`))
+    after = crSeen
+    expectMatches(del.report, before, after, 'delete-topic')
+    before = after
     expect(cr.report.groups.map(g => g.group).sort()).toEqual([`${R}-gn`, `${R}-gr`])
     await topicCommand('--create', '--topic', NEW, '--partitions', '2', '--replication-factor', '2')
     // the regex group bumps when the coordinator resolves its regex again, at most every 10 s
@@ -268,41 +291,41 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       timeoutMs: 60_000,
       intervalMs: 1000,
     }).catch(() => undefined)
-    after = await settledAll()
-    expectMatches(cr.report, before, after, 'create-topic')
-    before = after
 
     // 5. broker 3 restarted with another rack: one bump for every group with a replica there
+    const [rackSeen, rack] = await settledThen(() => impact('--broker-rack', '3=rack-c'))
+    after = rackSeen
+    expectMatches(cr.report, before, after, 'create-topic')
+    before = after
     const t5 = Date.now()
-    const rack = await impact('--broker-rack', '3=rack-c')
     expect(rack.report.groups.filter(g => g.bumps.max > 0).map(g => g.group)).toEqual(expect.arrayContaining([APP, GA, `${R}-gb`, `${R}-gr`, `${R}-gs`]))
     await killBroker(probe.env, 3)
     await d.cmd('wait-broker 3 fenced 60000')
     await startBroker(probe.env, 3, 'rack-c')
     await d.cmd('wait-broker 3 unfenced 120000')
-    after = await settledAll(6000)
-    expectMatches(rack.report, before, after, 'broker-rack')
-    console.log(`[kafka-it] impact broker-rack: ${((Date.now() - t5) / 1000).toFixed(0)} s`)
-    before = after
 
     // 6. B deleted and created again (TopicCommand --delete, then --create with the same placement): one bump, or
     //    two when a heartbeat comes between (the deletion alone stores the hash of no topic); the new id is unknown
+    const [recSeen, rec] = await settledThen(() => impact('--recreate-topic', B), 6000)
+    after = recSeen
+    expectMatches(rack.report, before, after, 'broker-rack')
+    console.log(`[kafka-it] impact broker-rack: ${((Date.now() - t5) / 1000).toFixed(0)} s`)
+    before = after
     const t6 = Date.now()
-    const rec = await impact('--recreate-topic', B)
     expect(rec.report.groups.map(g => [g.group, g.bumps])).toEqual([[`${R}-gb`, {min: 1, max: 2}]])
     await topicCommand('--delete', '--topic', B)
     await topicCommand('--create', '--topic', B, '--replica-assignment', '1:3')
-    after = await settledAll()
-    const seen6 = expectMatches(rec.report, before, after, 'recreate-topic')[`${R}-gb`]
-    console.log(`[kafka-it] impact recreate-topic: ${seen6} bump(s), ${((Date.now() - t6) / 1000).toFixed(0)} s`)
-    before = after
 
     // 7. B-0 moved from [1, 3] to [2, 3]: rack-a, rack-c before and after (1 and 2 are both rack-a), rack-a twice
     //    and rack-c while copying: no bump when no heartbeat sees the copy, else two (there and back), never one
-    const t7 = Date.now()
     const same = join(dir, 'same-racks.json')
     writeFileSync(same, JSON.stringify({version: 1, partitions: [{topic: B, partition: 0, replicas: [2, 3]}]}))
-    const back = await impact('--reassignment', same)
+    const [backSeen, back] = await settledThen(() => impact('--reassignment', same))
+    after = backSeen
+    const seen6 = expectMatches(rec.report, before, after, 'recreate-topic')[`${R}-gb`]
+    console.log(`[kafka-it] impact recreate-topic: ${seen6} bump(s), ${((Date.now() - t6) / 1000).toFixed(0)} s`)
+    before = after
+    const t7 = Date.now()
     const gb = back.report.groups.find(g => g.group === `${R}-gb`)!
     expect(back.report.groups.map(g => g.group)).toEqual([`${R}-gb`])
     expect(gb.bumps).toEqual({min: 0, max: 2})
@@ -316,16 +339,16 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       timeoutMs: 60_000,
       intervalMs: 1000,
     })
-    after = await settledAll()
+
+    // 8. broker 2 shut down (kill, fenced): the ISR changes make the touched groups recompute, but a fenced
+    //    broker's rack still counts: no bump; then restarted with the same rack: no bump either
+    const [downAfter, down] = await settledThen(() => impact('--shutdown-broker', '2'))
+    after = downAfter
     const n7 = expectMatches(back.report, before, after, 'same-racks reassignment')[`${R}-gb`]
     expect([0, 2]).toContain(n7)
     console.log(`[kafka-it] impact same-racks reassignment: ${n7} bumps, ${((Date.now() - t7) / 1000).toFixed(0)} s`)
     before = after
-
-    // 8. broker 2 shut down (kill, fenced): the ISR changes make the touched groups recompute, but a fenced
-    //    broker's rack still counts: no bump; then restarted with the same rack: no bump either
     const t8 = Date.now()
-    const down = await impact('--shutdown-broker', '2')
     expect(down.report.groups.length).toBeGreaterThan(0)
     expect(down.report.summary.rebalancing).toBe(0)
     for (const g of down.report.groups)
@@ -335,9 +358,9 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       ).toEqual(['no'])
     await killBroker(probe.env, 2)
     await d.cmd('wait-broker 2 fenced 60000')
-    after = await settledAll()
+    const [upSeen, up] = await settledThen(() => impact('--broker-rack', '2=rack-a'))
+    after = upSeen
     expectMatches(down.report, before, after, 'shutdown-broker')
-    const up = await impact('--broker-rack', '2=rack-a')
     expect(up.report.summary.rebalancing).toBe(0)
     await startBroker(probe.env, 2)
     await d.cmd('wait-broker 2 unfenced 120000')
@@ -368,8 +391,7 @@ describe(`impact: predictions equal what the coordinator stores (Kafka ${process
       .map(x => x.trim())
       .filter(Boolean))
       await d.cmd(`elect-preferred ${t}`)
-    const fenced = await settledAll()
-    const unreg = await impact('--unregister-broker', '2')
+    const [fenced, unreg] = await settledThen(() => impact('--unregister-broker', '2'))
     const hiddenOf = (r: ImpactReport, g: string) => r.groups.find(x => x.group === g)?.steps.find(s => s.deferred && s.bump === 'yes')?.metadataHash
     for (const r of [dec.report, unreg.report])
       expect(

@@ -91,12 +91,13 @@ describe(`group records vs Kafka's offsets decoder (Kafka ${process.env.KAFKA_VE
     await d.cmd(`consumer c1 ${g} names ${R}-a,${R}-b`)
     await probe.settled(g, 'consumer')
     await d.cmd(`consumer c2 ${g} names ${R}-a`)
-    await probe.waitStored(g, 'consumer', 'second member', r => r.epoch >= 2)
+    const h0 = (await probe.waitStored(g, 'consumer', 'second member', r => r.epoch >= 2)).metadataHash
+    // each change stored (its own bump) before the next is made
     await d.cmd(`add-partitions ${R}-a 5`)
-    await sleep(4000)
+    const h1 = (await probe.waitStored(g, 'consumer', 'the partitions added', r => r.metadataHash !== h0)).metadataHash
     await d.cmd(`delete-topic ${R}-b`)
     await d.cmd(`create-topic ${R}-b 2 2`)
-    await sleep(4000)
+    await probe.waitStored(g, 'consumer', 'the topic deleted or re-created', r => r.metadataHash !== h1)
     await d.cmd('stop c2')
     const rx = `${R}-regex`
     await d.cmd(`consumer x1 ${rx} regex ${R}-r.*`)

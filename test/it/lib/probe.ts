@@ -151,14 +151,16 @@ export async function ensureBaseline(probe: Probe): Promise<void> {
       .map(l => l.split(' ')[0]),
   )
   const brokers = (await probe.driver.cmd('describe-cluster')).brokers as Array<{id: number; rack: string | null; fenced: boolean}>
-  for (const [idText, rack] of Object.entries(BASELINE_RACKS)) {
+  // the brokers to restore start side by side (a JVM start each, 7-20 s; impact leaves two to restore)
+  const restore = async ([idText, rack]: [string, string]) => {
     const id = Number(idText)
     const b = brokers.find(x => x.id === id)
     const running = alive.has(`b${id}`)
-    if (running && b && b.rack === rack && !b.fenced) continue
+    if (running && b && b.rack === rack && !b.fenced) return
     console.log(`[kafka-it] restoring broker ${id} (${running ? 'running' : 'down'}, ${JSON.stringify(b)}) to ${rack}`)
     if (running) await killBroker(probe.env, id)
     await startBroker(probe.env, id, rack)
     await probe.driver.cmd(`wait-broker ${id} unfenced 120000`)
   }
+  await Promise.all(Object.entries(BASELINE_RACKS).map(restore))
 }
