@@ -7,9 +7,13 @@
 // What is measured: the in-memory core, not the network. Brokers refuse client writes to __consumer_offsets
 // (an internal topic), so a test cluster with 1M coordinator records would need 10,000 real groups driven by
 // clients; instead the batches are generated here, byte for byte as the coordinator writes them (our encoder),
-// lazily, one partition at a time, so the input is never held in memory. scanMs sums the time spent inside
-// PartitionScan (generation excluded); peak RSS includes the generator's garbage, so it is an upper bound
-// (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
+// one partition at a time: a partition's batches are generated and encoded before its scan (2.3 MB at 10,000 groups,
+// 23 MB at 100,000), then parsed by the reader `audit` uses (offset commits stepped over by key) as the scan takes
+// them, so the generator neither runs nor leaves garbage while the scan's clock runs. (Until 2026-12-06 the
+// generator made LogBatch objects between the scan's chunks, and its garbage was collected inside the scan's clock:
+// the in-memory figure was 15-25 % under the segment files'.) scanMs sums the time spent inside PartitionScan
+// (generation and parsing excluded); peak RSS includes the generator's garbage, so it is an upper bound
+// (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time; BENCH_SEGMENTS below: without it).
 //
 //   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS;
 //                                                                     BENCH_COSTS=0 without the rows' rebalance cost, as before it was added)
@@ -183,45 +187,64 @@ function* partitionBatches(p) {
   }
 }
 
+const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
+/** A partition's batches encoded as the coordinator appends them (as a segment file or a fetch response holds them). */
+function encodePartition(p) {
+  const parts = []
+  let records = 0
+  for (const b of partitionBatches(p)) {
+    parts.push(
+      encodeBatch(
+        b.baseOffset,
+        Number(b.records[0].timestamp),
+        b.records.map(r => [r.key, r.value]),
+      ),
+    )
+    records += b.records.length
+  }
+  return {bytes: Buffer.concat(parts), records}
+}
+
 // BENCH_SEGMENTS=DIR: two runs. The first writes each partition's batches to DIR/partition-N.log (a segment file, as
 // the broker lays it out) and exits; the second streams them from disk through the reader `group records
 // --from-segments` and the metadata log use, so the peak RSS is the audit core's and the reader's alone, without
 // the generator's garbage.
 const segments = process.env.BENCH_SEGMENTS
 if (segments) {
-  const {existsSync, mkdirSync, openSync, writeSync, closeSync} = await import('node:fs')
+  const {existsSync, mkdirSync, writeFileSync} = await import('node:fs')
   const {join} = await import('node:path')
   if (!existsSync(join(segments, `partition-${PARTITIONS - 1}.log`))) {
-    const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
     mkdirSync(segments, {recursive: true})
     let n = 0
     for (let p = 0; p < PARTITIONS; p++) {
-      const fd = openSync(join(segments, `partition-${p}.log`), 'w')
-      for (const b of partitionBatches(p)) {
-        writeSync(
-          fd,
-          encodeBatch(
-            b.baseOffset,
-            Number(b.records[0].timestamp),
-            b.records.map(r => [r.key, r.value]),
-          ),
-        )
-        n += b.records.length
-      }
-      closeSync(fd)
+      const {bytes, records} = encodePartition(p)
+      writeFileSync(join(segments, `partition-${p}.log`), bytes)
+      n += records
     }
     console.log(JSON.stringify({bench: 'audit-core segments written', dir: segments, records: n, partitions: PARTITIONS, groups: GROUPS}))
     process.exit(0)
   }
 }
 
+// offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
+const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
 const readBatchFile = segments ? (await import(new URL('sources/metadata-log.js', dist).href)).readBatchFile : undefined
 /** One partition's batches from its segment file, a chunk at a time (the reader's buffer, no whole file). */
 async function* fromSegment(p) {
   const {join} = await import('node:path')
-  // offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
-  const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
   for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`), undefined, keep)) yield* chunk
+}
+
+const {recordBatches} = await import(new URL('kafka/record-batch.js', dist).href)
+const uncompressed = () => {
+  throw new Error('the bench writes uncompressed batches')
+}
+/**
+ * One partition's batches generated and encoded before its scan, then parsed as they are scanned by the reader
+ * `audit` uses (of a fetch response): the generator neither runs nor holds anything while the scan's clock runs.
+ */
+function* fromMemory(p) {
+  yield* recordBatches(encodePartition(p).bytes, uncompressed, keep)
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
@@ -256,7 +279,7 @@ for (let p = 0; p < PARTITIONS; p++) {
     scanMs += performance.now() - s0
     chunk.length = 0
   }
-  for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
+  for await (const b of segments ? fromSegment(p) : generateOnly ? [{recordCount: encodePartition(p).records}] : fromMemory(p)) {
     scanned += b.recordCount ?? b.records.length
     if (!scan) continue
     chunk.push(b)
