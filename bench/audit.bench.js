@@ -7,13 +7,15 @@
 // What is measured: the in-memory core, not the network. Brokers refuse client writes to __consumer_offsets
 // (an internal topic), so a test cluster with 1M coordinator records would need 10,000 real groups driven by
 // clients; instead the batches are generated here, byte for byte as the coordinator writes them (our encoder),
-// one partition at a time: a partition's batches are generated and encoded before its scan (2.3 MB at 10,000 groups,
-// 23 MB at 100,000), then parsed by the reader `audit` uses (offset commits stepped over by key) as the scan takes
-// them, so the generator neither runs nor leaves garbage while the scan's clock runs. (Until 2026-12-06 the
-// generator made LogBatch objects between the scan's chunks, and its garbage was collected inside the scan's clock:
-// the in-memory figure was 15-25 % under the segment files'.) scanMs sums the time spent inside PartitionScan
-// (generation and parsing excluded); peak RSS includes the generator's garbage, so it is an upper bound
-// (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time; BENCH_SEGMENTS below: without it).
+// one partition at a time, by a worker thread (audit-generator.js) on a heap of its own: a partition's batches are
+// generated and encoded before its scan (2.3 MB at 10,000 groups, 23 MB at 100,000), then parsed by the reader
+// `audit` uses (offset commits stepped over by key) as the scan takes them, so the generator neither runs nor
+// leaves garbage in the heap while the scan's clock runs. (Until 2026-12-06 the generator made LogBatch objects
+// between the scan's chunks, on the same heap, and its garbage was collected inside the scan's clock: the in-memory
+// figure was 15-25 % under the segment files' at 10,000 groups; the old scan over both inputs, alternating, load
+// 4-7: 389-442k -> 610-683k records/scan CPU-s.) scanMs sums the time spent inside PartitionScan (generation and
+// parsing excluded); peak RSS includes the worker's heap, so it is an upper bound (BENCH_GENERATE_ONLY=1 runs the
+// generator alone: its own peak RSS and time; BENCH_SEGMENTS below: without it).
 //
 //   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS;
 //                                                                     BENCH_COSTS=0 without the rows' rebalance cost, as before it was added)
@@ -55,12 +57,12 @@
 //   ~200 MB of audit rows kept), then the reduction (36 % of the scan), the cost fold (25 %), the scan loop (21 %),
 //   decoding (18 %). process.cpuUsage() itself took ~0.7 ms of wall per call here (1,700 calls), not CPU.
 const dist = new URL('../dist/', import.meta.url)
-const {encodeKey, encodeRecord, encodeValue} = await import(new URL('core/records/index.js', dist).href)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
 const {parseMetadataDocument} = await import(new URL('core/metadata.js', dist).href)
-const {TopicHasher} = await import(new URL('core/hash.js', dist).href)
 const {syntheticCluster} = await import('./synthetic.js')
+const {auditGenerator} = await import('./audit-generator.js')
+const {Worker} = await import('node:worker_threads')
 
 // what `audit` does at start (bin/run.js): V8's old-space growth after a full GC fixed at a percentage of the live
 // heap; BENCH_HEAP_GROWING=0 leaves V8's default, BENCH_HEAP_GROWING=N sets N %
@@ -77,133 +79,7 @@ const CHUNK = Number(process.env.BENCH_CHUNK ?? 256)
 
 const doc = syntheticCluster({topics: TOPICS, partitions: 12, rf: 3, brokers: 6, racks: 3})
 const md = parseMetadataDocument(doc)
-const stale = parseMetadataDocument({...doc, topics: doc.topics.map(t => ({...t, partitions: t.partitions.slice(0, 8)}))})
-const liveHasher = new TopicHasher(md)
-const staleHasher = new TopicHasher(stale)
-const topicIds = new Map(md.topics.map(t => [t.name, doc.topics.find(x => x.name === t.name).topicId]))
-
-function groupPlan(g) {
-  const topics = [`bench-topic-${g % TOPICS}`, ...(g % 3 === 0 ? [`bench-topic-${(g * 7 + 1) % TOPICS}`] : [])]
-  const drifted = g % 20 === 7
-  return {id: `service-${g}-consumer`, topics, hash: (drifted ? staleHasher : liveHasher).groupHash(topics), members: 1 + (g % 3)}
-}
-
-// One group's writes, each a list of records (one batch per write); about RECORDS / GROUPS records per group,
-// ~60% of them offset commits. Records whose bytes do not change from one epoch to the next (keys, member
-// metadata, target assignments, offset commits) are encoded once per group and reused, so the generator's garbage
-// does not dominate the peak RSS and the scan's GC (same bytes as fresh encodings; the scan decodes each anew).
-function* groupWrites(plan, budget) {
-  let epoch = 0
-  let used = 0
-  const tid = topicIds.get(plan.topics[0])
-  const members = Array.from({length: plan.members}, (_, i) => `${plan.id}-member-${i}-0123456789abcdef`)
-  const groupKey = type => encodeKey(type, {GroupId: plan.id})
-  const keys = {3: groupKey(3), 6: groupKey(6)}
-  const memberKeys = type => members.map(m => encodeKey(type, {GroupId: plan.id, MemberId: m}))
-  const currentKeys = memberKeys(8)
-  const joins = memberKeys(5).map(key => ({
-    encoded: {
-      key,
-      value: encodeValue(5, {
-        InstanceId: null,
-        RackId: null,
-        ClientId: 'c',
-        ClientHost: '/10.0.0.1',
-        SubscribedTopicNames: plan.topics,
-        SubscribedTopicRegex: null,
-        RebalanceTimeoutMs: 300000,
-        ServerAssignor: null,
-        ClassicMemberMetadata: null,
-      }),
-    },
-  }))
-  const targets = memberKeys(7).map((key, i) => ({encoded: {key, value: encodeValue(7, {TopicPartitions: [{TopicId: tid, Partitions: [i]}]})}}))
-  while (used < budget) {
-    epoch++
-    const write = [
-      joins[epoch % members.length],
-      {encoded: {key: keys[3], value: encodeValue(3, {Epoch: epoch, MetadataHash: plan.hash})}},
-      ...targets,
-      {encoded: {key: keys[6], value: encodeValue(6, {AssignmentEpoch: epoch, AssignmentTimestamp: 0n})}},
-    ]
-    yield write
-    used += write.length
-    const cur = currentKeys.map((key, i) => ({
-      encoded: {
-        key,
-        value: encodeValue(8, {
-          MemberEpoch: epoch,
-          PreviousMemberEpoch: epoch - 1,
-          State: 0,
-          AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}],
-          PartitionsPendingRevocation: [],
-        }),
-      },
-    }))
-    yield cur
-    used += cur.length
-    const commits = Math.max(1, Math.round((write.length + cur.length) * 1.5))
-    // offset commits: the audit skips them by key, never reading the value
-    const oc = Array.from({length: commits}, (_, k) => commitOf(plan, k % 12, tid))
-    yield oc
-    used += oc.length
-  }
-}
-
-function commitOf(plan, partition, tid) {
-  plan.commits ??= []
-  return (plan.commits[partition] ??= {
-    encoded: encodeRecord({
-      type: 1,
-      version: 4,
-      key: {group: plan.id, topic: plan.topics[0], partition},
-      value: {offset: BigInt(1000 + partition), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: tid},
-    }),
-  })
-}
-
-/** Batches of one partition: its groups' writes interleaved round-robin (as a busy coordinator appends). */
-function* partitionBatches(p) {
-  const plans = []
-  for (let g = p; g < GROUPS; g += PARTITIONS) plans.push(groupPlan(g))
-  const iters = plans.map(pl => groupWrites(pl, RECORDS / GROUPS))
-  let offset = 0n
-  let time = 1_764_000_000_000
-  let live = iters.length
-  while (live > 0) {
-    live = 0
-    for (const it of iters) {
-      const n = it.next()
-      if (n.done) continue
-      live++
-      time += 1
-      const base = offset
-      const records = n.value.map(r => {
-        const e = r.encoded ?? encodeRecord(r)
-        return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value}
-      })
-      yield {baseOffset: base, lastOffset: offset - 1n, producerId: -1n, isTransactional: false, isControl: false, records}
-    }
-  }
-}
-
-const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
-/** A partition's batches encoded as the coordinator appends them (as a segment file or a fetch response holds them). */
-function encodePartition(p) {
-  const parts = []
-  let records = 0
-  for (const b of partitionBatches(p)) {
-    parts.push(
-      encodeBatch(
-        b.baseOffset,
-        Number(b.records[0].timestamp),
-        b.records.map(r => [r.key, r.value]),
-      ),
-    )
-    records += b.records.length
-  }
-  return {bytes: Buffer.concat(parts), records}
-}
+const generator = {groups: GROUPS, records: RECORDS, partitions: PARTITIONS, topics: TOPICS}
 
 // BENCH_SEGMENTS=DIR: two runs. The first writes each partition's batches to DIR/partition-N.log (a segment file, as
 // the broker lays it out) and exits; the second streams them from disk through the reader `group records
@@ -215,6 +91,7 @@ if (segments) {
   const {join} = await import('node:path')
   if (!existsSync(join(segments, `partition-${PARTITIONS - 1}.log`))) {
     mkdirSync(segments, {recursive: true})
+    const {encodePartition} = await auditGenerator(generator)
     let n = 0
     for (let p = 0; p < PARTITIONS; p++) {
       const {bytes, records} = encodePartition(p)
@@ -240,11 +117,27 @@ const uncompressed = () => {
   throw new Error('the bench writes uncompressed batches')
 }
 /**
- * One partition's batches generated and encoded before its scan, then parsed as they are scanned by the reader
- * `audit` uses (of a fetch response): the generator neither runs nor holds anything while the scan's clock runs.
+ * In memory: each partition generated and encoded by a worker thread (audit-generator.js) before its scan, its
+ * batches then parsed by the reader `audit` uses (of a fetch response) as the scan takes them. The generator runs
+ * on a heap of its own, idle while the scan's clocks run: its garbage is not collected inside them.
  */
-function* fromMemory(p) {
-  yield* recordBatches(encodePartition(p).bytes, uncompressed, keep)
+let worker
+let answer
+function encodedPartition(p) {
+  if (!worker) {
+    worker = new Worker(new URL('./audit-generator.js', import.meta.url), {workerData: {auditGenerator: generator}})
+    worker.on('message', m => answer.resolve(m))
+    worker.on('error', e => answer.reject(e))
+  }
+  return new Promise((resolve, reject) => {
+    answer = {resolve, reject}
+    worker.postMessage(p)
+  })
+}
+async function* fromMemory(p) {
+  const {bytes, records} = await encodedPartition(p)
+  if (generateOnly) return yield {recordCount: records, records: []}
+  yield* recordBatches(Buffer.from(bytes), uncompressed, keep)
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
@@ -279,7 +172,7 @@ for (let p = 0; p < PARTITIONS; p++) {
     scanMs += performance.now() - s0
     chunk.length = 0
   }
-  for await (const b of segments ? fromSegment(p) : generateOnly ? [{recordCount: encodePartition(p).records}] : fromMemory(p)) {
+  for await (const b of segments ? fromSegment(p) : fromMemory(p)) {
     scanned += b.recordCount ?? b.records.length
     if (!scan) continue
     chunk.push(b)
@@ -308,6 +201,7 @@ for (let p = 0; p < PARTITIONS; p++) {
 const wallMs = performance.now() - t
 globalThis.gc?.()
 const retainedAfter = process.memoryUsage().heapUsed
+await worker?.terminate()
 const summary = summarize(rows, {partitions: PARTITIONS, recordsScanned: scanned, decodeErrors: 0, durationMs: 0}, [...FINDING_KINDS], null, Date.now())
 const cpu = process.cpuUsage(cpu0)
 
