@@ -154,13 +154,42 @@ export async function auditGenerator({groups: GROUPS, records: RECORDS, partitio
   return {partitionBatches, encodePartition}
 }
 
+/** The byte ranges of `bytes` (encoded batches) in pieces of whole batches of at most `max` bytes (one batch if larger). */
+function pieces(bytes, max) {
+  const out = []
+  let start = 0
+  let pos = 0
+  while (pos < bytes.length) {
+    const end = pos + 12 + bytes.readInt32BE(pos + 8)
+    if (end - start > max && pos > start) {
+      out.push([start, pos])
+      start = pos
+    }
+    pos = end
+  }
+  if (pos > start) out.push([start, pos])
+  return out
+}
+
+// In a worker: {partition} answers {pieces, records} (the partition generated and encoded), then {piece: i} answers
+// {bytes}: its ith piece of at most 1 MiB of whole batches, as `audit` fetches them (OFFSETS_FETCH_BYTES), in a buffer
+// of its own handed over to the main thread (a whole partition at once, 23 MB at 100,000 groups, would be external
+// memory there, for which V8 runs full collections)
 if (!isMainThread && workerData?.auditGenerator) {
   const {encodePartition} = await auditGenerator(workerData.auditGenerator)
-  parentPort.on('message', p => {
-    const {bytes, records} = encodePartition(p)
-    // this heap's garbage collected before the scan's clock starts, so that its collector is idle while it runs
-    globalThis.gc?.()
-    const copy = new Uint8Array(bytes)
-    parentPort.postMessage({bytes: copy.buffer, records}, [copy.buffer])
+  let bytes
+  let ranges
+  parentPort.on('message', m => {
+    if (m.partition !== undefined) {
+      const e = encodePartition(m.partition)
+      bytes = e.bytes
+      ranges = pieces(bytes, 1 << 20)
+      // this heap's garbage collected before the scan's clock starts, so that its collector is idle while it runs
+      globalThis.gc?.()
+      return parentPort.postMessage({pieces: ranges.length, records: e.records})
+    }
+    const [start, end] = ranges[m.piece]
+    const copy = new Uint8Array(bytes.subarray(start, end))
+    parentPort.postMessage({bytes: copy.buffer}, [copy.buffer])
   })
 }

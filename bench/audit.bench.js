@@ -8,9 +8,9 @@
 // (an internal topic), so a test cluster with 1M coordinator records would need 10,000 real groups driven by
 // clients; instead the batches are generated here, byte for byte as the coordinator writes them (our encoder),
 // one partition at a time, by a worker thread (audit-generator.js) on a heap of its own: a partition's batches are
-// generated and encoded before its scan (2.3 MB at 10,000 groups, 23 MB at 100,000), then parsed by the reader
-// `audit` uses (offset commits stepped over by key) as the scan takes them, so the generator neither runs nor
-// leaves garbage in the heap while the scan's clock runs. (Until 2026-12-06 the generator made LogBatch objects
+// generated and encoded before its scan (2.3 MB at 10,000 groups, 23 MB at 100,000), then handed over in pieces of
+// 1 MiB (as `audit` fetches) and parsed by the reader `audit` uses (offset commits stepped over by key) as the scan
+// takes them, so the generator neither runs nor leaves garbage in the heap while the scan's clock runs. (Until 2026-12-06 the generator made LogBatch objects
 // between the scan's chunks, on the same heap, and its garbage was collected inside the scan's clock: the in-memory
 // figure was 15-25 % under the segment files' at 10,000 groups; the old scan over both inputs, alternating, load
 // 4-7: 389-442k -> 610-683k records/scan CPU-s.) scanMs sums the time spent inside PartitionScan (generation and
@@ -123,7 +123,7 @@ const uncompressed = () => {
  */
 let worker
 let answer
-function encodedPartition(p) {
+function ask(message) {
   if (!worker) {
     worker = new Worker(new URL('./audit-generator.js', import.meta.url), {workerData: {auditGenerator: generator}})
     worker.on('message', m => answer.resolve(m))
@@ -131,13 +131,14 @@ function encodedPartition(p) {
   }
   return new Promise((resolve, reject) => {
     answer = {resolve, reject}
-    worker.postMessage(p)
+    worker.postMessage(message)
   })
 }
+/** One partition's batches, generated, then handed over by pieces of at most 1 MiB as `audit` fetches them. */
 async function* fromMemory(p) {
-  const {bytes, records} = await encodedPartition(p)
+  const {pieces, records} = await ask({partition: p})
   if (generateOnly) return yield {recordCount: records, records: []}
-  yield* recordBatches(Buffer.from(bytes), uncompressed, keep)
+  for (let i = 0; i < pieces; i++) yield* recordBatches(Buffer.from((await ask({piece: i})).bytes), uncompressed, keep)
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
