@@ -56,6 +56,18 @@
 //   decoded values replaced at every write are promoted before they die; at 100k each full GC also marks the
 //   ~200 MB of audit rows kept), then the reduction (36 % of the scan), the cost fold (25 %), the scan loop (21 %),
 //   decoding (18 %). process.cpuUsage() itself took ~0.7 ms of wall per call here (1,700 calls), not CPU.
+// Records applied in windows, group by group (record-window.ts), and the in-memory input from a worker
+// (2026-12-06, base 0630feb, one run each unless a range is given, CPU figures; load 4-12, noisy):
+//   100k from segment files (alternating): auditCore 43.2 -> 23.0 s CPU (scan 36.2 -> 16.0 s: 301k -> 682k
+//     records/scan CPU-s; audit 7.1 -> 7.0 s), peak RSS 430 -> 401 MB (/usr/bin/time 440 -> 410 MB), load 6-7.5.
+//   100k in memory (this bench's input now): base 44.3 s (scan 34.7, audit 9.6) -> 26.8-29.8 s (scan 18.9-21.6,
+//     audit 7.9-8.2), load 7-10; peak RSS there includes the generator worker's heap (597-661 MB: an upper bound).
+//   10k in memory: 610-683k (base, the new input) -> 579-621k records/scan CPU-s; 10k from segment files:
+//     539-583k -> 592-605k (load 6). At 10k the window is a whole partition and saves no collection: its copy
+//     and the group lookup by key cost ~5 %.
+//   Scavenges at 100k (segment files, --trace-gc): 969 for 9.5 s; during the windows' application each copies
+//     the groups' states built (~14 KB a group: state 6.3 KB, cost fold 8.7 KB, of which 3.1 KB bumps that can no
+//     longer change, which the fold could keep as sums as it goes, exactly if kept in log order and untrimmed).
 const dist = new URL('../dist/', import.meta.url)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
