@@ -7,9 +7,15 @@
 // What is measured: the in-memory core, not the network. Brokers refuse client writes to __consumer_offsets
 // (an internal topic), so a test cluster with 1M coordinator records would need 10,000 real groups driven by
 // clients; instead the batches are generated here, byte for byte as the coordinator writes them (our encoder),
-// lazily, one partition at a time, so the input is never held in memory. scanMs sums the time spent inside
-// PartitionScan (generation excluded); peak RSS includes the generator's garbage, so it is an upper bound
-// (BENCH_GENERATE_ONLY=1 runs the generator alone: its own peak RSS and time).
+// one partition at a time, by a worker thread (audit-generator.js) on a heap of its own: a partition's batches are
+// generated and encoded before its scan (2.3 MB at 10,000 groups, 23 MB at 100,000), then handed over in pieces of
+// 1 MiB (as `audit` fetches) and parsed by the reader `audit` uses (offset commits stepped over by key) as the scan
+// takes them, so the generator neither runs nor leaves garbage in the heap while the scan's clock runs. (Until 2026-12-06 the generator made LogBatch objects
+// between the scan's chunks, on the same heap, and its garbage was collected inside the scan's clock: the in-memory
+// figure was 15-25 % under the segment files' at 10,000 groups; the old scan over both inputs, alternating, load
+// 4-7: 389-442k -> 610-683k records/scan CPU-s.) scanMs sums the time spent inside PartitionScan (generation and
+// parsing excluded); peak RSS includes the worker's heap, so it is an upper bound (BENCH_GENERATE_ONLY=1 runs the
+// generator alone: its own peak RSS and time; BENCH_SEGMENTS below: without it).
 //
 //   npm run build && node --expose-gc bench/audit.bench.js            (BENCH_RECORDS=2000000 to see memory stay flat; BENCH_GROUPS, BENCH_PARTITIONS, BENCH_TOPICS;
 //                                                                     BENCH_COSTS=0 without the rows' rebalance cost, as before it was added)
@@ -50,13 +56,25 @@
 //   decoded values replaced at every write are promoted before they die; at 100k each full GC also marks the
 //   ~200 MB of audit rows kept), then the reduction (36 % of the scan), the cost fold (25 %), the scan loop (21 %),
 //   decoding (18 %). process.cpuUsage() itself took ~0.7 ms of wall per call here (1,700 calls), not CPU.
+// Records applied in windows, group by group (record-window.ts), and the in-memory input from a worker
+// (2026-12-06, base 0630feb, one run each unless a range is given, CPU figures; load 4-12, noisy):
+//   100k from segment files (alternating): auditCore 43.2 -> 23.0 s CPU (scan 36.2 -> 16.0 s: 301k -> 682k
+//     records/scan CPU-s; audit 7.1 -> 7.0 s), peak RSS 430 -> 401 MB (/usr/bin/time 440 -> 410 MB), load 6-7.5.
+//   100k in memory (this bench's input now): base 44.3 s (scan 34.7, audit 9.6) -> 26.8-29.8 s (scan 18.9-21.6,
+//     audit 7.9-8.2), load 7-10; peak RSS there includes the generator worker's heap (597-661 MB: an upper bound).
+//   10k in memory: 610-683k (base, the new input) -> 579-621k records/scan CPU-s; 10k from segment files:
+//     539-583k -> 592-605k (load 6). At 10k the window is a whole partition and saves no collection: its copy
+//     and the group lookup by key cost ~5 %.
+//   Scavenges at 100k (segment files, --trace-gc): 969 for 9.5 s; during the windows' application each copies
+//     the groups' states built (~14 KB a group: state 6.3 KB, cost fold 8.7 KB, of which 3.1 KB bumps that can no
+//     longer change, which the fold could keep as sums as it goes, exactly if kept in log order and untrimmed).
 const dist = new URL('../dist/', import.meta.url)
-const {encodeKey, encodeRecord, encodeValue} = await import(new URL('core/records/index.js', dist).href)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)
 const {parseMetadataDocument} = await import(new URL('core/metadata.js', dist).href)
-const {TopicHasher} = await import(new URL('core/hash.js', dist).href)
 const {syntheticCluster} = await import('./synthetic.js')
+const {auditGenerator} = await import('./audit-generator.js')
+const {Worker} = await import('node:worker_threads')
 
 // what `audit` does at start (bin/run.js): V8's old-space growth after a full GC fixed at a percentage of the live
 // heap; BENCH_HEAP_GROWING=0 leaves V8's default, BENCH_HEAP_GROWING=N sets N %
@@ -73,115 +91,7 @@ const CHUNK = Number(process.env.BENCH_CHUNK ?? 256)
 
 const doc = syntheticCluster({topics: TOPICS, partitions: 12, rf: 3, brokers: 6, racks: 3})
 const md = parseMetadataDocument(doc)
-const stale = parseMetadataDocument({...doc, topics: doc.topics.map(t => ({...t, partitions: t.partitions.slice(0, 8)}))})
-const liveHasher = new TopicHasher(md)
-const staleHasher = new TopicHasher(stale)
-const topicIds = new Map(md.topics.map(t => [t.name, doc.topics.find(x => x.name === t.name).topicId]))
-
-function groupPlan(g) {
-  const topics = [`bench-topic-${g % TOPICS}`, ...(g % 3 === 0 ? [`bench-topic-${(g * 7 + 1) % TOPICS}`] : [])]
-  const drifted = g % 20 === 7
-  return {id: `service-${g}-consumer`, topics, hash: (drifted ? staleHasher : liveHasher).groupHash(topics), members: 1 + (g % 3)}
-}
-
-// One group's writes, each a list of records (one batch per write); about RECORDS / GROUPS records per group,
-// ~60% of them offset commits. Records whose bytes do not change from one epoch to the next (keys, member
-// metadata, target assignments, offset commits) are encoded once per group and reused, so the generator's garbage
-// does not dominate the peak RSS and the scan's GC (same bytes as fresh encodings; the scan decodes each anew).
-function* groupWrites(plan, budget) {
-  let epoch = 0
-  let used = 0
-  const tid = topicIds.get(plan.topics[0])
-  const members = Array.from({length: plan.members}, (_, i) => `${plan.id}-member-${i}-0123456789abcdef`)
-  const groupKey = type => encodeKey(type, {GroupId: plan.id})
-  const keys = {3: groupKey(3), 6: groupKey(6)}
-  const memberKeys = type => members.map(m => encodeKey(type, {GroupId: plan.id, MemberId: m}))
-  const currentKeys = memberKeys(8)
-  const joins = memberKeys(5).map(key => ({
-    encoded: {
-      key,
-      value: encodeValue(5, {
-        InstanceId: null,
-        RackId: null,
-        ClientId: 'c',
-        ClientHost: '/10.0.0.1',
-        SubscribedTopicNames: plan.topics,
-        SubscribedTopicRegex: null,
-        RebalanceTimeoutMs: 300000,
-        ServerAssignor: null,
-        ClassicMemberMetadata: null,
-      }),
-    },
-  }))
-  const targets = memberKeys(7).map((key, i) => ({encoded: {key, value: encodeValue(7, {TopicPartitions: [{TopicId: tid, Partitions: [i]}]})}}))
-  while (used < budget) {
-    epoch++
-    const write = [
-      joins[epoch % members.length],
-      {encoded: {key: keys[3], value: encodeValue(3, {Epoch: epoch, MetadataHash: plan.hash})}},
-      ...targets,
-      {encoded: {key: keys[6], value: encodeValue(6, {AssignmentEpoch: epoch, AssignmentTimestamp: 0n})}},
-    ]
-    yield write
-    used += write.length
-    const cur = currentKeys.map((key, i) => ({
-      encoded: {
-        key,
-        value: encodeValue(8, {
-          MemberEpoch: epoch,
-          PreviousMemberEpoch: epoch - 1,
-          State: 0,
-          AssignedPartitions: [{TopicId: tid, Partitions: [i], AssignmentEpochs: null}],
-          PartitionsPendingRevocation: [],
-        }),
-      },
-    }))
-    yield cur
-    used += cur.length
-    const commits = Math.max(1, Math.round((write.length + cur.length) * 1.5))
-    // offset commits: the audit skips them by key, never reading the value
-    const oc = Array.from({length: commits}, (_, k) => commitOf(plan, k % 12, tid))
-    yield oc
-    used += oc.length
-  }
-}
-
-function commitOf(plan, partition, tid) {
-  plan.commits ??= []
-  return (plan.commits[partition] ??= {
-    encoded: encodeRecord({
-      type: 1,
-      version: 4,
-      key: {group: plan.id, topic: plan.topics[0], partition},
-      value: {offset: BigInt(1000 + partition), leaderEpoch: 0, metadata: '', commitTimestamp: 1n, topicId: tid},
-    }),
-  })
-}
-
-/** Batches of one partition: its groups' writes interleaved round-robin (as a busy coordinator appends). */
-function* partitionBatches(p) {
-  const plans = []
-  for (let g = p; g < GROUPS; g += PARTITIONS) plans.push(groupPlan(g))
-  const iters = plans.map(pl => groupWrites(pl, RECORDS / GROUPS))
-  let offset = 0n
-  let time = 1_764_000_000_000
-  let live = iters.length
-  while (live > 0) {
-    live = 0
-    for (const it of iters) {
-      const n = it.next()
-      if (n.done) continue
-      live++
-      time += 1
-      const base = offset
-      const records = n.value.map(r => {
-        const e = r.encoded ?? encodeRecord(r)
-        return {offset: offset++, timestamp: BigInt(time), key: e.key, value: e.value}
-      })
-      yield {baseOffset: base, lastOffset: offset - 1n, producerId: -1n, isTransactional: false, isControl: false, records}
-    }
-  }
-}
+const generator = {groups: GROUPS, records: RECORDS, partitions: PARTITIONS, topics: TOPICS}
 
 // BENCH_SEGMENTS=DIR: two runs. The first writes each partition's batches to DIR/partition-N.log (a segment file, as
 // the broker lays it out) and exits; the second streams them from disk through the reader `group records
@@ -189,39 +99,58 @@ function* partitionBatches(p) {
 // the generator's garbage.
 const segments = process.env.BENCH_SEGMENTS
 if (segments) {
-  const {existsSync, mkdirSync, openSync, writeSync, closeSync} = await import('node:fs')
+  const {existsSync, mkdirSync, writeFileSync} = await import('node:fs')
   const {join} = await import('node:path')
   if (!existsSync(join(segments, `partition-${PARTITIONS - 1}.log`))) {
-    const {encodeBatch} = await import(new URL('core/metadata-log/batch-writer.js', dist).href)
     mkdirSync(segments, {recursive: true})
+    const {encodePartition} = await auditGenerator(generator)
     let n = 0
     for (let p = 0; p < PARTITIONS; p++) {
-      const fd = openSync(join(segments, `partition-${p}.log`), 'w')
-      for (const b of partitionBatches(p)) {
-        writeSync(
-          fd,
-          encodeBatch(
-            b.baseOffset,
-            Number(b.records[0].timestamp),
-            b.records.map(r => [r.key, r.value]),
-          ),
-        )
-        n += b.records.length
-      }
-      closeSync(fd)
+      const {bytes, records} = encodePartition(p)
+      writeFileSync(join(segments, `partition-${p}.log`), bytes)
+      n += records
     }
     console.log(JSON.stringify({bench: 'audit-core segments written', dir: segments, records: n, partitions: PARTITIONS, groups: GROUPS}))
     process.exit(0)
   }
 }
 
+// offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
+const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
 const readBatchFile = segments ? (await import(new URL('sources/metadata-log.js', dist).href)).readBatchFile : undefined
 /** One partition's batches from its segment file, a chunk at a time (the reader's buffer, no whole file). */
 async function* fromSegment(p) {
   const {join} = await import('node:path')
-  // offset commits stepped over in the parser, as `audit` reads (BENCH_KEY_FILTER=0: every record parsed)
-  const keep = process.env.BENCH_KEY_FILTER === '0' ? undefined : auditKeyFilter
   for await (const chunk of readBatchFile(join(segments, `partition-${p}.log`), undefined, keep)) yield* chunk
+}
+
+const {recordBatches} = await import(new URL('kafka/record-batch.js', dist).href)
+const uncompressed = () => {
+  throw new Error('the bench writes uncompressed batches')
+}
+/**
+ * In memory: each partition generated and encoded by a worker thread (audit-generator.js) before its scan, its
+ * batches then parsed by the reader `audit` uses (of a fetch response) as the scan takes them. The generator runs
+ * on a heap of its own, idle while the scan's clocks run: its garbage is not collected inside them.
+ */
+let worker
+let answer
+function ask(message) {
+  if (!worker) {
+    worker = new Worker(new URL('./audit-generator.js', import.meta.url), {workerData: {auditGenerator: generator}})
+    worker.on('message', m => answer.resolve(m))
+    worker.on('error', e => answer.reject(e))
+  }
+  return new Promise((resolve, reject) => {
+    answer = {resolve, reject}
+    worker.postMessage(message)
+  })
+}
+/** One partition's batches, generated, then handed over by pieces of at most 1 MiB as `audit` fetches them. */
+async function* fromMemory(p) {
+  const {pieces, records} = await ask({partition: p})
+  if (generateOnly) return yield {recordCount: records, records: []}
+  for (let i = 0; i < pieces; i++) yield* recordBatches(Buffer.from((await ask({piece: i})).bytes), uncompressed, keep)
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024
@@ -256,7 +185,7 @@ for (let p = 0; p < PARTITIONS; p++) {
     scanMs += performance.now() - s0
     chunk.length = 0
   }
-  for await (const b of segments ? fromSegment(p) : partitionBatches(p)) {
+  for await (const b of segments ? fromSegment(p) : fromMemory(p)) {
     scanned += b.recordCount ?? b.records.length
     if (!scan) continue
     chunk.push(b)
@@ -285,6 +214,7 @@ for (let p = 0; p < PARTITIONS; p++) {
 const wallMs = performance.now() - t
 globalThis.gc?.()
 const retainedAfter = process.memoryUsage().heapUsed
+await worker?.terminate()
 const summary = summarize(rows, {partitions: PARTITIONS, recordsScanned: scanned, decodeErrors: 0, durationMs: 0}, [...FINDING_KINDS], null, Date.now())
 const cpu = process.cpuUsage(cpu0)
 

@@ -1,20 +1,23 @@
 /**
  * One `__consumer_offsets` partition streamed into per-group summaries (GroupReducer: state, skipped records,
  * the last `keepEpochs` bumps without snapshots), with memory bounded by the partition's live groups and
- * members, not by records: batches are filtered (read_committed), decoded and applied one at a time and never
- * kept, and offset commits (record types 0 and 1, the bulk of the log) are skipped by their key prefix without
- * decoding. Pure: the network reader calls onAborted/onBatch.
+ * members and a window of records, not by its records: batches are filtered (read_committed), their records held
+ * as bytes in a window (record-window.ts) and applied group by group when it is full (or asked for), each group's
+ * in log order (the groups' states are independent: the same as in log order, and values die young); offset
+ * commits (record types 0 and 1, the bulk of the log) are skipped by their key prefix without decoding. Pure: the
+ * network reader calls onAborted/onBatch.
  */
 import {CommittedFilter} from '../log/committed.js'
-import type {AbortedTransaction, LogBatch} from '../log/batch.js'
-import {decodeRecord, RecordDecodeError} from '../records/index.js'
+import type {AbortedTransaction, LogBatch, LogRecord} from '../log/batch.js'
+import {decodeRecord, groupIdOfKey, RecordDecodeError} from '../records/index.js'
 import {CostTracker} from '../cost/index.js'
 import {modernRole} from '../cost/modern.js'
 import {RECORD_TYPE} from '../records/index.js'
 import {AUDIT_COST_WINDOW_MS, type AuditCost, auditCost, noCost} from './cost.js'
-import {GroupReducer, GroupReplay, type GroupSummary, type ReplayResult} from '../replay/index.js'
+import {GroupReducer, GroupReplay, type GroupSummary, type LoggedRecord, type ReplayResult} from '../replay/index.js'
 import {decodeGroupData, encodeGroupData, type ScanCounters, stateText, type StoredData, type StoredGroup} from './checkpoint.js'
 import type {CachedEntry} from './row-cache.js'
+import {RecordWindow} from './record-window.js'
 
 export interface PartitionScanOptions {
   /** Bumps kept per group (default 3: the audit only needs the recent ones, "reconciling since"). */
@@ -28,6 +31,8 @@ export interface PartitionScanOptions {
    * audit row (costOf); cheap: a fold over the records the scan decodes anyway, and none is kept.
    */
   rowCosts?: boolean
+  /** Bytes of records held before they are applied (record-window.ts; default WINDOW_BYTES); 0: each batch's at its end. */
+  windowBytes?: number
 }
 
 /** A tracked group's replay, and the costs of its bumps when asked (finished by the caller, with topic names). */
@@ -48,6 +53,12 @@ export interface ScannedGroup {
 
 const GROUP_METADATA = RECORD_TYPE.GroupMetadata
 
+/**
+ * The bytes of records a scan holds before it applies them (record-window.ts): a 100,000-group partition's member
+ * and assignment records (~13 MB) in one window, so each group's values die young; and a bound on the memory held.
+ */
+const WINDOW_BYTES = 16 * 1024 * 1024
+
 /** A deep copy of a group's state (plain data, Maps, bigints, bytes): a replay continued from it cannot change the reducer's. */
 const cloneState = <T>(v: T): T => structuredClone(v)
 
@@ -63,8 +74,11 @@ export function auditKeyFilter(buf: Uint8Array, start: number, length: number): 
 
 export class PartitionScan {
   readonly filter = new CommittedFilter()
-  /** Groups with records in this scan (or rebuilt from their checkpoint text to take them). */
-  readonly groups = new Map<string, GroupReducer>()
+  /** Groups with records in this scan (or rebuilt from their checkpoint text to take them), taken at their first record. */
+  private readonly reducers = new Map<string, GroupReducer>()
+  /** Records read and not applied yet (record-window.ts). */
+  private readonly window = new RecordWindow()
+  private readonly windowBytes: number
   /** Groups of the checkpoint resumed that have had no record yet: kept as text, parsed only when needed. */
   private readonly stored = new Map<string, StoredGroup>()
   recordsScanned = 0
@@ -81,15 +95,11 @@ export class PartitionScan {
   private readonly withCosts: boolean
   /** rowCosts: the groups first seen in this scan, each with its fold from its first record. */
   private readonly rowCosts: Map<string, CostTracker> | undefined
-  private readonly touched: GroupReducer[] = []
-  /** The group of the last record read, its reducer and its cost fold. */
-  private lastId: string | undefined
-  private lastGroup: GroupReducer | undefined
-  private lastCosts: CostTracker | undefined
 
   /** `from`: resume an earlier scan of the partition (a checkpoint's groups and totals). */
   constructor(options: PartitionScanOptions = {}, from?: {groups: Iterable<readonly [string, StoredGroup]>; counters: ScanCounters}, trackFrom?: bigint) {
     this.keep = options.keepEpochs ?? 3
+    this.windowBytes = options.windowBytes ?? WINDOW_BYTES
     this.trackFrom = trackFrom
     this.accept = options.acceptGroup ?? (() => true)
     this.withCosts = options.costs === true
@@ -121,7 +131,7 @@ export class PartitionScan {
     const costs = this.rowCosts && CostTracker.restore(id, data.cost)
     if (costs) this.rowCosts!.set(id, costs)
     this.stored.delete(id)
-    this.groups.set(id, g)
+    this.reducers.set(id, g)
     return g
   }
 
@@ -131,6 +141,7 @@ export class PartitionScan {
    * no re-encoding), or their place in the checkpoint's states file when it was not read.
    */
   data(entries?: readonly ScannedGroup[]): Array<[string, StoredGroup]> {
+    this.#applyWindow()
     const out: Array<[string, StoredGroup]> = []
     let i = 0
     const entryOf = (id: string): CachedEntry | null => {
@@ -138,7 +149,7 @@ export class PartitionScan {
       if (g?.id !== id) throw new Error(`unreachable: the scanned groups are not this scan's (${JSON.stringify(g?.id)} for ${JSON.stringify(id)})`)
       return g.entry
     }
-    for (const [id, g] of this.groups)
+    for (const [id, g] of this.reducers)
       out.push([id, {data: encodeGroupData(g.data(), this.rowCosts?.get(id)?.save(AUDIT_COST_WINDOW_MS)), row: entries ? entryOf(id) : null}])
     for (const [id, s] of this.stored) {
       const row = entries ? entryOf(id) : s.row
@@ -152,7 +163,7 @@ export class PartitionScan {
   /** The reducer of a group, taken now if new (or restored from the checkpoint); undefined when acceptGroup refuses it. */
   #take(gid: string): GroupReducer | undefined {
     // (a group taken is never rejected: one lookup for nearly every group)
-    const g = this.groups.get(gid)
+    const g = this.reducers.get(gid)
     if (g) return g
     if (this.rejected.has(gid)) return undefined
     const stored = this.stored.get(gid)
@@ -162,7 +173,7 @@ export class PartitionScan {
       return undefined
     }
     const taken = new GroupReducer(gid, this.keep)
-    this.groups.set(gid, taken)
+    this.reducers.set(gid, taken)
     this.rowCosts?.set(gid, new CostTracker(gid))
     return taken
   }
@@ -178,8 +189,7 @@ export class PartitionScan {
     const accepted = this.filter.accept(batch)
     // offset commits the reader already stepped over (auditKeyFilter) are skipped all the same
     if (accepted === batch.records) this.offsetCommitsSkipped += count - batch.records.length
-    // the groups with records in this batch: their writes end with it (records of one write share a batch)
-    const touched = this.touched
+    let started = false
     for (const r of accepted) {
       const key = r.key
       if (key === null || key.length < 2) {
@@ -192,49 +202,80 @@ export class PartitionScan {
         this.offsetCommitsSkipped++
         continue
       }
-      let record
-      try {
-        record = decodeRecord(key, r.value, r.offset)
-      } catch (e) {
-        if (!(e instanceof RecordDecodeError)) throw e
-        this.decodeErrors++
-        continue
+      const gid = groupIdOfKey(key)
+      if (gid === undefined || !this.reducers.has(gid)) {
+        if (!this.#takeFirst(r)) continue
       }
-      const gid = record.groupId
-      if (gid === undefined) continue
-      // a write's records are one group's, in one batch: the group of the record before, without a lookup
-      if (gid !== this.lastId) {
-        const taken = this.#take(gid)
-        if (!taken) continue
-        this.lastId = gid
-        this.lastGroup = taken
-        this.lastCosts = this.rowCosts?.get(gid)
-      }
-      const g = this.lastGroup!
-      const lr = {offset: r.offset, timestamp: Number(r.timestamp), batchBaseOffset: batch.baseOffset, record}
-      // (only the record types the fold reads: target assignments of members are a third of a group's records)
-      if (this.rowCosts && (record.type === GROUP_METADATA || modernRole(record.type))) this.lastCosts?.push(lr)
-      if (this.trackFrom !== undefined && r.offset >= this.trackFrom) {
-        let t = this.tracked.get(gid)
-        // seeded with the group as it stood before its first new record (data() applies the earlier writes:
-        // trackFrom is a batch boundary, so they are complete)
-        if (!t) this.tracked.set(gid, (t = new GroupReplay(gid, {initialState: cloneState(g.data().state)})))
-        t.push(lr)
-        if (this.withCosts) {
-          let c = this.costs.get(gid)
-          // from the group as it stood (its members' holdings), as the replay is seeded
-          if (!c) this.costs.set(gid, (c = new CostTracker(gid))), c.seed(g.data().state)
-          c.push(lr)
-        }
-      }
-      g.push(lr)
-      if (touched[touched.length - 1] !== g) touched.push(g)
+      if (!started) this.window.startBatch(batch.baseOffset)
+      started = true
+      this.window.add(gid!, r.offset, Number(r.timestamp), key, r.value)
     }
-    // Apply each write now rather than when the group's next record arrives: on a busy partition that is
-    // thousands of batches later, long enough for the decoded records to survive into V8's old space, where
-    // they pile up as garbage until a full GC (peak RSS ~5x the live heap at 100,000 groups).
-    for (const g of touched) g.endWrite()
-    touched.length = 0
+    // watch: applied batch by batch, so the replays of new records start in the order their groups' records come
+    if (this.trackFrom !== undefined || this.window.bytes >= this.windowBytes) this.#applyWindow()
+  }
+
+  /**
+   * The first record of a group not taken yet (or of none: a key without a group id) is decoded now, as every
+   * record was before windows: a group is taken at its first record that decodes, in the order of those records,
+   * and every record of a group refused (acceptGroup) or of none is decoded only to count it if it does not.
+   * True when its group is taken: the record is then held like the others (and decoded again in its turn).
+   */
+  #takeFirst(r: LogRecord): boolean {
+    let record
+    try {
+      record = decodeRecord(r.key, r.value, r.offset)
+    } catch (e) {
+      if (!(e instanceof RecordDecodeError)) throw e
+      this.decodeErrors++
+      return false
+    }
+    // (a decoded key's group id is the one groupIdOfKey reads: every key starts with it)
+    return record.groupId !== undefined && this.#take(record.groupId) !== undefined
+  }
+
+  /** Applies the window's records, group by group (each group's in log order), and empties it. */
+  #applyWindow(): void {
+    const w = this.window
+    const ids = w.groups
+    for (let n = 0; n < ids.length; n++) {
+      const gid = ids[n]
+      const g = this.reducers.get(gid)!
+      const costs = this.rowCosts?.get(gid)
+      for (let i = w.first(n); i >= 0; i = w.next(i)) {
+        const offset = w.offset(i)
+        let record
+        try {
+          record = decodeRecord(w.key(i), w.value(i), offset)
+        } catch (e) {
+          if (!(e instanceof RecordDecodeError)) throw e
+          this.decodeErrors++
+          continue
+        }
+        const lr = {offset, timestamp: w.timestamp(i), batchBaseOffset: w.batchBaseOffset(i), record}
+        // (only the record types the fold reads: target assignments of members are a third of a group's records)
+        if (costs && (record.type === GROUP_METADATA || modernRole(record.type))) costs.push(lr)
+        if (this.trackFrom !== undefined && offset >= this.trackFrom) this.#track(gid, g, lr)
+        g.push(lr)
+      }
+      // its last write is complete: the window ends at a batch boundary
+      g.endWrite()
+    }
+    w.clear()
+  }
+
+  /** watch: a record at or after trackFrom, also replayed in full (and its cost, with `costs`). */
+  #track(gid: string, g: GroupReducer, lr: LoggedRecord): void {
+    let t = this.tracked.get(gid)
+    // seeded with the group as it stood before its first new record (data() applies the earlier writes:
+    // trackFrom is a batch boundary, so they are complete)
+    if (!t) this.tracked.set(gid, (t = new GroupReplay(gid, {initialState: cloneState(g.data().state)})))
+    t.push(lr)
+    if (this.withCosts) {
+      let c = this.costs.get(gid)
+      // from the group as it stood (its members' holdings), as the replay is seeded
+      if (!c) this.costs.set(gid, (c = new CostTracker(gid))), c.seed(g.data().state)
+      c.push(lr)
+    }
   }
 
   /**
@@ -242,6 +283,7 @@ export class PartitionScan {
    * their timelines hold exactly the bumps of those records (with snapshots, diffs and records: causes).
    */
   newBumps(): Map<string, TrackedReplay> {
+    this.#applyWindow()
     const out = new Map<string, TrackedReplay>()
     for (const [id, t] of this.tracked) {
       const costs = this.costs.get(id)
@@ -254,8 +296,9 @@ export class PartitionScan {
 
   /** Every group's summary; the scan should be dropped after this. */
   finish(): Map<string, GroupSummary> {
+    this.#applyWindow()
     const out = new Map<string, GroupSummary>()
-    for (const [id, g] of this.groups) out.set(id, g.finish())
+    for (const [id, g] of this.reducers) out.set(id, g.finish())
     for (const [id, s] of this.stored) out.set(id, new GroupReducer(id, this.keep, decodeStored(id, s)).finish())
     return out
   }
@@ -272,8 +315,9 @@ export class PartitionScan {
 
   /** Every group for the audit, a group without new records with its cached entry and its summary parsed on demand. */
   scanned(): ScannedGroup[] {
+    this.#applyWindow()
     const out: ScannedGroup[] = []
-    for (const [id, g] of this.groups) {
+    for (const [id, g] of this.reducers) {
       const summary = g.finish()
       out.push({id, cached: null, summary: () => summary, entry: null, cost: this.costOf(id)})
     }

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {PartitionScan} from '../../../src/core/audit/scan.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
+import type {LogBatch} from '../../../src/core/log/batch.js'
 import {BatchWriter, consumer} from '../../lib/records.js'
 
 const writer = new BatchWriter()
@@ -68,5 +69,48 @@ describe('PartitionScan over batches whose offset commits the reader stepped ove
       expect(b.counters).toEqual(a.counters)
       expect(b.finish()).toEqual(a.finish())
     }
+  })
+})
+
+describe('PartitionScan applies its records in windows, group by group', () => {
+  /** Everything a scan gives: its groups in order with their summaries, costs and checkpoint texts, and its counters. */
+  async function scanned(bs: readonly LogBatch[], windowBytes: number | undefined) {
+    const scan = new PartitionScan({rowCosts: true, windowBytes})
+    for (const b of bs) scan.onBatch(b)
+    const groups = [...scan.finish()].map(([id, summary]) => ({id, summary, cost: scan.costOf(id)}))
+    return {groups, data: scan.data(), counters: scan.counters}
+  }
+
+  it('gives what applying each batch at its end gives, over generated logs of every group type', async () => {
+    const {batches, generate} = await import('./generated.js')
+    let groups = 0
+    for (let seed = 1; seed <= 8; seed++) {
+      const bs = batches(generate(seed, 12, 80), seed)
+      // a record of a group taken long before that does not decode: counted, not applied, wherever its window applies it
+      const bad = bs
+        .slice(bs.length >> 1)
+        .flatMap(b => b.records)
+        .find(r => r.key![1] === 3)!
+      bad.value = Uint8Array.from([0, 0, 0xff])
+      const batchByBatch = await scanned(bs, 0)
+      expect(batchByBatch.counters.decodeErrors).toBe(1)
+      // windows of ~2 KB (several per log) and of the default size (one)
+      for (const windowBytes of [2_000, undefined]) expect(await scanned(bs, windowBytes), `seed ${seed}, window ${windowBytes}`).toEqual(batchByBatch)
+      groups += batchByBatch.groups.length
+    }
+    expect(groups).toBeGreaterThan(80)
+  })
+
+  it('takes a group at its first record that decodes, in the order of those records', () => {
+    const bad = batch([consumer.metadata('a', 1, 1n)])
+    ;(bad.records[0] as {value: Uint8Array}).value = Uint8Array.from([0, 0, 0xff])
+    const scan = new PartitionScan()
+    scan.onBatch(bad)
+    scan.onBatch(batch([consumer.metadata('b', 1, 1n)]))
+    scan.onBatch(batch([consumer.metadata('a', 2, 2n)]))
+    const out = scan.finish()
+    expect([...out.keys()]).toEqual(['b', 'a'])
+    expect(out.get('a')!.state.consumer!.epoch).toBe(2)
+    expect(scan.decodeErrors).toBe(1)
   })
 })
