@@ -20,6 +20,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildOnce, cli, tempDir} from './adapter-cli.js'
 import {uuidToString} from '../../src/core/uuid.js'
 import {afterBump, alongside, type Entry, explain, MemberJvm, runTag, settled, since} from './explain-lib.js'
+import {partitionOnEveryBroker} from './lib/broker-metadata.js'
 import {clusterSh, killBroker, sleep, startBroker, versionAtLeast, waitFor} from './lib/cluster.js'
 import {groupAwayFrom, Probe} from './lib/probe.js'
 
@@ -92,11 +93,12 @@ describe(`causes you can trust (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`,
       const file = reassignmentFile(T, [2, 3])
       try {
         await tool(REASSIGN, '--reassignment-json-file', file, '--execute')
+        // complete in every broker's own metadata, the coordinator's included, before the member's next heartbeat
         await waitFor(
-          'the reassignment complete',
+          'the reassignment complete on every broker',
           async () => {
-            const p = await probe.driver.cmd(`partition ${T} 0`)
-            return (p.replicas as number[]).join() === '2,3' && (p.isr as number[]).length === 2 ? p : undefined
+            const seen = await partitionOnEveryBroker(env.bootstrap, T, 0)
+            return seen.every(p => 'replicas' in p && p.replicas.join() === '2,3' && p.isr.length === 2) ? seen : undefined
           },
           {timeoutMs: 30_000, intervalMs: 300},
         )
