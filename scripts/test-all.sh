@@ -59,8 +59,7 @@ record() {
 # ---- the integration suites (run after the unit tests, below): one real cluster per suite. Suites run side by side,
 # KAFKA_IT_JOBS at a time (default 2; 1 = one after another), each slot on its own port ranges (KAFKA_IT_PORT_SLOT,
 # test/it/lib/global-setup.ts) and run dir. A free slot takes the next suite in this order, about the longest first:
-# the full suite per KAFKA_VERSIONS, the Node lanes, the 4.0 pass, the parity passes (the upgrades run in the lanes
-# of their versions, below). Their output is
+# the full suite per KAFKA_VERSIONS, the Node lanes, the 4.0 pass, the parity passes, the upgrades. Their output is
 # printed whole, suite by suite, when all are done.
 IT_JOBS=${KAFKA_IT_JOBS:-2}
 # The first version of KAFKA_VERSIONS runs every file; the others run the files whose assertions rest on what differs
@@ -88,35 +87,23 @@ for n in $NODE_VERSIONS; do it_names+=("unit + demo on Node $n"); it_versions+=(
 # Kafka 4.0 (no metadata hash: the coordinator's subscription-metadata rules), KAFKA_40_VERSIONS (default "4.0.2";
 # 4.0.1 does not resolve from Maven Central; empty = skip): the parity pass and the 4.0 scenario on their own cluster.
 # The schema check (test/it/schemas.it.test.ts: our schemas vs the version's jars) runs in every version's suite.
-# The in-place upgrades leave their cluster on other jars, so each runs last (vitest.it.config.ts's sequencer) in the
-# lane of its from-version when there is one, on that lane's cluster: a cluster start (~40-70 s) less each.
+upgrades40=()
 for v in ${KAFKA_40_VERSIONS-"4.0.2"}; do
+  it_names+=("4.0 pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
   # a group written under 4.0, then every broker restarted in place on KAFKA_40_UPGRADE_TO's jars (default 4.1.2;
-  # empty = skip), after the 4.0 pass's files
+  # empty = skip): on a cluster of its own, since it leaves that cluster on the other jars
   up=${KAFKA_40_UPGRADE_TO-"4.1.2"}
-  if [[ -n $up ]]; then
-    it_names+=("4.0 pass + upgrade to $up Kafka $v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up")
-  else
-    it_names+=("4.0 pass Kafka $v"); it_files+=("test/it/parity.it.test.ts test/it/kafka40.it.test.ts test/it/schemas.it.test.ts"); it_env+=("")
-  fi
-  it_versions+=("$v"); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
+  [[ -n $up ]] && upgrades40+=("$v $up")
 done
 for v in $PARITY_VERSIONS; do it_names+=("parity pass Kafka $v"); it_versions+=("$v"); it_files+=("test/it/parity.it.test.ts test/it/schemas.it.test.ts"); it_env+=(""); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); done
+for vu in ${upgrades40[@]+"${upgrades40[@]}"}; do
+  read -r v up <<<"$vu"
+  it_names+=("4.0 -> $up upgrade"); it_versions+=("$v"); it_files+=("test/it/upgrade40.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up"); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
+done
 # a streams group written under 4.1 (which stores neither its validated topology epoch nor its assignment configs),
-# then every broker restarted in place on 4.2+ jars: the one bump that records them (test/it/upgrade41.it.test.ts);
-# after the version files of its from-version when KAFKA_VERSIONS has it (a lane of every file runs it too, with the
-# variable set), else in a lane of its own
+# then every broker restarted in place on 4.2+ jars: the one bump that records them (test/it/upgrade41.it.test.ts)
 read -r up41_from up41_to <<<"${KAFKA_41_UPGRADE-"4.1.2 4.4.0"}"
-if [[ -n ${up41_to:-} ]]; then
-  up41_lane=""
-  for ((i = 0; i < ${#it_names[@]}; i++)); do [[ ${it_versions[$i]} == "$up41_from" && -z $up41_lane ]] && up41_lane=$i; done
-  if [[ -n $up41_lane ]]; then
-    it_names[up41_lane]+=" + streams upgrade to $up41_to"; it_env[up41_lane]="KAFKA_UPGRADE_TO=$up41_to"
-    [[ -n ${it_files[up41_lane]} ]] && it_files[up41_lane]+=" test/it/upgrade41.it.test.ts"
-  else
-    it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); it_limits+=("${RD_IT_LANE_LIMIT:-900}")
-  fi
-fi
+[[ -n ${up41_to:-} ]] && { it_names+=("$up41_from -> $up41_to streams upgrade"); it_versions+=("$up41_from"); it_files+=("test/it/upgrade41.it.test.ts"); it_env+=("KAFKA_UPGRADE_TO=$up41_to"); it_limits+=("${RD_IT_LANE_LIMIT:-900}"); }
 # Their jars and drivers (Maven, javac: ~6 s a version, ~40 s in all on a fresh clone) are fetched in the background
 # from here, beside the static checks (not the unit tests: below), one version after another (Maven's local repository
 # is shared). A failure is reported by the suite's own `cluster.sh libs` call.
