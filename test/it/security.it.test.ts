@@ -899,6 +899,14 @@ describe('a describe-only watch (dave: audit --watch without READ on __consumer_
       await waitFor('the join printed', async () => printed('member-joined').length > 0 && printed('member-joined', explain).length > 0, {
         timeoutMs: 30_000,
         intervalMs: 200,
+      }).catch(e => {
+        // what each watch said, to tell a join printed late from one printed with another cause or not at all
+        for (const [name, x] of [
+          ['audit --watch', watch],
+          ['group explain --watch', explain],
+        ] as const)
+          console.log(`${name} stderr:\n${x.stderr().slice(-4000)}\n${name} lines:\n${JSON.stringify(x.lines()).slice(0, 4000)}`)
+        throw e
       })
       await probe.driver.cmd(`stop ${R}-w2`)
       await waitFor('the leave printed', async () => printed('member-left').length > 0 && printed('member-left', explain).length > 0, {
