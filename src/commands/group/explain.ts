@@ -8,7 +8,7 @@ import {type ErrorCode, type GroupRefusal, InputError} from '../../core/errors.j
 import type {ExplainReport} from '../../core/explain/explain.js'
 import {isGroupPattern} from '../../core/group-filter.js'
 import type {ExplainList} from '../../operations/explain/many.js'
-import {explainOne, type WatchFrom} from '../../operations/explain/one.js'
+import {type ExplainedOne, explainOne} from '../../operations/explain/one.js'
 import type {BumpEvent, BumpRevision} from '../../core/audit/watch.js'
 import {renderExplain} from '../../render/explain.js'
 import {terminalSafeJson} from '../../render/terminal.js'
@@ -63,8 +63,9 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
     if (flags.ndjson && flags.watch === undefined)
       throw bad('--ndjson is for several groups (a pattern or --all) or --watch', 'Use --json for one group.', 'BAD_INPUT')
     const describeOnly = flags['describe-only'] ? 'asked' : 'on-denial'
-    const {report, watchFrom, lanes} = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
-    if (flags.watch !== undefined) return this.watch(arg!, report, watchFrom, o)
+    const first = await explainOne(this.session, arg!, {...o, describeOnly, lanes: flags.html !== undefined})
+    const {report, lanes} = first
+    if (flags.watch !== undefined) return this.watch(arg!, first, o)
     if (flags.html !== undefined) (await import('../../operations/explain/html.js')).writeExplainHtml(flags.html, report, lanes, o, m => this.note(m))
     if (!this.jsonEnabled() && flags.html !== '-') this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     if (report.verdict.code === 'NOT_FOUND') {
@@ -75,29 +76,21 @@ export default class GroupExplain extends LiveCommand<typeof GroupExplain> {
   }
 
   /** The first report, then every new bump (and revision) as the watch reads them. */
-  private async watch(
-    group: string,
-    report: ExplainReport,
-    from: WatchFrom | undefined,
-    o: {now: number; stuckAfterMs: number | undefined; historyDir: string | undefined},
-  ) {
+  private async watch(group: string, first: ExplainedOne, o: {now: number; stuckAfterMs: number | undefined; historyDir: string | undefined}) {
     const {flags} = this
+    const {report} = first
     if (flags.ndjson) print(`${terminalSafeJson(JSON.stringify(toDocument(SCHEMAS.groupExplain, report, this.warnings)))}\n`)
     else this.logRendered(renderExplain(report, styleOf(flags, o.now)))
     this.warnings.length = 0
     const {ndjson} = flags
-    const [{printBumps, printRevisions}, {watchDescribedGroup, watchGroup}] = await Promise.all([
-      import('../../io/watch-loop.js'),
-      import('../../operations/explain/watch.js'),
-    ])
+    const [{printBumps, printRevisions}, {watchExplained}] = await Promise.all([import('../../io/watch-loop.js'), import('../../operations/explain/watch.js')])
     const w = {interval: flags.watch!, stuckAfterMs: o.stuckAfterMs, historyDir: o.historyDir}
     const sink = {
       bumps: (e: BumpEvent[]) => printBumps(e, ndjson),
       revisions: (e: BumpRevision[]) => printRevisions(e, ndjson),
       readEnded: () => void (this.warnings.length = 0),
     }
-    // read describe-only (no records, so no offset to go on from): the describes are polled
-    await (from ? watchGroup(this.session, group, {...from, report}, w, sink) : watchDescribedGroup(this.session, group, w, sink))
+    await watchExplained(this.session, group, first, w, sink)
     return report
   }
 

@@ -36,7 +36,7 @@ const BASELINE_REFRESH_MS = 10 * 60_000
  * `resume`, the polls kept on disk after each poll's prints, and those of an earlier watch compared with first.
  */
 export class DescribedWatch {
-  private polls = new DescribePolls()
+  private polls: DescribePolls
   private readonly printedBumps = new PrintedBumps()
   private recorded: string | undefined
   private store: {clusterId: string; file: StateStore<DescribedWatchState>} | undefined
@@ -49,8 +49,10 @@ export class DescribedWatch {
   constructor(
     private readonly session: Session,
     private readonly o: AuditSettings,
-    private readonly extra: {denial?: Denial; resume?: DescribedResume} = {},
+    private readonly extra: {denial?: Denial; resume?: DescribedResume; seed?: readonly DescribeSnapshot[]} = {},
   ) {
+    // the first poll compares with what was shown before the watch began (a report's describe), if any
+    this.polls = new DescribePolls(extra.seed)
     const warned = new Set<string>()
     this.onceEach = {
       withCluster: (work, options) => session.withCluster(work, options),

@@ -4,12 +4,15 @@
  * Without READ on `__consumer_offsets` (or with --describe-only) the same report is built from the group's
  * describe, OffsetFetch and the live metadata instead of its records.
  */
+import {snapshotOf} from '../../core/audit/described-watch.js'
 import {CostTracker, type OwnershipLanes, ownershipLanes, pictureRange, type RebalanceCost, topicNamesOf} from '../../core/cost/index.js'
 import type {Denial} from '../../core/errors.js'
+import type {DescribeSnapshot} from '../../core/explain/evidence/describes.js'
 import {explainDescribed, explainGroup, type ExplainReport} from '../../core/explain/explain.js'
 import {describedTopics} from '../../core/explain/report/described.js'
 import {groupIdentity} from '../../core/explain/report/facts.js'
 import {windowed} from '../../core/explain/report/window.js'
+import {TopicHasher} from '../../core/hash.js'
 import {GroupReplay, type GroupState, topicsEverUsed} from '../../core/replay/index.js'
 import type {ClusterReader} from '../../kafka/cluster-reader.js'
 import type {Progress} from '../../render/progress.js'
@@ -29,21 +32,35 @@ export interface WatchFrom {
   clusterId: string | null
 }
 
+/** A report, and where a --watch after it goes on from (the records' state, or the describe it was made from). */
+export interface ExplainedOne {
+  report: ExplainReport
+  watchFrom?: WatchFrom
+  describedFrom?: DescribeSnapshot
+  lanes?: OwnershipLanes
+}
+
 /**
  * `describeOnly`: 'asked' reads no records at all; 'on-denial' falls back to the describe when the Fetch of
  * `__consumer_offsets` is refused; absent: that refusal is the error (the watch and many groups need the records).
- * A describe-only report has no `watchFrom`.
+ * A describe-only report has no `watchFrom`; its `describedFrom` is the describe it was made from, as a watch's poll.
  */
 export async function explainOne(
   session: Session,
   group: string,
   o: ExplainRequest & {describeOnly?: 'asked' | 'on-denial'; lanes?: boolean},
-): Promise<{report: ExplainReport; watchFrom?: WatchFrom; lanes?: OwnershipLanes}> {
+): Promise<ExplainedOne> {
   let watchFrom: WatchFrom | undefined
+  let describedFrom: DescribeSnapshot | undefined
+  const fromDescribe = async (client: ClusterReader, progress: Progress, denial?: Denial) => {
+    const r = await explainFromDescribe(session, client, progress, group, o, denial)
+    describedFrom = r.snapshot ?? undefined
+    return r.report
+  }
   let picture: {costs: RebalanceCost[]; tracker: CostTracker} | undefined
   const report = await session.withCluster(
     async (client, progress) => {
-      if (o.describeOnly === 'asked') return explainFromDescribe(session, client, progress, group, o)
+      if (o.describeOnly === 'asked') return fromDescribe(client, progress)
       const replaying = new GroupReplay(group)
       const costs = new CostTracker(group)
       let log: Awaited<ReturnType<typeof readGroupLog>>
@@ -58,7 +75,7 @@ export async function explainOne(
       } catch (error) {
         if (o.describeOnly !== 'on-denial' || !offsetsReadDenied(error)) throw error
         session.warn(`${error.message}: answering from the group's describe, OffsetFetch and the live metadata instead. ${error.hint}`)
-        return explainFromDescribe(session, client, progress, group, o, error.denial)
+        return fromDescribe(client, progress, error.denial)
       }
       const replay = replaying.finish()
       const state = structuredClone(replay.state)
@@ -78,7 +95,7 @@ export async function explainOne(
   )
   const shown = windowed(report, o)
   const lanes = o.lanes && picture && picture.tracker.lastRecordMs > 0 ? lanesOf(picture.costs, picture.tracker, shown) : undefined
-  return {report: shown, ...(watchFrom ? {watchFrom} : {}), ...(lanes ? {lanes} : {})}
+  return {report: shown, ...(watchFrom ? {watchFrom} : {}), ...(describedFrom ? {describedFrom} : {}), ...(lanes ? {lanes} : {})}
 }
 
 /** Each member's holdings over the window shown, from every bump's moves (those before the window too). */
@@ -86,7 +103,12 @@ function lanesOf(costs: readonly RebalanceCost[], tracker: CostTracker, shown: E
   return ownershipLanes(costs, tracker.holdings(), pictureRange(shown.timeline[0]?.timestamp, tracker.lastRecordMs))
 }
 
-/** The describe, the live metadata of its topics, offsets and releases, into the same pipeline (no records). */
+/**
+ * The describe, the live metadata of its topics, offsets and releases, into the same pipeline (no records); and the
+ * describe with that metadata as a watch's poll (null: no such group), so a watch compares its first poll with what
+ * the report showed. The metadata is read just after the describe: a topic change in between is in the snapshot
+ * under the epoch before it, and the bump it brings shows no topic change (unexplained, never a wrong cause).
+ */
 async function explainFromDescribe(
   session: Session,
   client: ClusterReader,
@@ -94,9 +116,11 @@ async function explainFromDescribe(
   group: string,
   o: ExplainRequest,
   denial?: Denial,
-): Promise<ExplainReport> {
+): Promise<{report: ExplainReport; snapshot: DescribeSnapshot | null}> {
   progress.update(`describing ${group}`)
+  const requestedAt = Date.now()
   const described = await readDescribedGroup(client, group)
+  const answeredAt = Date.now()
   // no bumps to attribute: the metadata log is not read
   const inputs = await readExplainInputs(session, client, progress, new Set(described ? describedTopics(described) : []), {...o, metadataLogDir: undefined})
   progress.update("reading committed offsets, log end offsets and the brokers' API versions")
@@ -104,5 +128,7 @@ async function explainFromDescribe(
     described ? readDescribedOffsets(client, described, inputs.live, m => session.warn(m)) : null,
     readReleases(client, group, null, described?.type ?? null),
   ])
-  return explainDescribed(group, described, {...inputs, extras: {brokers: true, offsets, releases}, ...(denial ? {denial} : {})})
+  const report = explainDescribed(group, described, {...inputs, extras: {brokers: true, offsets, releases}, ...(denial ? {denial} : {})})
+  const snapshot = described && snapshotOf(described, new TopicHasher(inputs.live), {requestedAt, at: answeredAt})
+  return {report, snapshot}
 }

@@ -14,9 +14,22 @@ import {runWatch} from '../../io/watch-loop.js'
 import {readGroupLog} from '../../sources/group-log.js'
 import type {Session} from '../session.js'
 import {WatchResume} from '../watch-resume.js'
-import type {WatchFrom} from './one.js'
+import type {ExplainedOne, WatchFrom} from './one.js'
 import {DescribedWatch} from '../audit/described-watch.js'
 import type {AuditSettings} from '../audit/pass.js'
+import type {DescribeSnapshot} from '../../core/explain/evidence/describes.js'
+
+/** The watch after a report: over the group's records where it read them, else polling its describes. */
+export function watchExplained(
+  session: Session,
+  group: string,
+  {report, watchFrom, describedFrom}: ExplainedOne,
+  o: {interval: {text: string; ms: number}; stuckAfterMs: number | undefined; historyDir: string | undefined},
+  sink: GroupWatchSink,
+): Promise<void> {
+  // read describe-only (no records, so no offset to go on from): the describes are polled
+  return watchFrom ? watchGroup(session, group, {...watchFrom, report}, o, sink) : watchDescribedGroup(session, group, describedFrom, o, sink)
+}
 
 export interface GroupWatchSink {
   bumps(events: BumpEvent[]): void
@@ -136,11 +149,15 @@ export function bumpsAfterRestart(
 /**
  * `group explain GROUP --watch` read describe-only (READ on `__consumer_offsets` refused, or --describe-only): the
  * group polled as a describe-only `audit --watch --group GROUP` polls it (its describe and the live metadata), each
- * epoch move printed once with what changed between the two polls, the epochs seen recorded in the history.
+ * epoch move printed once with what changed between the two polls, the epochs seen recorded in the history. The
+ * first poll compares with `from`, the describe the report was made from: a bump between the report and that poll is
+ * printed (without it the first poll would be a baseline, and such a bump in no comparison). After a restart, the
+ * earlier watch's polls are compared with instead (they are older).
  */
 export async function watchDescribedGroup(
   session: Session,
   group: string,
+  from: DescribeSnapshot | undefined,
   o: {interval: {text: string; ms: number}; stuckAfterMs: number | undefined; historyDir: string | undefined},
   sink: Pick<GroupWatchSink, 'bumps' | 'readEnded'>,
 ): Promise<void> {
@@ -157,7 +174,7 @@ export async function watchDescribedGroup(
     metadataLogDir: undefined,
     lag: false,
   }
-  const polls = new DescribedWatch(session, settings, {resume: {kind: 'group-explain', filters: group}})
+  const polls = new DescribedWatch(session, settings, {resume: {kind: 'group-explain', filters: group}, seed: from ? [from] : []})
   await runWatch({
     interval: o.interval,
     unit: 'read',

@@ -9,7 +9,9 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {TopicHasher} from '../../../src/core/hash.js'
 import {type ClusterMetadata, parseMetadataDocument} from '../../../src/core/metadata.js'
+import type {BumpEvent} from '../../../src/core/audit/watch.js'
 import {explainOne} from '../../../src/operations/explain/one.js'
+import {watchDescribedGroup} from '../../../src/operations/explain/watch.js'
 import type {Session} from '../../../src/operations/session.js'
 import {describedMember as member, refusedDescribe} from '../../lib/describes.js'
 import {FakeCluster} from '../../lib/fake-cluster.js'
@@ -95,6 +97,49 @@ describe('group explain when READ on __consumer_offsets is refused', () => {
   it('without the fallback asked for, the refusal stays the error', async () => {
     await expect(explainOne(session(refusing()), G, request)).rejects.toMatchObject({code: 'NOT_AUTHORIZED', operation: 'READ'})
   })
+})
+
+describe('group explain --watch read describe-only', () => {
+  /** The watch from `from` until it has printed a bump or polled `polls` times; what it printed. */
+  async function watched(fake: FakeCluster, from: Parameters<typeof watchDescribedGroup>[2], polls: number): Promise<BumpEvent[]> {
+    const printed: BumpEvent[] = []
+    let n = 0
+    const stop = () => process.emit('SIGTERM', 'SIGTERM')
+    const o = {interval: {text: '10ms', ms: 10}, stuckAfterMs: undefined, historyDir: mkdtempSync(join(tmpdir(), 'rd-do-w-'))}
+    await watchDescribedGroup(session(fake), G, from, o, {
+      bumps: e => void printed.push(...e),
+      readEnded: () => void (printed.length > 0 || ++n >= polls ? stop() : undefined),
+    })
+    return printed
+  }
+
+  /** m3 joins: epoch 6 -> 7. */
+  const join3 = (fake: FakeCluster) =>
+    fake.describeGroup('consumer', {
+      groupId: G,
+      state: 'Stable',
+      groupEpoch: 7,
+      assignmentEpoch: 7,
+      assignorName: 'uniform',
+      members: [member('m1', 7, [0], [0]), member('m2', 7, [1], [1]), member('m3', 7, [], [])],
+    })
+
+  it("compares its first poll with the report's describe: a join between the report and that poll is printed once, with its cause", async () => {
+    const fake = refusing()
+    const {describedFrom} = await explainOne(session(fake), G, {...request, describeOnly: 'asked'})
+    expect(describedFrom).toMatchObject({group: {group: G, groupEpoch: 6}, metadataHash: new TopicHasher(live).groupHash(['orders']).toString()})
+    join3(fake)
+    const printed = await watched(fake, describedFrom, 3)
+    expect(printed.map(e => [e.previousEpoch, e.epoch, e.causes.map(c => [c.kind, (c.details as {memberId?: string}).memberId])])).toEqual([
+      [6, 7, [['member-joined', 'm3']]],
+    ])
+  }, 20_000)
+
+  it("without the report's describe its first poll is a baseline: the same join is in no comparison", async () => {
+    const fake = refusing()
+    join3(fake)
+    expect(await watched(fake, undefined, 3)).toEqual([])
+  }, 20_000)
 })
 
 describe('each group type read from its describe', () => {
