@@ -4,7 +4,7 @@
  * ./metadata-log.ts (which replays them and re-exports what was public here); strictly read-only.
  */
 import {constants} from 'node:fs'
-import {open, readdir, stat} from 'node:fs/promises'
+import {lstat, open, readdir, stat} from 'node:fs/promises'
 import {basename, join} from 'node:path'
 import {InputError, RuntimeError} from '../core/errors.js'
 import type {LogBatch} from '../core/log/batch.js'
@@ -38,7 +38,75 @@ export interface MetadataLogFiles {
   readonly snapshots: readonly SnapshotFile[]
 }
 
+/**
+ * How many times a listing, or a read of what was listed, is done again when a listed file is removed before it is
+ * opened: Kafka renames an old snapshot or segment to *.deleted (then deletes it) once its log start passes it, at
+ * any moment of a live directory's life.
+ */
+export const READ_ATTEMPTS = 3
+
+/** An open or stat that found no file where the listing had one (removed since, or renamed to *.deleted). */
+export function isRemoved(error: unknown): error is NodeJS.ErrnoException & {path: string} {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' && typeof (error as NodeJS.ErrnoException).path === 'string'
+}
+
+/** The run ends (exit 1, not a usage error) when a listed file is removed on every attempt: the directory is changing. */
+export function removedOnEveryAttempt(dir: string, path: string): RuntimeError {
+  return new RuntimeError(
+    `${path} was removed from ${dir} after it was listed, on each of ${READ_ATTEMPTS} attempts to read the directory`,
+    'The directory changed faster than it could be read (Kafka deletes old snapshots and segments as its log start advances): run again, or read a copy of it.',
+    'METADATA_LOG_CHANGING',
+  )
+}
+
+/**
+ * The segments and snapshots of a metadata log directory, each checked to be a regular file and the oldest read far
+ * enough to refuse another topic's directory. A file removed between the listing and its check is Kafka's cleanup
+ * of a live directory: the directory is listed again (at most READ_ATTEMPTS times).
+ */
 export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listOnce(dirArg)
+    } catch (error) {
+      if (!isRemoved(error)) throw error
+      if (attempt === READ_ATTEMPTS) throw removedOnEveryAttempt(dirArg, error.path)
+    }
+  }
+}
+
+async function listOnce(dirArg: string): Promise<MetadataLogFiles> {
+  const {dir, names} = await readLogDir(dirArg)
+  const other = /^(__consumer_offsets|__transaction_state|__share_group_state)-\d+$/.exec(basename(dir))
+  if (other) throw notMetadataLog(dir, `it is a partition directory of ${other[1]}`)
+  const segments: SegmentFile[] = []
+  const snapshots: SnapshotFile[] = []
+  for (const n of names) {
+    let m = /^(\d{20})\.log$/.exec(n)
+    if (m) segments.push({path: join(dir, n), baseOffset: BigInt(m[1])})
+    m = /^(\d{20})-(\d{10})\.checkpoint$/.exec(n)
+    if (m) snapshots.push({path: join(dir, n), endOffset: BigInt(m[1]), epoch: Number(m[2])})
+  }
+  // Every file read must be a regular file (or a link to one): a FIFO would block the read forever, a directory,
+  // a dangling link or a link loop cannot be read. Checked here, before anything is read.
+  for (const f of [...segments, ...snapshots]) await assertRegularFile(f.path)
+  if (segments.length === 0 && snapshots.length === 0) {
+    throw new InputError(
+      `${dirArg} holds no metadata log segments (*.log) or snapshots (*.checkpoint)`,
+      `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir.`,
+      'NO_METADATA_LOG',
+    )
+  }
+  const cmp = compare<bigint>
+  segments.sort((a, b) => cmp(a.baseOffset, b.baseOffset))
+  snapshots.sort((a, b) => cmp(a.endOffset, b.endOffset) || a.epoch - b.epoch)
+  const files = {dir, segments, snapshots}
+  await probeMetadataLog(files)
+  return files
+}
+
+/** The directory's names; the `__cluster_metadata-0` in it when given the log dir holding it. */
+async function readLogDir(dirArg: string): Promise<{dir: string; names: string[]}> {
   let names: string[]
   let dir = dirArg
   try {
@@ -71,32 +139,7 @@ export async function listMetadataLog(dirArg: string): Promise<MetadataLogFiles>
       )
     throw error
   }
-  const other = /^(__consumer_offsets|__transaction_state|__share_group_state)-\d+$/.exec(basename(dir))
-  if (other) throw notMetadataLog(dir, `it is a partition directory of ${other[1]}`)
-  const segments: SegmentFile[] = []
-  const snapshots: SnapshotFile[] = []
-  for (const n of names) {
-    let m = /^(\d{20})\.log$/.exec(n)
-    if (m) segments.push({path: join(dir, n), baseOffset: BigInt(m[1])})
-    m = /^(\d{20})-(\d{10})\.checkpoint$/.exec(n)
-    if (m) snapshots.push({path: join(dir, n), endOffset: BigInt(m[1]), epoch: Number(m[2])})
-  }
-  // Every file read must be a regular file (or a link to one): a FIFO would block the read forever, a directory,
-  // a dangling link or a link loop cannot be read. Checked here, before anything is read.
-  for (const f of [...segments, ...snapshots]) await assertRegularFile(f.path)
-  if (segments.length === 0 && snapshots.length === 0) {
-    throw new InputError(
-      `${dirArg} holds no metadata log segments (*.log) or snapshots (*.checkpoint)`,
-      `Give the ${METADATA_PARTITION_DIR} directory from a broker's or controller's metadata.log.dir.`,
-      'NO_METADATA_LOG',
-    )
-  }
-  const cmp = compare<bigint>
-  segments.sort((a, b) => cmp(a.baseOffset, b.baseOffset))
-  snapshots.sort((a, b) => cmp(a.endOffset, b.endOffset) || a.epoch - b.epoch)
-  const files = {dir, segments, snapshots}
-  await probeMetadataLog(files)
-  return files
+  return {dir, names}
 }
 
 function notMetadataLog(dir: string, why: string): InputError {
@@ -107,16 +150,27 @@ function notMetadataLog(dir: string, why: string): InputError {
   )
 }
 
-/** Refuses (exit 2, naming the file) what is not a regular file: a FIFO, socket, device, directory, dangling link, link loop. */
+/**
+ * Refuses (exit 2, naming the file) what is not a regular file: a FIFO, socket, device, directory, dangling link, link
+ * loop. A file no longer there at all (removed since the listing) is thrown as it is, for the listing to be done again.
+ */
 async function assertRegularFile(path: string): Promise<void> {
   let st
   try {
     st = await stat(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
+    if (
+      code === 'ENOENT' &&
+      !(await lstat(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw error
     const why =
       code === 'ENOENT'
-        ? 'a symbolic link to nothing (or removed while read)'
+        ? 'a symbolic link to nothing'
         : code === 'ELOOP'
           ? 'a symbolic link loop'
           : code === 'EACCES'
@@ -281,12 +335,15 @@ export async function* readBatchFile(path: string, infoArg?: FileReadInfo, keepK
 
 /** LastContainedLogTimestamp from a snapshot's header control record (SnapshotHeaderRecord), if readable. */
 export async function snapshotTimestamp(path: string): Promise<number | undefined> {
-  for await (const batches of readBatchFile(path)) {
-    const r = batches[0]?.records[0]
-    if (batches[0]?.isControl && r?.key && r.key.length >= 4 && ((r.key[2] << 8) | r.key[3]) === 3 && r.value && r.value.length >= 10) {
-      return Number(Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length).readBigInt64BE(2))
-    }
-    return undefined
+  for await (const batches of readBatchFile(path)) return snapshotHeaderTimestamp(batches)
+  return undefined
+}
+
+/** LastContainedLogTimestamp from a snapshot's first batches (its header control record first), if readable. */
+export function snapshotHeaderTimestamp(batches: readonly LogBatch[]): number | undefined {
+  const r = batches[0]?.records[0]
+  if (batches[0]?.isControl && r?.key && r.key.length >= 4 && ((r.key[2] << 8) | r.key[3]) === 3 && r.value && r.value.length >= 10) {
+    return Number(Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length).readBigInt64BE(2))
   }
   return undefined
 }

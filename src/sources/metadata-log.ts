@@ -16,11 +16,15 @@ import type {MetadataLogView} from '../core/metadata-log/attribute.js'
 import {MetadataReplay, type ReplayOptions} from '../core/metadata-log/replay.js'
 import {
   type FileReadInfo,
+  isRemoved,
   listMetadataLog,
   type MetadataLogFiles,
   assertMetadataBatch,
+  READ_ATTEMPTS,
   readBatchFile,
+  removedOnEveryAttempt,
   type SnapshotFile,
+  snapshotHeaderTimestamp,
   snapshotTimestamp,
 } from './metadata-log-files.js'
 
@@ -51,6 +55,8 @@ export interface MetadataLogReplay {
   partialTail: {file: string; byte: number; bytes: number} | null
   /** Damage or a gap: exact history ends before `damage.offset`; null when the log was read to its end (or the until bound). */
   damage: LogDamage | null
+  /** Files removed while the directory was read (it was listed and read again): one line, for stderr and the JSON warnings. */
+  notes: string[]
 }
 
 export interface ReadMetadataLogOptions extends ReplayOptions {
@@ -80,13 +86,44 @@ async function readSnapshot(dir: string, snapshot: SnapshotFile): Promise<LogBat
   return batches
 }
 
+/**
+ * Replays the directory. A listed snapshot or segment removed before it is opened (a live directory: Kafka deletes
+ * old ones as its log start advances) makes it list and read the directory again, from the oldest snapshot there
+ * then; the last of READ_ATTEMPTS reads starts at the newest snapshot, which that cleanup never removes.
+ */
 export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOptions = {}): Promise<MetadataLogReplay> {
+  const removed: string[] = []
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt === READ_ATTEMPTS
+    try {
+      const r = await replayOnce(dirArg, opts, last && removed.length > 0)
+      return {...r, notes: removedNotes(r, removed, last)}
+    } catch (error) {
+      if (!isRemoved(error)) throw error
+      if (last) throw removedOnEveryAttempt(dirArg, error.path)
+      removed.push(error.path)
+    }
+  }
+}
+
+function removedNotes(r: Omit<MetadataLogReplay, 'notes'>, removed: readonly string[], fromNewest: boolean): string[] {
+  if (removed.length === 0) return []
+  const start = fromNewest
+    ? `read again from the newest snapshot (${r.snapshot ? basename(r.snapshot.path) : 'none'}): history starts at offset ${r.historyStart.offset}, nothing before it was read`
+    : `read again: history starts at offset ${r.historyStart.offset}`
+  return [
+    `${removed.map(p => basename(p)).join(', ')}: removed from ${r.files.dir} after it was listed (Kafka deletes old snapshots and segments as its log start advances); the directory was listed and ${start}.`,
+  ]
+}
+
+async function replayOnce(dirArg: string, opts: ReadMetadataLogOptions, fromNewest: boolean): Promise<Omit<MetadataLogReplay, 'notes'>> {
   const files = await listMetadataLog(dirArg)
-  const snapshot = await startingSnapshot(files, opts)
+  const snapshot = await startingSnapshot(files, opts, fromNewest)
   const replay = new MetadataReplay(opts)
   if (snapshot) {
     const batches = await readSnapshot(files.dir, snapshot)
-    replay.loadSnapshot(batches, snapshot.endOffset, (await snapshotTimestamp(snapshot.path)) ?? 0)
+    // (the timestamp from the batches read, not a second open: the file may be removed by now)
+    replay.loadSnapshot(batches, snapshot.endOffset, snapshotHeaderTimestamp(batches) ?? 0)
     const bad = replay.stats.decodeErrors[0]
     if (bad)
       throw new InputError(
@@ -102,8 +139,11 @@ export async function replayMetadataLog(dirArg: string, opts: ReadMetadataLogOpt
   return {replay, files, snapshot, historyStart, ...read}
 }
 
-/** The snapshot the replay starts from (null: offset 0); throws when the log does not start at 0 and none is there. */
-async function startingSnapshot(files: MetadataLogFiles, opts: ReadMetadataLogOptions): Promise<SnapshotFile | null> {
+/**
+ * The snapshot the replay starts from (null: offset 0); throws when the log does not start at 0 and none is there.
+ * `newest`: the newest usable one, not the oldest (a directory whose older files are being removed while read).
+ */
+async function startingSnapshot(files: MetadataLogFiles, opts: ReadMetadataLogOptions, newest = false): Promise<SnapshotFile | null> {
   const logStart = files.segments[0]?.baseOffset
   // A snapshot is usable when the segments continue from it.
   const usable = files.snapshots.filter(s => logStart !== undefined && s.endOffset >= logStart)
@@ -119,6 +159,8 @@ async function startingSnapshot(files: MetadataLogFiles, opts: ReadMetadataLogOp
       snapshot = s
       break
     }
+  } else if (newest) {
+    snapshot = usable[usable.length - 1] ?? null
   } else if (!fromZero) {
     snapshot = usable[0] ?? null
   }

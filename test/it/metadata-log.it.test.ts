@@ -131,6 +131,16 @@ async function compareDir(dir: string): Promise<{records: number; compared: numb
 }
 
 const tool = (cls: string, ...args: string[]) => clusterSh(probe.env, 'tool', cls, ...args)
+
+/** What a run printed, for a failure's message: with --json an error is a document on stdout, and stderr is empty. */
+const printed = (r: {code: number; stdout: string; stderr: string}) => `exit ${r.code}; stderr: ${r.stderr}; stdout: ${r.stdout.slice(0, 4000)}`
+
+/** A command's --json document; a run that does not exit 0 fails naming its exit code and what it printed. */
+async function cliJson(args: string[]) {
+  const r = await cli(args)
+  expect(r.code, `${args.join(' ')}: ${printed(r)}`).toBe(0)
+  return JSON.parse(r.stdout)
+}
 const TOPIC_COMMAND = 'org.apache.kafka.tools.TopicCommand'
 const REASSIGN = 'org.apache.kafka.tools.reassign.ReassignPartitionsCommand'
 
@@ -161,7 +171,7 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
     await afterBump(env, G, e2, 'a bump after the reassignment')
     await sleep(1000)
 
-    const history = JSON.parse((await cli(['cluster', 'history', '--metadata-log', ctrlDir, '--topic', T, '--json'])).stdout)
+    const history = await cliJson(['cluster', 'history', '--metadata-log', ctrlDir, '--topic', T, '--json'])
     const descriptions = history.changes.map((c: {description: string}) => c.description)
     // the log keeps 10 min of history after a snapshot (metadata.max.retention.ms): the creation is in it
     expect(Date.parse(history.source.historyStart.time ?? '1970-01-01T00:00:00Z')).toBeLessThan(createdAt)
@@ -271,7 +281,7 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
 
   it("cluster metadata-log names each broker's metadata log as its server.properties place it (log.dirs here), a directory --metadata-log reads", async () => {
     const r = await cli(['cluster', 'metadata-log', '-b', probe.env.bootstrap, '--json'])
-    expect(r.code, r.stderr).toBe(0)
+    expect(r.code, printed(r)).toBe(0)
     const nodes = JSON.parse(r.stdout).nodes as Array<{nodeId: number; path: string; source: string; error: string | null}>
     const {md} = await probe.metadata()
     expect(nodes.map(n => n.nodeId)).toEqual(md.brokers.filter(b => !b.fenced).map(b => b.id))
@@ -281,7 +291,7 @@ describe(`KRaft metadata log (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, (
       expect(existsSync(n.path), n.path).toBe(true)
     }
     const history = await cli(['cluster', 'history', '--metadata-log', nodes[0].path, '--json'])
-    expect(history.code, history.stderr).toBe(0)
+    expect(history.code, printed(history)).toBe(0)
   })
 
   it('every record of the controller and broker logs equals DumpLogSegments --cluster-metadata-decoder, field by field', async () => {

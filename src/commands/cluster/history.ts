@@ -49,7 +49,7 @@ export default class ClusterHistory extends BaseCommand<typeof ClusterHistory> {
     })
     const source = metadataLogSourceInfo(r)
     // on stderr and in the JSON warnings; the text output also says it under its first line
-    for (const w of metadataLogWarnings(source)) this.warn(w)
+    for (const w of [...r.notes, ...metadataLogWarnings(source)]) this.warn(w)
     if (flags.ndjson) {
       // (names from the log may hold C1, bidi and line separators: \u escapes, as --json writes them)
       print(

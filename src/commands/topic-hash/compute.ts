@@ -75,6 +75,7 @@ async function metadataAt(dir: string, point: LogPoint | undefined, warn: (messa
   const at = point?.text
   const bound = point === undefined ? {} : point.untilOffset === undefined ? {untilTime: point.untilTime} : {untilOffset: point.untilOffset}
   const r = await replayMetadataLog(dir, {...bound, start: 'latest', keepChanges: false})
+  for (const n of r.notes) warn(n)
   const startMs = r.historyStart.timestamp
   if (
     at !== undefined &&

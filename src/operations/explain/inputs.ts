@@ -44,6 +44,6 @@ export async function readMetadataLogEvidence(session: Pick<Session, 'warn'>, di
   const {metadataLogSourceInfo, metadataLogView, metadataLogWarnings, replayMetadataLog} = await import('../../sources/metadata-log.js')
   const r = await replayMetadataLog(dir, {trackTopics: new Set(topics)})
   const source = metadataLogSourceInfo(r)
-  for (const w of metadataLogWarnings(source)) session.warn(w)
+  for (const w of [...r.notes, ...metadataLogWarnings(source)]) session.warn(w)
   return {view: metadataLogView(r), source}
 }
