@@ -86,7 +86,9 @@ afterAll(async () => {
   await probe?.close()
 })
 
-describe(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
+// the two tests run side by side (their own topics and groups): the stuck member's (~15 s) inside the pending
+// test's 60 s assignment interval, which it spends waiting
+describe.concurrent(`audit: rebalance states on a real cluster (Kafka ${version})`, () => {
   it('a member stuck revoking: reconciling, then stuck after --stuck-after; released, in sync', async () => {
     const d = probe.driver
     const [T, G] = [`${P}-st`, `${P}-stuck`]

@@ -88,6 +88,7 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
     consumer.kill('SIGSTOP')
     await probe.driver.cmd(`produce ${topic} 11`)
 
+    const ours = await explain()
     const tool = async (...args: string[]) =>
       (
         await clusterSh(
@@ -105,15 +106,11 @@ describe(`classic groups (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () =>
         .split('\n')
         .map(l => l.trim().split(/\s+/))
         .filter(f => f[0] === g)
-    // ours, Kafka's three views and audit's lag (kafka-consumer-groups' LAG column summed) while the member is still
-    // stopped, side by side (a JVM start each for the tool: 3-5 s on a loaded machine)
-    const [ours, offsets, members, state, lagged] = await Promise.all([
-      explain(),
-      tool('--offsets'),
-      tool('--members', '--verbose'),
-      tool('--state'),
-      cli(['audit', '-b', bs, '--json', '--no-record', '--group', g]),
-    ])
+    const offsets = await tool('--offsets')
+    const members = await tool('--members', '--verbose')
+    const state = await tool('--state')
+    // audit's lag while the member is still stopped: kafka-consumer-groups' LAG column summed
+    const lagged = await cli(['audit', '-b', bs, '--json', '--no-record', '--group', g])
     consumer.kill('SIGCONT')
     console.log({offsets, members, state})
 
