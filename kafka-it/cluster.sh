@@ -156,6 +156,9 @@ write_controller_props() {
     echo "node.id=$CTRL_ID"
     echo "listeners=CONTROLLER://127.0.0.1:$(ctrl_port)"
     echo "log.dirs=$RUN/c$CTRL_ID/data"
+    # the controller validates group configs against its own bounds (default minimum 45 s): the brokers' minimum,
+    # so that a group config may set a session timeout below 45 s (the audit integration test: 30 s)
+    echo "group.consumer.min.session.timeout.ms=6000"
     common_props
   } >"$RUN/c$CTRL_ID.properties"
 }

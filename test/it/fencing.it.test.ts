@@ -46,6 +46,12 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       killed = true
       const fenced = await d.cmd('wait-broker 3 fenced 60000')
       expect(fenced.brokers).toContainEqual({id: 3, rack: 'rack-b', fenced: true})
+      // a hash the coordinator computes for the first time while broker 3 is fenced (checked below): its group
+      // starts now and settles while the first group is watched
+      const g2 = 'it-fence-fresh'
+      await d.cmd(`consumer f2 ${g2} names f-late`)
+      const settledFresh = probe.settled(g2, 'consumer')
+      settledFresh.catch(() => undefined) // awaited below
       await sleep(5000) // several heartbeats of the member (1 s) after fencing
 
       const after = await probe.settled(g, 'consumer', 4000)
@@ -59,9 +65,7 @@ describe(`fenced broker (Kafka ${process.env.KAFKA_VERSION ?? '4.4.0'})`, () => 
       expect(new TopicHasher(withoutFenced(md)).groupHash(['f-main'])).not.toBe(after.metadataHash)
 
       // a hash the coordinator computes for the first time while broker 3 is fenced counts rack-b too
-      const g2 = 'it-fence-fresh'
-      await d.cmd(`consumer f2 ${g2} names f-late`)
-      const fresh = await probe.settled(g2, 'consumer')
+      const fresh = await settledFresh
       const md2 = (await probe.metadata()).md
       expect(md2.brokers).toContainEqual({id: 3, rack: 'rack-b', fenced: true})
       expect(new TopicHasher(md2).groupHash(['f-late'])).toBe(fresh.metadataHash)
