@@ -12,6 +12,22 @@ describe('a JSON document in pieces', () => {
     for (const d of docs) expect(piecesText(jsonPieces(d))).toBe(JSON.stringify(d))
   })
 
+  it('a value that gives its own JSON, as a field or an array element, is written as its pieces, text or bytes', () => {
+    const own = (value: unknown, asBytes: boolean) => ({
+      value,
+      jsonPieces: () => (asBytes ? [Buffer.from(JSON.stringify(value))] : ['', JSON.stringify(value)]),
+      toJSON: () => value,
+    })
+    const doc = {
+      rows: own([{a: 1}, 'é\u202e'], false),
+      mixed: [own({b: 2}, true), {c: 3}, own('d', false), own(null, true)],
+      bytesFirst: [own(4, true), 5],
+    }
+    const pieces = [...jsonPieces(doc)]
+    expect(piecesText(pieces)).toBe(JSON.stringify(doc))
+    expect(pieces.filter(p => typeof p !== 'string')).toHaveLength(3 + 2) // the byte rows and the commas before them
+  })
+
   it('chunks of about the given size, each mapped, nothing lost', () => {
     const doc = {rows: Array.from({length: 1000}, (_, i) => ({i, pad: 'x'.repeat(50)}))}
     const chunks: string[] = []
