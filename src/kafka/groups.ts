@@ -306,27 +306,19 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
   return ids.map(id => done.get(id)!).filter(Boolean)
 }
 
-/** The groups by coordinator address, each in the order asked; groups without a coordinator left out. */
+/** The groups by coordinator address (the first Node seen for it), each in the order asked; groups without one left out. */
 function byCoordinator(groupIds: readonly string[], coordinators: Coordinators): Array<{node: Node; ids: string[]}> {
-  // By Node first, without an address string made per group: findCoordinators shares one Node per coordinator.
-  const byNode = new Map<Node, string[]>()
-  for (const id of groupIds) {
-    const node = coordinators.get(id)
-    if (!node) continue
-    const ids = byNode.get(node)
-    if (ids) ids.push(id)
-    else byNode.set(node, [id])
-  }
-  const addresses = [...byNode.keys()].map(n => `${n.host}:${n.port}`)
-  if (new Set(addresses).size === addresses.length) return Array.from(byNode, ([node, ids]) => ({node, ids}))
-  // two Nodes of one address (coordinators known and found): one list, the first Node's, as asked
   const byAddress = new Map<string, {node: Node; ids: string[]}>()
+  // (each Node's address made once, not once a group: findCoordinators shares one Node per coordinator)
+  const addressOf = new Map<Node, string>()
   for (const id of groupIds) {
     const node = coordinators.get(id)
     if (!node) continue
-    const key = `${node.host}:${node.port}`
-    if (!byAddress.has(key)) byAddress.set(key, {node, ids: []})
-    byAddress.get(key)!.ids.push(id)
+    let key = addressOf.get(node)
+    if (key === undefined) addressOf.set(node, (key = `${node.host}:${node.port}`))
+    const to = byAddress.get(key)
+    if (to) to.ids.push(id)
+    else byAddress.set(key, {node, ids: [id]})
   }
   return [...byAddress.values()]
 }
