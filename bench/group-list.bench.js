@@ -21,6 +21,16 @@
 // With a large frame copied in as it arrives (not its chunks and a copy at once) and FindCoordinator's in-order
 // answer checked without sets (load 6-10, alternating): 371-387 MB against 829-998 MB, CPU 26.6-27.3 s against
 // 29.2-30.5 s, wall 46.9-56.3 s against 45.6-64.3 s, every run within --timeout 60s.
+// Rows' JSON made from the columns (no entry object a row), text encoded piece by piece into each chunk's buffer
+// and mapped for the terminal only where it holds more than printable ASCII, and the describe path's per-group
+// objects cut (no error object per group described, no address string per group, no pair per group joined, no
+// spread per entry, no sort of the sorted listing); alternating with the build before, one process a run, the
+// fake broker in its own process, 1.5M groups --json --timeout 60s, load 5-9, four runs each, all within the
+// timeout: CPU 25.4-29.7 s (median 27.9) against 27.8-38.0 s (31.9), wall 30.7-52.6 s against 35.4-58.0 s, peak
+// RSS 357-374 MB against 360-388 MB: the CPU saved is in the machine's noise run by run (one pair: 28.5 against
+// 27.8 s). At load ~15 with --timeout 300s, one run each: CPU 28.8 against 39.6 s; at load 12-20 both builds ran
+// past --timeout 60s in two runs each. Writing the 1.5M rows alone (247 MB through writeInChunks, in process):
+// 1.1-1.5 s CPU against 3.0-3.2 s.
 // Usage: node bench/group-list.bench.js [groups=1500000] [runs=3] [format=json|table] [timeout=60s]
 import {spawn, spawnSync} from 'node:child_process'
 import {fileURLToPath} from 'node:url'

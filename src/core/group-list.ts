@@ -47,64 +47,72 @@ export function groupListing(
   coordinators: ReadonlyMap<string, {readonly id: number}>,
   partitionOf: (groupId: string) => number,
 ): GroupListEntry[] {
-  const out = listed.map((g): GroupListEntry => {
-    const d = described.get(g.groupId)
-    const ok = d !== undefined && d.errorName === 'NONE'
-    return {
-      group: g.groupId,
-      type: g.type,
-      protocolType: g.protocolType,
-      state: ok ? d.state : g.state,
-      groupEpoch: ok ? (d.groupEpoch ?? null) : null,
-      assignmentEpoch: ok ? (d.assignmentEpoch ?? null) : null,
-      members: ok ? d.members.length : null,
-      coordinator: coordinators.get(g.groupId)?.id ?? null,
-      partition: partitionOf(g.groupId),
-      ...(d && !ok ? {describeError: d.errorName} : {}),
-    }
-  })
-  return out.sort(by(x => x.group))
+  const out = listed.map(g => listingEntry(g, described.get(g.groupId), coordinators.get(g.groupId)?.id ?? null, partitionOf(g.groupId)))
+  // (ListGroups' answer comes sorted: the check spares a sort's million comparisons)
+  return isSorted(out) ? out : out.sort(by(x => x.group))
+}
+
+function listingEntry(g: ListedGroupInput, d: DescribedGroupInput | undefined, coordinator: number | null, partition: number): GroupListEntry {
+  const ok = d !== undefined && d.errorName === 'NONE'
+  // (one literal, describeError added after: a spread into the literal made each entry a slower, larger object)
+  const e: GroupListEntry = {
+    group: g.groupId,
+    type: g.type,
+    protocolType: g.protocolType,
+    state: ok ? d.state : g.state,
+    groupEpoch: ok ? (d.groupEpoch ?? null) : null,
+    assignmentEpoch: ok ? (d.assignmentEpoch ?? null) : null,
+    members: ok ? d.members.length : null,
+    coordinator,
+    partition,
+  }
+  if (d && !ok) e.describeError = d.errorName
+  return e
+}
+
+function isSorted(es: readonly GroupListEntry[]): boolean {
+  for (let i = 1; i < es.length; i++) if (es[i - 1].group > es[i].group) return false
+  return true
 }
 
 /** Nullable numbers of a row, in GroupListEntry's order. */
 const NUMBERS = ['groupEpoch', 'assignmentEpoch', 'members', 'coordinator', 'partition'] as const
-/** Texts of a row, in GroupListEntry's order (describeError last: absent when code 0). */
-const TEXTS = ['type', 'protocolType', 'state', 'describeError'] as const
-
-const json = (v: string | number | null) => (typeof v === 'string' ? JSON.stringify(v) : String(v))
-
-/** JSON.stringify(e), written without its walk of an object: 1.5 million rows in ~3.8 s against ~5.2. */
-export function entryJson(e: GroupListEntry): string {
-  const error = e.describeError === undefined ? '' : `,"describeError":${json(e.describeError)}`
-  return `{"group":${json(e.group)},"type":${json(e.type)},"protocolType":${json(e.protocolType)},"state":${json(e.state)},"groupEpoch":${json(e.groupEpoch)},"assignmentEpoch":${json(e.assignmentEpoch)},"members":${json(e.members)},"coordinator":${json(e.coordinator)},"partition":${json(e.partition)}${error}}`
-}
-
 /**
  * `group list`'s rows held as columns: a million groups' rows as objects are ~100 bytes each (the group id aside);
- * here ~45 bytes, the texts (types, states, protocol types, describe errors) kept once each. Read back row by row:
- * at(i) and iteration make each entry as it is read; the JSON writer takes the rows' texts (jsonTextAt: the rows
- * of src/render/json-stream.ts), JSON.stringify their entries (toJSON).
+ * here ~45 bytes, the texts (types, states, protocol types, describe errors) kept once each, with their JSON. Read
+ * back row by row: at(i) and iteration make each entry as it is read; --json takes the rows' JSON text made from
+ * the columns (jsonPieces: src/render/json-stream.ts OwnJson), JSON.stringify their entries (toJSON).
  */
 export class GroupListRows implements Iterable<GroupListEntry> {
   readonly #ids: string[] = []
   readonly #texts: Array<string | undefined> = [undefined]
+  /** Each text's JSON (stringified once, not once a row). */
+  readonly #textJson: string[] = ['']
   readonly #codeOf = new Map<string | undefined, number>([[undefined, 0]])
-  #codes = new Uint32Array(4 * 1024)
-  #numbers = new Int32Array(5 * 1024)
+  /** A row's texts by their codes: type, protocol type, state, describe error (0: none). */
+  #codes = new Uint32Array(0)
+  #numbers = new Int32Array(0)
   /** One bit per number: null. */
-  #nulls = new Uint8Array(1024)
+  #nulls = new Uint8Array(0)
 
   get length(): number {
     return this.#ids.length
   }
 
+  /** `capacity`: the rows expected (a hint: the columns grow past it). */
+  constructor(capacity = 1024) {
+    this.#grow(Math.max(1, capacity))
+  }
+
   add(e: GroupListEntry): void {
     const i = this.#ids.length
-    if (i === this.#nulls.length) this.#grow()
+    if (i === this.#nulls.length) this.#grow(2 * i)
     this.#ids.push(e.group)
-    TEXTS.forEach((k, j) => {
-      this.#codes[4 * i + j] = this.#code(e[k])
-    })
+    const c = 4 * i
+    this.#codes[c] = this.#code(e.type)
+    this.#codes[c + 1] = this.#code(e.protocolType)
+    this.#codes[c + 2] = this.#code(e.state)
+    this.#codes[c + 3] = this.#code(e.describeError)
     let nulls = 0
     NUMBERS.forEach((k, j) => {
       const v = e[k]
@@ -137,9 +145,19 @@ export class GroupListRows implements Iterable<GroupListEntry> {
     for (let i = 0; i < this.length; i++) yield this.at(i)
   }
 
-  /** Row `i`'s JSON text: JSON.stringify(this.at(i)). */
-  jsonTextAt(i: number): string {
-    return entryJson(this.at(i))
+  /** Row `i`'s JSON text: JSON.stringify(this.at(i)), without the entry made. */
+  jsonAt(i: number): string {
+    const [t, c, k] = [this.#textJson, this.#codes, 4 * i]
+    const num = (j: number) => ((this.#nulls[i] >> j) & 1 ? 'null' : String(this.#numbers[5 * i + j]))
+    const error = c[k + 3] === 0 ? '' : `,"describeError":${t[c[k + 3]]}`
+    return `{"group":${JSON.stringify(this.#ids[i])},"type":${t[c[k]]},"protocolType":${t[c[k + 1]]},"state":${t[c[k + 2]]},"groupEpoch":${num(0)},"assignmentEpoch":${num(1)},"members":${num(2)},"coordinator":${num(3)},"partition":${num(4)}${error}}`
+  }
+
+  /** The rows' JSON, JSON.stringify(this) (an array of the entries), a row a piece. */
+  *jsonPieces(): Generator<string> {
+    yield '['
+    for (let i = 0; i < this.length; i++) yield i === 0 ? this.jsonAt(i) : `,${this.jsonAt(i)}`
+    yield ']'
   }
 
   /** The rows as JSON.stringify writes them: an array of the entries. */
@@ -151,13 +169,13 @@ export class GroupListRows implements Iterable<GroupListEntry> {
     let c = this.#codeOf.get(text)
     if (c === undefined) {
       c = this.#texts.push(text) - 1
+      this.#textJson.push(JSON.stringify(text) ?? '')
       this.#codeOf.set(text, c)
     }
     return c
   }
 
-  #grow(): void {
-    const n = 2 * this.#nulls.length
+  #grow(n: number): void {
     const codes = new Uint32Array(4 * n)
     codes.set(this.#codes)
     const numbers = new Int32Array(5 * n)

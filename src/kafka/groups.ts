@@ -33,11 +33,14 @@ type WithErrorName = {readonly errorName: string; readonly denied?: Denial}
 /** Coordinators already found (findCoordinators) for groups about to be described: not asked for again. */
 export type Coordinators = ReadonlyMap<string, Node>
 
+const DESCRIBED: WithErrorName = {errorName: 'NONE'}
+
 /**
  * errorName and, for a refusal, what `request` needs on the group (or, for 29, on topics the answer does not name);
  * a group whose FindCoordinator was refused names that request.
  */
 function errorOf(s: KafkaSession, request: string, g: {readonly groupId: string; readonly errorCode: number; readonly refusedBy?: string}): WithErrorName {
+  if (g.errorCode === 0) return DESCRIBED // (a million groups described: nothing to work out, nothing made)
   const denied = s.denial(g.errorCode, {request: g.refusedBy ?? request, resourceName: g.errorCode === 29 ? null : g.groupId})
   return {errorName: s.errorName(g.errorCode), ...(denied ? {denied} : {})}
 }
@@ -268,18 +271,11 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
     // The first attempt trusts coordinators just found; an attempt after a move or a failure asks again.
     const coordinators = await coordinatorsOf(s, pending, attempt === 0 ? request.known : undefined, refused)
     for (const [id, code] of refused) done.set(id, refusedAnswer(id, code) as unknown as T)
-    const byNode = new Map<string, {node: Node; ids: string[]}>()
-    for (const id of pending) {
-      const node = coordinators.get(id)
-      if (!node) continue
-      const key = `${node.host}:${node.port}`
-      if (!byNode.has(key)) byNode.set(key, {node, ids: []})
-      byNode.get(key)!.ids.push(id)
-    }
+    const byNode = byCoordinator(pending, coordinators)
     const retry: string[] = []
     let unreachable: string | undefined
     await Promise.all(
-      [...byNode.values()].map(async ({node, ids}) => {
+      byNode.map(async ({node, ids}) => {
         // In batches, one after another per coordinator: bounded requests, responses and decodes.
         for (let i = 0; i < ids.length; i += size) {
           const batch = ids.slice(i, i + size)
@@ -308,4 +304,21 @@ async function describe<T extends P.DescribeError & {groupId: string}>(
     else if (pending.length > 0) await SYSTEM_CLOCK.sleep(Math.min(1000, 100 * 2 ** attempt))
   }
   return ids.map(id => done.get(id)!).filter(Boolean)
+}
+
+/** The groups by coordinator address (the first Node seen for it), each in the order asked; groups without one left out. */
+function byCoordinator(groupIds: readonly string[], coordinators: Coordinators): Array<{node: Node; ids: string[]}> {
+  const byAddress = new Map<string, {node: Node; ids: string[]}>()
+  // (each Node's address made once, not once a group: findCoordinators shares one Node per coordinator)
+  const addressOf = new Map<Node, string>()
+  for (const id of groupIds) {
+    const node = coordinators.get(id)
+    if (!node) continue
+    let key = addressOf.get(node)
+    if (key === undefined) addressOf.set(node, (key = `${node.host}:${node.port}`))
+    const to = byAddress.get(key)
+    if (to) to.ids.push(id)
+    else byAddress.set(key, {node, ids: [id]})
+  }
+  return [...byAddress.values()]
 }

@@ -38,7 +38,7 @@ export async function readGroupList(
   limitHeapGrowth()
   const listed = (await client.listGroups()).filter(accept)
   const partitions = listed.length > 0 ? await offsetsPartitionCount(client) : 1
-  const rows = new GroupListRows()
+  const rows = new GroupListRows(listed.length)
   const denials: Denial[] = []
   for (let i = 0; i < listed.length; i += LISTING_SLICE) {
     const slice = await describeSlice(client, listed.slice(i, i + LISTING_SLICE), partitions)
@@ -58,17 +58,19 @@ async function describeSlice(
 ): Promise<{entries: GroupListEntry[]; denials: Denial[]}> {
   const ids = (type: string) => listed.filter(g => g.type === type).map(g => g.groupId)
   const coordinators = await client.groupCoordinators(listed.map(g => g.groupId))
-  const describes = (
-    await Promise.all([
-      client.describeConsumerGroups(ids('consumer'), coordinators),
-      client.describeShareGroups(ids('share'), coordinators),
-      client.describeStreamsGroups(ids('streams'), coordinators),
-      client.describeClassicGroups(ids('classic'), coordinators),
-    ])
-  ).flat()
-  const described = new Map<string, DescribedGroupInput>(describes.map(d => [d.groupId, d]))
-  return {
-    entries: groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions)),
-    denials: describes.flatMap(d => (d.denied ? [d.denied] : [])),
-  }
+  const answers = await Promise.all([
+    client.describeConsumerGroups(ids('consumer'), coordinators),
+    client.describeShareGroups(ids('share'), coordinators),
+    client.describeStreamsGroups(ids('streams'), coordinators),
+    client.describeClassicGroups(ids('classic'), coordinators),
+  ])
+  // (loops: no pair or array made per group described)
+  const described = new Map<string, DescribedGroupInput>()
+  const denials: Denial[] = []
+  for (const answer of answers)
+    for (const d of answer) {
+      described.set(d.groupId, d)
+      if (d.denied) denials.push(d.denied)
+    }
+  return {entries: groupListing(listed, described, coordinators, id => partitionForGroup(id, partitions)), denials}
 }

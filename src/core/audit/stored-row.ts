@@ -134,7 +134,7 @@ export class StoredRow implements RowFacts {
   /**
    * The row's JSON as the bytes read when they are printable ASCII only (nearly always: ids with other characters
    * are rare), else undefined: then nothing in them is for a terminal-safe mapping to escape, so --json can write
-   * them without decoding them (json-stream.ts).
+   * them without decoding them (jsonPieces).
    */
   jsonBytes(): Uint8Array | undefined {
     const f = this.file
@@ -143,6 +143,11 @@ export class StoredRow implements RowFacts {
       if (c < 0x20 || c > 0x7e) return undefined
     }
     return f.subarray(this.start, this.end)
+  }
+
+  /** Its JSON for --json (src/render/json-stream.ts OwnJson): the bytes read when they are printable ASCII, else the text. */
+  jsonPieces(): Array<string | Uint8Array> {
+    return [this.jsonBytes() ?? this.jsonText()]
   }
 
   /** The whole row, parsed (each call a new object); throws when the text is not this group's row. */

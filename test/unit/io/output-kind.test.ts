@@ -48,10 +48,10 @@ describe('output kind', () => {
     const rows = Array.from({length: 50}, (_, i) => {
       const text = JSON.stringify({group: `g-${i}`, n: i})
       const bytes = Buffer.from(`xx${text}yy`).subarray(2, 2 + text.length)
-      return {jsonText: () => text, jsonBytes: () => bytes}
+      return {text, jsonPieces: () => [bytes]}
     })
     const doc = {schema: 's', groups: rows, after: 'é\u202e'}
-    const want = JSON.stringify({schema: 's', groups: rows.map(r => JSON.parse(r.jsonText())), after: 'é\u202e'})
+    const want = JSON.stringify({schema: 's', groups: rows.map(r => JSON.parse(r.text)), after: 'é\u202e'})
     for (const gather of [true, false]) {
       const {out, calls} = recorder()
       writeInChunks(jsonPieces(doc), partsWriter(out, gather), s => s, 256)
@@ -66,8 +66,7 @@ describe('output kind', () => {
   it("an output's descriptor decides: a file's stream gets joined buffers, a FIFO's gathered parts; the file holds the document", () => {
     const doc = {
       groups: Array.from({length: 300}, (_, i) => ({
-        jsonText: () => JSON.stringify({group: `g-${i}`}),
-        jsonBytes: () => Buffer.from(JSON.stringify({group: `g-${i}`})),
+        jsonPieces: () => [Buffer.from(JSON.stringify({group: `g-${i}`}))],
       })),
       n: 1,
     }
