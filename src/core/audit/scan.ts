@@ -188,7 +188,7 @@ export class PartitionScan {
     }
     const taken = new GroupReducer(gid, this.keep)
     this.reducers.set(gid, taken)
-    this.rowCosts?.set(gid, new CostTracker(gid))
+    this.rowCosts?.set(gid, new CostTracker(gid).keepFiguresOnly())
     return taken
   }
 

@@ -115,6 +115,9 @@ export function modernRole(type: number): {type: ModernType; role: 'epoch' | 'me
 
 const READ: Record<ModernType, (v: never, keys: UnitKeys) => HeldUnits> = {consumer: consumerUnits, share: shareUnits, streams: streamsUnits}
 
+/** Bumps kept whole before keepFiguresOnly's fold first compacts their head (then twice those it keeps). */
+const COMPACT_AT = 4
+
 /** A move the fold refers to: [index of its bump in the saved drafts, index in its moves], or the move itself (in no bump kept). */
 type MoveRef = readonly [number, number] | MoveDraft
 
@@ -158,6 +161,8 @@ export class ModernCostFold {
   private lostOther: Map<string, MoveDraft> | undefined
   private gainedOther: Map<string, MoveDraft> | undefined
   private readonly keys = new UnitKeys()
+  /** keepFiguresOnly: the number of bumps kept whole at which the next bump moves those ended at their head to `done`. */
+  private compactAt = Number.POSITIVE_INFINITY
   lastMs = 0
 
   constructor(readonly type: ModernType) {}
@@ -212,6 +217,29 @@ export class ModernCostFold {
     this.current = draft
     this.drafts.push(draft)
     if (this.type !== 'share') this.waiting.push(draft)
+    if (this.drafts.length >= this.compactAt) this.compactHead()
+  }
+
+  /**
+   * Only figures() and save() will be asked of this fold (an audit row's cost): the bumps that can change no more at
+   * the head of `drafts` go to `done` as the fold goes (a group's bumps then cost the fold their sums, not their
+   * moves), in log order and untrimmed, so its figures and its save() are those of a fold that kept them whole.
+   */
+  keepFiguresOnly(): void {
+    this.compactAt = COMPACT_AT
+  }
+
+  /** Moves the final bumps at the head of `drafts` to `done` (the current one is never final: one is left). */
+  private compactHead(): void {
+    let n = 0
+    while (this.final(this.drafts[n])) this.done.add(this.brief(this.drafts[n++], 0))
+    if (n > 0) {
+      this.drafts.splice(0, n)
+      // (ids grow in log order: the waiting bumps compacted are those before the first kept)
+      const first = this.drafts[0].id
+      if (this.waiting.length > 0 && this.waiting[0].id < first) this.waiting = this.waiting.filter(d => d.id >= first)
+    }
+    this.compactAt = Math.max(COMPACT_AT, 2 * this.drafts.length)
   }
 
   private member(memberId: string, value: {ClientId: string} | null, at: At): void {
