@@ -68,6 +68,18 @@
 //   Scavenges at 100k (segment files, --trace-gc): 969 for 9.5 s; during the windows' application each copies
 //     the groups' states built (~14 KB a group: state 6.3 KB, cost fold 8.7 KB, of which 3.1 KB bumps that can no
 //     longer change, which the fold could keep as sums as it goes, exactly if kept in log order and untrimmed).
+// A batch's records of one group take its id from the record before (no string decoded per record), window records
+// decoded in the window's buffer (decodeRecordIn: no views), the cost fold's rarely used maps made at first use, and
+// the rows' cost folds keep their ended bumps as sums as they go (keepFiguresOnly: 2.3 instead of 6.3 bumps kept
+// whole per group at 10k) (2026-12-06, base 7de1605 and after alternated; CPU figures; load 5-13, noisy):
+//   10k in memory, 4 runs each, load 6.5-8.8: 494-560 k (median 519 k) -> 561-587 k (median 576 k) records/scan
+//     CPU-s, auditCore 3.53-3.94 -> 3.22-3.46 s CPU, audit of the groups 1.56-1.74 -> 1.36-1.58 s, peak RSS 220-224
+//     -> 221-233 MB (the generator worker's heap included). Audit output over the 10k segment files byte-identical.
+//   100k in memory, not at the same load: base 28.6 s CPU (scan 20.3, audit 8.3; load 9.1) and 32.2 s (load 12.8)
+//     -> 23.8 s (scan 16.4: 665 k records/scan CPU-s, audit 7.4; load 5.2), peak RSS 582-587 -> 569 MB.
+//   Still not shown here: 600 k records/scan CPU-s at 10k in memory (the base measured 560-592 k at load ~2).
+//   Not tried: decoding a group's first record once (#takeFirst: 10,000 of the 423,000 records decoded, ~2 % of the
+//   decoding); a record's RecordAt is kept by most records (a member's last writes), not garbage.
 const dist = new URL('../dist/', import.meta.url)
 const {PartitionScan, auditKeyFilter} = await import(new URL('core/audit/scan.js', dist).href)
 const {auditContext, auditGroup, summarize, FINDING_KINDS} = await import(new URL('core/audit/audit.js', dist).href)

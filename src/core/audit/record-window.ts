@@ -12,6 +12,8 @@
  * buffers are kept for the next (`spare`).
  */
 
+import {type DecodedRecord, decodeRecordIn} from '../records/index.js'
+
 const INITIAL_BYTES = 256 * 1024
 const INITIAL_RECORDS = 4096
 
@@ -135,6 +137,15 @@ export class RecordWindow {
     if (n < 0) return null
     const at = s.keyAt[i] + s.keyLength[i]
     return s.bytes.subarray(at, at + n)
+  }
+
+  /** The record decoded (decodeRecordIn: no view made of its key or value); throws RecordDecodeError as decodeRecord does. */
+  decode(i: number): DecodedRecord {
+    const s = this.#s!
+    const keyAt = s.keyAt[i]
+    const keyEnd = keyAt + s.keyLength[i]
+    const n = s.valueLength[i]
+    return decodeRecordIn(s.bytes, keyAt, keyEnd, n < 0 ? -1 : keyEnd, keyEnd + n, s.offset[i])
   }
 
   offset(i: number): bigint {

@@ -72,6 +72,20 @@ export function auditKeyFilter(buf: Uint8Array, start: number, length: number): 
   return type !== 0 && type !== 1
 }
 
+/**
+ * Two keys (of at least 2 bytes) hold the same group id bytes: their group field (after the int16 type, an int16
+ * length and its bytes) is the same, so groupIdOfKey reads the same string from both (undefined from both when the
+ * length is negative or longer than the key: compared as bytes all the same).
+ */
+export function sameGroupIdBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length < 4 || b.length < 4) return false
+  if (a[2] !== b[2] || a[3] !== b[3]) return false
+  const end = 4 + (((a[2] << 24) >> 16) | a[3])
+  if (end < 4 || end > a.length || end > b.length) return false
+  for (let i = 4; i < end; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 export class PartitionScan {
   readonly filter = new CommittedFilter()
   /** Groups with records in this scan (or rebuilt from their checkpoint text to take them), taken at their first record. */
@@ -174,7 +188,7 @@ export class PartitionScan {
     }
     const taken = new GroupReducer(gid, this.keep)
     this.reducers.set(gid, taken)
-    this.rowCosts?.set(gid, new CostTracker(gid))
+    this.rowCosts?.set(gid, new CostTracker(gid).keepFiguresOnly())
     return taken
   }
 
@@ -190,6 +204,10 @@ export class PartitionScan {
     // offset commits the reader already stepped over (auditKeyFilter) are skipped all the same
     if (accepted === batch.records) this.offsetCommitsSkipped += count - batch.records.length
     let started = false
+    // a coordinator write is one batch of one group: a record whose key holds the group id of the record before
+    // takes its id (no string decoded, and the same string object: its hash is computed once for the lookups)
+    let lastKey: Uint8Array | undefined
+    let lastGid: string | undefined
     for (const r of accepted) {
       const key = r.key
       if (key === null || key.length < 2) {
@@ -202,9 +220,15 @@ export class PartitionScan {
         this.offsetCommitsSkipped++
         continue
       }
-      const gid = groupIdOfKey(key)
-      if (gid === undefined || !this.reducers.has(gid)) {
-        if (!this.#takeFirst(r)) continue
+      let gid: string | undefined
+      if (lastKey !== undefined && sameGroupIdBytes(lastKey, key)) gid = lastGid
+      else {
+        gid = groupIdOfKey(key)
+        if (gid === undefined || !this.reducers.has(gid)) {
+          if (!this.#takeFirst(r)) continue
+        }
+        lastKey = key
+        lastGid = gid
       }
       if (!started) this.window.startBatch(batch.baseOffset)
       started = true
@@ -245,7 +269,7 @@ export class PartitionScan {
         const offset = w.offset(i)
         let record
         try {
-          record = decodeRecord(w.key(i), w.value(i), offset)
+          record = w.decode(i)
         } catch (e) {
           if (!(e instanceof RecordDecodeError)) throw e
           this.decodeErrors++

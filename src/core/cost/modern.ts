@@ -115,6 +115,9 @@ export function modernRole(type: number): {type: ModernType; role: 'epoch' | 'me
 
 const READ: Record<ModernType, (v: never, keys: UnitKeys) => HeldUnits> = {consumer: consumerUnits, share: shareUnits, streams: streamsUnits}
 
+/** Bumps kept whole before keepFiguresOnly's fold first compacts their head (then twice those it keeps). */
+const COMPACT_AT = 4
+
 /** A move the fold refers to: [index of its bump in the saved drafts, index in its moves], or the move itself (in no bump kept). */
 type MoveRef = readonly [number, number] | MoveDraft
 
@@ -154,9 +157,12 @@ export class ModernCostFold {
   private readonly clientIds = new Map<string, string>()
   private readonly holder = new Map<string, string>()
   private readonly openGaps = new Map<string, MoveDraft>()
-  private readonly lostOther = new Map<string, MoveDraft>()
-  private readonly gainedOther = new Map<string, MoveDraft>()
+  /** Made at the first unit without a measured gap (streams' standby and warm-up tasks): most folds never have one. */
+  private lostOther: Map<string, MoveDraft> | undefined
+  private gainedOther: Map<string, MoveDraft> | undefined
   private readonly keys = new UnitKeys()
+  /** keepFiguresOnly: the number of bumps kept whole at which the next bump moves those ended at their head to `done`. */
+  private compactAt = Number.POSITIVE_INFINITY
   lastMs = 0
 
   constructor(readonly type: ModernType) {}
@@ -205,12 +211,35 @@ export class ModernCostFold {
     }
     // (cleared, not replaced: a bump is the fold's most frequent allocation site after the records themselves)
     // (and only when not empty: clearing a Map allocates a new table even then)
-    if (this.lostOther.size > 0) this.lostOther.clear()
-    if (this.gainedOther.size > 0) this.gainedOther.clear()
+    if (this.lostOther !== undefined && this.lostOther.size > 0) this.lostOther.clear()
+    if (this.gainedOther !== undefined && this.gainedOther.size > 0) this.gainedOther.clear()
     this.epoch = epoch
     this.current = draft
     this.drafts.push(draft)
     if (this.type !== 'share') this.waiting.push(draft)
+    if (this.drafts.length >= this.compactAt) this.compactHead()
+  }
+
+  /**
+   * Only figures() and save() will be asked of this fold (an audit row's cost): the bumps that can change no more at
+   * the head of `drafts` go to `done` as the fold goes (a group's bumps then cost the fold their sums, not their
+   * moves), in log order and untrimmed, so its figures and its save() are those of a fold that kept them whole.
+   */
+  keepFiguresOnly(): void {
+    this.compactAt = COMPACT_AT
+  }
+
+  /** Moves the final bumps at the head of `drafts` to `done` (the current one is never final: one is left). */
+  private compactHead(): void {
+    let n = 0
+    while (this.final(this.drafts[n])) this.done.add(this.brief(this.drafts[n++], 0))
+    if (n > 0) {
+      this.drafts.splice(0, n)
+      // (ids grow in log order: the waiting bumps compacted are those before the first kept)
+      const first = this.drafts[0].id
+      if (this.waiting.length > 0 && this.waiting[0].id < first) this.waiting = this.waiting.filter(d => d.id >= first)
+    }
+    this.compactAt = Math.max(COMPACT_AT, 2 * this.drafts.length)
   }
 
   private member(memberId: string, value: {ClientId: string} | null, at: At): void {
@@ -338,28 +367,28 @@ export class ModernCostFold {
     const has = new Set(now)
     for (const u of before) {
       if (has.has(u)) continue
-      const gained = this.gainedOther.get(u)
+      const gained = this.gainedOther?.get(u)
       if (gained && gained.from === null && gained.to?.memberId !== memberId) {
-        this.gainedOther.delete(u)
+        this.gainedOther!.delete(u)
         gained.from = this.ref(memberId)
         gained.released = keep(at)
         continue
       }
       const move: MoveDraft = {unit: u, from: this.ref(memberId), to: null, releasedBy: null, released: keep(at), owned: undefined, gap: false}
-      this.lostOther.set(u, move)
+      ;(this.lostOther ??= new Map()).set(u, move)
       this.current?.moves.push(move)
     }
     for (const u of now) {
       if (had.has(u)) continue
-      const lost = this.lostOther.get(u)
+      const lost = this.lostOther?.get(u)
       if (lost && lost.to === null && lost.from?.memberId !== memberId) {
-        this.lostOther.delete(u)
+        this.lostOther!.delete(u)
         lost.to = this.ref(memberId)
         lost.owned = keep(at)
         continue
       }
       const move: MoveDraft = {unit: u, from: null, to: this.ref(memberId), releasedBy: null, released: undefined, owned: keep(at), gap: false}
-      this.gainedOther.set(u, move)
+      ;(this.gainedOther ??= new Map()).set(u, move)
       this.current?.moves.push(move)
     }
   }
@@ -466,7 +495,7 @@ export class ModernCostFold {
     if (current < 0 && this.current) throw new Error('unreachable: a seeded fold is not saved')
     const where = new Map<MoveDraft, MoveRef>()
     drafts.forEach((d, i) => d.moves.forEach((m, j) => where.set(m, [i, j])))
-    const refs = (ms: Map<string, MoveDraft>) => [...ms].map(([u, m]) => [u, where.get(m) ?? m] as const)
+    const refs = (ms: Map<string, MoveDraft> | undefined) => (ms === undefined ? [] : [...ms].map(([u, m]) => [u, where.get(m) ?? m] as const))
     return {
       type: this.type,
       epoch: this.epoch ?? null,
@@ -503,12 +532,9 @@ export class ModernCostFold {
     f.current = s.current === null ? undefined : s.drafts[s.current]
     f.waiting = s.waiting.map(i => s.drafts[i])
     const move = (r: MoveRef): MoveDraft => (Array.isArray(r) ? s.drafts[r[0]].moves[r[1]] : (r as MoveDraft))
-    for (const [into, from] of [
-      [f.openGaps, s.openGaps],
-      [f.lostOther, s.lostOther],
-      [f.gainedOther, s.gainedOther],
-    ] as const)
-      for (const [u, r] of from) into.set(u, move(r))
+    for (const [u, r] of s.openGaps) f.openGaps.set(u, move(r))
+    for (const [u, r] of s.lostOther) (f.lostOther ??= new Map()).set(u, move(r))
+    for (const [u, r] of s.gainedOther) (f.gainedOther ??= new Map()).set(u, move(r))
     f.done = DoneBumps.restore(s.done)
     return f
   }

@@ -108,6 +108,16 @@ export class CostTracker {
     this.names = options.topicNames
   }
 
+  /**
+   * Only figures() (and save()) will be asked of this tracker, not finish(): its folds keep the bumps that can change
+   * no more as sums as they go (ModernCostFold.keepFiguresOnly), so a group costs less than its bumps' moves.
+   */
+  keepFiguresOnly(): this {
+    this.compactedFor = Number.POSITIVE_INFINITY
+    for (const fold of this.modern.values()) fold.keepFiguresOnly()
+    return this
+  }
+
   /** The next record in log order (other groups' records are ignored). */
   push(lr: LoggedRecord): void {
     const r = lr.record
@@ -120,7 +130,10 @@ export class CostTracker {
     const role = modernRole(r.type)!
     this.lastMs = lr.timestamp
     let fold = this.modern.get(role.type)
-    if (!fold) this.modern.set(role.type, (fold = new ModernCostFold(role.type)))
+    if (!fold) {
+      this.modern.set(role.type, (fold = new ModernCostFold(role.type)))
+      if (this.compactedFor === Number.POSITIVE_INFINITY) fold.keepFiguresOnly()
+    }
     fold.push(lr, role.role)
   }
 

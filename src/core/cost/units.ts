@@ -16,10 +16,11 @@ export function unitKey(kind: UnitKind, id: string, partition: number): string {
 /** `named`: the key holds a topic name (classic groups), not a topic id. */
 /** unitKey with each key made once per tracker (a member's records repeat the same partitions bump after bump). */
 export class UnitKeys {
-  private readonly lists: Record<UnitKind, Map<string, string[]>> = {partition: new Map(), active: new Map(), standby: new Map(), warmup: new Map()}
+  /** Per kind, made at its first unit (a consumer group's fold has partitions only; a fold is made per group). */
+  private readonly lists: {[K in UnitKind]?: Map<string, string[]>} = {}
 
   key(kind: UnitKind, id: string, partition: number): string {
-    const byId = this.lists[kind]
+    const byId = (this.lists[kind] ??= new Map())
     let list = byId.get(id)
     if (!list) byId.set(id, (list = []))
     return (list[partition] ??= unitKey(kind, id, partition))

@@ -15,6 +15,7 @@ export {ZERO_UUID, planFor, defaultsOf, type StructValue, type UnknownTaggedFiel
 export {RecordDecodeError, type RecordDecodeErrorDetails} from './errors.js'
 export {
   decodeRecord,
+  decodeRecordIn,
   decodeEmbeddedMessage,
   encodeKey,
   encodeValue,

@@ -168,6 +168,41 @@ export function decodeRecord(key: Uint8Array | null, value: Uint8Array | null, o
   return known(offset, spec, groupId, keyValue, version, decoded, layout)
 }
 
+/**
+ * decodeRecord of the key at [keyStart, keyEnd) and the value at [valueStart, valueEnd) of `buf` (valueStart < 0: a
+ * tombstone) without a view made of either (a reader of many records held in one buffer makes two per record
+ * otherwise): a known type with a value version its plans read whole is decoded here; anything else, and any
+ * fault, by decodeRecord on views of them, so the result (or the error) is decodeRecord's.
+ */
+export function decodeRecordIn(buf: Uint8Array, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, offset?: bigint): DecodedRecord {
+  const type = keyEnd - keyStart >= 2 ? ((buf[keyStart] << 24) >> 16) | buf[keyStart + 1] : -1
+  const info = type >= 0 ? typeInfo[type] : undefined
+  const key = info && readWhole(buf, keyStart, keyEnd, info.keyPlan)
+  if (info && key) {
+    const groupId = (key.GroupId ?? key.group) as string
+    if (valueStart < 0) return known(offset, info.spec, groupId, key, undefined, null, undefined)
+    const version = valueEnd - valueStart >= 2 ? ((buf[valueStart] << 24) >> 16) | buf[valueStart + 1] : -1
+    const decoded = version >= info.minVersion && version <= info.maxVersion ? readWhole(buf, valueStart, valueEnd, info.valuePlans[version]) : undefined
+    if (decoded) {
+      if (info.embedded && (type !== 2 || decoded.protocolType === 'consumer')) decodeEmbedded(info.spec.value, decoded)
+      return known(offset, info.spec, groupId, key, version, decoded, undefined)
+    }
+  }
+  return decodeRecord(buf.subarray(keyStart, keyEnd), valueStart < 0 ? null : buf.subarray(valueStart, valueEnd), offset)
+}
+
+/** The struct at [start, end) of `buf` after its int16 prefix with the plan's compiled decoder, every byte read; undefined on a fault. */
+function readWhole(buf: Uint8Array, start: number, end: number, plan: StructPlan): StructValue | undefined {
+  const r = reader.reset(buf, start + 2, end)
+  try {
+    const value = decoderFor(plan)(r)
+    if (r.pos === r.end) return value
+  } catch (e) {
+    if (!(e instanceof DecodeFault)) throw e
+  }
+  return undefined
+}
+
 function known(
   offset: bigint | undefined,
   spec: RecordTypeSpec,

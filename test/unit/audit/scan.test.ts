@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {PartitionScan} from '../../../src/core/audit/scan.js'
+import {PartitionScan, sameGroupIdBytes} from '../../../src/core/audit/scan.js'
 import type {RecordToEncode} from '../../../src/core/records/index.js'
 import type {LogBatch} from '../../../src/core/log/batch.js'
 import {BatchWriter, consumer} from '../../lib/records.js'
@@ -111,6 +111,48 @@ describe('PartitionScan applies its records in windows, group by group', () => {
     const out = scan.finish()
     expect([...out.keys()]).toEqual(['b', 'a'])
     expect(out.get('a')!.state.consumer!.epoch).toBe(2)
+    expect(scan.decodeErrors).toBe(1)
+  })
+})
+
+describe('sameGroupIdBytes: two keys hold the same group id bytes', () => {
+  const key = (type: number, group: string, rest: number[] = []) => {
+    const g = Buffer.from(group, 'utf8')
+    return Uint8Array.from([0, type, g.length >> 8, g.length & 0xff, ...g, ...rest])
+  }
+
+  it('the same id in keys of other types and fields: the same; another id, longer, shorter or of other bytes: not', () => {
+    expect(sameGroupIdBytes(key(3, 'orders'), key(5, 'orders', [0, 2, 0x6d, 0x31]))).toBe(true)
+    expect(sameGroupIdBytes(key(3, ''), key(8, ''))).toBe(true)
+    expect(sameGroupIdBytes(key(3, 'orders'), key(3, 'ordert'))).toBe(false)
+    expect(sameGroupIdBytes(key(3, 'orders'), key(3, 'order'))).toBe(false)
+    expect(sameGroupIdBytes(key(3, 'ab'), key(3, 'abc'))).toBe(false)
+    expect(sameGroupIdBytes(key(3, 'é'), key(3, 'e\u0301'))).toBe(false)
+  })
+
+  it('keys that hold no group id (too short, a negative or overlong length) are never the same', () => {
+    expect(sameGroupIdBytes(Uint8Array.from([0, 3, 0]), Uint8Array.from([0, 3, 0]))).toBe(false)
+    expect(sameGroupIdBytes(Uint8Array.from([0, 3, 0xff, 0xff, 1]), Uint8Array.from([0, 3, 0xff, 0xff, 1]))).toBe(false)
+    expect(sameGroupIdBytes(Uint8Array.from([0, 3, 0, 5, 0x61]), Uint8Array.from([0, 3, 0, 5, 0x61]))).toBe(false)
+  })
+})
+
+describe('PartitionScan over a batch holding records of several groups', () => {
+  it('gives each record to its own group (ids that share bytes or lengths), and takes a group at its first record that decodes', () => {
+    const scan = new PartitionScan({rowCosts: true, acceptGroup: g => g !== 'abd'})
+    const groups = ['ab', 'ac', 'a', 'abc', 'abd', 'ab']
+    const b = batch(groups.flatMap((g, i) => [consumer.member(g, `m${i}`, {names: ['t']}), consumer.metadata(g, 10 + i, BigInt(i))]))
+    // the first record of `ac` does not decode: its next record (its metadata) takes it
+    ;(b.records[2] as {value: Uint8Array}).value = Uint8Array.from([0, 0, 0xff])
+    scan.onBatch(b)
+    const out = scan.finish()
+    expect([...out.keys()]).toEqual(['ab', 'ac', 'a', 'abc'])
+    expect([...out].map(([g, s]) => [g, s.state.consumer!.epoch, [...s.state.consumer!.members.keys()]])).toEqual([
+      ['ab', 15, ['m0', 'm5']],
+      ['ac', 11, []],
+      ['a', 12, ['m2']],
+      ['abc', 13, ['m3']],
+    ])
     expect(scan.decodeErrors).toBe(1)
   })
 })

@@ -85,4 +85,31 @@ describe('CostTracker.figures', () => {
     expect(CostTracker.restore('g', {v: 2, modern: [], lastMs: 0, windowMs: 1})).toBeUndefined()
     expect(CostTracker.restore('g', {v: 1, modern: [{type: 'consumer'}], lastMs: 0, windowMs: 1})).toBeUndefined()
   })
+
+  it('a tracker that keeps figures only (its ended bumps as sums as it goes) gives the same figures and saves the same state, at every record', () => {
+    for (const seed of [11, 12]) {
+      for (const [id, records] of groups(seed)) {
+        const whole = new CostTracker(id)
+        const brief = new CostTracker(id).keepFiguresOnly()
+        for (const r of records) {
+          whole.push(r)
+          brief.push(r)
+          expect(brief.figures(AUDIT_COST_WINDOW_MS), `${id} at ${r.offset}`).toEqual(whole.figures(AUDIT_COST_WINDOW_MS))
+        }
+        // (the whole tracker's bumps before its save, then both saved: the same state, as a checkpoint keeps it)
+        expect(brief.save(AUDIT_COST_WINDOW_MS)).toEqual(whole.save(AUDIT_COST_WINDOW_MS))
+      }
+    }
+  })
+
+  it('a tracker that keeps figures only has no whole costs to give, and keeps fewer bumps whole than it read', () => {
+    const [id, records] = [...groups(11)].find(([, rs]) => new Set(rs.map(r => (r.record as {value?: {Epoch?: number}}).value?.Epoch)).size > 12)!
+    const brief = new CostTracker(id).keepFiguresOnly()
+    for (const r of records) brief.push(r)
+    expect(() => brief.finish()).toThrow()
+    const internal = brief as unknown as {modern: Map<string, {drafts: unknown[]; done: {total: {bumps: number}}}>}
+    const folds = [...internal.modern.values()]
+    expect(folds.reduce((n, f) => n + f.done.total.bumps, 0)).toBeGreaterThan(0)
+    expect(folds.reduce((n, f) => n + f.drafts.length, 0)).toBeLessThan(brief.figures(AUDIT_COST_WINDOW_MS).total.bumps)
+  })
 })
