@@ -78,6 +78,11 @@
 //   100k in memory, not at the same load: base 28.6 s CPU (scan 20.3, audit 8.3; load 9.1) and 32.2 s (load 12.8)
 //     -> 23.8 s (scan 16.4: 665 k records/scan CPU-s, audit 7.4; load 5.2), peak RSS 582-587 -> 569 MB.
 //   Still not shown here: 600 k records/scan CPU-s at 10k in memory (the base measured 560-592 k at load ~2).
+//   After the merges (head 47237b4), the machine otherwise idle (load 0.1-2.4, the bench's own two threads):
+//     10k, 8 runs: 534-661 k records/scan CPU-s (median 623 k), auditCore 2.80-3.47 s CPU; the base alternated
+//     with the last three: 518-665 k (its runs and the new build's drift together: at this load the change is within
+//     the noise, which the loaded pairs above resolve). 100k, one run: 25.6 s CPU (scan 17.0 s: 641 k records/scan
+//     CPU-s, audit 8.6 s), peak RSS 583 MB (/usr/bin/time 597 MB).
 //   Not tried: decoding a group's first record once (#takeFirst: 10,000 of the 423,000 records decoded, ~2 % of the
 //   decoding); a record's RecordAt is kept by most records (a member's last writes), not garbage.
 const dist = new URL('../dist/', import.meta.url)
