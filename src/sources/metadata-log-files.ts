@@ -160,14 +160,8 @@ async function assertRegularFile(path: string): Promise<void> {
     st = await stat(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (
-      code === 'ENOENT' &&
-      !(await lstat(path).then(
-        () => true,
-        () => false,
-      ))
-    )
-      throw error
+    // (no link left either: removed since the listing, not a link to nothing)
+    if (code === 'ENOENT' && (await lstat(path).catch(() => undefined)) === undefined) throw error
     const why =
       code === 'ENOENT'
         ? 'a symbolic link to nothing'

@@ -128,7 +128,9 @@ async function explainFromDescribe(
     described ? readDescribedOffsets(client, described, inputs.live, m => session.warn(m)) : null,
     readReleases(client, group, null, described?.type ?? null),
   ])
-  const report = explainDescribed(group, described, {...inputs, extras: {brokers: true, offsets, releases}, ...(denial ? {denial} : {})})
-  const snapshot = described && snapshotOf(described, new TopicHasher(inputs.live), {requestedAt, at: answeredAt})
+  // one hasher for the report and the watch's snapshot: each topic hashed once
+  const hasher = new TopicHasher(inputs.live)
+  const report = explainDescribed(group, described, {...inputs, hasher, extras: {brokers: true, offsets, releases}, ...(denial ? {denial} : {})})
+  const snapshot = described && snapshotOf(described, hasher, {requestedAt, at: answeredAt})
   return {report, snapshot}
 }
